@@ -1,0 +1,37 @@
+// The Hono environment shared by every sub-app: bindings, and what the pipeline sets per request.
+import type { Environment } from "../../versions";
+import type { Database, QueryStats } from "../db/client";
+import type { Signer } from "../domain/signing";
+
+/** Secrets are set with `wrangler secret put` (locally: .dev.vars); they are not in wrangler.toml. */
+export interface Bindings extends Env {
+  OPERATOR_TOKEN?: string;
+  SIGNING_SECRET?: string;
+}
+
+/** The authenticated caller: what the key lookup returns. */
+export interface Caller {
+  keyId: string;
+  partnerId: string;
+  environment: Environment;
+  scopes: readonly string[];
+  savedVersion: string;
+  /** The partner's products' merchant keys. */
+  merchantKeys: readonly string[];
+}
+
+export interface Variables {
+  requestId: string;
+  db: Database;
+  queryStats: QueryStats;
+  signer: Signer;
+  /** The request clock; tests move it with fake timers. */
+  now: () => Date;
+  caller: Caller;
+  /** The API version chosen for this request; unset until resolved. */
+  version: string;
+  /** The product the request reads, for customer-scoped routes. */
+  merchantKey: string;
+}
+
+export type AppEnv = { Bindings: Bindings; Variables: Variables };

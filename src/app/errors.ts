@@ -1,0 +1,94 @@
+// One error type for the whole service, rendered by one handler (see app/respond.ts).
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+
+/** Every error type the service emits, in its canonical (newest) form. */
+export type ErrorType =
+  | "UNAUTHORIZED_ERROR"
+  | "BAD_REQUEST_ERROR"
+  | "INVALID_REQUEST_ERROR"
+  | "FORBIDDEN_ERROR"
+  | "NOT_FOUND_ERROR"
+  | "CUSTOMER_NOT_FOUND_ERROR"
+  | "ACCOUNT_NOT_FOUND_ERROR"
+  | "STATEMENT_NOT_FOUND_ERROR"
+  | "CONFLICT_ERROR"
+  | "PAYLOAD_TOO_LARGE_ERROR"
+  | "UNSUPPORTED_MEDIA_TYPE_ERROR"
+  | "NOT_IMPLEMENTED_ERROR"
+  | "SERVICE_UNAVAILABLE_ERROR"
+  | "INTERNAL_ERROR";
+
+/** Maps an error type to its HTTP status; exhaustive, so a new type cannot ship without one. */
+export function statusOf(type: ErrorType): ContentfulStatusCode {
+  switch (type) {
+    case "UNAUTHORIZED_ERROR":
+      return 401;
+    case "BAD_REQUEST_ERROR":
+    case "INVALID_REQUEST_ERROR":
+      return 400;
+    case "FORBIDDEN_ERROR":
+      return 403;
+    case "NOT_FOUND_ERROR":
+    case "CUSTOMER_NOT_FOUND_ERROR":
+    case "ACCOUNT_NOT_FOUND_ERROR":
+    case "STATEMENT_NOT_FOUND_ERROR":
+      return 404;
+    case "CONFLICT_ERROR":
+      return 409;
+    case "PAYLOAD_TOO_LARGE_ERROR":
+      return 413;
+    case "UNSUPPORTED_MEDIA_TYPE_ERROR":
+      return 415;
+    case "INTERNAL_ERROR":
+      return 500;
+    case "NOT_IMPLEMENTED_ERROR":
+      return 501;
+    case "SERVICE_UNAVAILABLE_ERROR":
+      return 503;
+  }
+}
+
+/** The canonical error body: `{"error":{"type","message","param"?,"details"?}}`. */
+export interface ErrorBody {
+  error: { type: ErrorType; message: string; param?: string; details?: string[] };
+}
+
+export interface ApiErrorOptions {
+  param?: string;
+  details?: string[];
+  headers?: Record<string, string>;
+}
+
+/** Thrown anywhere in a request; `app.onError` renders it through the version modules. */
+export class ApiError extends Error {
+  readonly type: ErrorType;
+  readonly status: ContentfulStatusCode;
+  readonly param: string | undefined;
+  readonly details: string[] | undefined;
+  readonly headers: Record<string, string>;
+
+  constructor(type: ErrorType, message: string, options: ApiErrorOptions = {}) {
+    super(message);
+    this.name = "ApiError";
+    this.type = type;
+    this.status = statusOf(type);
+    this.param = options.param;
+    this.details = options.details;
+    this.headers = options.headers ?? {};
+  }
+
+  toBody(): ErrorBody {
+    const error: ErrorBody["error"] = { type: this.type, message: this.message };
+    if (this.param !== undefined) error.param = this.param;
+    if (this.details !== undefined) error.details = this.details;
+    return { error };
+  }
+}
+
+/** A 400 for request input that fails validation; `details` lists each problem. */
+export function invalidRequest(details: string[], param?: string): ApiError {
+  return new ApiError("INVALID_REQUEST_ERROR", details[0] ?? "Invalid request", {
+    details,
+    ...(param === undefined ? {} : { param }),
+  });
+}

@@ -1,0 +1,110 @@
+// The /v2 request pipeline, in order: authenticate → resolve version → scope → product.
+import type { MiddlewareHandler } from "hono";
+import { bundle } from "../../versions";
+import { findCallerByKeyHash } from "../db/queries";
+import { hashApiKey, parseApiKey } from "../domain/api-keys";
+import type { AppEnv } from "./context";
+import { ApiError } from "./errors";
+import { merchantKeyHeader, versionHeader } from "./headers";
+import type { Scope } from "./route-table";
+
+const UNAUTHORIZED = () =>
+  new ApiError(
+    "UNAUTHORIZED_ERROR",
+    "Missing or invalid API key. Send it as the HTTP Basic username or as a Bearer token.",
+    {
+      headers: {
+        "WWW-Authenticate": 'Basic realm="api", charset="UTF-8", Bearer realm="api"',
+      },
+    },
+  );
+
+/** The API key of an `Authorization` header (Basic username or Bearer token), if any. */
+function keyFromAuthorization(header: string | undefined): string | null {
+  const match = /^([A-Za-z]+) +([^ ]+) *$/.exec(header ?? "");
+  if (!match) return null;
+  const [, scheme = "", credentials = ""] = match;
+  if (scheme.toLowerCase() === "bearer") return credentials;
+  if (scheme.toLowerCase() !== "basic") return null;
+  let decoded: string;
+  try {
+    decoded = atob(credentials);
+  } catch {
+    return null;
+  }
+  // The key is the username; a password, if any, is ignored.
+  const colon = decoded.indexOf(":");
+  return colon === -1 ? decoded : decoded.slice(0, colon);
+}
+
+/** 401 for every failure cause alike; a key with a bad checksum never reaches storage. */
+export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const key = keyFromAuthorization(c.req.header("authorization"));
+  const environment = key === null ? null : parseApiKey(key);
+  if (key === null || environment === null) throw UNAUTHORIZED();
+  const caller = await findCallerByKeyHash(c.get("db"), await hashApiKey(key));
+  if (!caller || caller.environment !== environment) throw UNAUTHORIZED();
+  c.set("caller", caller);
+  await next();
+};
+
+/** The header's version, else the partner's saved one; from here on every response names it. */
+export const resolveVersion: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const caller = c.get("caller");
+  const header = versionHeader(c.env);
+  const requested = c.req.header(header);
+  const version = requested ?? caller.savedVersion;
+  if (!bundle.isSupported(version, caller.environment)) {
+    const shown = JSON.stringify(version.slice(0, 64));
+    const supported = bundle.supported(caller.environment).join(", ");
+    throw new ApiError(
+      "BAD_REQUEST_ERROR",
+      `Unsupported ${header} value ${shown}. Supported versions: ${supported}.`,
+      { param: header },
+    );
+  }
+  c.set("version", version);
+  c.header(header, version);
+  await next();
+};
+
+/** 403 unless the key carries `scope`. */
+export function requireScope(scope: Scope): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (!c.get("caller").scopes.includes(scope)) {
+      throw new ApiError("FORBIDDEN_ERROR", "forbidden");
+    }
+    await next();
+  };
+}
+
+/** Picks the product a customer-scoped request reads, by the merchant-key header rules. */
+export const resolveProduct: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const { merchantKeys } = c.get("caller");
+  const header = merchantKeyHeader(c.env);
+  const sent = c.req.header(header);
+  let merchantKey: string;
+  if (sent !== undefined) {
+    if (!merchantKeys.includes(sent)) {
+      throw new ApiError(
+        "BAD_REQUEST_ERROR",
+        `The ${header} header does not name one of your products.`,
+        {
+          param: header,
+        },
+      );
+    }
+    merchantKey = sent;
+  } else if (merchantKeys.length > 1) {
+    throw new ApiError(
+      "BAD_REQUEST_ERROR",
+      `You have several products: send the ${header} header to choose one.`,
+      { param: header },
+    );
+  } else {
+    // No product at all means no customers either: every read is simply not found.
+    merchantKey = merchantKeys[0] ?? "";
+  }
+  c.set("merchantKey", merchantKey);
+  await next();
+};

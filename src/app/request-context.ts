@@ -1,0 +1,44 @@
+// Outermost middleware: request id, per-request dependencies, and one JSON log line per request.
+import type { MiddlewareHandler } from "hono";
+import { matchedRoutes } from "hono/route";
+import { openDatabase } from "../db/client";
+import { createSigner } from "../domain/signing";
+import type { AppEnv } from "./context";
+import { versionHeader } from "./headers";
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+/** The route pattern that answered, for logs (never the raw path, which may carry ids). */
+function routeOf(c: Parameters<MiddlewareHandler<AppEnv>>[0]): string {
+  const handlers = matchedRoutes(c).filter((r) => r.method !== "ALL" && r.path !== "/*");
+  return handlers.at(-1)?.path ?? "(unmatched)";
+}
+
+export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const started = performance.now();
+  const incoming = c.req.header("x-request-id");
+  const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
+  const { db, stats } = openDatabase(c.env.DB);
+  c.set("requestId", requestId);
+  c.set("db", db);
+  c.set("queryStats", stats);
+  c.set("signer", createSigner(c.env.SIGNING_SECRET ?? ""));
+  c.set("now", () => new Date());
+
+  await next();
+
+  c.res.headers.set("x-request-id", requestId);
+  console.log(
+    JSON.stringify({
+      request_id: requestId,
+      method: c.req.method,
+      route: routeOf(c),
+      status: c.res.status,
+      version: c.res.headers.get(versionHeader(c.env)) ?? undefined,
+      key_id: c.get("caller")?.keyId,
+      duration_ms: Math.round((performance.now() - started) * 100) / 100,
+      d1_queries: stats.roundTrips,
+      d1_rows_read: stats.rowsRead,
+    }),
+  );
+};

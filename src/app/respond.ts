@@ -1,0 +1,59 @@
+// Rendering: canonical bodies go through the version chain of the request's version, then out.
+import type { Context } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { bundle, type Json, type ResourceName } from "../../versions";
+import type { AppEnv } from "./context";
+import { ApiError } from "./errors";
+import { versionHeader } from "./headers";
+
+/** Sends a canonical body shaped for the request's version (unchanged before one is chosen). */
+export function respond(
+  c: Context<AppEnv>,
+  resource: ResourceName,
+  body: Json,
+  status: ContentfulStatusCode = 200,
+): Response {
+  const version = c.get("version");
+  if (!version) return c.json(body, status);
+  c.header(versionHeader(c.env), version);
+  const ctx = { path: c.req.path, status, timestamp: c.get("now")().toISOString() };
+  return c.json(bundle.transform(version, resource, body, ctx), status);
+}
+
+/** Storage failures are transient: the client should retry, unlike a bug. */
+function isStorageOutage(err: unknown): boolean {
+  for (let e: unknown = err; e instanceof Error; e = e.cause) {
+    if (
+      /D1_|SQLITE_BUSY|Network connection lost|storage.*(unavailable|reset|overloaded)|R2/i.test(
+        e.message,
+      )
+    ) {
+      return true;
+    }
+  }
+  return false;
+}
+
+/** The single error renderer (`app.onError`): ApiErrors as they are, anything else without internals. */
+export function renderError(err: Error, c: Context<AppEnv>): Response {
+  let apiError: ApiError;
+  if (err instanceof ApiError) {
+    apiError = err;
+  } else if (isStorageOutage(err)) {
+    apiError = new ApiError(
+      "SERVICE_UNAVAILABLE_ERROR",
+      `Storage is temporarily unavailable; retry shortly (request ${c.get("requestId")}).`,
+      { headers: { "Retry-After": "1" } },
+    );
+  } else {
+    apiError = new ApiError(
+      "INTERNAL_ERROR",
+      `An unexpected error occurred (request ${c.get("requestId")}).`,
+    );
+  }
+  if (apiError.status >= 500) {
+    console.error(JSON.stringify({ request_id: c.get("requestId"), error: String(err) }));
+  }
+  for (const [name, value] of Object.entries(apiError.headers)) c.header(name, value);
+  return respond(c, "Error", apiError.toBody(), apiError.status);
+}

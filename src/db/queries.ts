@@ -1,0 +1,102 @@
+// The few queries the partner routes need, each one indexed round trip (a batch counts as one).
+import { and, desc, eq, isNull, type SQL, sql } from "drizzle-orm";
+import type { Caller } from "../app/context";
+import type { PagePosition } from "../domain/page-token";
+import type { Database } from "./client";
+import { accounts, apiKeys, customers, partners, products, statements } from "./schema";
+
+/** The live key with this hash, its partner's saved version and products; null if none. */
+export async function findCallerByKeyHash(db: Database, keyHash: string): Promise<Caller | null> {
+  const [row] = await db
+    .select({
+      keyId: apiKeys.keyId,
+      partnerId: apiKeys.partnerId,
+      environment: apiKeys.environment,
+      scopes: apiKeys.scopes,
+      savedVersionSandbox: partners.savedVersionSandbox,
+      savedVersionProduction: partners.savedVersionProduction,
+      merchantKeys: sql<string>`(SELECT json_group_array(${products.merchantKey}) FROM ${products} WHERE ${products.partnerId} = ${apiKeys.partnerId})`,
+    })
+    .from(apiKeys)
+    .innerJoin(partners, eq(partners.partnerId, apiKeys.partnerId))
+    .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)));
+  if (!row) return null;
+  return {
+    keyId: row.keyId,
+    partnerId: row.partnerId,
+    environment: row.environment,
+    scopes: JSON.parse(row.scopes) as string[],
+    savedVersion:
+      row.environment === "sandbox" ? row.savedVersionSandbox : row.savedVersionProduction,
+    merchantKeys: JSON.parse(row.merchantKeys) as string[],
+  };
+}
+
+/** Where a customer-scoped read may look: the caller's partner, environment and product. */
+export interface ReadScope {
+  partnerId: string;
+  environment: string;
+  merchantKey: string;
+}
+
+/** Matches a customer only inside the read scope; anything else is indistinguishable from absent. */
+export function customerInScope(scope: ReadScope, customerId: string): SQL {
+  return and(
+    eq(customers.customerId, customerId),
+    eq(customers.partnerId, scope.partnerId),
+    eq(customers.environment, scope.environment as "sandbox" | "production"),
+    eq(customers.merchantKey, scope.merchantKey),
+  ) as SQL;
+}
+
+export type StatementRow = typeof statements.$inferSelect;
+
+export interface StatementPage {
+  customerFound: boolean;
+  accountFound: boolean;
+  /** Up to `limit + 1` visible rows, newest first; the extra row only signals `has_more`. */
+  rows: StatementRow[];
+}
+
+/**
+ * One round trip: the ownership check of customer and account, and the keyset page of visible
+ * statements after `after`, through `statements_page_idx`.
+ */
+export async function readStatementPage(
+  db: Database,
+  scope: ReadScope,
+  customerId: string,
+  accountId: string,
+  after: PagePosition | null,
+  limit: number,
+): Promise<StatementPage> {
+  const ownership = db
+    .select({
+      customerId: customers.customerId,
+      accountId: sql<
+        string | null
+      >`(SELECT ${accounts.accountId} FROM ${accounts} WHERE ${accounts.accountId} = ${accountId} AND ${accounts.customerId} = ${customers.customerId})`,
+    })
+    .from(customers)
+    .where(customerInScope(scope, customerId));
+  const visible = and(eq(statements.accountId, accountId), isNull(statements.hiddenAt));
+  const page = db
+    .select()
+    .from(statements)
+    .where(
+      after
+        ? and(
+            visible,
+            sql`(${statements.periodEndDate}, ${statements.statementId}) < (${after.periodEndDate}, ${after.statementId})`,
+          )
+        : visible,
+    )
+    .orderBy(desc(statements.periodEndDate), desc(statements.statementId))
+    .limit(limit + 1);
+  const [[owner], rows] = await db.batch([ownership, page]);
+  return {
+    customerFound: owner !== undefined,
+    accountFound: owner?.accountId != null,
+    rows: owner?.accountId != null ? rows : [],
+  };
+}

@@ -1,0 +1,57 @@
+// Statement page tokens: the last row's sort key, signed and bound to who may continue the listing.
+import { fromBase64Url, toBase64Url } from "./encoding";
+import type { Signer } from "./signing";
+
+/** The keyset position: the last statement returned, in (period_end_date, statement_id) order. */
+export interface PagePosition {
+  periodEndDate: string;
+  statementId: string;
+}
+
+/** Everything a token is bound to; a token issued under one binding fails under any other. */
+export interface PageBinding {
+  partnerId: string;
+  environment: string;
+  customerId: string;
+  accountId: string;
+}
+
+const PURPOSE = "statement-page:v1";
+
+function bindingParts(binding: PageBinding, payload: string): string[] {
+  return [binding.partnerId, binding.environment, binding.customerId, binding.accountId, payload];
+}
+
+/** `<payload>.<mac>`, both URL-safe base64. */
+export async function encodePageToken(
+  signer: Signer,
+  binding: PageBinding,
+  position: PagePosition,
+): Promise<string> {
+  const json = JSON.stringify([position.periodEndDate, position.statementId]);
+  const payload = toBase64Url(new TextEncoder().encode(json));
+  return `${payload}.${await signer.sign(PURPOSE, bindingParts(binding, payload))}`;
+}
+
+/** The position in a token this endpoint issued for this binding, or null for anything else. */
+export async function decodePageToken(
+  signer: Signer,
+  binding: PageBinding,
+  token: string,
+): Promise<PagePosition | null> {
+  if (token.length > 512) return null;
+  const [payload, mac, extra] = token.split(".");
+  if (!payload || !mac || extra !== undefined) return null;
+  if (!(await signer.verify(PURPOSE, bindingParts(binding, payload), mac))) return null;
+  const bytes = fromBase64Url(payload);
+  if (!bytes) return null;
+  try {
+    const value: unknown = JSON.parse(new TextDecoder().decode(bytes));
+    if (!Array.isArray(value) || value.length !== 2) return null;
+    const [periodEndDate, statementId] = value;
+    if (typeof periodEndDate !== "string" || typeof statementId !== "string") return null;
+    return { periodEndDate, statementId };
+  } catch {
+    return null;
+  }
+}

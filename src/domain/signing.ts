@@ -1,0 +1,56 @@
+// HMAC signing of page tokens and PDF links. The key is imported once per isolate, per secret.
+import { fromBase64Url, toBase64Url } from "./encoding";
+
+const keyCache = new Map<string, Promise<CryptoKey>>();
+
+function importKey(secret: string): Promise<CryptoKey> {
+  let key = keyCache.get(secret);
+  if (!key) {
+    key = crypto.subtle.importKey(
+      "raw",
+      new TextEncoder().encode(secret),
+      { name: "HMAC", hash: "SHA-256" },
+      false,
+      ["sign", "verify"],
+    );
+    keyCache.set(secret, key);
+  }
+  return key;
+}
+
+/** Signs and verifies values under one secret; `purpose` separates token kinds from each other. */
+export interface Signer {
+  sign(purpose: string, parts: readonly string[]): Promise<string>;
+  verify(purpose: string, parts: readonly string[], signature: string): Promise<boolean>;
+}
+
+/** Parts are JSON-encoded together, so no choice of ids can make two messages collide. */
+function message(purpose: string, parts: readonly string[]): Uint8Array {
+  return new TextEncoder().encode(JSON.stringify([purpose, ...parts]));
+}
+
+/** Secrets shorter than this are refused: a weak HMAC key would make every token forgeable. */
+export const MIN_SECRET_LENGTH = 32;
+
+export function createSigner(secret: string): Signer {
+  if (secret.length < MIN_SECRET_LENGTH) {
+    const refuse = () => Promise.reject(new Error("SIGNING_SECRET is missing or too short"));
+    return { sign: refuse, verify: refuse };
+  }
+  return {
+    async sign(purpose, parts) {
+      const mac = await crypto.subtle.sign(
+        "HMAC",
+        await importKey(secret),
+        message(purpose, parts),
+      );
+      return toBase64Url(new Uint8Array(mac));
+    },
+    async verify(purpose, parts, signature) {
+      const mac = fromBase64Url(signature);
+      if (mac === null || mac.byteLength !== 32) return false;
+      // subtle.verify compares in constant time.
+      return crypto.subtle.verify("HMAC", await importKey(secret), mac, message(purpose, parts));
+    },
+  };
+}

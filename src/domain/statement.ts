@@ -1,0 +1,79 @@
+// The canonical (newest) Statement: what handlers build before version modules reshape it.
+import type { StatementRow } from "../db/queries";
+
+/** The canonical statement; `pdf` replaced `pdf_url` in `latest` (see versions/latest.ts). */
+export interface Statement {
+  statement_id: string;
+  customer_id: string;
+  account_id: string;
+  as_of: string;
+  period_start_date?: string;
+  period_end_date?: string;
+  due_date?: string;
+  pdf?: { url: string; expires_at: string };
+  currency?: string;
+  statement_balance?: number;
+  minimum_due?: number;
+  previous_balance?: number;
+  purchases?: number;
+  payments?: number;
+  credits?: number;
+  refunds?: number;
+  interest?: number;
+  fees?: number;
+  overdue_amount?: number;
+}
+
+/** Amount fields in response order, with the column each one is read from. */
+export const AMOUNT_FIELDS = [
+  ["statement_balance", "statementBalance"],
+  ["minimum_due", "minimumDue"],
+  ["previous_balance", "previousBalance"],
+  ["purchases", "purchases"],
+  ["payments", "payments"],
+  ["credits", "credits"],
+  ["refunds", "refunds"],
+  ["interest", "interest"],
+  ["fees", "fees"],
+  ["overdue_amount", "overdueAmount"],
+] as const;
+
+/** Card-statement sign convention: charges positive, money credited back negative. */
+export const AMOUNT_SIGNS: Partial<
+  Record<(typeof AMOUNT_FIELDS)[number][0], "positive" | "negative">
+> = {
+  purchases: "positive",
+  interest: "positive",
+  fees: "positive",
+  payments: "negative",
+  credits: "negative",
+  refunds: "negative",
+};
+
+/**
+ * The canonical statement of a row. Absent figures stay absent (never null, never 0); internal
+ * columns (hidden flag, storage key) never leave this function.
+ */
+export function toStatement(
+  row: StatementRow,
+  customerId: string,
+  asOf: string,
+  pdf: Statement["pdf"],
+): Statement {
+  const out: Statement = {
+    statement_id: row.statementId,
+    customer_id: customerId,
+    account_id: row.accountId,
+    as_of: asOf,
+  };
+  if (row.periodStartDate !== null) out.period_start_date = row.periodStartDate;
+  out.period_end_date = row.periodEndDate;
+  if (row.dueDate !== null) out.due_date = row.dueDate;
+  if (pdf) out.pdf = pdf;
+  if (row.currency !== null) out.currency = row.currency;
+  for (const [field, column] of AMOUNT_FIELDS) {
+    const value = row[column];
+    if (value !== null) out[field] = value;
+  }
+  return out;
+}

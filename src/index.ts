@@ -1,0 +1,59 @@
+// Wiring only. A partner request runs: request context → CORS → authenticate → resolve version →
+// scope → product → handler (canonical model) → version modules reshape the body → response.
+import { Hono } from "hono";
+import { cors } from "hono/cors";
+import type { AppEnv } from "./app/context";
+import { ApiError } from "./app/errors";
+import { merchantKeyHeader, versionHeader } from "./app/headers";
+import { authenticate, requireScope, resolveProduct, resolveVersion } from "./app/pipeline";
+import { requestContext } from "./app/request-context";
+import { renderError } from "./app/respond";
+import { ROUTES } from "./app/route-table";
+import { accountRoutes } from "./routes/accounts";
+import { customerRoutes } from "./routes/customers";
+import { docsRoutes } from "./routes/docs";
+import { fileRoutes } from "./routes/files";
+import { keyRoutes } from "./routes/keys";
+import { operatorRoutes } from "./routes/operator";
+import { statementRoutes } from "./routes/statements";
+import { unimplementedRoutes } from "./routes/unimplemented";
+
+const app = new Hono<AppEnv>();
+
+app.use("*", requestContext);
+app.use("/v2/*", (c, next) =>
+  cors({
+    origin: (c.env.CORS_ALLOWED_ORIGINS ?? "*").split(",").map((o) => o.trim()),
+    allowMethods: ["GET", "POST", "PUT", "DELETE", "OPTIONS"],
+    allowHeaders: ["Authorization", "Content-Type", versionHeader(c.env), merchantKeyHeader(c.env)],
+    exposeHeaders: [versionHeader(c.env), "x-request-id"],
+    maxAge: 600,
+  })(c, next),
+);
+
+// Unauthenticated surfaces.
+app.route("/", docsRoutes);
+app.route("/", fileRoutes);
+app.route("/", operatorRoutes);
+
+// The partner API: every /v2 request is authenticated, then versioned, before anything else.
+app.use("/v2/*", authenticate, resolveVersion);
+for (const spec of ROUTES) {
+  if (spec.scope) app.on(spec.method, spec.path, requireScope(spec.scope));
+  if (spec.customerScoped) app.on(spec.method, spec.path, resolveProduct);
+}
+app.route("/", statementRoutes);
+app.route("/", accountRoutes);
+app.route("/", customerRoutes);
+app.route("/", keyRoutes);
+app.route("/", unimplementedRoutes);
+app.all("/v2/*", (c) => {
+  throw new ApiError("NOT_FOUND_ERROR", `No route ${c.req.method} ${c.req.path}.`);
+});
+
+app.notFound((c) =>
+  renderError(new ApiError("NOT_FOUND_ERROR", `No route ${c.req.method} ${c.req.path}.`), c),
+);
+app.onError(renderError);
+
+export default app;

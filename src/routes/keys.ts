@@ -1,0 +1,35 @@
+// POST /v2/keys: a new key for the caller's partner and environment, with exactly the caller's scopes.
+import { Hono } from "hono";
+import { z } from "zod";
+import type { AppEnv } from "../app/context";
+import { invalidRequest } from "../app/errors";
+import { respond } from "../app/respond";
+import { createApiKey } from "../db/keys";
+import { readJsonBody } from "./json-body";
+
+const CreateKeyBody = z.strictObject({ name: z.string().min(1).max(255).optional() });
+
+export const keyRoutes = new Hono<AppEnv>().post("/v2/keys", async (c) => {
+  const body = (await readJsonBody(c.req.raw, { allowEmpty: true })) ?? {};
+  if (typeof body === "object" && body !== null && "scopes" in body) {
+    throw invalidRequest(
+      ["scopes cannot be chosen: a new key has exactly the scopes of the key creating it"],
+      "scopes",
+    );
+  }
+  const parsed = CreateKeyBody.safeParse(body);
+  if (!parsed.success) {
+    throw invalidRequest(
+      parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`),
+    );
+  }
+  const caller = c.get("caller");
+  const created = await createApiKey(c.get("db"), {
+    partnerId: caller.partnerId,
+    environment: caller.environment,
+    scopes: caller.scopes,
+    name: parsed.data.name ?? null,
+    now: c.get("now")(),
+  });
+  return respond(c, "ApiKey", created, 201);
+});
