@@ -1,0 +1,233 @@
+// Test helpers: every request goes through the Worker's fetch handler; data is built through the
+// operator API, exactly as an operator would load it.
+import { exports } from "cloudflare:workers";
+import { expect } from "vitest";
+import { assertMatchesReference } from "./contract";
+
+export const BASE = "http://api.test";
+export const OPERATOR_TOKEN = "test-operator-token";
+
+let counter = 0;
+/** An id no other test uses, so tests stay independent whatever storage they share. */
+export function uniqueId(prefix: string): string {
+  counter += 1;
+  return `${prefix}_${Date.now().toString(36)}${counter}${Math.random().toString(36).slice(2, 6)}`;
+}
+
+/** Sends a request to the Worker. */
+export function request(path: string, init: RequestInit = {}): Promise<Response> {
+  return exports.default.fetch(new Request(`${BASE}${path}`, init));
+}
+
+/** Calls the operator API with the test operator token. */
+export function operator(
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Response> {
+  const init: RequestInit = {
+    method,
+    headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, ...headers },
+  };
+  if (body instanceof Uint8Array || typeof body === "string") init.body = body;
+  else if (body !== undefined) {
+    init.body = JSON.stringify(body);
+    (init.headers as Record<string, string>)["content-type"] = "application/json";
+  }
+  return request(`/operator/v1${path}`, init);
+}
+
+/** Imports a payload through `POST /operator/v1/import` and expects it to succeed. */
+export async function importData(payload: ImportPayload): Promise<void> {
+  const res = await operator("POST", "/import", payload);
+  if (res.status !== 200) throw new Error(`import failed: ${res.status} ${await res.text()}`);
+}
+
+/** Creates a key through the operator API; returns the plaintext key. */
+export async function createKey(
+  partnerId: string,
+  environment: "sandbox" | "production",
+  scopes: string[],
+): Promise<{ apiKey: string; keyId: string }> {
+  const res = await operator("POST", `/partners/${partnerId}/keys`, { environment, scopes });
+  if (res.status !== 201) throw new Error(`key creation failed: ${res.status} ${await res.text()}`);
+  const body = (await res.json()) as { api_key: string; key_id: string };
+  return { apiKey: body.api_key, keyId: body.key_id };
+}
+
+export interface ApiOptions {
+  key?: string;
+  /** `Bearer` (default) or `Basic` (key as username, empty password). */
+  scheme?: "Bearer" | "Basic";
+  version?: string;
+  merchantKey?: string;
+  method?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+/**
+ * Calls the partner API. Every /v2 response is also checked against the OpenAPI reference of the
+ * version it names, so a response that drifts from its documentation fails the test.
+ */
+export async function api(path: string, options: ApiOptions = {}): Promise<Response> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key !== undefined) {
+    headers.authorization =
+      options.scheme === "Basic" ? `Basic ${btoa(`${options.key}:`)}` : `Bearer ${options.key}`;
+  }
+  if (options.version !== undefined) headers["x-service-version"] = options.version;
+  if (options.merchantKey !== undefined) headers["x-service-merchant-key"] = options.merchantKey;
+  const init: RequestInit = { method: options.method ?? "GET", headers };
+  if (options.body !== undefined) {
+    init.body = typeof options.body === "string" ? options.body : JSON.stringify(options.body);
+    headers["content-type"] ??= "application/json";
+  }
+  const res = await request(path, init);
+  await assertMatchesReference(path, init.method as string, res.clone());
+  return res;
+}
+
+/** Reads a JSON body and checks the status in one step, with the body in the failure message. */
+export async function expectJson<T = Record<string, unknown>>(
+  res: Response,
+  status: number,
+): Promise<T> {
+  const text = await res.text();
+  expect(res.status, text).toBe(status);
+  return JSON.parse(text) as T;
+}
+
+// The operator import payload (CONTRACT §5).
+export interface ImportPayload {
+  partners?: {
+    partner_id: string;
+    name: string;
+    products?: { merchant_key: string; name: string }[];
+    saved_versions?: { sandbox?: string; production?: string };
+  }[];
+  customers?: {
+    customer_id: string;
+    partner_id: string;
+    environment: string;
+    merchant_key: string;
+    partner_customer_id?: string;
+    authorized_users?: { authorized_user_id: string; name: string }[];
+  }[];
+  accounts?: {
+    account_id: string;
+    customer_id: string;
+    status?: string;
+    currency?: string;
+    credit_limit?: number;
+    current_balance?: number;
+    available_credit?: number;
+  }[];
+  statements?: StatementInput[];
+}
+
+export interface StatementInput {
+  statement_id: string;
+  account_id: string;
+  period_start_date?: string;
+  period_end_date: string;
+  due_date?: string;
+  currency?: string;
+  statement_balance?: number;
+  minimum_due?: number;
+  previous_balance?: number;
+  purchases?: number;
+  payments?: number;
+  credits?: number;
+  refunds?: number;
+  interest?: number;
+  fees?: number;
+  overdue_amount?: number;
+}
+
+/** A statement closing at the end of month `month` (1-based, counted from January 2024). */
+export function monthlyStatement(accountId: string, month: number, id?: string): StatementInput {
+  const start = new Date(Date.UTC(2024, month - 1, 1));
+  const end = new Date(Date.UTC(2024, month, 0, 23, 59, 59));
+  const due = new Date(Date.UTC(2024, month, 25));
+  return {
+    statement_id: id ?? `${accountId}_st_${String(month).padStart(3, "0")}`,
+    account_id: accountId,
+    period_start_date: start.toISOString(),
+    period_end_date: end.toISOString(),
+    due_date: due.toISOString(),
+    currency: "USD",
+    statement_balance: 10000 + month,
+    minimum_due: 2500,
+    previous_balance: 9000,
+    purchases: 4000,
+    payments: -3000,
+    refunds: -200,
+    interest: 150,
+    fees: 50,
+    overdue_amount: 0,
+  };
+}
+
+/** A minimal valid PDF document. */
+export function pdfBytes(text = "statement"): Uint8Array {
+  return new TextEncoder().encode(`%PDF-1.4\n% ${text}\n%%EOF\n`);
+}
+
+export interface Fixture {
+  partnerId: string;
+  merchantKey: string;
+  customerId: string;
+  accountId: string;
+  /** Sandbox key with ACCOUNT_READ. */
+  key: string;
+  keyId: string;
+}
+
+/**
+ * A partner with one product, a sandbox customer with one account holding `statements` monthly
+ * statements (month 1 oldest), and a sandbox ACCOUNT_READ key.
+ */
+export async function seedAccount(
+  options: { statements?: number; savedVersion?: string; scopes?: string[] } = {},
+): Promise<Fixture> {
+  const partnerId = uniqueId("partner");
+  const merchantKey = uniqueId("mk");
+  const customerId = uniqueId("cus");
+  const accountId = uniqueId("acc");
+  const saved = options.savedVersion ?? "2025-05-05";
+  await importData({
+    partners: [
+      {
+        partner_id: partnerId,
+        name: "Test Partner",
+        products: [{ merchant_key: merchantKey, name: "Test Card" }],
+        saved_versions: { sandbox: saved, production: saved },
+      },
+    ],
+    customers: [
+      {
+        customer_id: customerId,
+        partner_id: partnerId,
+        environment: "sandbox",
+        merchant_key: merchantKey,
+      },
+    ],
+    accounts: [{ account_id: accountId, customer_id: customerId, status: "OPEN", currency: "USD" }],
+    statements: Array.from({ length: options.statements ?? 0 }, (_, i) =>
+      monthlyStatement(accountId, i + 1),
+    ),
+  });
+  const { apiKey, keyId } = await createKey(
+    partnerId,
+    "sandbox",
+    options.scopes ?? ["ACCOUNT_READ"],
+  );
+  return { partnerId, merchantKey, customerId, accountId, key: apiKey, keyId };
+}
+
+/** The statements path of a fixture's account. */
+export function statementsPath(f: { customerId: string; accountId: string }, query = ""): string {
+  return `/v2/customers/${f.customerId}/accounts/${f.accountId}/statements${query}`;
+}
