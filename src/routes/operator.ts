@@ -1,5 +1,204 @@
 // /operator/v1/*: the internal API that loads partners, keys, customers, accounts, statements, PDFs.
+// Not versioned by date; errors use the ApiError envelope.
+import { eq } from "drizzle-orm";
 import { Hono } from "hono";
+import { z } from "zod";
+import { bundle } from "../../versions";
 import type { AppEnv } from "../app/context";
+import { ApiError, invalidRequest } from "../app/errors";
+import { operatorAuth } from "../app/operator-auth";
+import { SCOPES } from "../app/route-table";
+import type { Database } from "../db/client";
+import { importPayload } from "../db/import";
+import { createApiKey } from "../db/keys";
+import { apiKeys, partners, statements } from "../db/schema";
+import { parseImportPayload } from "../domain/import-payload";
+import { readJsonBody } from "./json-body";
 
-export const operatorRoutes = new Hono<AppEnv>();
+/** Largest accepted statement PDF. */
+export const MAX_PDF_BYTES = 20 * 1024 * 1024;
+
+const Environment = z.enum(["sandbox", "production"]);
+const CreateKey = z.strictObject({
+  environment: Environment,
+  scopes: z.array(z.enum(SCOPES)).max(SCOPES.length),
+  name: z.string().min(1).max(255).optional(),
+});
+const SavedVersion = z.strictObject({ version: z.string() });
+
+function validationError(error: z.ZodError): ApiError {
+  return invalidRequest(
+    error.issues.map((i) => `${i.path.length ? i.path.join(".") : "body"}: ${i.message}`),
+  );
+}
+
+async function partnerExists(db: Database, partnerId: string): Promise<void> {
+  const [row] = await db
+    .select({ id: partners.partnerId })
+    .from(partners)
+    .where(eq(partners.partnerId, partnerId));
+  if (!row) throw new ApiError("NOT_FOUND_ERROR", `No such partner: ${JSON.stringify(partnerId)}`);
+}
+
+/** The R2 object key of a statement's PDF. */
+function pdfObjectKey(statementId: string): string {
+  return `statements/${encodeURIComponent(statementId)}.pdf`;
+}
+
+/** Reads at most `limit` bytes of a body; null when it is longer. */
+async function readBounded(body: ReadableStream<Uint8Array> | null, limit: number) {
+  if (!body) return new Uint8Array();
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  const reader = body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      return null;
+    }
+    parts.push(value);
+  }
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.byteLength;
+  }
+  return out;
+}
+
+export const operatorRoutes = new Hono<AppEnv>()
+  .use("/operator/*", operatorAuth)
+
+  .post("/operator/v1/import", async (c) => {
+    const parsed = parseImportPayload(
+      await readJsonBody(c.req.raw, { maxBytes: 20 * 1024 * 1024 }),
+    );
+    if (!parsed.ok) throw invalidRequest(parsed.details);
+    const imported = await importPayload(c.get("db"), parsed.payload, c.get("now")());
+    return c.json({ imported });
+  })
+
+  .post("/operator/v1/partners/:partner_id/keys", async (c) => {
+    const partnerId = c.req.param("partner_id");
+    const parsed = CreateKey.safeParse(await readJsonBody(c.req.raw));
+    if (!parsed.success) throw validationError(parsed.error);
+    await partnerExists(c.get("db"), partnerId);
+    const created = await createApiKey(c.get("db"), {
+      partnerId,
+      environment: parsed.data.environment,
+      scopes: [...new Set(parsed.data.scopes)],
+      name: parsed.data.name ?? null,
+      now: c.get("now")(),
+    });
+    return c.json(created, 201);
+  })
+
+  .delete("/operator/v1/keys/:key_id", async (c) => {
+    const keyId = c.req.param("key_id");
+    const [row] = await c
+      .get("db")
+      .select({ revokedAt: apiKeys.revokedAt })
+      .from(apiKeys)
+      .where(eq(apiKeys.keyId, keyId));
+    if (!row) throw new ApiError("NOT_FOUND_ERROR", `No such key: ${JSON.stringify(keyId)}`);
+    if (row.revokedAt === null) {
+      await c
+        .get("db")
+        .update(apiKeys)
+        .set({ revokedAt: c.get("now")().toISOString() })
+        .where(eq(apiKeys.keyId, keyId));
+    }
+    return c.body(null, 204);
+  })
+
+  .put("/operator/v1/partners/:partner_id/saved-versions/:environment", async (c) => {
+    const partnerId = c.req.param("partner_id");
+    const environment = Environment.safeParse(c.req.param("environment"));
+    if (!environment.success) {
+      throw invalidRequest(['environment must be "sandbox" or "production"'], "environment");
+    }
+    const parsed = SavedVersion.safeParse(await readJsonBody(c.req.raw));
+    if (!parsed.success) throw validationError(parsed.error);
+    const { version } = parsed.data;
+    if (!bundle.isSupported(version, environment.data)) {
+      throw invalidRequest(
+        [
+          `version ${JSON.stringify(version.slice(0, 64))} is not offered in ${environment.data}; ` +
+            `supported: ${bundle.supported(environment.data).join(", ")}`,
+        ],
+        "version",
+      );
+    }
+    await partnerExists(c.get("db"), partnerId);
+    await c
+      .get("db")
+      .update(partners)
+      .set(
+        environment.data === "sandbox"
+          ? { savedVersionSandbox: version }
+          : { savedVersionProduction: version },
+      )
+      .where(eq(partners.partnerId, partnerId));
+    return c.json({ partner_id: partnerId, environment: environment.data, version });
+  })
+
+  .put("/operator/v1/statements/:statement_id/pdf", async (c) => {
+    const statementId = c.req.param("statement_id");
+    const type = (c.req.header("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
+    if (type !== "application/pdf") {
+      throw new ApiError(
+        "UNSUPPORTED_MEDIA_TYPE_ERROR",
+        "Send the PDF with Content-Type: application/pdf.",
+      );
+    }
+    const tooLarge = () =>
+      new ApiError("PAYLOAD_TOO_LARGE_ERROR", `A statement PDF is at most ${MAX_PDF_BYTES} bytes.`);
+    if (Number(c.req.header("content-length") ?? 0) > MAX_PDF_BYTES) throw tooLarge();
+    const bytes = await readBounded(c.req.raw.body, MAX_PDF_BYTES);
+    if (!bytes) throw tooLarge();
+    if (new TextDecoder().decode(bytes.subarray(0, 5)) !== "%PDF-") {
+      throw invalidRequest(["The body is not a PDF document (it must start with %PDF-)."]);
+    }
+    const [row] = await c
+      .get("db")
+      .select({ id: statements.statementId })
+      .from(statements)
+      .where(eq(statements.statementId, statementId));
+    if (!row)
+      throw new ApiError("NOT_FOUND_ERROR", `No such statement: ${JSON.stringify(statementId)}`);
+    const key = pdfObjectKey(statementId);
+    await c.env.PDFS.put(key, bytes, { httpMetadata: { contentType: "application/pdf" } });
+    await c
+      .get("db")
+      .update(statements)
+      .set({ pdfKey: key })
+      .where(eq(statements.statementId, statementId));
+    return c.body(null, 204);
+  })
+
+  .post("/operator/v1/statements/:statement_id/hide", async (c) => {
+    const statementId = c.req.param("statement_id");
+    const [row] = await c
+      .get("db")
+      .select({ hiddenAt: statements.hiddenAt })
+      .from(statements)
+      .where(eq(statements.statementId, statementId));
+    if (!row)
+      throw new ApiError("NOT_FOUND_ERROR", `No such statement: ${JSON.stringify(statementId)}`);
+    if (row.hiddenAt === null) {
+      await c
+        .get("db")
+        .update(statements)
+        .set({ hiddenAt: c.get("now")().toISOString() })
+        .where(eq(statements.statementId, statementId));
+    }
+    return c.body(null, 204);
+  })
+
+  .all("/operator/*", (c) => {
+    throw new ApiError("NOT_FOUND_ERROR", `No route ${c.req.method} ${c.req.path}.`);
+  });

@@ -1,0 +1,356 @@
+// The operator import: validate references and conflicts in one read round trip, then write
+// everything in one atomic batch (all or nothing).
+
+import { inArray } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
+import { bundle } from "../../versions";
+import { ApiError } from "../app/errors";
+import type { ImportPayload, StatementInput } from "../domain/import-payload";
+import { AMOUNT_FIELDS } from "../domain/statement";
+import type { Database } from "./client";
+import { accounts, customers, partners, products, statements } from "./schema";
+
+export interface ImportCounts {
+  partners: number;
+  customers: number;
+  accounts: number;
+  statements: number;
+}
+
+/** D1 binds at most 100 parameters per statement. */
+function chunks<T>(items: readonly T[], size = 90): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
+  return out;
+}
+
+function duplicates(ids: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const dup = new Set<string>();
+  for (const id of ids) (seen.has(id) ? dup : seen).add(id);
+  return [...dup];
+}
+
+const STATEMENT_COLUMNS = [
+  ["period_start_date", "periodStartDate"],
+  ["period_end_date", "periodEndDate"],
+  ["due_date", "dueDate"],
+  ["currency", "currency"],
+  ...AMOUNT_FIELDS,
+] as const;
+
+type StatementRow = typeof statements.$inferSelect;
+
+function statementValues(s: StatementInput) {
+  const row: Record<string, unknown> = { statementId: s.statement_id, accountId: s.account_id };
+  for (const [field, column] of STATEMENT_COLUMNS) row[column] = s[field] ?? null;
+  return row as Omit<StatementRow, "pdfKey" | "hiddenAt" | "createdAt">;
+}
+
+function sameFigures(existing: StatementRow, incoming: StatementInput): boolean {
+  if (existing.accountId !== incoming.account_id) return false;
+  return STATEMENT_COLUMNS.every(
+    ([field, column]) => existing[column] === (incoming[field] ?? null),
+  );
+}
+
+/** Reads, in one round trip, every stored row the payload refers to or would overwrite. */
+async function readExisting(db: Database, payload: ImportPayload) {
+  const partnerIds = new Set<string>();
+  const merchantKeys = new Set<string>();
+  const customerIds = new Set<string>();
+  const accountIds = new Set<string>();
+  for (const p of payload.partners ?? []) {
+    partnerIds.add(p.partner_id);
+    for (const product of p.products ?? []) merchantKeys.add(product.merchant_key);
+  }
+  for (const c of payload.customers ?? []) {
+    partnerIds.add(c.partner_id);
+    merchantKeys.add(c.merchant_key);
+    customerIds.add(c.customer_id);
+  }
+  for (const a of payload.accounts ?? []) {
+    customerIds.add(a.customer_id);
+    accountIds.add(a.account_id);
+  }
+  for (const s of payload.statements ?? []) accountIds.add(s.account_id);
+  const statementIds = (payload.statements ?? []).map((s) => s.statement_id);
+
+  const queries: BatchItem<"sqlite">[] = [];
+  const kinds: string[] = [];
+  const add = (kind: string, query: BatchItem<"sqlite">) => {
+    kinds.push(kind);
+    queries.push(query);
+  };
+  for (const ids of chunks([...partnerIds])) {
+    add(
+      "partner",
+      db.select({ id: partners.partnerId }).from(partners).where(inArray(partners.partnerId, ids)),
+    );
+  }
+  for (const ids of chunks([...merchantKeys])) {
+    add("product", db.select().from(products).where(inArray(products.merchantKey, ids)));
+  }
+  for (const ids of chunks([...customerIds])) {
+    add("customer", db.select().from(customers).where(inArray(customers.customerId, ids)));
+  }
+  for (const ids of chunks([...accountIds])) {
+    add("account", db.select().from(accounts).where(inArray(accounts.accountId, ids)));
+  }
+  for (const ids of chunks(statementIds)) {
+    add("statement", db.select().from(statements).where(inArray(statements.statementId, ids)));
+  }
+
+  const found = {
+    partners: new Set<string>(),
+    products: new Map<string, typeof products.$inferSelect>(),
+    customers: new Map<string, typeof customers.$inferSelect>(),
+    accounts: new Map<string, typeof accounts.$inferSelect>(),
+    statements: new Map<string, StatementRow>(),
+  };
+  if (queries.length === 0) return found;
+  const results = (await db.batch(queries as [BatchItem<"sqlite">])) as unknown as Record<
+    string,
+    unknown
+  >[][];
+  results.forEach((rows, i) => {
+    for (const row of rows) {
+      switch (kinds[i]) {
+        case "partner":
+          found.partners.add(row.id as string);
+          break;
+        case "product":
+          found.products.set(row.merchantKey as string, row as typeof products.$inferSelect);
+          break;
+        case "customer":
+          found.customers.set(row.customerId as string, row as typeof customers.$inferSelect);
+          break;
+        case "account":
+          found.accounts.set(row.accountId as string, row as typeof accounts.$inferSelect);
+          break;
+        case "statement":
+          found.statements.set(row.statementId as string, row as StatementRow);
+          break;
+      }
+    }
+  });
+  return found;
+}
+
+const label = (section: string, index: number, id: string) =>
+  `${section}[${index}] (${JSON.stringify(id.slice(0, 64))})`;
+
+/** Applies an import atomically. Throws 400 for bad references, 409 for conflicting changes. */
+export async function importPayload(
+  db: Database,
+  payload: ImportPayload,
+  now: Date,
+): Promise<ImportCounts> {
+  const sections = {
+    partners: (payload.partners ?? []).map((p) => p.partner_id),
+    customers: (payload.customers ?? []).map((c) => c.customer_id),
+    accounts: (payload.accounts ?? []).map((a) => a.account_id),
+    statements: (payload.statements ?? []).map((s) => s.statement_id),
+  };
+  const dupDetails = Object.entries(sections).flatMap(([section, ids]) =>
+    duplicates(ids).map((id) => `${section}: ${JSON.stringify(id)} appears more than once`),
+  );
+  const productKeys = (payload.partners ?? []).flatMap((p) =>
+    (p.products ?? []).map((x) => x.merchant_key),
+  );
+  dupDetails.push(
+    ...duplicates(productKeys).map(
+      (k) => `partners: merchant_key ${JSON.stringify(k)} appears more than once`,
+    ),
+  );
+  if (dupDetails.length > 0) {
+    throw new ApiError("INVALID_REQUEST_ERROR", dupDetails[0] as string, { details: dupDetails });
+  }
+
+  const existing = await readExisting(db, payload);
+  const invalid: string[] = [];
+  const conflicts: string[] = [];
+
+  // Where each product belongs once this import is applied.
+  const productOwner = new Map<string, string>();
+  for (const [key, row] of existing.products) productOwner.set(key, row.partnerId);
+  (payload.partners ?? []).forEach((p, i) => {
+    for (const product of p.products ?? []) {
+      const owner = existing.products.get(product.merchant_key)?.partnerId;
+      if (owner !== undefined && owner !== p.partner_id) {
+        conflicts.push(
+          `${label("partners", i, p.partner_id)}.products: merchant_key ${JSON.stringify(product.merchant_key)} belongs to another partner`,
+        );
+      }
+      productOwner.set(product.merchant_key, p.partner_id);
+    }
+  });
+  const partnerKnown = (id: string) => existing.partners.has(id) || sections.partners.includes(id);
+
+  const customerOwner = new Map<string, boolean>();
+  for (const id of existing.customers.keys()) customerOwner.set(id, true);
+  (payload.customers ?? []).forEach((c, i) => {
+    const where = label("customers", i, c.customer_id);
+    if (!partnerKnown(c.partner_id)) invalid.push(`${where}.partner_id: unknown partner`);
+    else if (productOwner.get(c.merchant_key) !== c.partner_id) {
+      invalid.push(
+        `${where}.merchant_key: not a product of partner ${JSON.stringify(c.partner_id)}`,
+      );
+    }
+    const stored = existing.customers.get(c.customer_id);
+    if (
+      stored &&
+      (stored.partnerId !== c.partner_id ||
+        stored.environment !== c.environment ||
+        stored.merchantKey !== c.merchant_key)
+    ) {
+      conflicts.push(`${where}: a customer's partner, environment and product never change`);
+    }
+    customerOwner.set(c.customer_id, true);
+  });
+
+  const accountKnown = new Set<string>(existing.accounts.keys());
+  (payload.accounts ?? []).forEach((a, i) => {
+    const where = label("accounts", i, a.account_id);
+    if (!customerOwner.has(a.customer_id)) invalid.push(`${where}.customer_id: unknown customer`);
+    const stored = existing.accounts.get(a.account_id);
+    if (stored && stored.customerId !== a.customer_id) {
+      conflicts.push(`${where}.customer_id: an account never moves to another customer`);
+    }
+    accountKnown.add(a.account_id);
+  });
+
+  const newStatements: StatementInput[] = [];
+  (payload.statements ?? []).forEach((s, i) => {
+    const where = label("statements", i, s.statement_id);
+    if (!accountKnown.has(s.account_id)) invalid.push(`${where}.account_id: unknown account`);
+    if (s.period_end_date > now.toISOString()) {
+      invalid.push(`${where}.period_end_date: is in the future; only closed cycles are statements`);
+    }
+    const stored = existing.statements.get(s.statement_id);
+    if (!stored) newStatements.push(s);
+    else if (!sameFigures(stored, s)) {
+      conflicts.push(`${where}: a closed statement's figures never change`);
+    }
+  });
+  if (invalid.length > 0) {
+    throw new ApiError("INVALID_REQUEST_ERROR", invalid[0] as string, {
+      details: invalid.slice(0, 50),
+    });
+  }
+  if (conflicts.length > 0) {
+    throw new ApiError("CONFLICT_ERROR", conflicts[0] as string, {
+      details: conflicts.slice(0, 50),
+    });
+  }
+
+  const createdAt = now.toISOString();
+  const writes: BatchItem<"sqlite">[] = [];
+  for (const p of payload.partners ?? []) {
+    const saved = p.saved_versions ?? {};
+    const set: Partial<typeof partners.$inferInsert> = { name: p.name };
+    if (saved.sandbox) set.savedVersionSandbox = saved.sandbox;
+    if (saved.production) set.savedVersionProduction = saved.production;
+    writes.push(
+      db
+        .insert(partners)
+        .values({
+          partnerId: p.partner_id,
+          name: p.name,
+          savedVersionSandbox: saved.sandbox ?? bundle.newestReleased,
+          savedVersionProduction: saved.production ?? bundle.newestReleased,
+          createdAt,
+        })
+        .onConflictDoUpdate({ target: partners.partnerId, set }),
+    );
+    for (const product of p.products ?? []) {
+      writes.push(
+        db
+          .insert(products)
+          .values({
+            merchantKey: product.merchant_key,
+            partnerId: p.partner_id,
+            name: product.name,
+          })
+          .onConflictDoUpdate({ target: products.merchantKey, set: { name: product.name } }),
+      );
+    }
+  }
+  for (const c of payload.customers ?? []) {
+    const set: Partial<typeof customers.$inferInsert> = {};
+    if (c.partner_customer_id !== undefined) set.partnerCustomerId = c.partner_customer_id;
+    if (c.authorized_users !== undefined) set.authorizedUsers = JSON.stringify(c.authorized_users);
+    const insert = db.insert(customers).values({
+      customerId: c.customer_id,
+      partnerId: c.partner_id,
+      environment: c.environment,
+      merchantKey: c.merchant_key,
+      partnerCustomerId: c.partner_customer_id ?? null,
+      authorizedUsers: c.authorized_users ? JSON.stringify(c.authorized_users) : null,
+      createdAt,
+    });
+    writes.push(
+      Object.keys(set).length > 0
+        ? insert.onConflictDoUpdate({ target: customers.customerId, set })
+        : insert.onConflictDoNothing(),
+    );
+  }
+  for (const a of payload.accounts ?? []) {
+    const figures = {
+      status: a.status,
+      currency: a.currency,
+      creditLimit: a.credit_limit,
+      currentBalance: a.current_balance,
+      availableCredit: a.available_credit,
+    };
+    const set = Object.fromEntries(Object.entries(figures).filter(([, v]) => v !== undefined));
+    const insert = db.insert(accounts).values({
+      accountId: a.account_id,
+      customerId: a.customer_id,
+      ...figures,
+      createdAt,
+    });
+    writes.push(
+      Object.keys(set).length > 0
+        ? insert.onConflictDoUpdate({ target: accounts.accountId, set })
+        : insert.onConflictDoNothing(),
+    );
+  }
+  for (const s of newStatements) {
+    // If a concurrent import stored different figures meanwhile, the update below trips the
+    // immutability trigger and the whole batch rolls back.
+    const values = statementValues(s);
+    const { statementId: _id, ...figures } = values;
+    writes.push(
+      db
+        .insert(statements)
+        .values({ ...values, createdAt })
+        .onConflictDoUpdate({ target: statements.statementId, set: figures }),
+    );
+  }
+  if (writes.length > 0) {
+    try {
+      await db.batch(writes as [BatchItem<"sqlite">]);
+    } catch (err) {
+      if (
+        String(err).includes("statement_figures_immutable") ||
+        hasCause(err, "statement_figures_immutable")
+      ) {
+        throw new ApiError("CONFLICT_ERROR", "a closed statement's figures never change");
+      }
+      throw err;
+    }
+  }
+  return {
+    partners: sections.partners.length,
+    customers: sections.customers.length,
+    accounts: sections.accounts.length,
+    statements: sections.statements.length,
+  };
+}
+
+function hasCause(err: unknown, text: string): boolean {
+  for (let e: unknown = err; e instanceof Error; e = e.cause)
+    if (e.message.includes(text)) return true;
+  return false;
+}

@@ -1,0 +1,26 @@
+// The canonical (newest) Account: the account as imported, plus the instant it was read.
+import type { AccountRow } from "../db/customer-queries";
+
+/** Where the customer stands today; absent figures stay absent, like a statement's. */
+export interface Account {
+  account_id: string;
+  customer_id: string;
+  status?: string;
+  currency?: string;
+  credit_limit?: number;
+  current_balance?: number;
+  available_credit?: number;
+  /** When the account was read, which is when the request was served. */
+  as_of: string;
+}
+
+/** The canonical account of a row; internal columns (creation time) never leave this function. */
+export function toAccount(row: AccountRow, asOf: string): Account {
+  const out: Omit<Account, "as_of"> = { account_id: row.accountId, customer_id: row.customerId };
+  if (row.status !== null) out.status = row.status;
+  if (row.currency !== null) out.currency = row.currency;
+  if (row.creditLimit !== null) out.credit_limit = row.creditLimit;
+  if (row.currentBalance !== null) out.current_balance = row.currentBalance;
+  if (row.availableCredit !== null) out.available_credit = row.availableCredit;
+  return { ...out, as_of: asOf };
+}

@@ -1,0 +1,170 @@
+// Validation of the operator import payload: every problem is reported with its item and field.
+import { z } from "zod";
+import { bundle } from "../../versions";
+import { AMOUNT_FIELDS, AMOUNT_SIGNS } from "./statement";
+
+const MAX_ITEMS = 5000;
+
+const id = z
+  .string()
+  .min(1)
+  .max(255)
+  .regex(/^[\x21-\x7e]+$/, "must be printable ASCII without spaces");
+const environment = z.enum(["sandbox", "production"]);
+const amount = z.number().int("must be an integer").refine(Number.isSafeInteger, "is out of range");
+
+const RFC3339 =
+  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
+
+/** An RFC 3339 timestamp, normalised to UTC with milliseconds (the stored and served form). */
+const timestamp = z.string().transform((value, ctx) => {
+  const match = RFC3339.exec(value);
+  const parsed = match ? new Date(value) : null;
+  // Date accepts 2026-02-31 by rolling over; a real calendar date must survive the round trip.
+  const sameDay =
+    parsed !== null &&
+    !Number.isNaN(parsed.getTime()) &&
+    match !== null &&
+    Number(match[2]) >= 1 &&
+    Number(match[2]) <= 12 &&
+    Number(match[3]) <= new Date(Date.UTC(Number(match[1]), Number(match[2]), 0)).getUTCDate() &&
+    Number(match[4]) <= 23 &&
+    Number(match[5]) <= 59 &&
+    Number(match[6]) <= 59;
+  if (!parsed || !sameDay) {
+    ctx.addIssue({ code: "custom", message: "must be an RFC 3339 timestamp" });
+    return z.NEVER;
+  }
+  return parsed.toISOString();
+});
+
+const Product = z.strictObject({ merchant_key: id, name: z.string().min(1).max(255) });
+
+const Partner = z.strictObject({
+  partner_id: id,
+  name: z.string().min(1).max(255),
+  products: z.array(Product).max(100).optional(),
+  saved_versions: z
+    .strictObject({
+      sandbox: z
+        .string()
+        .refine((v) => bundle.isSupported(v, "sandbox"), "is not a version sandbox offers")
+        .optional(),
+      production: z
+        .string()
+        .refine((v) => bundle.isSupported(v, "production"), "is not a released version")
+        .optional(),
+    })
+    .optional(),
+});
+
+const AuthorizedUser = z.strictObject({
+  authorized_user_id: id,
+  name: z.string().min(1).max(255),
+});
+
+const Customer = z.strictObject({
+  customer_id: id,
+  partner_id: id,
+  environment,
+  merchant_key: id,
+  partner_customer_id: z.string().min(1).max(255).optional(),
+  authorized_users: z.array(AuthorizedUser).max(100).optional(),
+});
+
+const currency = z.string().regex(/^[A-Z]{3}$/, "must be 3 capital letters (ISO 4217)");
+
+const Account = z.strictObject({
+  account_id: id,
+  customer_id: id,
+  status: z.string().min(1).max(64).optional(),
+  currency: currency.optional(),
+  credit_limit: amount.optional(),
+  current_balance: amount.optional(),
+  available_credit: amount.optional(),
+});
+
+const amountShape = Object.fromEntries(
+  AMOUNT_FIELDS.map(([field]) => {
+    const sign = AMOUNT_SIGNS[field];
+    let rule = amount;
+    if (sign === "positive") rule = rule.refine((v) => v >= 0, "must not be negative (a charge)");
+    if (sign === "negative") rule = rule.refine((v) => v <= 0, "must not be positive (a credit)");
+    if (field === "minimum_due" || field === "overdue_amount") {
+      rule = rule.refine((v) => v >= 0, "must not be negative");
+    }
+    return [field, rule.optional()];
+  }),
+) as Record<(typeof AMOUNT_FIELDS)[number][0], z.ZodOptional<typeof amount>>;
+
+const Statement = z
+  .strictObject({
+    statement_id: id,
+    account_id: id,
+    period_start_date: timestamp.optional(),
+    period_end_date: timestamp,
+    due_date: timestamp.optional(),
+    currency: currency.optional(),
+    ...amountShape,
+  })
+  .superRefine((s, ctx) => {
+    if (s.period_start_date !== undefined && s.period_start_date > s.period_end_date) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["period_start_date"],
+        message: "must not be after period_end_date",
+      });
+    }
+  });
+
+export const ImportPayload = z.strictObject({
+  partners: z.array(Partner).max(MAX_ITEMS).optional(),
+  customers: z.array(Customer).max(MAX_ITEMS).optional(),
+  accounts: z.array(Account).max(MAX_ITEMS).optional(),
+  statements: z.array(Statement).max(MAX_ITEMS).optional(),
+});
+
+export type ImportPayload = z.infer<typeof ImportPayload>;
+export type PartnerInput = z.infer<typeof Partner>;
+export type CustomerInput = z.infer<typeof Customer>;
+export type AccountInput = z.infer<typeof Account>;
+export type StatementInput = z.infer<typeof Statement>;
+
+const ID_FIELD: Record<string, string> = {
+  partners: "partner_id",
+  customers: "customer_id",
+  accounts: "account_id",
+  statements: "statement_id",
+};
+
+/** `statements[3] ("st_9").period_end_date: must be an RFC 3339 timestamp` */
+function describeIssue(input: unknown, issue: z.core.$ZodIssue): string {
+  const [section, index, ...rest] = issue.path;
+  let where = issue.path.length === 0 ? "body" : String(section);
+  if (typeof index === "number") {
+    where += `[${index}]`;
+    const item = (input as Record<string, unknown[]>)[String(section)]?.[index];
+    const itemId = (item as Record<string, unknown> | undefined)?.[ID_FIELD[String(section)] ?? ""];
+    if (typeof itemId === "string") where += ` (${JSON.stringify(itemId.slice(0, 64))})`;
+  }
+  for (const part of rest) where += typeof part === "number" ? `[${part}]` : `.${String(part)}`;
+  const message =
+    issue.code === "unrecognized_keys"
+      ? `unknown field(s) ${issue.keys.map((k) => JSON.stringify(k)).join(", ")}`
+      : issue.code === "invalid_type" && issue.input === undefined
+        ? "is required"
+        : issue.message;
+  return `${where}: ${message}`;
+}
+
+/** The validated payload, or the list of problems (each naming its item and field). */
+export function parseImportPayload(
+  input: unknown,
+): { ok: true; payload: ImportPayload } | { ok: false; details: string[] } {
+  const result = ImportPayload.safeParse(input);
+  if (result.success) return { ok: true, payload: result.data };
+  return {
+    ok: false,
+    details: result.error.issues.slice(0, 50).map((i) => describeIssue(input, i)),
+  };
+}
