@@ -1,7 +1,7 @@
 // The operator import: validate references and conflicts in one read round trip, then write
 // everything in one atomic batch (all or nothing).
 
-import { inArray } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { bundle } from "../../versions";
 import { ApiError } from "../app/errors";
@@ -276,6 +276,21 @@ export async function importPayload(
       );
     }
   }
+  // Refresh the partner's copy of its merchant keys (read by authentication) after new products.
+  for (const p of payload.partners ?? []) {
+    if (!p.products?.length) continue;
+    const keys = db
+      .select({ merchantKey: products.merchantKey })
+      .from(products)
+      .where(eq(products.partnerId, p.partner_id))
+      .orderBy(products.merchantKey);
+    writes.push(
+      db
+        .update(partners)
+        .set({ merchantKeys: sql`(SELECT json_group_array(merchant_key) FROM (${keys}))` })
+        .where(eq(partners.partnerId, p.partner_id)),
+    );
+  }
   for (const c of payload.customers ?? []) {
     const set: Partial<typeof customers.$inferInsert> = {};
     if (c.partner_customer_id !== undefined) set.partnerCustomerId = c.partner_customer_id;
@@ -295,7 +310,21 @@ export async function importPayload(
         : insert.onConflictDoNothing(),
     );
   }
+  const customerScope = new Map<
+    string,
+    { partnerId: string; environment: "sandbox" | "production"; merchantKey: string }
+  >();
+  for (const [id, row] of existing.customers) customerScope.set(id, row);
+  for (const c of payload.customers ?? []) {
+    customerScope.set(c.customer_id, {
+      partnerId: c.partner_id,
+      environment: c.environment,
+      merchantKey: c.merchant_key,
+    });
+  }
   for (const a of payload.accounts ?? []) {
+    const owner = customerScope.get(a.customer_id);
+    if (!owner) throw new Error(`account ${a.account_id}: customer scope missing after validation`);
     const figures = {
       status: a.status,
       currency: a.currency,
@@ -307,6 +336,9 @@ export async function importPayload(
     const insert = db.insert(accounts).values({
       accountId: a.account_id,
       customerId: a.customer_id,
+      partnerId: owner.partnerId,
+      environment: owner.environment,
+      merchantKey: owner.merchantKey,
       ...figures,
       createdAt,
     });

@@ -3,7 +3,7 @@ import { and, desc, eq, isNull, type SQL, sql } from "drizzle-orm";
 import type { Caller } from "../app/context";
 import type { PagePosition } from "../domain/page-token";
 import type { Database } from "./client";
-import { accounts, apiKeys, customers, partners, products, statements } from "./schema";
+import { accounts, apiKeys, customers, partners, statements } from "./schema";
 
 /** The live key with this hash, its partner's saved version and products; null if none. */
 export async function findCallerByKeyHash(db: Database, keyHash: string): Promise<Caller | null> {
@@ -15,7 +15,7 @@ export async function findCallerByKeyHash(db: Database, keyHash: string): Promis
       scopes: apiKeys.scopes,
       savedVersionSandbox: partners.savedVersionSandbox,
       savedVersionProduction: partners.savedVersionProduction,
-      merchantKeys: sql<string>`(SELECT json_group_array(${products.merchantKey}) FROM ${products} WHERE ${products.partnerId} = ${apiKeys.partnerId})`,
+      merchantKeys: partners.merchantKeys,
     })
     .from(apiKeys)
     .innerJoin(partners, eq(partners.partnerId, apiKeys.partnerId))
@@ -59,8 +59,10 @@ export interface StatementPage {
 }
 
 /**
- * One round trip: the ownership check of customer and account, and the keyset page of visible
- * statements after `after`, through `statements_page_idx`.
+ * One round trip: the ownership check and the keyset page of visible statements after `after`,
+ * through `statements_page_idx`. The check reads the account row alone when it belongs to the
+ * customer in scope (its scope columns are copies of the customer's); only on a miss does it read
+ * the customer, to tell which of the two is not found.
  */
 export async function readStatementPage(
   db: Database,
@@ -70,15 +72,21 @@ export async function readStatementPage(
   after: PagePosition | null,
   limit: number,
 ): Promise<StatementPage> {
+  const accountInScope = and(
+    eq(accounts.accountId, accountId),
+    eq(accounts.customerId, customerId),
+    eq(accounts.partnerId, scope.partnerId),
+    eq(accounts.environment, scope.environment as "sandbox" | "production"),
+    eq(accounts.merchantKey, scope.merchantKey),
+  );
   const ownership = db
     .select({
-      customerId: customers.customerId,
-      accountId: sql<
-        string | null
-      >`(SELECT ${accounts.accountId} FROM ${accounts} WHERE ${accounts.accountId} = ${accountId} AND ${accounts.customerId} = ${customers.customerId})`,
+      found: sql<number>`CASE
+        WHEN EXISTS (SELECT 1 FROM ${accounts} WHERE ${accountInScope}) THEN 2
+        WHEN EXISTS (SELECT 1 FROM ${customers} WHERE ${customerInScope(scope, customerId)}) THEN 1
+        ELSE 0 END`,
     })
-    .from(customers)
-    .where(customerInScope(scope, customerId));
+    .from(sql`(SELECT 1)`);
   const visible = and(eq(statements.accountId, accountId), isNull(statements.hiddenAt));
   const page = db
     .select()
@@ -93,10 +101,7 @@ export async function readStatementPage(
     )
     .orderBy(desc(statements.periodEndDate), desc(statements.statementId))
     .limit(limit + 1);
-  const [[owner], rows] = await db.batch([ownership, page]);
-  return {
-    customerFound: owner !== undefined,
-    accountFound: owner?.accountId != null,
-    rows: owner?.accountId != null ? rows : [],
-  };
+  const [[check], rows] = await db.batch([ownership, page]);
+  const found = check?.found ?? 0;
+  return { customerFound: found >= 1, accountFound: found === 2, rows: found === 2 ? rows : [] };
 }

@@ -8,6 +8,11 @@ export const partners = sqliteTable("partners", {
   name: text("name").notNull(),
   savedVersionSandbox: text("saved_version_sandbox").notNull(),
   savedVersionProduction: text("saved_version_production").notNull(),
+  /**
+   * JSON array of the partner's merchant keys, a copy of `products` kept by the import so that
+   * authentication reads one partner row instead of every product row.
+   */
+  merchantKeys: text("merchant_keys").notNull().default("[]"),
   createdAt: text("created_at").notNull(),
 });
 
@@ -69,6 +74,12 @@ export const accounts = sqliteTable(
     customerId: text("customer_id")
       .notNull()
       .references(() => customers.customerId),
+    // The owning customer's read scope, copied at import. A customer's partner, environment and
+    // product never change (the import refuses it), so the copy cannot drift, and one account row
+    // proves the whole ownership chain of a statements read.
+    partnerId: text("partner_id").notNull(),
+    environment: text("environment", { enum: ["sandbox", "production"] }).notNull(),
+    merchantKey: text("merchant_key").notNull(),
     status: text("status"),
     currency: text("currency"),
     creditLimit: integer("credit_limit"),
