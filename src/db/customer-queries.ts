@@ -1,5 +1,5 @@
 // Customer and account reads: each one indexed round trip (a batch counts as one), paged by id.
-import { and, asc, eq, getTableColumns, gt, type SQL } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, gt, type SQL, sql } from "drizzle-orm";
 import type { Caller } from "../app/context";
 import type { Database } from "./client";
 import { customerInScope, type ReadScope } from "./queries";
@@ -12,7 +12,7 @@ export type AccountRow = typeof accounts.$inferSelect;
 export type CustomerFields = Pick<CustomerRow, "customerId" | "partnerCustomerId"> &
   Partial<Pick<CustomerRow, "authorizedUsers">>;
 
-/** The read scope of a customer-scoped request: the caller's partner and environment, one product. */
+/** A customer-scoped request's read scope: the caller's partner and environment, one product. */
 export function readScopeOf(caller: Caller, merchantKey: string): ReadScope {
   return { partnerId: caller.partnerId, environment: caller.environment, merchantKey };
 }
@@ -151,8 +151,9 @@ export async function findAccount(
   customerId: string,
   accountId: string,
 ): Promise<AccountLookup> {
+  // Only account columns plus one aliased marker: no two result columns share a name.
   const [row] = await db
-    .select({ customerId: customers.customerId, account: accounts })
+    .select({ owner: sql<string>`${customers.customerId}`.as("owner"), account: accounts })
     .from(customers)
     .leftJoin(
       accounts,

@@ -16,7 +16,8 @@ export interface Customer {
 
 /**
  * The canonical customer of a row. Partner, environment and product never leave this function;
- * `authorized_users` is revealed only when the caller may see it (an empty list when there are none).
+ * `authorized_users` is revealed only when the caller may see it (an empty list when there are
+ * none).
  */
 export function toCustomer(
   row: CustomerFields,
@@ -42,7 +43,8 @@ export function partnerCustomerIdProblem(value: unknown): string | null {
   if (typeof value !== "string") return "partner_customer_id must be a string";
   const length = [...value].length;
   if (length < 1 || length > PARTNER_CUSTOMER_ID_MAX) {
-    return `partner_customer_id must be 1 to ${PARTNER_CUSTOMER_ID_MAX} characters long; got ${length}`;
+    const bounds = `1 to ${PARTNER_CUSTOMER_ID_MAX}`;
+    return `partner_customer_id must be ${bounds} characters long; got ${length}`;
   }
   // With the u flag this matches only unpaired surrogates, which storage could not keep as sent.
   if (/[\uD800-\uDFFF]/u.test(value)) return "partner_customer_id must be well-formed Unicode text";

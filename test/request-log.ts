@@ -1,0 +1,27 @@
+// Reads the Worker's per-request log line, which reports the D1 round trips a request cost.
+import { vi } from "vitest";
+
+export interface RequestLog {
+  route: string;
+  status: number;
+  d1_queries: number;
+  d1_rows_read: number;
+}
+
+/** Runs `send` and returns its response with the log line of the request it made. */
+export async function withRequestLog(
+  send: () => Promise<Response>,
+): Promise<{ res: Response; log: RequestLog }> {
+  const spy = vi.spyOn(console, "log");
+  try {
+    const res = await send();
+    const lines = spy.mock.calls
+      .map(([line]) => (typeof line === "string" ? line : ""))
+      .filter((line) => line.includes('"d1_queries"'));
+    const last = lines.at(-1);
+    if (last === undefined) throw new Error("the request wrote no log line");
+    return { res, log: JSON.parse(last) as RequestLog };
+  } finally {
+    spy.mockRestore();
+  }
+}
