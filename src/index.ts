@@ -18,12 +18,18 @@ import { operatorRoutes } from "./routes/operator";
 import { statementRoutes } from "./routes/statements";
 import { unimplementedRoutes } from "./routes/unimplemented";
 
+/** `*` (the default) or a comma-separated list of origins. */
+function allowedOrigins(setting: string | undefined): string | string[] {
+  const origins = (setting ?? "*").split(",").map((o) => o.trim());
+  return origins.includes("*") ? "*" : origins;
+}
+
 const app = new Hono<AppEnv>();
 
 app.use("*", requestContext);
 app.use("/v2/*", (c, next) =>
   cors({
-    origin: (c.env.CORS_ALLOWED_ORIGINS ?? "*").split(",").map((o) => o.trim()),
+    origin: allowedOrigins(c.env.CORS_ALLOWED_ORIGINS),
     allowMethods: ["GET", "POST", "PUT", "DELETE", "OPTIONS"],
     allowHeaders: ["Authorization", "Content-Type", versionHeader(c.env), merchantKeyHeader(c.env)],
     exposeHeaders: [versionHeader(c.env), "x-request-id"],

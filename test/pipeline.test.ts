@@ -1,0 +1,321 @@
+// The /v2 request pipeline (CONTRACT §1): authenticate → resolve version → scope → product.
+import { env } from "cloudflare:workers";
+import { describe, expect, it } from "vitest";
+import app from "../src/index";
+import {
+  api,
+  BASE,
+  createKey,
+  expectJson,
+  operator,
+  request,
+  seedAccount,
+  statementsPath,
+} from "./helpers";
+
+const UNAUTHORIZED = {
+  error: {
+    type: "UNAUTHORIZED_ERROR",
+    message: "Missing or invalid API key. Send it as the HTTP Basic username or as a Bearer token.",
+  },
+};
+const WWW_AUTHENTICATE = 'Basic realm="api", charset="UTF-8", Bearer realm="api"';
+
+/** Calls the app with a modified environment, as a deployment with other settings would. */
+function fetchWithEnv(path: string, init: RequestInit, overrides: Record<string, unknown>) {
+  const ctx = {
+    waitUntil() {},
+    passThroughOnException() {},
+    props: {},
+  } as unknown as ExecutionContext;
+  return app.fetch(new Request(`${BASE}${path}`, init), { ...env, ...overrides }, ctx);
+}
+
+describe("authentication", () => {
+  it("accepts the key as a Bearer token and as the Basic username", async () => {
+    const f = await seedAccount({ statements: 1 });
+    expect((await api(statementsPath(f), { key: f.key })).status).toBe(200);
+    expect((await api(statementsPath(f), { key: f.key, scheme: "Basic" })).status).toBe(200);
+  });
+
+  it("ignores a Basic password and the case of the scheme name", async () => {
+    const f = await seedAccount({ statements: 1 });
+    for (const authorization of [
+      `Basic ${btoa(`${f.key}:whatever`)}`,
+      `basic ${btoa(`${f.key}:`)}`,
+      `BEARER ${f.key}`,
+      `bearer ${f.key}`,
+    ]) {
+      expect((await request(statementsPath(f), { headers: { authorization } })).status).toBe(200);
+    }
+  });
+
+  it("answers the same 401 for every kind of bad credential, with no version header", async () => {
+    const f = await seedAccount({ statements: 1 });
+    const revoked = await createKey(f.partnerId, "sandbox", ["ACCOUNT_READ"]);
+    await operator("DELETE", `/keys/${revoked.keyId}`);
+    const lastChar = f.key.at(-1) === "A" ? "B" : "A";
+    const wrongChecksum = `${f.key.slice(0, -1)}${lastChar}`;
+    const unknown = (await createKey(f.partnerId, "sandbox", [])).apiKey.replace(
+      /^sk_sandbox_/,
+      "sk_live_",
+    );
+    const cases: (string | undefined)[] = [
+      undefined,
+      "",
+      "Bearer",
+      "Bearer ",
+      `Token ${f.key}`,
+      `Bearer ${f.key} extra`,
+      "Basic !!!notbase64",
+      `Basic ${btoa(":password-only")}`,
+      `Bearer ${wrongChecksum}`,
+      `Bearer ${revoked.apiKey}`,
+      `Bearer ${unknown}`,
+      "Bearer sk_sandbox_short",
+      `Bearer ${"x".repeat(5000)}`,
+    ];
+    for (const authorization of cases) {
+      const headers: Record<string, string> = { "x-service-version": "2025-05-05" };
+      if (authorization !== undefined) headers.authorization = authorization;
+      const res = await request(statementsPath(f), { headers });
+      expect(res.status, authorization).toBe(401);
+      expect(await res.json()).toEqual(UNAUTHORIZED);
+      expect(res.headers.get("www-authenticate")).toBe(WWW_AUTHENTICATE);
+      expect(res.headers.has("x-service-version")).toBe(false);
+    }
+  });
+
+  it("stops accepting a revoked key on the very next request", async () => {
+    const f = await seedAccount({ statements: 1 });
+    expect((await api(statementsPath(f), { key: f.key })).status).toBe(200);
+    expect((await operator("DELETE", `/keys/${f.keyId}`)).status).toBe(204);
+    expect((await api(statementsPath(f), { key: f.key })).status).toBe(401);
+  });
+
+  it("authenticates before anything else, even on unknown routes", async () => {
+    const res = await request("/v2/nothing-here");
+    expect(res.status).toBe(401);
+  });
+});
+
+describe("version resolution", () => {
+  it("uses the partner's saved version when no header is sent", async () => {
+    const f = await seedAccount({ statements: 1, savedVersion: "2026-10-13" });
+    const res = await api(statementsPath(f), { key: f.key });
+    expect(res.headers.get("x-service-version")).toBe("2026-10-13");
+  });
+
+  it("lets the header override the saved version for one request only", async () => {
+    const f = await seedAccount({ statements: 1 });
+    const once = await api(statementsPath(f), { key: f.key, version: "2026-10-13" });
+    expect(once.headers.get("x-service-version")).toBe("2026-10-13");
+    const next = await api(statementsPath(f), { key: f.key });
+    expect(next.headers.get("x-service-version")).toBe("2025-05-05");
+  });
+
+  it("reads the header name case-insensitively", async () => {
+    const f = await seedAccount({ statements: 1 });
+    const res = await request(statementsPath(f), {
+      headers: { authorization: `Bearer ${f.key}`, "X-Service-Version": "2026-10-13" },
+    });
+    expect(res.headers.get("x-service-version")).toBe("2026-10-13");
+  });
+
+  it("offers latest in sandbox", async () => {
+    const f = await seedAccount({ statements: 1 });
+    const res = await api(statementsPath(f), { key: f.key, version: "latest" });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-service-version")).toBe("latest");
+  });
+
+  it("refuses latest with a production key, listing the released versions", async () => {
+    const f = await seedAccount({ statements: 1 });
+    const { apiKey } = await createKey(f.partnerId, "production", ["ACCOUNT_READ"]);
+    const res = await api(statementsPath(f), { key: apiKey, version: "latest" });
+    expect(await expectJson(res, 400)).toEqual({
+      error: {
+        type: "BAD_REQUEST_ERROR",
+        message:
+          'Unsupported x-service-version value "latest". Supported versions: 2026-10-13, 2025-05-05.',
+        param: "x-service-version",
+      },
+    });
+    expect(res.headers.has("x-service-version")).toBe(false);
+  });
+
+  it.each([
+    ["an unknown date", "2025-05-06"],
+    ["an empty value", ""],
+    ["two values", "2025-05-05, 2026-10-13"],
+    ["a quoted value", '"2025-05-05"'],
+    ["another format", "2025.05.05"],
+    ["the wrong case", "LATEST"],
+  ])("refuses %s with 400 and no version header", async (_, value) => {
+    const f = await seedAccount({ statements: 1 });
+    const res = await request(statementsPath(f), {
+      headers: { authorization: `Bearer ${f.key}`, "x-service-version": value },
+    });
+    const body = await expectJson<{ error: { type: string; message: string } }>(res, 400);
+    expect(body.error.type).toBe("BAD_REQUEST_ERROR");
+    expect(body.error.message).toContain(JSON.stringify(value));
+    expect(body.error.message).toContain("latest, 2026-10-13, 2025-05-05");
+    expect(res.headers.has("x-service-version")).toBe(false);
+  });
+
+  it("quotes at most 64 characters of a rejected value", async () => {
+    const f = await seedAccount({ statements: 1 });
+    const res = await api(statementsPath(f), { key: f.key, version: `2025-${"9".repeat(200)}` });
+    const body = await expectJson<{ error: { message: string } }>(res, 400);
+    expect(body.error.message).toContain(JSON.stringify(`2025-${"9".repeat(59)}`));
+    expect(body.error.message).not.toContain("9".repeat(60));
+  });
+
+  it("names the chosen version on errors from the endpoint itself", async () => {
+    const f = await seedAccount({ statements: 1 });
+    const cases = [
+      statementsPath({ ...f, customerId: "nobody" }),
+      statementsPath(f, "?limit=0"),
+      "/v2/unknown-route",
+    ];
+    for (const path of cases) {
+      const res = await api(path, { key: f.key, version: "2026-10-13" });
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(res.headers.get("x-service-version")).toBe("2026-10-13");
+    }
+  });
+});
+
+describe("errors in every version", () => {
+  it("uses the ApiError envelope for validation and not-found errors in latest", async () => {
+    const f = await seedAccount({ statements: 1 });
+    const invalid = await api(statementsPath(f, "?limit=0"), { key: f.key, version: "latest" });
+    expect(await expectJson(invalid, 400)).toEqual({
+      error: {
+        type: "INVALID_REQUEST_ERROR",
+        message: expect.stringContaining("limit"),
+        param: "limit",
+        details: [expect.stringContaining("limit")],
+      },
+    });
+    const missing = await api(statementsPath({ ...f, customerId: "nobody" }), {
+      key: f.key,
+      version: "latest",
+    });
+    expect(await expectJson(missing, 404)).toEqual({
+      error: {
+        type: "CUSTOMER_NOT_FOUND_ERROR",
+        message: expect.any(String),
+        param: "customer_id",
+      },
+    });
+  });
+
+  it("keeps the 2025-05-05 shapes in 2026-10-13", async () => {
+    const f = await seedAccount({ statements: 1 });
+    const invalid = await api(statementsPath(f, "?limit=0"), { key: f.key, version: "2026-10-13" });
+    expect(await expectJson(invalid, 400)).toMatchObject({ error: "Bad Request", status: 400 });
+    const missing = await api(statementsPath({ ...f, accountId: "nothing" }), {
+      key: f.key,
+      version: "2026-10-13",
+    });
+    expect(await expectJson(missing, 404)).toMatchObject({ type: "ACCOUNT_NOT_FOUND_ERROR" });
+  });
+});
+
+describe("routes and cross-cutting headers", () => {
+  it("answers 404 NOT_FOUND_ERROR for an unknown /v2 route after authentication", async () => {
+    const f = await seedAccount();
+    const res = await api("/v2/statements", { key: f.key });
+    const body = await expectJson<{ error: { type: string } }>(res, 404);
+    expect(body.error.type).toBe("NOT_FOUND_ERROR");
+    expect(res.headers.get("x-service-version")).toBe("2025-05-05");
+  });
+
+  it("puts an x-request-id on every response, and keeps a well-formed incoming one", async () => {
+    const f = await seedAccount({ statements: 1 });
+    const ok = await api(statementsPath(f), { key: f.key });
+    expect(ok.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    const unauthorized = await request(statementsPath(f));
+    expect(unauthorized.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
+    const echoed = await request("/v2/x", { headers: { "x-request-id": "trace-123" } });
+    expect(echoed.headers.get("x-request-id")).toBe("trace-123");
+    const refused = await request("/v2/x", { headers: { "x-request-id": "bad id\twith spaces" } });
+    expect(refused.headers.get("x-request-id")).not.toContain(" ");
+  });
+
+  it("answers CORS preflight without a key and exposes the version and request id", async () => {
+    const res = await request("/v2/customers/c/accounts/a/statements", {
+      method: "OPTIONS",
+      headers: {
+        origin: "https://partner.example",
+        "access-control-request-method": "GET",
+        "access-control-request-headers": "authorization, x-service-version",
+      },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    const allowed = (res.headers.get("access-control-allow-headers") ?? "").toLowerCase();
+    for (const h of [
+      "authorization",
+      "content-type",
+      "x-service-version",
+      "x-service-merchant-key",
+    ]) {
+      expect(allowed).toContain(h);
+    }
+    const f = await seedAccount({ statements: 1 });
+    const get = await request(statementsPath(f), {
+      headers: { authorization: `Bearer ${f.key}`, origin: "https://partner.example" },
+    });
+    const exposed = (get.headers.get("access-control-expose-headers") ?? "").toLowerCase();
+    expect(exposed).toContain("x-service-version");
+    expect(exposed).toContain("x-request-id");
+  });
+
+  it("uses the configured brand word in header names", async () => {
+    const f = await seedAccount({ statements: 1 });
+    const res = await fetchWithEnv(
+      statementsPath(f),
+      { headers: { authorization: `Bearer ${f.key}`, "x-acme-version": "2026-10-13" } },
+      { BRAND: "acme" },
+    );
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-acme-version")).toBe("2026-10-13");
+    expect(res.headers.has("x-service-version")).toBe(false);
+  });
+
+  it("answers 503 with Retry-After when storage is unavailable", async () => {
+    const f = await seedAccount({ statements: 1 });
+    const failing = {
+      prepare() {
+        throw new Error("D1_ERROR: Network connection lost.");
+      },
+      batch() {
+        return Promise.reject(new Error("D1_ERROR: Network connection lost."));
+      },
+    };
+    const res = await fetchWithEnv(
+      statementsPath(f),
+      { headers: { authorization: `Bearer ${f.key}` } },
+      { DB: failing },
+    );
+    const body = await expectJson<{ error: { type: string; message: string } }>(res, 503);
+    expect(body.error.type).toBe("SERVICE_UNAVAILABLE_ERROR");
+    expect(res.headers.get("retry-after")).toBe("1");
+    expect(JSON.stringify(body)).not.toContain("D1_ERROR");
+  });
+
+  it("answers 500 INTERNAL_ERROR with the request id and no internals on a bug", async () => {
+    const f = await seedAccount({ statements: 2 });
+    const res = await fetchWithEnv(
+      statementsPath(f, "?limit=1"),
+      { headers: { authorization: `Bearer ${f.key}` } },
+      { SIGNING_SECRET: undefined },
+    );
+    const body = await expectJson<{ error: { type: string; message: string } }>(res, 500);
+    expect(body.error.type).toBe("INTERNAL_ERROR");
+    expect(body.error.message).toContain(res.headers.get("x-request-id") as string);
+    expect(JSON.stringify(body)).not.toMatch(/at \w+ \(|SIGNING_SECRET|stack/);
+  });
+});
