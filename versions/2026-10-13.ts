@@ -4,5 +4,6 @@ import type { ApiVersion } from "./types";
 export const v2026_10_13: ApiVersion = {
   id: "2026-10-13",
   released: true,
+  summary: "No change to the endpoints served here: responses are those of 2025-05-05.",
   changes: [],
 };

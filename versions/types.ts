@@ -12,6 +12,9 @@ export type ResourceName =
   | "ApiKey"
   | "Error";
 
+/** Names of the request bodies a change can reshape. */
+export type RequestName = "CustomerLinkRequest" | "CreateKeyRequest";
+
 /** What a transformer may know about the response besides its body. */
 export interface ResponseContext {
   /** Request path, as the client sent it. */
@@ -28,19 +31,45 @@ export type Json = any;
 /** Reshapes a body of the newer version into the body of the version just older. Pure. */
 export type ResponseTransformer = (body: Json, ctx: ResponseContext) => Json;
 
+/** Reshapes a request body sent in the older version into the newer version's shape. Pure. */
+export type RequestTransformer = (body: Json) => Json;
+
+/** A JSON Schema object (OpenAPI 3.1 dialect). */
+export type JsonSchema = { [keyword: string]: Json };
+
+/** The named schemas of an OpenAPI document (`components.schemas`). */
+export type SchemaMap = Record<string, JsonSchema>;
+
+/**
+ * Turns the newer version's schemas into the older version's, in place. The document generator
+ * hands each edit its own copy, so an edit never reaches another version's document.
+ */
+export type SchemaEdit = (schemas: SchemaMap) => void;
+
 /**
  * One breaking change, owned by the version that introduced it. Applied backwards (newer → older)
- * to serve clients pinned to an older version.
+ * to serve clients pinned to an older version; the same value drives the response bodies, the
+ * OpenAPI reference and the changelog.
  */
 export interface VersionChange {
   /** Verb-first identifier, e.g. `replacePdfUrlWithPdfObject`. */
   name: string;
   /** Client-facing: what changed and why. */
   description: string;
-  /** Resources whose shape this change touches. */
-  resources: readonly ResourceName[];
+  /** Resources whose shape or behaviour this change touches. */
+  resources: readonly (ResourceName | RequestName)[];
   /** Transformers, per resource, from the newer shape to the older one. */
   response: Partial<Record<ResourceName, ResponseTransformer>>;
+  /** Transformers, per request body, from the older shape to the newer one (the canonical). */
+  request?: Partial<Record<RequestName, RequestTransformer>>;
+  /** The matching edit of the reference: newer schemas → older schemas. */
+  schema?: SchemaEdit;
+  /**
+   * True for a change of behaviour that no body transform can express (new validation, a
+   * different side effect). Code asks `bundle.isApplied(version, change)` instead of comparing
+   * versions; only changes declaring this may be asked about.
+   */
+  sideEffects?: boolean;
 }
 
 export interface ApiVersion {
@@ -48,6 +77,8 @@ export interface ApiVersion {
   id: string;
   /** Unreleased versions are offered in sandbox only. */
   released: boolean;
+  /** Client-facing note for the changelog, e.g. why a version has no change here. */
+  summary?: string;
   /** The changes between this version and the one just older. */
   changes: readonly VersionChange[];
 }

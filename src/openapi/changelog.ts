@@ -1,0 +1,38 @@
+// The changelog: every version, newest first, with the changes it made, from the version modules.
+import type { VersionBundle } from "../../versions";
+
+export interface ChangelogEntry {
+  /** The release date, or `latest`. */
+  version: string;
+  released: boolean;
+  /** Environments whose keys may choose this version. */
+  environments: ("sandbox" | "production")[];
+  summary?: string;
+  /** Where this version's OpenAPI document is served. */
+  reference: string;
+  changes: {
+    name: string;
+    description: string;
+    resources: string[];
+    /** True when the change alters behaviour, not only the shape of a body. */
+    behaviour: boolean;
+  }[];
+}
+
+export function buildChangelog(bundle: VersionBundle): { versions: ChangelogEntry[] } {
+  return {
+    versions: bundle.versions.map((v) => ({
+      version: v.id,
+      released: v.released,
+      environments: v.released ? ["sandbox", "production"] : ["sandbox"],
+      ...(v.summary === undefined ? {} : { summary: v.summary }),
+      reference: `/openapi/${v.id}.json`,
+      changes: v.changes.map((change) => ({
+        name: change.name,
+        description: change.description,
+        resources: [...change.resources],
+        behaviour: change.sideEffects === true,
+      })),
+    })),
+  };
+}

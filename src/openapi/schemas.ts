@@ -1,0 +1,202 @@
+// The canonical (newest) schemas of every /v2 body, in zod: the source the reference is built from.
+import { z } from "zod";
+import type { SchemaMap } from "../../versions";
+import type { ErrorType } from "../app/errors";
+import { SCOPES } from "../app/route-table";
+import type { Account } from "../domain/account";
+import type { Customer } from "../domain/customer";
+import type { Statement } from "../domain/statement";
+
+const timestamp = (description: string) =>
+  z.string().meta({ format: "date-time", description: `${description} (RFC 3339).` });
+const amount = (description: string) => z.int().optional().describe(description);
+const currency = z
+  .string()
+  .regex(/^[A-Z]{3}$/)
+  .optional()
+  .describe("ISO 4217 currency code.");
+
+export const StatementSchema = z
+  .object({
+    statement_id: z.string().describe("Unique identifier of the statement."),
+    customer_id: z.string().describe("Identifier of the customer."),
+    account_id: z.string().describe("Identifier of the account the statement belongs to."),
+    as_of: timestamp(
+      "When the statement was read: when the request was served, the same for a whole page",
+    ),
+    period_start_date: timestamp("First day of the billing cycle").optional(),
+    period_end_date: timestamp("When the cycle closed; this is the statement date").optional(),
+    due_date: timestamp("When payment for the statement is due").optional(),
+    pdf: z
+      .object({
+        url: z.string().meta({ format: "uri", description: "Signed link to the statement PDF." }),
+        expires_at: timestamp("When the link stops working: one hour after `as_of`"),
+      })
+      .optional()
+      .describe("The statement PDF. Omitted while the document is not available."),
+    currency,
+    statement_balance: amount("Balance owed when the cycle closed; negative if paid ahead."),
+    minimum_due: amount("Minimum payment required by `due_date` to keep the account current."),
+    previous_balance: amount("Balance carried over from the previous cycle."),
+    purchases: amount("Total purchases posted in the cycle. Positive."),
+    payments: amount("Total payments received in the cycle. Negative."),
+    credits: amount("Total credits applied in the cycle. Negative."),
+    refunds: amount("Total refunds posted in the cycle. Negative."),
+    interest: amount("Interest charged in the cycle. Positive."),
+    fees: amount("Fees charged in the cycle. Positive."),
+    overdue_amount: amount("Portion of `statement_balance` already past due at cycle close."),
+  })
+  .describe(
+    "One closed billing cycle. Amounts are integers in the smallest currency unit; a line " +
+      "without activity in the cycle is omitted rather than reported as 0.",
+  );
+
+export const StatementListSchema = z.object({
+  data: z.array(StatementSchema).describe("Statements of the page, newest first."),
+  has_more: z.boolean().describe("True when another page exists."),
+  next_page_token: z
+    .string()
+    .optional()
+    .describe("Opaque cursor for the next page, sent back as `starting_after`; only with more."),
+});
+
+export const AccountSchema = z
+  .object({
+    account_id: z.string(),
+    customer_id: z.string(),
+    status: z.string().optional(),
+    currency,
+    credit_limit: amount("Credit limit, in the smallest currency unit."),
+    current_balance: amount("Balance today, in the smallest currency unit."),
+    available_credit: amount("Credit still available, in the smallest currency unit."),
+    as_of: timestamp("When the account was read, which is when the request was served"),
+  })
+  .describe("Where the customer stands today on a card account.");
+
+export const CustomerSchema = z.object({
+  customer_id: z.string(),
+  partner_customer_id: z
+    .string()
+    .optional()
+    .describe("Your own identifier for the customer, once linked."),
+  authorized_users: z
+    .array(z.object({ authorized_user_id: z.string(), name: z.string() }))
+    .optional()
+    .describe("Only on retrieve, and only for keys holding AUTHORIZED_USER_READ."),
+});
+
+/** The `{data, has_more}` page of every list except statements. */
+const listOf = (item: z.ZodType) =>
+  z.object({
+    data: z.array(item),
+    has_more: z.boolean().describe("True when another page exists; page on with the last id."),
+  });
+
+export const ApiKeySchema = z.object({
+  key_id: z.string(),
+  api_key: z.string().describe("The key itself; shown only in this response."),
+  environment: z.enum(["sandbox", "production"]),
+  scopes: z.array(z.enum(SCOPES)).describe("Exactly the scopes of the key that created it."),
+  created_at: timestamp("When the key was created"),
+  name: z.string().optional(),
+});
+
+export const ERROR_TYPES = [
+  "UNAUTHORIZED_ERROR",
+  "BAD_REQUEST_ERROR",
+  "INVALID_REQUEST_ERROR",
+  "FORBIDDEN_ERROR",
+  "NOT_FOUND_ERROR",
+  "CUSTOMER_NOT_FOUND_ERROR",
+  "ACCOUNT_NOT_FOUND_ERROR",
+  "STATEMENT_NOT_FOUND_ERROR",
+  "CONFLICT_ERROR",
+  "PAYLOAD_TOO_LARGE_ERROR",
+  "UNSUPPORTED_MEDIA_TYPE_ERROR",
+  "NOT_IMPLEMENTED_ERROR",
+  "SERVICE_UNAVAILABLE_ERROR",
+  "INTERNAL_ERROR",
+] as const satisfies readonly ErrorType[];
+
+/** The ApiError envelope, narrowed to some error types. */
+const envelope = (types: readonly [string, ...string[]], description: string) =>
+  z
+    .object({
+      error: z.object({
+        type: z.enum(types),
+        message: z.string(),
+        param: z.string().optional().describe("The parameter or header at fault."),
+        details: z.array(z.string()).optional().describe("Each problem found, for validation."),
+      }),
+    })
+    .describe(description);
+
+export const ApiErrorSchema = envelope(ERROR_TYPES, "Every error, in one envelope.");
+export const InvalidRequestErrorSchema = envelope(
+  ["INVALID_REQUEST_ERROR"],
+  "A request that failed validation; `details` lists each problem.",
+);
+export const CustomerNotFoundErrorSchema = envelope(
+  ["CUSTOMER_NOT_FOUND_ERROR", "ACCOUNT_NOT_FOUND_ERROR"],
+  "The customer, or the customer's account, does not exist for this key.",
+);
+
+export const CustomerLinkRequestSchema = z.object({
+  partner_customer_id: z.string().min(1).max(255).describe("Your identifier for the customer."),
+});
+
+export const CreateKeyRequestSchema = z.object({
+  name: z.string().min(1).max(255).optional().describe("A label for the key."),
+});
+
+const registry = z.registry<{ id: string }>();
+const NAMED = {
+  Statement: StatementSchema,
+  StatementList: StatementListSchema,
+  Account: AccountSchema,
+  AccountList: listOf(AccountSchema),
+  Customer: CustomerSchema,
+  CustomerList: listOf(CustomerSchema),
+  ApiKey: ApiKeySchema,
+  ApiError: ApiErrorSchema,
+  InvalidRequestError: InvalidRequestErrorSchema,
+  CustomerNotFoundError: CustomerNotFoundErrorSchema,
+  CustomerLinkRequest: CustomerLinkRequestSchema,
+  CreateKeyRequest: CreateKeyRequestSchema,
+} as const;
+for (const [id, schema] of Object.entries(NAMED)) registry.add(schema, { id });
+
+export type SchemaName = keyof typeof NAMED;
+
+/** Drops what the published reference must not say: closed objects (new fields are not breaking). */
+function openObjects(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(openObjects);
+  if (typeof value !== "object" || value === null) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(value)) {
+    if (key === "$schema" || key === "$id") continue;
+    if (key === "additionalProperties" && child === false) continue;
+    out[key] = openObjects(child);
+  }
+  return out;
+}
+
+let canonical: SchemaMap | undefined;
+
+/** The canonical schemas as OpenAPI 3.1 components, built once per isolate. */
+export function canonicalSchemas(): SchemaMap {
+  canonical ??= openObjects(
+    z.toJSONSchema(registry, { uri: (id) => `#/components/schemas/${id}` }).schemas,
+  ) as SchemaMap;
+  return canonical;
+}
+
+// The schemas must describe what handlers build: these fail to compile when the two drift apart.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const drift: [
+  Same<z.infer<typeof StatementSchema>, Statement>,
+  Same<z.infer<typeof AccountSchema>, Account>,
+  Same<z.infer<typeof CustomerSchema>, Customer>,
+  Same<(typeof ERROR_TYPES)[number], ErrorType>,
+] = [true, true, true, true];
+void drift;
