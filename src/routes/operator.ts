@@ -26,9 +26,17 @@ const CreateKey = z.strictObject({
 });
 const SavedVersion = z.strictObject({ version: z.string() });
 
+/** `scopes[1]: Invalid option…`: each problem names its field, written as the import writes it. */
 function validationError(error: z.ZodError): ApiError {
   return invalidRequest(
-    error.issues.map((i) => `${i.path.length ? i.path.join(".") : "body"}: ${i.message}`),
+    error.issues.map((issue) => {
+      const where = issue.path
+        .map((part, i) =>
+          typeof part === "number" ? `[${part}]` : `${i ? "." : ""}${String(part)}`,
+        )
+        .join("");
+      return `${where || "body"}: ${issue.message}`;
+    }),
   );
 }
 
@@ -119,19 +127,16 @@ export const operatorRoutes = new Hono<AppEnv>()
     const partnerId = c.req.param("partner_id");
     const environment = Environment.safeParse(c.req.param("environment"));
     if (!environment.success) {
-      throw invalidRequest(['environment must be "sandbox" or "production"'], "environment");
+      throw invalidRequest(['environment must be "sandbox" or "production"']);
     }
     const parsed = SavedVersion.safeParse(await readJsonBody(c.req.raw));
     if (!parsed.success) throw validationError(parsed.error);
     const { version } = parsed.data;
     if (!bundle.isSupported(version, environment.data)) {
-      throw invalidRequest(
-        [
-          `version ${JSON.stringify(version.slice(0, 64))} is not offered in ${environment.data}; ` +
-            `supported: ${bundle.supported(environment.data).join(", ")}`,
-        ],
-        "version",
-      );
+      throw invalidRequest([
+        `version ${JSON.stringify(version.slice(0, 64))} is not offered in ${environment.data}; ` +
+          `supported: ${bundle.supported(environment.data).join(", ")}`,
+      ]);
     }
     await partnerExists(c.get("db"), partnerId);
     await c
