@@ -10,7 +10,9 @@ import { readJsonBody } from "./json-body";
 const CreateKeyBody = z.strictObject({ name: z.string().min(1).max(255).optional() });
 
 export const keyRoutes = new Hono<AppEnv>().post("/v2/keys", async (c) => {
-  const body = (await readJsonBody(c.req.raw, { allowEmpty: true })) ?? {};
+  // An empty body means no options; a JSON `null` is a body, and not an object.
+  const sent = await readJsonBody(c.req.raw, { allowEmpty: true });
+  const body = sent === undefined ? {} : sent;
   if (typeof body === "object" && body !== null && "scopes" in body) {
     throw invalidRequest(
       ["scopes cannot be chosen: a new key has exactly the scopes of the key creating it"],
