@@ -148,7 +148,7 @@ describe("POST /v2/keys", () => {
     expect((await createVia(f.key)).status).toBe(401);
   });
 
-  it("creates production keys from production keys, and they cannot read sandbox data", async () => {
+  it("gives production keys from production keys, blind to sandbox data", async () => {
     const f = await seedAccount({ statements: 1 });
     const liveCustomer = uniqueId("cus");
     await importData({

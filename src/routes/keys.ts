@@ -1,4 +1,4 @@
-// POST /v2/keys: a new key for the caller's partner and environment, with exactly the caller's scopes.
+// POST /v2/keys: a new key for the caller's partner and environment, with exactly its scopes.
 import { Hono } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../app/context";

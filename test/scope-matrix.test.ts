@@ -1,0 +1,155 @@
+// The route × scope matrix, generated from the route table the app enforces (src/app/route-table.ts).
+import { beforeAll, describe, expect, it } from "vitest";
+import { ROUTES, type RouteSpec, SCOPES, type Scope, SOFT_SCOPES } from "../src/app/route-table";
+import app from "../src/index";
+import { api, createKey, seedAccount } from "./helpers";
+
+/** SPEC.md's scope table and the other routes it names, written out independently of ROUTES. */
+const SPECIFIED: readonly [string, Scope | null][] = [
+  ["GET /v2/orders", "ORDER_READ"],
+  ["GET /v2/order_events", "ORDER_READ"],
+  ["POST /v2/orders", "ORDER_WRITE"],
+  ["PUT /v2/orders/:order_id", "ORDER_WRITE"],
+  ["DELETE /v2/orders/:order_id", "ORDER_WRITE"],
+  ["POST /v2/order_events", "ORDER_WRITE"],
+  ["DELETE /v2/order_events/:order_event_id", "ORDER_WRITE"],
+  ["GET /v2/transaction_intents/:intent_id", "TRANSACTION_INTENT_READ"],
+  ["GET /v2/customers/:customer_id/transaction_intents", "TRANSACTION_INTENT_READ"],
+  ["POST /v2/transaction_intents", "TRANSACTION_INTENT_WRITE"],
+  ["POST /v2/transaction_intents/:intent_id", "TRANSACTION_INTENT_WRITE"],
+  ["POST /v2/payment_methods/:payment_method_id/provision/:wallet", "CARD_WRITE"],
+  ["GET /v2/customers/:customer_id/accounts", "ACCOUNT_READ"],
+  ["GET /v2/customers/:customer_id/accounts/:account_id", "ACCOUNT_READ"],
+  ["GET /v2/customers/:customer_id/accounts/:account_id/rewards_categories", "ACCOUNT_READ"],
+  ["GET /v2/customers/:customer_id/accounts/:account_id/statements", "ACCOUNT_READ"],
+  ["GET /v2/customers", null],
+  ["GET /v2/customers/:customer_id", null],
+  ["POST /v2/customers/:customer_id/link", null],
+  ["POST /v2/keys", null],
+];
+
+const VERSIONS = ["2025-05-05", "2026-10-13", "latest"];
+const METHODS = ["GET", "POST", "PUT", "DELETE"] as const;
+const nameOf = (r: { method: string; path: string }) => `${r.method} ${r.path}`;
+
+/** Keys of one partner: every scope but one, exactly one scope, and none at all. */
+interface Keys {
+  allBut: Map<Scope, string>;
+  only: Map<Scope, string>;
+  none: string;
+  all: string;
+}
+
+let fixture: Awaited<ReturnType<typeof seedAccount>>;
+let keys: Keys;
+
+beforeAll(async () => {
+  fixture = await seedAccount({ statements: 1, scopes: [] });
+  const key = async (scopes: Scope[]) =>
+    (await createKey(fixture.partnerId, "sandbox", scopes)).apiKey;
+  const allBut = new Map<Scope, string>();
+  const only = new Map<Scope, string>();
+  for (const scope of SCOPES) {
+    allBut.set(scope, await key(SCOPES.filter((s) => s !== scope)));
+    only.set(scope, await key([scope]));
+  }
+  keys = { allBut, only, none: fixture.key, all: await key([...SCOPES]) };
+});
+
+/** The route's path with its parameters filled: the fixture's customer and account, else ids. */
+function pathOf(route: { path: string }): string {
+  return route.path.replace(/:(\w+)/g, (_, name: string) => {
+    if (name === "customer_id") return fixture.customerId;
+    if (name === "account_id") return fixture.accountId;
+    return `${name}_1`;
+  });
+}
+
+function call(route: RouteSpec, key: string, version?: string): Promise<Response> {
+  const body = route.path.endsWith("/link") ? { partner_customer_id: "crm-matrix" } : undefined;
+  return api(pathOf(route), {
+    key,
+    method: route.method,
+    ...(body ? { body } : {}),
+    ...(version ? { version } : {}),
+  });
+}
+
+describe("the route table", () => {
+  it("is SPEC.md's scope table plus the routes it names without a scope", () => {
+    expect(ROUTES.map((r) => [nameOf(r), r.scope])).toEqual(SPECIFIED);
+  });
+
+  it("never requires a soft scope", () => {
+    expect(ROUTES.filter((r) => r.scope !== null && SOFT_SCOPES.includes(r.scope))).toEqual([]);
+  });
+
+  it("lists every /v2 route the app registers", () => {
+    const listed = new Set(ROUTES.map(nameOf));
+    const registered = app.routes.filter((r) => r.path.startsWith("/v2"));
+    // Method-less registrations are the pipeline and the not-found fallback, for /v2/* only.
+    const everyMethod = registered.filter((r) => r.method === "ALL").map((r) => r.path);
+    expect(new Set(everyMethod)).toEqual(new Set(["/v2/*"]));
+    const routed = new Set(registered.filter((r) => r.method !== "ALL").map(nameOf));
+    expect([...routed].filter((name) => !listed.has(name))).toEqual([]);
+    expect([...listed].filter((name) => !routed.has(name))).toEqual([]);
+  });
+
+  it("answers NOT_FOUND_ERROR for a method the table does not list on a listed path", async () => {
+    const paths = [...new Set(ROUTES.map((r) => r.path))];
+    for (const path of paths) {
+      for (const method of METHODS) {
+        if (ROUTES.some((r) => r.path === path && r.method === method)) continue;
+        const res = await api(pathOf({ path }), { key: keys.all, method });
+        expect(res.status, `${method} ${path}`).toBe(404);
+        expect(await res.json()).toMatchObject({ error: { type: "NOT_FOUND_ERROR" } });
+      }
+    }
+  });
+});
+
+describe.each(ROUTES.map((r) => [nameOf(r), r] as const))("%s", (_, route) => {
+  it.each([...SCOPES])("without %s: 403 exactly when the route needs it", async (scope) => {
+    const res = await call(route, keys.allBut.get(scope) as string);
+    const text = await res.text();
+    if (route.scope === scope) {
+      expect(res.status, text).toBe(403);
+      expect(JSON.parse(text)).toEqual({
+        error: { type: "FORBIDDEN_ERROR", message: "forbidden" },
+      });
+      expect(res.headers.get("x-service-version")).toBe("2025-05-05");
+    } else {
+      expect(res.status, text).not.toBe(403);
+    }
+  });
+
+  const needed = route.scope === null ? "no scope" : `only ${route.scope}`;
+  it(`passes the scope check with ${needed}`, async () => {
+    const key = route.scope === null ? keys.none : (keys.only.get(route.scope) as string);
+    const res = await call(route, key);
+    const text = await res.text();
+    expect(res.status, text).not.toBe(403);
+    // Past the scope check, the route itself answers: 2xx when served, 501 otherwise.
+    if (route.implemented) expect([200, 201], text).toContain(res.status);
+    else expect(res.status, text).toBe(501);
+  });
+
+  it.each(VERSIONS)("answers in %s after authentication, version and scope", async (version) => {
+    const unauthenticated = await api(pathOf(route), { method: route.method });
+    expect(unauthenticated.status).toBe(401);
+    expect(unauthenticated.headers.get("x-service-version")).toBeNull();
+
+    const res = await call(route, keys.all, version);
+    expect(res.headers.get("x-service-version")).toBe(version);
+    const body = await res.json();
+    if (route.implemented) {
+      expect([200, 201], JSON.stringify(body)).toContain(res.status);
+    } else {
+      expect(res.status).toBe(501);
+      const shown = route.path.replace(/:(\w+)/g, "{$1}");
+      expect(body).toEqual({
+        error: { type: "NOT_IMPLEMENTED_ERROR", message: expect.stringContaining(shown) },
+      });
+    }
+  });
+});
