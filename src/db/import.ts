@@ -24,13 +24,6 @@ function chunks<T>(items: readonly T[], size = 90): T[][] {
   return out;
 }
 
-function duplicates(ids: readonly string[]): string[] {
-  const seen = new Set<string>();
-  const dup = new Set<string>();
-  for (const id of ids) (seen.has(id) ? dup : seen).add(id);
-  return [...dup];
-}
-
 const STATEMENT_COLUMNS = [
   ["period_start_date", "periodStartDate"],
   ["period_end_date", "periodEndDate"],
@@ -140,6 +133,37 @@ async function readExisting(db: Database, payload: ImportPayload) {
 const label = (section: string, index: number, id: string) =>
   `${section}[${index}] (${JSON.stringify(id.slice(0, 64))})`;
 
+/** `statements[2] ("st_1").statement_id: repeats statements[0]`, for each id seen earlier. */
+function repeatedIds(section: string, field: string, ids: readonly string[]): string[] {
+  const first = new Map<string, number>();
+  const out: string[] = [];
+  ids.forEach((id, i) => {
+    const earlier = first.get(id);
+    if (earlier === undefined) first.set(id, i);
+    else out.push(`${label(section, i, id)}.${field}: repeats ${section}[${earlier}]`);
+  });
+  return out;
+}
+
+/** A merchant key names one product: listed twice in one payload, it is refused. */
+function repeatedMerchantKeys(partnerItems: ImportPayload["partners"] & {}): string[] {
+  const first = new Map<string, string>();
+  const out: string[] = [];
+  partnerItems.forEach((p, i) => {
+    (p.products ?? []).forEach((product, j) => {
+      const where = `partners[${i}].products[${j}]`;
+      const earlier = first.get(product.merchant_key);
+      if (earlier === undefined) first.set(product.merchant_key, where);
+      else {
+        out.push(
+          `${label("partners", i, p.partner_id)}.products[${j}].merchant_key: repeats ${earlier}`,
+        );
+      }
+    });
+  });
+  return out;
+}
+
 /** Applies an import atomically. Throws 400 for bad references, 409 for conflicting changes. */
 export async function importPayload(
   db: Database,
@@ -152,19 +176,17 @@ export async function importPayload(
     accounts: (payload.accounts ?? []).map((a) => a.account_id),
     statements: (payload.statements ?? []).map((s) => s.statement_id),
   };
-  const dupDetails = Object.entries(sections).flatMap(([section, ids]) =>
-    duplicates(ids).map((id) => `${section}: ${JSON.stringify(id)} appears more than once`),
-  );
-  const productKeys = (payload.partners ?? []).flatMap((p) =>
-    (p.products ?? []).map((x) => x.merchant_key),
-  );
-  dupDetails.push(
-    ...duplicates(productKeys).map(
-      (k) => `partners: merchant_key ${JSON.stringify(k)} appears more than once`,
-    ),
-  );
-  if (dupDetails.length > 0) {
-    throw new ApiError("INVALID_REQUEST_ERROR", dupDetails[0] as string, { details: dupDetails });
+  const repeated = [
+    ...repeatedIds("partners", "partner_id", sections.partners),
+    ...repeatedIds("customers", "customer_id", sections.customers),
+    ...repeatedIds("accounts", "account_id", sections.accounts),
+    ...repeatedIds("statements", "statement_id", sections.statements),
+    ...repeatedMerchantKeys(payload.partners ?? []),
+  ];
+  if (repeated.length > 0) {
+    throw new ApiError("INVALID_REQUEST_ERROR", repeated[0] as string, {
+      details: repeated.slice(0, 50),
+    });
   }
 
   const existing = await readExisting(db, payload);

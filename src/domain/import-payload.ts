@@ -16,22 +16,33 @@ const amount = z.number().int("must be an integer").refine(Number.isSafeInteger,
 const RFC3339 =
   /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
 
+function daysInMonth(year: number, month: number): number {
+  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
+  return [4, 6, 9, 11].includes(month) ? 30 : 31;
+}
+
+/** True when the fields of an RFC 3339 match name a real calendar date and time of day. */
+function isRealInstant(match: RegExpExecArray): boolean {
+  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as number[];
+  return (
+    month !== undefined &&
+    month >= 1 &&
+    month <= 12 &&
+    day !== undefined &&
+    day >= 1 &&
+    day <= daysInMonth(year ?? 0, month) &&
+    (hour ?? 24) <= 23 &&
+    (minute ?? 60) <= 59 &&
+    (second ?? 60) <= 59
+  );
+}
+
 /** An RFC 3339 timestamp, normalised to UTC with milliseconds (the stored and served form). */
 const timestamp = z.string().transform((value, ctx) => {
+  // Date alone would roll 2026-02-31 over into March: the calendar is checked first.
   const match = RFC3339.exec(value);
-  const parsed = match ? new Date(value) : null;
-  // Date accepts 2026-02-31 by rolling over; a real calendar date must survive the round trip.
-  const sameDay =
-    parsed !== null &&
-    !Number.isNaN(parsed.getTime()) &&
-    match !== null &&
-    Number(match[2]) >= 1 &&
-    Number(match[2]) <= 12 &&
-    Number(match[3]) <= new Date(Date.UTC(Number(match[1]), Number(match[2]), 0)).getUTCDate() &&
-    Number(match[4]) <= 23 &&
-    Number(match[5]) <= 59 &&
-    Number(match[6]) <= 59;
-  if (!parsed || !sameDay) {
+  const parsed = match && isRealInstant(match) ? new Date(value) : null;
+  if (!parsed || Number.isNaN(parsed.getTime())) {
     ctx.addIssue({ code: "custom", message: "must be an RFC 3339 timestamp" });
     return z.NEVER;
   }
