@@ -1,0 +1,459 @@
+// The demo data `npm start` loads: two partners, sandbox and production customers, two years of
+// monthly statements in the card-statement sign convention, and a one-page PDF per statement.
+// Everything is deterministic, so loading it again changes nothing.
+import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from "pdf-lib";
+
+export type Environment = "sandbox" | "production";
+
+/** A statement as `POST /operator/v1/import` takes it (CONTRACT §5). */
+export interface DemoStatement {
+  statement_id: string;
+  account_id: string;
+  period_start_date: string;
+  period_end_date: string;
+  due_date: string;
+  currency: string;
+  statement_balance: number;
+  minimum_due?: number;
+  previous_balance: number;
+  purchases?: number;
+  payments?: number;
+  credits?: number;
+  refunds?: number;
+  interest?: number;
+  fees?: number;
+  overdue_amount?: number;
+}
+
+/** What one customer does in a billing cycle; amounts in cents. */
+interface Cycle {
+  purchases?: number;
+  /** Paid toward the previous statement: all of it, its minimum, nothing, or an amount. */
+  payment?: "full" | "minimum" | "none" | number;
+  credits?: number;
+  refunds?: number;
+  fees?: number;
+  /** No activity at all: only the balances are recorded. */
+  quiet?: boolean;
+}
+
+interface DemoAccount {
+  account_id: string;
+  customer_id: string;
+  /** Partner name and card name printed on the PDFs. */
+  issuer: string;
+  card: string;
+  credit_limit: number;
+  /** Annual percentage rate charged on a balance carried past its due date. */
+  apr: number;
+  /** First cycle as [year, month (1-12)]; one statement per month from there. */
+  first: [number, number];
+  cycles: Cycle[];
+}
+
+/** An account a demo key reads, with the product header it needs (several products only). */
+export interface DemoAccountRef {
+  customer_id: string;
+  account_id: string;
+  merchant_key?: string;
+}
+
+/** A key `npm start` keeps for the demo; the first account is the one its curl lists. */
+export interface DemoKey {
+  /** Stable name in `.wrangler/demo-keys.json` and, upper-cased, the shell variable. */
+  name: string;
+  partner_id: string;
+  environment: Environment;
+  scopes: string[];
+  accounts: [DemoAccountRef, ...DemoAccountRef[]];
+}
+
+export const DEMO_PARTNER = "demo_bank";
+export const DEMO_CUSTOMER = "cus_demo_ava";
+export const DEMO_ACCOUNT = "acc_demo_everyday";
+export const DEMO_LIVE_CUSTOMER = "cus_live_noah";
+export const DEMO_LIVE_ACCOUNT = "acc_live_noah";
+export const MULTI_PRODUCT_PARTNER = "northwind";
+
+/** A deterministic pseudo-random sequence (mulberry32), so every run builds the same figures. */
+function random(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** `count` ordinary months of spending between `low` and `high` dollars, with the odd refund. */
+function ordinaryCycles(seed: number, count: number, low: number, high: number): Cycle[] {
+  const next = random(seed);
+  return Array.from({ length: count }, () => {
+    const cycle: Cycle = { purchases: Math.round((low + next() * (high - low)) * 100) };
+    if (next() < 0.25) cycle.refunds = -Math.round((15 + next() * 75) * 100);
+    return cycle;
+  });
+}
+
+/** Replaces some months of a plan with scripted ones (keyed by their index in the plan). */
+function withEvents(plan: Cycle[], events: Record<number, Cycle>): Cycle[] {
+  return plan.map((cycle, i) => (events[i] ? { ...cycle, ...events[i] } : cycle));
+}
+
+const ANNUAL_FEE = 9500;
+const CASHBACK_REDEMPTION = -2500;
+
+const ACCOUNTS: DemoAccount[] = [
+  {
+    // Two years and two months of history: the account the printed curl lists.
+    account_id: DEMO_ACCOUNT,
+    customer_id: DEMO_CUSTOMER,
+    issuer: "Demo Bank",
+    card: "Everyday Card",
+    credit_limit: 800_000,
+    apr: 0.2499,
+    first: [2024, 9],
+    cycles: withEvents(ordinaryCycles(7, 26, 250, 1800), {
+      0: { fees: ANNUAL_FEE },
+      4: { payment: "minimum" },
+      7: { credits: CASHBACK_REDEMPTION },
+      10: { purchases: 364_218, fees: 4_126 },
+      12: { fees: ANNUAL_FEE },
+      // Paid in full, bought nothing, got a refund: the customer is ahead (a negative balance)...
+      13: { purchases: 0, refunds: -4_599 },
+      // ...and the next cycle is quiet: nothing happened, so almost nothing is recorded.
+      14: { quiet: true },
+      19: { credits: CASHBACK_REDEMPTION },
+      21: { payment: "minimum" },
+      24: { fees: ANNUAL_FEE },
+    }),
+  },
+  {
+    account_id: "acc_demo_travel",
+    customer_id: DEMO_CUSTOMER,
+    issuer: "Demo Bank",
+    card: "Travel Card",
+    credit_limit: 1_500_000,
+    apr: 0.2199,
+    first: [2026, 5],
+    cycles: withEvents(ordinaryCycles(11, 6, 400, 2400), {
+      2: { fees: 3_870 },
+      3: { fees: 1_244, payment: 150_000 },
+    }),
+  },
+  {
+    account_id: DEMO_LIVE_ACCOUNT,
+    customer_id: DEMO_LIVE_CUSTOMER,
+    issuer: "Demo Bank",
+    card: "Everyday Card",
+    credit_limit: 500_000,
+    apr: 0.2499,
+    first: [2026, 7],
+    cycles: ordinaryCycles(23, 4, 150, 900),
+  },
+  {
+    account_id: "acc_nw_lena",
+    customer_id: "cus_nw_lena",
+    issuer: "Northwind Credit Union",
+    card: "Travel Rewards",
+    credit_limit: 1_000_000,
+    apr: 0.1899,
+    first: [2026, 8],
+    cycles: ordinaryCycles(31, 3, 300, 1500),
+  },
+  {
+    account_id: "acc_nw_omar",
+    customer_id: "cus_nw_omar",
+    issuer: "Northwind Credit Union",
+    card: "Cash Back",
+    credit_limit: 300_000,
+    apr: 0.2699,
+    first: [2026, 8],
+    cycles: withEvents(ordinaryCycles(37, 3, 100, 600), { 2: { credits: CASHBACK_REDEMPTION } }),
+  },
+];
+
+/** Monthly cycle `index` after `first`: 1st 00:00:00 to last day 23:59:59 UTC, due the 25th after. */
+function cycleDates([year, month]: [number, number], index: number) {
+  const start = new Date(Date.UTC(year, month - 1 + index, 1));
+  const end = new Date(Date.UTC(year, month + index, 0, 23, 59, 59));
+  const due = new Date(Date.UTC(year, month + index, 25));
+  return { start, end, due };
+}
+
+const iso = (d: Date) => d.toISOString().replace(".000Z", "Z");
+
+/**
+ * Runs an account's plan month by month. Every statement satisfies
+ * statement_balance = previous_balance + purchases + payments + credits + refunds + interest + fees,
+ * charges are positive, money credited back is negative, and lines without activity are omitted.
+ */
+function statementsOf(account: DemoAccount): DemoStatement[] {
+  const out: DemoStatement[] = [];
+  let previous = 0;
+  let previousMinimum = 0;
+  account.cycles.forEach((cycle, i) => {
+    const { start, end, due } = cycleDates(account.first, i);
+    const statement: DemoStatement = {
+      statement_id: `st_${account.account_id.replace(/^acc_/, "")}_${iso(end).slice(0, 7)}`,
+      account_id: account.account_id,
+      period_start_date: iso(start),
+      period_end_date: iso(end),
+      due_date: iso(due),
+      currency: "USD",
+      statement_balance: previous,
+      previous_balance: previous,
+    };
+    if (cycle.quiet) {
+      if (previous > 0) throw new Error("a quiet cycle needs a settled balance (no interest due)");
+      out.push(statement);
+      return;
+    }
+    const plan = cycle.payment ?? "full";
+    const paid =
+      previous <= 0 || plan === "none"
+        ? 0
+        : plan === "full"
+          ? previous
+          : plan === "minimum"
+            ? previousMinimum
+            : Math.min(plan, previous);
+    const carried = previous - paid;
+    const lines = {
+      purchases: cycle.purchases ?? 0,
+      payments: -paid,
+      credits: cycle.credits ?? 0,
+      refunds: cycle.refunds ?? 0,
+      interest: carried > 0 ? Math.round((carried * account.apr) / 12) : 0,
+      fees: cycle.fees ?? 0,
+    };
+    const balance = Object.values(lines).reduce((sum, amount) => sum + amount, previous);
+    const minimum =
+      balance <= 0
+        ? 0
+        : Math.min(
+            balance,
+            Math.max(2_500, Math.round(balance / 100) + lines.interest + lines.fees),
+          );
+    statement.statement_balance = balance;
+    statement.minimum_due = minimum;
+    for (const [line, amount] of Object.entries(lines)) {
+      if (amount !== 0) statement[line as keyof typeof lines] = amount;
+    }
+    statement.overdue_amount = 0;
+    out.push(statement);
+    previous = balance;
+    previousMinimum = minimum;
+  });
+  return out;
+}
+
+const STATEMENTS = new Map(ACCOUNTS.map((a) => [a.account_id, statementsOf(a)]));
+
+/** The newest statement of an account: its PDF is "not rendered yet", so it has no pdf_url. */
+function newest(accountId: string): DemoStatement {
+  const list = STATEMENTS.get(accountId) ?? [];
+  const last = list[list.length - 1];
+  if (!last) throw new Error(`no statements for ${accountId}`);
+  return last;
+}
+
+/** The body of `POST /operator/v1/import` for the whole demo. */
+export function demoImport() {
+  const latestBalance = (accountId: string) => newest(accountId).statement_balance;
+  return {
+    partners: [
+      {
+        partner_id: DEMO_PARTNER,
+        name: "Demo Bank",
+        products: [{ merchant_key: "mk_demo_bank", name: "Demo Bank Cards" }],
+        saved_versions: { sandbox: "2026-10-13", production: "2026-10-13" },
+      },
+      {
+        partner_id: MULTI_PRODUCT_PARTNER,
+        name: "Northwind Credit Union",
+        products: [
+          { merchant_key: "mk_nw_travel", name: "Northwind Travel Rewards" },
+          { merchant_key: "mk_nw_cashback", name: "Northwind Cash Back" },
+        ],
+        saved_versions: { sandbox: "2025-05-05", production: "2025-05-05" },
+      },
+    ],
+    customers: [
+      {
+        customer_id: DEMO_CUSTOMER,
+        partner_id: DEMO_PARTNER,
+        environment: "sandbox",
+        merchant_key: "mk_demo_bank",
+        partner_customer_id: "crm-10442",
+        authorized_users: [{ authorized_user_id: "au_demo_sam", name: "Sam Thompson" }],
+      },
+      {
+        customer_id: DEMO_LIVE_CUSTOMER,
+        partner_id: DEMO_PARTNER,
+        environment: "production",
+        merchant_key: "mk_demo_bank",
+      },
+      {
+        customer_id: "cus_nw_lena",
+        partner_id: MULTI_PRODUCT_PARTNER,
+        environment: "sandbox",
+        merchant_key: "mk_nw_travel",
+      },
+      {
+        customer_id: "cus_nw_omar",
+        partner_id: MULTI_PRODUCT_PARTNER,
+        environment: "sandbox",
+        merchant_key: "mk_nw_cashback",
+      },
+    ],
+    accounts: ACCOUNTS.map((a) => {
+      const balance = Math.max(0, latestBalance(a.account_id));
+      return {
+        account_id: a.account_id,
+        customer_id: a.customer_id,
+        status: "OPEN",
+        currency: "USD",
+        credit_limit: a.credit_limit,
+        current_balance: balance,
+        available_credit: a.credit_limit - balance,
+      };
+    }),
+    statements: [...STATEMENTS.values()].flat(),
+  };
+}
+
+/** The keys the demo keeps: one per partner and environment it shows. */
+export const DEMO_KEYS: DemoKey[] = [
+  {
+    name: "demo_key",
+    partner_id: DEMO_PARTNER,
+    environment: "sandbox",
+    scopes: ["ACCOUNT_READ", "AUTHORIZED_USER_READ"],
+    accounts: [
+      { customer_id: DEMO_CUSTOMER, account_id: DEMO_ACCOUNT },
+      { customer_id: DEMO_CUSTOMER, account_id: "acc_demo_travel" },
+    ],
+  },
+  {
+    name: "demo_live_key",
+    partner_id: DEMO_PARTNER,
+    environment: "production",
+    scopes: ["ACCOUNT_READ", "AUTHORIZED_USER_READ"],
+    accounts: [{ customer_id: DEMO_LIVE_CUSTOMER, account_id: DEMO_LIVE_ACCOUNT }],
+  },
+  {
+    name: "northwind_key",
+    partner_id: MULTI_PRODUCT_PARTNER,
+    environment: "sandbox",
+    scopes: ["ACCOUNT_READ"],
+    accounts: [
+      { customer_id: "cus_nw_lena", account_id: "acc_nw_lena", merchant_key: "mk_nw_travel" },
+      { customer_id: "cus_nw_omar", account_id: "acc_nw_omar", merchant_key: "mk_nw_cashback" },
+    ],
+  },
+];
+
+/** The statements that have a PDF: all but each account's newest. */
+export function statementsWithPdf(): DemoStatement[] {
+  return [...STATEMENTS.values()].flatMap((list) => list.slice(0, -1));
+}
+
+const money = (cents: number, currency: string) =>
+  new Intl.NumberFormat("en-US", { style: "currency", currency }).format(cents / 100);
+const day = (text: string) =>
+  new Date(text).toLocaleDateString("en-US", {
+    timeZone: "UTC",
+    year: "numeric",
+    month: "long",
+    day: "numeric",
+  });
+
+const SUMMARY: [keyof DemoStatement, string][] = [
+  ["previous_balance", "Previous balance"],
+  ["purchases", "Purchases"],
+  ["payments", "Payments"],
+  ["credits", "Credits"],
+  ["refunds", "Refunds"],
+  ["interest", "Interest charged"],
+  ["fees", "Fees charged"],
+];
+
+/** A one-page statement showing the figures, as the cardholder would receive it. */
+export async function renderStatementPdf(statement: DemoStatement): Promise<Uint8Array> {
+  const account = ACCOUNTS.find((a) => a.account_id === statement.account_id);
+  if (!account) throw new Error(`unknown account ${statement.account_id}`);
+  const doc = await PDFDocument.create({ updateMetadata: false });
+  doc.setTitle(`${account.issuer} ${account.card} statement ${statement.statement_id}`);
+  doc.setProducer("card-account-statements-api demo data");
+  doc.setCreationDate(new Date(statement.period_end_date));
+  doc.setModificationDate(new Date(statement.period_end_date));
+  const page = doc.addPage([612, 792]);
+  const regular = await doc.embedFont(StandardFonts.Helvetica);
+  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+  const ink = rgb(0.1, 0.12, 0.16);
+  const muted = rgb(0.42, 0.45, 0.5);
+  const text = (value: string, x: number, y: number, size = 11, font = regular, color = ink) =>
+    page.drawText(value, { x, y, size, font, color });
+  const right = (value: string, x: number, y: number, size = 11, font: PDFFont = regular) =>
+    text(value, x - font.widthOfTextAtSize(value, size), y, size, font);
+  const rule = (target: PDFPage, y: number) =>
+    target.drawLine({ start: { x: 56, y }, end: { x: 556, y }, thickness: 0.6, color: muted });
+
+  page.drawRectangle({ x: 0, y: 712, width: 612, height: 80, color: rgb(0.09, 0.2, 0.38) });
+  text(account.issuer, 56, 752, 22, bold, rgb(1, 1, 1));
+  text(`${account.card} statement`, 56, 730, 12, regular, rgb(0.85, 0.9, 1));
+
+  const currency = statement.currency;
+  let y = 672;
+  const facts: [string, string][] = [
+    ["Account", statement.account_id],
+    ["Customer", account.customer_id],
+    ["Statement period", `${day(statement.period_start_date)} – ${day(statement.period_end_date)}`],
+    ["Payment due", day(statement.due_date)],
+    ["Credit limit", money(account.credit_limit, currency)],
+  ];
+  for (const [label, value] of facts) {
+    text(label, 56, y, 10, regular, muted);
+    text(value, 190, y, 11);
+    y -= 20;
+  }
+
+  y -= 14;
+  text("Account summary", 56, y, 14, bold);
+  y -= 12;
+  rule(page, y);
+  y -= 22;
+  for (const [field, label] of SUMMARY) {
+    const value = statement[field];
+    text(label, 56, y);
+    right(typeof value === "number" ? money(value, currency) : "–", 556, y);
+    y -= 20;
+  }
+  rule(page, y + 8);
+  y -= 14;
+  text("New balance", 56, y, 13, bold);
+  right(money(statement.statement_balance, currency), 556, y, 13, bold);
+  y -= 24;
+  text("Minimum payment due", 56, y);
+  right(statement.minimum_due === undefined ? "–" : money(statement.minimum_due, currency), 556, y);
+  y -= 20;
+  text("Past due", 56, y);
+  right(
+    statement.overdue_amount === undefined ? "–" : money(statement.overdue_amount, currency),
+    556,
+    y,
+  );
+
+  text(
+    `Statement ${statement.statement_id} · amounts in ${currency} · a dash means no activity`,
+    56,
+    56,
+    9,
+    regular,
+    muted,
+  );
+  return doc.save();
+}

@@ -1,0 +1,321 @@
+// `npm start`: the local run. Creates .dev.vars when missing, migrates the local D1 database,
+// serves the Worker with `wrangler dev`, loads the demo data through the operator API, and prints
+// a curl that works. Ctrl-C stops wrangler too.
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import path from "node:path";
+import { createInterface } from "node:readline";
+import { setTimeout as sleep } from "node:timers/promises";
+import {
+  DEMO_KEYS,
+  type DemoAccountRef,
+  demoImport,
+  renderStatementPdf,
+  statementsWithPdf,
+} from "./demo-data.ts";
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const WRANGLER = path.join(ROOT, "node_modules", "wrangler", "bin", "wrangler.js");
+/** Demo keys survive restarts here (git-ignored, next to the local database they belong to). */
+const KEYS_FILE = path.join(ROOT, ".wrangler", "demo-keys.json");
+const ENV_FILE = path.join(ROOT, ".wrangler", "demo.env");
+
+const WRANGLER_ENV = {
+  ...process.env,
+  WRANGLER_SEND_METRICS: "false",
+  // Miniflare would otherwise download the `Request.cf` sample and warn when offline.
+  CLOUDFLARE_CF_FETCH_ENABLED: "false",
+};
+
+/** The running `wrangler dev`, stopped with us whatever the reason. */
+let wrangler: ChildProcess | undefined;
+
+function fail(message: string): never {
+  console.error(`\n✖ ${message}`);
+  wrangler?.kill("SIGINT");
+  process.exit(1);
+}
+
+function readPort(): number {
+  const text = process.env.PORT ?? "8787";
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port < 1 || port > 65535) fail(`PORT must be 1-65535, got "${text}"`);
+  return port;
+}
+
+/** KEY=value lines of a .dev.vars-style file. */
+function readVars(file: string): Record<string, string> {
+  const vars: Record<string, string> = {};
+  for (const line of readFileSync(file, "utf8").split(/\r?\n/)) {
+    const match = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$/.exec(line);
+    if (match?.[1]) vars[match[1]] = (match[2] ?? "").replace(/^(["'])(.*)\1$/, "$2");
+  }
+  return vars;
+}
+
+/** A fresh clone has no .dev.vars: start from the committed example (local-only secrets). */
+function ensureDevVars(): Record<string, string> {
+  const file = path.join(ROOT, ".dev.vars");
+  if (!existsSync(file)) {
+    copyFileSync(path.join(ROOT, ".dev.vars.example"), file);
+    console.log("Created .dev.vars from .dev.vars.example");
+  }
+  return readVars(file);
+}
+
+/** The brand word in header names: .dev.vars overrides wrangler.toml's [vars]. */
+function readBrand(devVars: Record<string, string>): string {
+  const toml = readFileSync(path.join(ROOT, "wrangler.toml"), "utf8");
+  return devVars.BRAND ?? /^BRAND\s*=\s*"([^"]*)"/m.exec(toml)?.[1] ?? "service";
+}
+
+function assertPortFree(port: number): Promise<void> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.once("error", () => fail(`port ${port} is in use: stop what uses it or set PORT=<port>`));
+    probe.listen(port, "127.0.0.1", () => probe.close(() => resolve()));
+  });
+}
+
+function migrate(): void {
+  const result = spawnSync(
+    process.execPath,
+    [WRANGLER, "d1", "migrations", "apply", "DB", "--local"],
+    { cwd: ROOT, env: WRANGLER_ENV, stdio: ["ignore", "inherit", "inherit"] },
+  );
+  if (result.status !== 0) fail("applying the D1 migrations to the local database failed");
+}
+
+/** While the demo loads, its own requests are not worth a screenful of log lines. */
+let loadingDemo = true;
+const REQUEST_LOG = /^(\{"request_id"|\[wrangler:info\] [A-Z]+ \/)/;
+
+function startWrangler(port: number): ChildProcess {
+  const args = [WRANGLER, "dev", "--port", String(port), "--ip", "127.0.0.1"];
+  args.push("--show-interactive-dev-session=false");
+  const child = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env: WRANGLER_ENV,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  for (const [from, to] of [
+    [child.stdout, process.stdout],
+    [child.stderr, process.stderr],
+  ] as const) {
+    createInterface({ input: from, crlfDelay: Number.POSITIVE_INFINITY }).on("line", (line) => {
+      if (!(loadingDemo && REQUEST_LOG.test(line))) to.write(`${line}\n`);
+    });
+  }
+  return child;
+}
+
+/** Waits until the Worker answers any HTTP request; gives up if wrangler exits first. */
+async function waitUntilServing(base: string, server: ChildProcess): Promise<void> {
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (server.exitCode !== null) fail("wrangler dev exited before serving");
+    try {
+      await fetch(`${base}/v2/`, { signal: AbortSignal.timeout(10_000) });
+      return;
+    } catch {
+      await sleep(250);
+    }
+  }
+  fail("wrangler dev did not answer within 2 minutes");
+}
+
+interface SavedKey {
+  key_id: string;
+  api_key: string;
+}
+
+/** Calls the API and returns status and JSON body (or null when the body is not JSON). */
+async function call(url: string, init: RequestInit = {}) {
+  const res = await fetch(url, init);
+  const text = await res.text();
+  let body: unknown = null;
+  try {
+    body = JSON.parse(text);
+  } catch {}
+  return { status: res.status, body, text };
+}
+
+/** The partner API as one demo key sees it. */
+function partnerApi(base: string, brand: string, apiKey: string) {
+  const statementsOf = (account: DemoAccountRef, query: string) =>
+    call(
+      `${base}/v2/customers/${account.customer_id}/accounts/${account.account_id}/statements${query}`,
+      {
+        headers: {
+          authorization: `Basic ${Buffer.from(`${apiKey}:`).toString("base64")}`,
+          ...(account.merchant_key ? { [`x-${brand}-merchant-key`]: account.merchant_key } : {}),
+        },
+      },
+    );
+  return { statementsOf };
+}
+
+/** Imports the demo in one request: a no-op when it is already loaded. */
+async function importDemo(base: string, operator: Record<string, string>): Promise<number> {
+  const payload = demoImport();
+  const imported = await call(`${base}/operator/v1/import`, {
+    method: "POST",
+    headers: { ...operator, "content-type": "application/json" },
+    body: JSON.stringify(payload),
+  });
+  if (imported.status === 409) {
+    fail(
+      `the local database holds demo statements with other figures:\n  ${imported.text}\n` +
+        "  Remove .wrangler/state to start again from an empty local database.",
+    );
+  }
+  if (imported.status !== 200) fail(`demo import failed: ${imported.status} ${imported.text}`);
+  return payload.statements.length;
+}
+
+/** The demo keys: those saved in .wrangler/ while they still authenticate, new ones otherwise. */
+async function ensureKeys(base: string, brand: string, operator: Record<string, string>) {
+  const saved: Record<string, SavedKey> = existsSync(KEYS_FILE)
+    ? JSON.parse(readFileSync(KEYS_FILE, "utf8"))
+    : {};
+  const keys: Record<string, SavedKey> = {};
+  for (const spec of DEMO_KEYS) {
+    const previous = saved[spec.name];
+    if (previous) {
+      const probe = await partnerApi(base, brand, previous.api_key).statementsOf(
+        spec.accounts[0],
+        "?limit=1",
+      );
+      if (probe.status === 200) {
+        keys[spec.name] = previous;
+        continue;
+      }
+    }
+    const created = await call(`${base}/operator/v1/partners/${spec.partner_id}/keys`, {
+      method: "POST",
+      headers: { ...operator, "content-type": "application/json" },
+      body: JSON.stringify({ environment: spec.environment, scopes: spec.scopes }),
+    });
+    if (created.status !== 201) fail(`creating a demo key failed: ${created.text}`);
+    const { key_id, api_key } = created.body as SavedKey;
+    keys[spec.name] = { key_id, api_key };
+  }
+  mkdirSync(path.dirname(KEYS_FILE), { recursive: true });
+  writeFileSync(KEYS_FILE, `${JSON.stringify(keys, null, 2)}\n`);
+  return keys;
+}
+
+/** Uploads the PDFs the partner API does not link yet; returns how many. */
+async function uploadMissingPdfs(
+  base: string,
+  brand: string,
+  operator: Record<string, string>,
+  keys: Record<string, SavedKey>,
+): Promise<number> {
+  const linked = new Set<string>();
+  for (const spec of DEMO_KEYS) {
+    const api = partnerApi(base, brand, keys[spec.name]?.api_key ?? "");
+    for (const account of spec.accounts) {
+      let token: string | undefined;
+      do {
+        const after = token ? `&starting_after=${encodeURIComponent(token)}` : "";
+        const page = await api.statementsOf(account, `?limit=100${after}`);
+        if (page.status !== 200) fail(`reading demo statements failed: ${page.text}`);
+        const body = page.body as {
+          data: { statement_id: string; pdf_url?: string; pdf?: unknown }[];
+          next_page_token?: string;
+        };
+        for (const s of body.data) if (s.pdf_url || s.pdf) linked.add(s.statement_id);
+        token = body.next_page_token;
+      } while (token);
+    }
+  }
+  const missing = statementsWithPdf().filter((s) => !linked.has(s.statement_id));
+  for (const statement of missing) {
+    const res = await call(`${base}/operator/v1/statements/${statement.statement_id}/pdf`, {
+      method: "PUT",
+      headers: { ...operator, "content-type": "application/pdf" },
+      body: await renderStatementPdf(statement),
+    });
+    if (res.status !== 204) fail(`uploading a demo PDF failed: ${res.status} ${res.text}`);
+  }
+  return missing.length;
+}
+
+/** Shell exports for the README's curls: `source .wrangler/demo.env`. */
+function writeEnvFile(base: string, keys: Record<string, SavedKey>): void {
+  const lines = [`export BASE=${base}`];
+  for (const spec of DEMO_KEYS) {
+    const key = keys[spec.name];
+    if (key) lines.push(`export ${spec.name.toUpperCase()}=${key.api_key}`);
+  }
+  writeFileSync(ENV_FILE, `${lines.join("\n")}\n`);
+}
+
+/** Forwards Ctrl-C (and termination) to wrangler once, then exits when it has stopped. */
+function stopWithWrangler(server: ChildProcess): void {
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    if (server.exitCode === null && server.signalCode === null) server.kill(signal);
+    setTimeout(() => server.kill("SIGKILL"), 10_000).unref();
+  };
+  for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, stop);
+  server.on("exit", (code) => process.exit(stopping ? 0 : (code ?? 1)));
+}
+
+async function main(): Promise<void> {
+  const port = readPort();
+  const devVars = ensureDevVars();
+  const brand = readBrand(devVars);
+  const operatorToken = devVars.OPERATOR_TOKEN;
+  if (!operatorToken) fail(".dev.vars has no OPERATOR_TOKEN (see .dev.vars.example)");
+  const operator = { authorization: `Bearer ${operatorToken}` };
+  await assertPortFree(port);
+  migrate();
+
+  wrangler = startWrangler(port);
+  stopWithWrangler(wrangler);
+  const base = `http://localhost:${port}`;
+  try {
+    await waitUntilServing(`http://127.0.0.1:${port}`, wrangler);
+    const statements = await importDemo(base, operator);
+    const keys = await ensureKeys(base, brand, operator);
+    const uploaded = await uploadMissingPdfs(base, brand, operator, keys);
+    writeEnvFile(base, keys);
+
+    // The curl printed below, checked before it is shown.
+    const demoKey = keys[DEMO_KEYS[0]?.name ?? ""]?.api_key ?? "";
+    const account = DEMO_KEYS[0]?.accounts[0];
+    if (!account) fail("the demo has no account to show");
+    const check = await partnerApi(base, brand, demoKey).statementsOf(account, "?limit=3");
+    if (check.status !== 200) fail(`the demo curl does not work: ${check.status} ${check.text}`);
+    const url = `${base}/v2/customers/${account.customer_id}/accounts/${account.account_id}/statements?limit=3`;
+    console.log(
+      [
+        "",
+        `✔ Card Account Statements API on ${base}`,
+        `  Demo data: ${statements} statements loaded; ${uploaded} PDFs uploaded now.`,
+        "",
+        "  The demo customer's three newest statements, with the demo sandbox key:",
+        "",
+        `  curl -s -u ${demoKey}: '${url}'`,
+        "",
+        "  Keys for the README's examples: source .wrangler/demo.env",
+        `  Operator API token: ${operatorToken} · API reference: ${base}/docs`,
+        "  Press Ctrl-C to stop.",
+        "",
+      ].join("\n"),
+    );
+    // Log lines of the demo's last requests can still be in flight: let them pass unseen.
+    setTimeout(() => {
+      loadingDemo = false;
+    }, 500);
+  } catch (error) {
+    fail(`loading the demo data failed: ${(error as Error).message}`);
+  }
+}
+
+await main();
