@@ -2,25 +2,42 @@ import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
-// Tests run inside workerd with the wrangler.toml bindings; migrations are applied in test/setup.ts.
+// Two projects: `workers` runs inside workerd with the wrangler.toml bindings (migrations applied
+// in test/setup.ts); `e2e` runs in Node and drives `npm start` over real HTTP.
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
   return {
-    plugins: [
-      cloudflareTest({
-        wrangler: { configPath: "./wrangler.toml" },
-        miniflare: {
-          bindings: {
-            TEST_MIGRATIONS: migrations,
-            OPERATOR_TOKEN: "test-operator-token",
-            SIGNING_SECRET: "test-signing-secret-0123456789abcdefghijklmnop",
+    test: {
+      projects: [
+        {
+          plugins: [
+            cloudflareTest({
+              wrangler: { configPath: "./wrangler.toml" },
+              miniflare: {
+                bindings: {
+                  TEST_MIGRATIONS: migrations,
+                  OPERATOR_TOKEN: "test-operator-token",
+                  SIGNING_SECRET: "test-signing-secret-0123456789abcdefghijklmnop",
+                },
+              },
+            }),
+          ],
+          test: {
+            name: "workers",
+            setupFiles: ["./test/setup.ts"],
+            include: ["test/**/*.test.ts"],
+            exclude: ["test/e2e/**"],
           },
         },
-      }),
-    ],
-    test: {
-      setupFiles: ["./test/setup.ts"],
-      include: ["test/**/*.test.ts"],
+        {
+          test: {
+            name: "e2e",
+            environment: "node",
+            include: ["test/e2e/**/*.test.ts"],
+            testTimeout: 60_000,
+          },
+        },
+      ],
     },
   };
 });

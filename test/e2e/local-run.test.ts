@@ -1,0 +1,208 @@
+// The README's local run, end to end over real HTTP: `npm start` on a free port, the printed curl,
+// a pdf_url followed to its document, Ctrl-C, and a second start that reuses what the first loaded.
+import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { createServer } from "node:net";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const ROOT = path.resolve(import.meta.dirname, "..", "..");
+const STARTUP_MS = 150_000;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+/** `npm start` as a developer runs it: its own process group, so Ctrl-C reaches all of it. */
+class LocalRun {
+  readonly child: ChildProcess;
+  output = "";
+  readonly exited: Promise<number | null>;
+
+  constructor(port: number) {
+    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port) };
+    for (const name of Object.keys(env)) {
+      if (name === "NODE_ENV" || name.startsWith("VITEST")) delete env[name];
+    }
+    this.child = spawn("npm", ["start"], {
+      cwd: ROOT,
+      env,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    const collect = (chunk: Buffer) => {
+      this.output += chunk.toString();
+    };
+    this.child.stdout?.on("data", collect);
+    this.child.stderr?.on("data", collect);
+    this.exited = new Promise((resolve) => this.child.once("exit", (code) => resolve(code)));
+  }
+
+  /** Resolves once the banner is printed; fails with the output if the run dies first. */
+  async ready(): Promise<{ key: string; url: string }> {
+    const deadline = Date.now() + STARTUP_MS;
+    while (Date.now() < deadline) {
+      const match = /curl -s -u (\S+): '(\S+)'/.exec(this.output);
+      if (match?.[1] && match[2] && this.output.includes("Press Ctrl-C to stop.")) {
+        return { key: match[1], url: match[2] };
+      }
+      if (this.child.exitCode !== null) break;
+      await sleep(200);
+    }
+    throw new Error(`npm start did not become ready:\n${this.output.slice(-4000)}`);
+  }
+
+  /** Ctrl-C in the terminal: SIGINT to the whole process group. */
+  async interrupt(): Promise<number | null> {
+    if (this.child.pid && this.child.exitCode === null) process.kill(-this.child.pid, "SIGINT");
+    return this.exited;
+  }
+
+  kill(): void {
+    try {
+      if (this.child.pid) process.kill(-this.child.pid, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+const basic = (key: string) => `Basic ${Buffer.from(`${key}:`).toString("base64")}`;
+
+interface Statement {
+  statement_id: string;
+  period_end_date: string;
+  pdf_url?: string;
+  [figure: string]: unknown;
+}
+interface StatementPage {
+  data: Statement[];
+  has_more: boolean;
+  next_page_token?: string;
+}
+
+async function listAll(url: string, key: string): Promise<Statement[]> {
+  const all: Statement[] = [];
+  let next: string | undefined = `${url.split("?")[0]}?limit=10`;
+  while (next) {
+    const res: Response = await fetch(next, { headers: { authorization: basic(key) } });
+    expect(res.status).toBe(200);
+    const page = (await res.json()) as StatementPage;
+    all.push(...page.data);
+    next = page.next_page_token
+      ? `${url.split("?")[0]}?limit=10&starting_after=${encodeURIComponent(page.next_page_token)}`
+      : undefined;
+  }
+  return all;
+}
+
+describe("npm start", () => {
+  let port: number;
+  let run: LocalRun;
+  let printed: { key: string; url: string };
+  const runs: LocalRun[] = [];
+
+  beforeAll(async () => {
+    port = await freePort();
+    run = new LocalRun(port);
+    runs.push(run);
+    printed = await run.ready();
+  }, STARTUP_MS);
+
+  afterAll(() => {
+    for (const r of runs) r.kill();
+  });
+
+  it("prints a curl whose demo sandbox key lists statements newest first", async () => {
+    expect(printed.key).toMatch(/^sk_sandbox_/);
+    expect(printed.url).toBe(
+      `http://localhost:${port}/v2/customers/cus_demo_ava/accounts/acc_demo_everyday/statements?limit=3`,
+    );
+    const res = await fetch(printed.url, { headers: { authorization: basic(printed.key) } });
+    expect(res.status).toBe(200);
+    expect(res.headers.get("x-service-version")).toBe("2026-10-13");
+    const page = (await res.json()) as StatementPage;
+    expect(page.data).toHaveLength(3);
+    expect(page.has_more).toBe(true);
+    expect(typeof page.next_page_token).toBe("string");
+    const ends = page.data.map((s) => s.period_end_date);
+    expect(ends).toEqual([...ends].sort().reverse());
+    // The newest PDF is "not rendered yet"; the older ones have links.
+    expect(page.data[0]?.pdf_url).toBeUndefined();
+    expect(page.data[1]?.pdf_url).toMatch(new RegExp(`^http://localhost:${port}/files/`));
+  });
+
+  it("serves two years of statements in the card-statement sign convention", async () => {
+    const statements = await listAll(printed.url, printed.key);
+    expect(statements.length).toBeGreaterThanOrEqual(24);
+    expect(new Set(statements.map((s) => s.statement_id)).size).toBe(statements.length);
+    const figure = (s: Statement, name: string) => (s[name] as number | undefined) ?? 0;
+    for (const s of statements) {
+      const sum = ["previous_balance", "purchases", "payments", "credits", "refunds"]
+        .concat(["interest", "fees"])
+        .reduce((total, name) => total + figure(s, name), 0);
+      expect(s.statement_balance, s.statement_id).toBe(sum);
+      for (const name of ["purchases", "interest", "fees"])
+        expect(figure(s, name)).toBeGreaterThanOrEqual(0);
+      for (const name of ["payments", "credits", "refunds"])
+        expect(figure(s, name)).toBeLessThanOrEqual(0);
+      if ("overdue_amount" in s) expect(s.overdue_amount).toBe(0);
+    }
+    const quiet = statements.filter((s) => !("purchases" in s) && !("payments" in s));
+    expect(quiet.length).toBeGreaterThanOrEqual(1);
+    expect(statements.filter((s) => s.pdf_url).length).toBe(statements.length - 1);
+  });
+
+  it("follows a pdf_url to the PDF without a key", async () => {
+    const res = await fetch(printed.url, { headers: { authorization: basic(printed.key) } });
+    const page = (await res.json()) as StatementPage;
+    const link = page.data.find((s) => s.pdf_url)?.pdf_url;
+    expect(link).toBeDefined();
+    const pdf = await fetch(link as string);
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers.get("content-type")).toBe("application/pdf");
+    const bytes = new Uint8Array(await pdf.arrayBuffer());
+    expect(new TextDecoder().decode(bytes.slice(0, 5))).toBe("%PDF-");
+    expect(Number(pdf.headers.get("content-length"))).toBe(bytes.length);
+  });
+
+  it("keeps production keys and data apart from sandbox", async () => {
+    const env = readFileSync(path.join(ROOT, ".wrangler", "demo.env"), "utf8");
+    const liveKey = /^export DEMO_LIVE_KEY=(\S+)$/m.exec(env)?.[1] ?? "";
+    expect(liveKey).toMatch(/^sk_live_/);
+    const base = `http://localhost:${port}/v2/customers`;
+    const live = await fetch(`${base}/cus_live_noah/accounts/acc_live_noah/statements`, {
+      headers: { authorization: `Bearer ${liveKey}` },
+    });
+    expect(live.status).toBe(200);
+    expect(((await live.json()) as StatementPage).data.length).toBeGreaterThan(0);
+    const crossed = await fetch(printed.url, { headers: { authorization: `Bearer ${liveKey}` } });
+    expect(crossed.status).toBe(404);
+  });
+
+  it(
+    "stops on Ctrl-C, then starts again with the same key and nothing left to load",
+    async () => {
+      await run.interrupt();
+      await expect(fetch(`http://127.0.0.1:${port}/v2/`)).rejects.toThrow();
+
+      const again = new LocalRun(port);
+      runs.push(again);
+      const second = await again.ready();
+      expect(second.key).toBe(printed.key);
+      expect(again.output).toMatch(/; 0 PDFs uploaded now\./);
+      const res = await fetch(second.url, { headers: { authorization: basic(second.key) } });
+      expect(res.status).toBe(200);
+      await again.interrupt();
+    },
+    STARTUP_MS,
+  );
+});
