@@ -46,8 +46,9 @@ function errorResponses(headers: HeaderNames): Record<string, Json> {
       ref("ApiError"),
     ),
     InvalidRequest: error(
-      "Invalid input (InvalidRequestError), or one of the ApiError cases above: an unsupported " +
-        "version or merchant key header.",
+      "Invalid input (InvalidRequestError); or, as an ApiError, an unsupported " +
+        `\`${headers.version}\` (sent without the version header) or a \`${headers.merchantKey}\` ` +
+        "that names none of your products.",
       { anyOf: [ref("InvalidRequestError"), ref("ApiError")] },
     ),
     Unauthorized: {

@@ -68,7 +68,7 @@ function fieldRows(schema: JsonSchema | undefined, schemas: SchemaMap, prefix = 
     const required = (object?.required ?? []).includes(name) ? "required" : "optional";
     rows.push(html`<tr><td><code>${prefix}${name}</code></td><td>${typeOf(field)}</td>
       <td>${required}</td><td>${prose(field.description ?? "")}</td></tr>`);
-    if (prefix === "") {
+    if (prefix.split(".").length < 3) {
       const nested = field.type === "array" ? field.items : field;
       if (nested?.$ref || nested?.properties) {
         const suffix = field.type === "array" ? "[]." : ".";

@@ -168,24 +168,31 @@ for (const [id, schema] of Object.entries(NAMED)) registry.add(schema, { id });
 
 export type SchemaName = keyof typeof NAMED;
 
-/** Drops what the published reference must not say: closed objects (new fields are not breaking). */
-function openObjects(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(openObjects);
+/**
+ * Shapes zod's output for publication: objects stay open (a new response field is not a breaking
+ * change), and integers say int64 rather than spelling out the safe-integer bounds.
+ */
+function publishable(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(publishable);
   if (typeof value !== "object" || value === null) return value;
   const out: Record<string, unknown> = {};
   for (const [key, child] of Object.entries(value)) {
     if (key === "$schema" || key === "$id") continue;
     if (key === "additionalProperties" && child === false) continue;
-    out[key] = openObjects(child);
+    if ((key === "minimum" || key === "maximum") && Math.abs(Number(child)) === MAX_SAFE) continue;
+    out[key] = publishable(child);
   }
+  if (out.type === "integer" && out.minimum === undefined) out.format = "int64";
   return out;
 }
+
+const MAX_SAFE = Number.MAX_SAFE_INTEGER;
 
 let canonical: SchemaMap | undefined;
 
 /** The canonical schemas as OpenAPI 3.1 components, built once per isolate. */
 export function canonicalSchemas(): SchemaMap {
-  canonical ??= openObjects(
+  canonical ??= publishable(
     z.toJSONSchema(registry, { uri: (id) => `#/components/schemas/${id}` }).schemas,
   ) as SchemaMap;
   return canonical;
