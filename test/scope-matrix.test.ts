@@ -1,4 +1,4 @@
-// The route × scope matrix, generated from the route table the app enforces (src/app/route-table.ts).
+// The route × scope matrix, generated from the table the app enforces (src/app/route-table.ts).
 import { beforeAll, describe, expect, it } from "vitest";
 import { ROUTES, type RouteSpec, SCOPES, type Scope, SOFT_SCOPES } from "../src/app/route-table";
 import app from "../src/index";
