@@ -17,7 +17,11 @@ function record(stats: QueryStats, results: readonly D1Result[]): void {
   for (const result of results) stats.rowsRead += result.meta?.rows_read ?? 0;
 }
 
-/** A prepared statement that reports what it costs. `raw()` goes through `all()` to see `meta`. */
+/**
+ * A prepared statement that reports what it costs. `raw()` goes through `all()` to see `meta`, so
+ * a query's selected columns must have distinct names (alias them in joins) — the same rule
+ * drizzle's own D1 batch path already imposes.
+ */
 class CountedStatement {
   constructor(
     readonly inner: D1PreparedStatement,
