@@ -175,7 +175,7 @@ const ACCOUNTS: DemoAccount[] = [
   },
 ];
 
-/** Monthly cycle `index` after `first`: 1st 00:00:00 to last day 23:59:59 UTC, due the 25th after. */
+/** Monthly cycle `index` after `first`: the 1st to the last day 23:59:59 UTC, due on the 25th. */
 function cycleDates([year, month]: [number, number], index: number) {
   const start = new Date(Date.UTC(year, month - 1 + index, 1));
   const end = new Date(Date.UTC(year, month + index, 0, 23, 59, 59));
@@ -186,9 +186,9 @@ function cycleDates([year, month]: [number, number], index: number) {
 const iso = (d: Date) => d.toISOString().replace(".000Z", "Z");
 
 /**
- * Runs an account's plan month by month. Every statement satisfies
- * statement_balance = previous_balance + purchases + payments + credits + refunds + interest + fees,
- * charges are positive, money credited back is negative, and lines without activity are omitted.
+ * Runs an account's plan month by month. In every statement, statement_balance = previous_balance
+ * + purchases + payments + credits + refunds + interest + fees; charges are positive, money
+ * credited back is negative, and lines without activity are omitted.
  */
 function statementsOf(account: DemoAccount): DemoStatement[] {
   const out: DemoStatement[] = [];

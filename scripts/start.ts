@@ -141,18 +141,18 @@ async function call(url: string, init: RequestInit = {}) {
   return { status: res.status, body, text };
 }
 
+const statementsUrl = (base: string, a: DemoAccountRef) =>
+  `${base}/v2/customers/${a.customer_id}/accounts/${a.account_id}/statements`;
+
 /** The partner API as one demo key sees it. */
 function partnerApi(base: string, brand: string, apiKey: string) {
   const statementsOf = (account: DemoAccountRef, query: string) =>
-    call(
-      `${base}/v2/customers/${account.customer_id}/accounts/${account.account_id}/statements${query}`,
-      {
-        headers: {
-          authorization: `Basic ${Buffer.from(`${apiKey}:`).toString("base64")}`,
-          ...(account.merchant_key ? { [`x-${brand}-merchant-key`]: account.merchant_key } : {}),
-        },
+    call(`${statementsUrl(base, account)}${query}`, {
+      headers: {
+        authorization: `Basic ${Buffer.from(`${apiKey}:`).toString("base64")}`,
+        ...(account.merchant_key ? { [`x-${brand}-merchant-key`]: account.merchant_key } : {}),
       },
-    );
+    });
   return { statementsOf };
 }
 
@@ -292,7 +292,7 @@ async function main(): Promise<void> {
     if (!account) fail("the demo has no account to show");
     const check = await partnerApi(base, brand, demoKey).statementsOf(account, "?limit=3");
     if (check.status !== 200) fail(`the demo curl does not work: ${check.status} ${check.text}`);
-    const url = `${base}/v2/customers/${account.customer_id}/accounts/${account.account_id}/statements?limit=3`;
+    const url = `${statementsUrl(base, account)}?limit=3`;
     console.log(
       [
         "",

@@ -123,9 +123,8 @@ describe("npm start", () => {
 
   it("prints a curl whose demo sandbox key lists statements newest first", async () => {
     expect(printed.key).toMatch(/^sk_sandbox_/);
-    expect(printed.url).toBe(
-      `http://localhost:${port}/v2/customers/cus_demo_ava/accounts/acc_demo_everyday/statements?limit=3`,
-    );
+    const account = "customers/cus_demo_ava/accounts/acc_demo_everyday";
+    expect(printed.url).toBe(`http://localhost:${port}/v2/${account}/statements?limit=3`);
     const res = await fetch(printed.url, { headers: { authorization: basic(printed.key) } });
     expect(res.status).toBe(200);
     expect(res.headers.get("x-service-version")).toBe("2026-10-13");
