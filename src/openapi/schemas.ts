@@ -1,5 +1,5 @@
 // The canonical (newest) schemas of every /v2 body, in zod: the source the reference is built from.
-import { z } from "zod";
+import * as z from "zod";
 import type { SchemaMap } from "../../versions";
 import type { ErrorType } from "../app/errors";
 import { SCOPES } from "../app/route-table";
