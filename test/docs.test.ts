@@ -2,6 +2,7 @@
 // and the contract between each version's reference and what the API answers in that version.
 import { describe, expect, it } from "vitest";
 import { ROUTES } from "../src/app/route-table";
+import { bundle } from "../versions";
 import { assertMatchesReference } from "./contract";
 import {
   api,
@@ -14,8 +15,10 @@ import {
   statementsPath,
 } from "./helpers";
 
-const VERSIONS = ["latest", "2026-10-13", "2025-05-05"];
-const RELEASED = ["2026-10-13", "2025-05-05"];
+// Every version of the bundle is covered, so a version added to it is covered too.
+const VERSIONS = bundle.versions.map((v) => v.id);
+/** Versions that predate the changes now in latest. */
+const BEFORE_LATEST = ["2026-10-13", "2025-05-05"];
 
 // biome-ignore lint/suspicious/noExplicitAny: documents are inspected as plain JSON
 type Json = any;
@@ -32,33 +35,30 @@ describe("GET /changelog", () => {
     expect(res.headers.get("x-service-version")).toBeNull();
     const body = await expectJson<Json>(res, 200);
     expect(body.versions.map((v: Json) => v.version)).toEqual(VERSIONS);
-    expect(body.versions[0]).toMatchObject({
-      version: "latest",
-      released: false,
-      environments: ["sandbox"],
-      reference: "/openapi/latest.json",
-    });
-    expect(body.versions[0].changes).toEqual([
-      {
-        name: "replacePdfUrlWithPdfObject",
-        description: expect.stringContaining("`pdf_url`"),
-        resources: ["Statement", "StatementList"],
-        behaviour: false,
-      },
-      {
-        name: "useApiErrorEnvelopeForAllErrors",
-        description: expect.stringContaining("ApiError envelope"),
-        resources: ["Error"],
-        behaviour: false,
-      },
-    ]);
-    for (const released of body.versions.slice(1)) {
-      expect(released).toMatchObject({
-        released: true,
-        environments: ["sandbox", "production"],
-        changes: [],
+    for (const [i, version] of bundle.versions.entries()) {
+      expect(body.versions[i]).toEqual({
+        version: version.id,
+        released: version.released,
+        environments: version.released ? ["sandbox", "production"] : ["sandbox"],
+        summary: version.summary,
+        reference: `/openapi/${version.id}.json`,
+        changes: version.changes.map((change) => ({
+          name: change.name,
+          description: change.description,
+          resources: change.resources,
+          behaviour: change.sideEffects === true,
+        })),
       });
     }
+    expect(body.versions[0]).toMatchObject({ version: "latest", released: false });
+    const changes = body.versions.flatMap((v: Json) => v.changes);
+    expect(changes).toContainEqual({
+      name: "replacePdfUrlWithPdfObject",
+      description: expect.stringContaining("`pdf_url`"),
+      resources: ["Statement", "StatementList"],
+      behaviour: false,
+    });
+    expect(changes.map((c: Json) => c.name)).toContain("useApiErrorEnvelopeForAllErrors");
   });
 });
 
@@ -180,7 +180,7 @@ describe("GET /openapi/{version}.json", () => {
       expires_at: expect.objectContaining({ format: "date-time" }),
     });
     expect(latest.pdf_url).toBeUndefined();
-    for (const version of RELEASED) {
+    for (const version of BEFORE_LATEST) {
       const props = (await documentOf(version)).components.schemas.Statement.properties;
       expect(props.pdf).toBeUndefined();
       expect(props.pdf_url).toMatchObject({ type: "string", format: "uri" });
@@ -188,7 +188,7 @@ describe("GET /openapi/{version}.json", () => {
   });
 
   it("documents every error in the shape of its version", async () => {
-    for (const version of RELEASED) {
+    for (const version of BEFORE_LATEST) {
       const { schemas } = (await documentOf(version)).components;
       expect(schemas.InvalidRequestError.required).toEqual([
         "path",
@@ -239,10 +239,10 @@ describe("GET /docs", () => {
     expect(res.headers.get("content-type")).toMatch(/^text\/html/);
     const page = await res.text();
     expect(page).toContain('<script src="https://cdn.jsdelivr.net/npm/@scalar/api-reference">');
-    expect(page).toContain('"url": "/openapi/2026-10-13.json"');
+    expect(page).toContain(`"url": "/openapi/${bundle.newestReleased}.json"`);
     expect(page).toContain('<select id="version-picker" name="version"');
     for (const version of VERSIONS) expect(page).toContain(`<option value="${version}"`);
-    expect(page).toContain('<option value="2026-10-13" selected>');
+    expect(page).toContain(`<option value="${bundle.newestReleased}" selected>`);
   });
 
   it("lists the operations of the chosen version as plain HTML, for browsers without Scalar", async () => {
