@@ -5,7 +5,8 @@
 // Needs:
 //   - Chromium at /usr/bin/chromium: `apt-get update && apt-get install -y chromium`
 //   - a running local server: `npm start` (or `npm run dev`) in another terminal
-// Run: `npx node scripts/docs-browser-check.ts [base-url]` (default http://localhost:8787, or DOCS_URL).
+// Run: `npx node scripts/docs-browser-check.ts [base-url]`
+//   (default: DOCS_URL, else http://localhost:8787).
 //
 // Scalar's script comes from a CDN. Requests to other origins are blocked unless DOCS_CHECK_CDN=1,
 // so the check is the same with or without a network: it verifies our page (picker, Scalar's

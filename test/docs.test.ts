@@ -245,7 +245,7 @@ describe("GET /docs", () => {
     expect(page).toContain(`<option value="${bundle.newestReleased}" selected>`);
   });
 
-  it("lists the operations of the chosen version as plain HTML, for browsers without Scalar", async () => {
+  it("lists a version's operations in plain HTML, for browsers without Scalar", async () => {
     const older = await (await request("/docs?version=2025-05-05")).text();
     expect(older).toContain('<section class="operation" id="listAccountStatements">');
     expect(older).toContain("<code>data[].pdf_url</code>");

@@ -63,8 +63,9 @@ export const useApiErrorEnvelopeForAllErrors: VersionChange = {
   description:
     'Every error body uses the ApiError envelope `{"error":{"type","message","param"?,' +
     '"details"?}}`. Validation errors (formerly `{path, details, error, status, timestamp}`) ' +
-    "become type `INVALID_REQUEST_ERROR`; not-found errors (formerly flat `{type, message, param}`) " +
-    "keep their types inside the envelope. One shape lets clients handle every error the same way.",
+    "become type `INVALID_REQUEST_ERROR`; not-found errors (formerly flat " +
+    "`{type, message, param}`) keep their types inside the envelope. One shape lets clients " +
+    "handle every error the same way.",
   resources: ["Error"],
   response: { Error: errorToOlderShape },
   schema(schemas) {

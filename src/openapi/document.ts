@@ -24,7 +24,7 @@ export type OpenApiDocument = Record<string, Json>;
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const json = (schema: JsonSchema) => ({ "application/json": { schema } });
 
-/** The schemas of `version`: the canonical ones with every newer change's edit applied, newest first. */
+/** The schemas of `version`: the canonical ones edited back by each newer change, newest first. */
 export function schemasOf(bundle: VersionBundle, version: string): SchemaMap {
   const schemas = structuredClone(canonicalSchemas());
   for (const change of bundle.changesNewerThan(version)) change.schema?.(schemas);
@@ -47,8 +47,8 @@ function errorResponses(headers: HeaderNames): Record<string, Json> {
     ),
     InvalidRequest: error(
       "Invalid input (InvalidRequestError); or, as an ApiError, an unsupported " +
-        `\`${headers.version}\` (sent without the version header) or a \`${headers.merchantKey}\` ` +
-        "that names none of your products.",
+        `\`${headers.version}\` (sent without the version header) or a ` +
+        `\`${headers.merchantKey}\` that names none of your products.`,
       { anyOf: [ref("InvalidRequestError"), ref("ApiError")] },
     ),
     Unauthorized: {

@@ -79,13 +79,18 @@ function fieldRows(schema: JsonSchema | undefined, schemas: SchemaMap, prefix = 
   return rows;
 }
 
+function fieldTable(schema: JsonSchema, schemas: SchemaMap): Html {
+  return html`<table>${fieldRows(schema, schemas)}</table>`;
+}
+
 function responseRows(operation: Json, doc: OpenApiDocument): Html[] {
   return Object.entries<Json>(operation.responses).map(([status, response]) => {
     const name = /[^/]+$/.exec(response.$ref ?? "")?.[0];
     const resolved = name ? doc.components.responses[name] : response;
     const schema = resolved.content?.["application/json"]?.schema;
     const shape = schema?.anyOf ? schema.anyOf.map(typeOf).join(" or ") : typeOf(schema);
-    return html`<tr><td>${status}</td><td>${shape}</td><td>${prose(resolved.description)}</td></tr>`;
+    const description = prose(resolved.description);
+    return html`<tr><td>${status}</td><td>${shape}</td><td>${description}</td></tr>`;
   });
 }
 
@@ -97,8 +102,9 @@ function operationSection(path: string, method: string, operation: Json, doc: Op
   return html`<section class="operation" id="${operation.operationId}">
   <h3><span class="method">${method.toUpperCase()}</span> <code>${path}</code></h3>
   <p>${operation.summary}. ${prose(operation.description)}</p>
-  ${body ? html`<h4>Request body: ${typeOf(body)}</h4><table>${fieldRows(body, schemas)}</table>` : ""}
-  ${schema ? html`<h4>Response ${success?.[0]}: ${typeOf(schema)}</h4><table>${fieldRows(schema, schemas)}</table>` : ""}
+  ${body ? html`<h4>Request body: ${typeOf(body)}</h4>${fieldTable(body, schemas)}` : ""}
+  ${schema ? html`<h4>Response ${success?.[0]}: ${typeOf(schema)}</h4>` : ""}
+  ${schema ? fieldTable(schema, schemas) : ""}
   <h4>Responses</h4><table>${responseRows(operation, doc)}</table>
 </section>`;
 }
@@ -133,7 +139,8 @@ export function changelogPage(entries: ChangelogEntry[]): Html {
   const versions = entries.map((e) => e.version);
   const items = entries.map(
     (entry) => html`<section id="v-${entry.version}">
-  <h2>${entry.version} <span class="badge">${entry.released ? "released" : "sandbox only"}</span></h2>
+  <h2>${entry.version}
+    <span class="badge">${entry.released ? "released" : "sandbox only"}</span></h2>
   ${entry.summary ? html`<p>${prose(entry.summary)}</p>` : ""}
   ${
     entry.changes.length === 0

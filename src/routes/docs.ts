@@ -38,7 +38,8 @@ const withPickerAndListing: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
   const page = await c.res.text();
   const top = await html`${docsBar(versions, asked)}${operationListing(documentOf(c.env, asked))}`;
-  const hideListing = `<script>if (window.Scalar) document.getElementById("operations").hidden = true;</script>`;
+  const hideListing =
+    '<script>if (window.Scalar) document.getElementById("operations").hidden = true;</script>';
   const body = page
     .replace('<div id="app"></div>', `${top}<div id="app"></div>`)
     .replace("</body>", `${hideListing}</body>`);
