@@ -473,7 +473,7 @@ describe("ownership never moves", () => {
     const partnerId = uniqueId("partner");
     await expectConflict(
       { partners: [newPartner(partnerId, f.merchantKey)] },
-      `partners[0] ("${partnerId}").products: merchant_key "${f.merchantKey}" belongs to another partner`,
+      `partners[0] ("${partnerId}").products[0].merchant_key: "${f.merchantKey}" belongs to another partner`,
     );
     const key = await operator("POST", `/partners/${partnerId}/keys`, {
       environment: "sandbox",
@@ -926,5 +926,91 @@ describe("import of data other tests read", () => {
     const live = await createKey(f.partnerId, "production", []);
     expect((await api(`/v2/customers/${customerId}`, { key: live.apiKey })).status).toBe(200);
     expect((await api(`/v2/customers/${customerId}`, { key: f.key })).status).toBe(404);
+  });
+});
+
+describe("concurrent imports", () => {
+  /** Sends two imports at once; returns them as [winner, loser] after checking 200 and 409. */
+  async function race<T>(first: T, second: T, payload: (side: T) => unknown): Promise<[T, T]> {
+    const [a, b] = await Promise.all([postImport(payload(first)), postImport(payload(second))]);
+    const statuses = [a.status, b.status];
+    const loser = a.status === 200 ? b : a;
+    expect(statuses.sort(), await loser.clone().text()).toEqual([200, 409]);
+    expect(((await loser.json()) as ErrorBody).error.type).toBe("CONFLICT_ERROR");
+    return a.status === 200 ? [first, second] : [second, first];
+  }
+
+  it("keeps the figures of the one import that stored a new statement first", async () => {
+    const f = await seedAccount();
+    for (let round = 0; round < 3; round++) {
+      const id = uniqueId("st");
+      const [winner] = await race(1, 2, (purchases) => ({
+        statements: [{ ...monthlyStatement(f.accountId, 1, id), purchases }],
+      }));
+      const list = await listStatements(f);
+      expect(list.data.find((s) => s.statement_id === id)?.purchases).toBe(winner);
+    }
+  });
+
+  it("gives a new customer to exactly one of two partners claiming it at once", async () => {
+    const parties = [await seedAccount(), await seedAccount()] as const;
+    for (let round = 0; round < 3; round++) {
+      const customerId = uniqueId("cus");
+      const [winner, loser] = await race(parties[0], parties[1], (p) => ({
+        customers: [
+          {
+            customer_id: customerId,
+            partner_id: p.partnerId,
+            environment: "sandbox",
+            merchant_key: p.merchantKey,
+          },
+        ],
+        accounts: [{ account_id: `${customerId}_${p.partnerId}`, customer_id: customerId }],
+      }));
+      const accounts = await expectJson<{ data: { account_id: string }[] }>(
+        await api(`/v2/customers/${customerId}/accounts`, { key: winner.key }),
+        200,
+      );
+      expect(accounts.data.map((a) => a.account_id)).toEqual([`${customerId}_${winner.partnerId}`]);
+      const hidden = await api(`/v2/customers/${customerId}/accounts`, { key: loser.key });
+      expect(hidden.status).toBe(404);
+    }
+  });
+
+  it("places a new account under exactly one of two customers at once", async () => {
+    const parties = [await seedAccount(), await seedAccount()] as const;
+    for (let round = 0; round < 3; round++) {
+      const accountId = uniqueId("acc");
+      const [winner, loser] = await race(parties[0], parties[1], (p) => ({
+        accounts: [{ account_id: accountId, customer_id: p.customerId, status: p.partnerId }],
+      }));
+      const path = (p: Fixture) => `/v2/customers/${p.customerId}/accounts/${accountId}`;
+      const account = await expectJson(await api(path(winner), { key: winner.key }), 200);
+      expect(account.status).toBe(winner.partnerId);
+      expect((await api(path(loser), { key: loser.key })).status).toBe(404);
+    }
+  });
+
+  it("gives a new merchant key to exactly one of two partners at once", async () => {
+    const parties = [await seedAccount(), await seedAccount()] as const;
+    const merchantKey = uniqueId("mk");
+    const [winner, loser] = await race(parties[0], parties[1], (p) => ({
+      partners: [
+        {
+          partner_id: p.partnerId,
+          name: "P",
+          products: [{ merchant_key: merchantKey, name: "C" }],
+        },
+      ],
+    }));
+    const chosen = await api(`/v2/customers/${winner.customerId}`, {
+      key: winner.key,
+      merchantKey: winner.merchantKey,
+    });
+    expect(chosen.status).toBe(200);
+    // The loser still has a single product, so it needs no header at all.
+    expect((await api(`/v2/customers/${loser.customerId}`, { key: loser.key })).status).toBe(200);
+    const foreign = await api(`/v2/customers/${loser.customerId}`, { key: loser.key, merchantKey });
+    expect(foreign.status).toBe(400);
   });
 });

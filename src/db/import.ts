@@ -1,8 +1,10 @@
 // The operator import: validate references and conflicts in one read round trip, then write
-// everything in one atomic batch (all or nothing).
+// everything in one atomic batch (all or nothing). Guards inside the batch refuse what another
+// import may have changed between that read and the write.
 
-import { eq, inArray, sql } from "drizzle-orm";
+import { eq, inArray, type SQL, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { bundle } from "../../versions";
 import { ApiError } from "../app/errors";
 import type { ImportPayload, StatementInput } from "../domain/import-payload";
@@ -133,63 +135,10 @@ async function readExisting(db: Database, payload: ImportPayload) {
 const label = (section: string, index: number, id: string) =>
   `${section}[${index}] (${JSON.stringify(id.slice(0, 64))})`;
 
-/** `statements[2] ("st_1").statement_id: repeats statements[0]`, for each id seen earlier. */
-function repeatedIds(section: string, field: string, ids: readonly string[]): string[] {
-  const first = new Map<string, number>();
-  const out: string[] = [];
-  ids.forEach((id, i) => {
-    const earlier = first.get(id);
-    if (earlier === undefined) first.set(id, i);
-    else out.push(`${label(section, i, id)}.${field}: repeats ${section}[${earlier}]`);
-  });
-  return out;
-}
+type Existing = Awaited<ReturnType<typeof readExisting>>;
 
-/** A merchant key names one product: listed twice in one payload, it is refused. */
-function repeatedMerchantKeys(partnerItems: ImportPayload["partners"] & {}): string[] {
-  const first = new Map<string, string>();
-  const out: string[] = [];
-  partnerItems.forEach((p, i) => {
-    (p.products ?? []).forEach((product, j) => {
-      const where = `partners[${i}].products[${j}]`;
-      const earlier = first.get(product.merchant_key);
-      if (earlier === undefined) first.set(product.merchant_key, where);
-      else {
-        out.push(
-          `${label("partners", i, p.partner_id)}.products[${j}].merchant_key: repeats ${earlier}`,
-        );
-      }
-    });
-  });
-  return out;
-}
-
-/** Applies an import atomically. Throws 400 for bad references, 409 for conflicting changes. */
-export async function importPayload(
-  db: Database,
-  payload: ImportPayload,
-  now: Date,
-): Promise<ImportCounts> {
-  const sections = {
-    partners: (payload.partners ?? []).map((p) => p.partner_id),
-    customers: (payload.customers ?? []).map((c) => c.customer_id),
-    accounts: (payload.accounts ?? []).map((a) => a.account_id),
-    statements: (payload.statements ?? []).map((s) => s.statement_id),
-  };
-  const repeated = [
-    ...repeatedIds("partners", "partner_id", sections.partners),
-    ...repeatedIds("customers", "customer_id", sections.customers),
-    ...repeatedIds("accounts", "account_id", sections.accounts),
-    ...repeatedIds("statements", "statement_id", sections.statements),
-    ...repeatedMerchantKeys(payload.partners ?? []),
-  ];
-  if (repeated.length > 0) {
-    throw new ApiError("INVALID_REQUEST_ERROR", repeated[0] as string, {
-      details: repeated.slice(0, 50),
-    });
-  }
-
-  const existing = await readExisting(db, payload);
+/** What the stored rows say about the payload: 400 problems, 409 conflicts, statements to add. */
+function review(payload: ImportPayload, existing: Existing, now: Date) {
   const invalid: string[] = [];
   const conflicts: string[] = [];
 
@@ -197,20 +146,21 @@ export async function importPayload(
   const productOwner = new Map<string, string>();
   for (const [key, row] of existing.products) productOwner.set(key, row.partnerId);
   (payload.partners ?? []).forEach((p, i) => {
-    for (const product of p.products ?? []) {
+    (p.products ?? []).forEach((product, j) => {
       const owner = existing.products.get(product.merchant_key)?.partnerId;
       if (owner !== undefined && owner !== p.partner_id) {
         conflicts.push(
-          `${label("partners", i, p.partner_id)}.products: merchant_key ${JSON.stringify(product.merchant_key)} belongs to another partner`,
+          `${label("partners", i, p.partner_id)}.products[${j}].merchant_key: ` +
+            `${JSON.stringify(product.merchant_key)} belongs to another partner`,
         );
       }
       productOwner.set(product.merchant_key, p.partner_id);
-    }
+    });
   });
-  const partnerKnown = (id: string) => existing.partners.has(id) || sections.partners.includes(id);
+  const importedPartners = new Set((payload.partners ?? []).map((p) => p.partner_id));
+  const partnerKnown = (id: string) => existing.partners.has(id) || importedPartners.has(id);
 
-  const customerOwner = new Map<string, boolean>();
-  for (const id of existing.customers.keys()) customerOwner.set(id, true);
+  const customerKnown = new Set<string>(existing.customers.keys());
   (payload.customers ?? []).forEach((c, i) => {
     const where = label("customers", i, c.customer_id);
     if (!partnerKnown(c.partner_id)) invalid.push(`${where}.partner_id: unknown partner`);
@@ -228,13 +178,13 @@ export async function importPayload(
     ) {
       conflicts.push(`${where}: a customer's partner, environment and product never change`);
     }
-    customerOwner.set(c.customer_id, true);
+    customerKnown.add(c.customer_id);
   });
 
   const accountKnown = new Set<string>(existing.accounts.keys());
   (payload.accounts ?? []).forEach((a, i) => {
     const where = label("accounts", i, a.account_id);
-    if (!customerOwner.has(a.customer_id)) invalid.push(`${where}.customer_id: unknown customer`);
+    if (!customerKnown.has(a.customer_id)) invalid.push(`${where}.customer_id: unknown customer`);
     const stored = existing.accounts.get(a.account_id);
     if (stored && stored.customerId !== a.customer_id) {
       conflicts.push(`${where}.customer_id: an account never moves to another customer`);
@@ -255,18 +205,30 @@ export async function importPayload(
       conflicts.push(`${where}: a closed statement's figures never change`);
     }
   });
-  if (invalid.length > 0) {
-    throw new ApiError("INVALID_REQUEST_ERROR", invalid[0] as string, {
-      details: invalid.slice(0, 50),
-    });
-  }
-  if (conflicts.length > 0) {
-    throw new ApiError("CONFLICT_ERROR", conflicts[0] as string, {
-      details: conflicts.slice(0, 50),
-    });
-  }
+  return { invalid, conflicts, newStatements };
+}
 
-  const createdAt = now.toISOString();
+/**
+ * An upsert value for `column` that keeps it when the incoming row agrees with the stored one on
+ * every column of `same`, and is NULL otherwise: the NOT NULL constraint then fails the batch.
+ * It refuses an ownership change that another import made after this one read the rows.
+ */
+function keptOrNull(column: SQLiteColumn, same: SQLiteColumn[]): SQL {
+  const agree = same.map((c) => sql`${c} IS excluded.${sql.identifier(c.name)}`);
+  return sql`CASE WHEN ${sql.join(agree, sql` AND `)} THEN ${column} END`;
+}
+
+/** The NOT NULL failures `keptOrNull` provokes, by the constraint name SQLite reports. */
+const OWNERSHIP_GUARDS = ["customers.partner_id", "accounts.customer_id", "products.partner_id"];
+
+/** The writes of an import, in dependency order, for one atomic batch. */
+function writesOf(
+  db: Database,
+  payload: ImportPayload,
+  existing: Existing,
+  newStatements: StatementInput[],
+  createdAt: string,
+): BatchItem<"sqlite">[] {
   const writes: BatchItem<"sqlite">[] = [];
   for (const p of payload.partners ?? []) {
     const saved = p.saved_versions ?? {};
@@ -294,7 +256,13 @@ export async function importPayload(
             partnerId: p.partner_id,
             name: product.name,
           })
-          .onConflictDoUpdate({ target: products.merchantKey, set: { name: product.name } }),
+          .onConflictDoUpdate({
+            target: products.merchantKey,
+            set: {
+              name: product.name,
+              partnerId: keptOrNull(products.partnerId, [products.partnerId]),
+            },
+          }),
       );
     }
   }
@@ -313,40 +281,46 @@ export async function importPayload(
         .where(eq(partners.partnerId, p.partner_id)),
     );
   }
-  for (const c of payload.customers ?? []) {
-    const set: Partial<typeof customers.$inferInsert> = {};
-    if (c.partner_customer_id !== undefined) set.partnerCustomerId = c.partner_customer_id;
-    if (c.authorized_users !== undefined) set.authorizedUsers = JSON.stringify(c.authorized_users);
-    const insert = db.insert(customers).values({
-      customerId: c.customer_id,
-      partnerId: c.partner_id,
-      environment: c.environment,
-      merchantKey: c.merchant_key,
-      partnerCustomerId: c.partner_customer_id ?? null,
-      authorizedUsers: c.authorized_users ? JSON.stringify(c.authorized_users) : null,
-      createdAt,
-    });
-    writes.push(
-      Object.keys(set).length > 0
-        ? insert.onConflictDoUpdate({ target: customers.customerId, set })
-        : insert.onConflictDoNothing(),
-    );
-  }
+
   const customerScope = new Map<
     string,
     { partnerId: string; environment: "sandbox" | "production"; merchantKey: string }
-  >();
-  for (const [id, row] of existing.customers) customerScope.set(id, row);
+  >(existing.customers);
   for (const c of payload.customers ?? []) {
-    customerScope.set(c.customer_id, {
+    const scope = {
       partnerId: c.partner_id,
       environment: c.environment,
       merchantKey: c.merchant_key,
-    });
+    };
+    customerScope.set(c.customer_id, scope);
+    const set = {
+      partnerId: keptOrNull(customers.partnerId, [
+        customers.partnerId,
+        customers.environment,
+        customers.merchantKey,
+      ]),
+      ...(c.partner_customer_id === undefined ? {} : { partnerCustomerId: c.partner_customer_id }),
+      ...(c.authorized_users === undefined
+        ? {}
+        : { authorizedUsers: JSON.stringify(c.authorized_users) }),
+    };
+    writes.push(
+      db
+        .insert(customers)
+        .values({
+          customerId: c.customer_id,
+          ...scope,
+          partnerCustomerId: c.partner_customer_id ?? null,
+          authorizedUsers: c.authorized_users ? JSON.stringify(c.authorized_users) : null,
+          createdAt,
+        })
+        .onConflictDoUpdate({ target: customers.customerId, set }),
+    );
   }
+
   for (const a of payload.accounts ?? []) {
-    const owner = customerScope.get(a.customer_id);
-    if (!owner) throw new Error(`account ${a.account_id}: customer scope missing after validation`);
+    const scope = customerScope.get(a.customer_id);
+    if (!scope) throw new Error(`account ${a.account_id}: customer scope missing after review`);
     const figures = {
       status: a.status,
       currency: a.currency,
@@ -355,24 +329,26 @@ export async function importPayload(
       availableCredit: a.available_credit,
     };
     const set = Object.fromEntries(Object.entries(figures).filter(([, v]) => v !== undefined));
-    const insert = db.insert(accounts).values({
-      accountId: a.account_id,
-      customerId: a.customer_id,
-      partnerId: owner.partnerId,
-      environment: owner.environment,
-      merchantKey: owner.merchantKey,
-      ...figures,
-      createdAt,
-    });
     writes.push(
-      Object.keys(set).length > 0
-        ? insert.onConflictDoUpdate({ target: accounts.accountId, set })
-        : insert.onConflictDoNothing(),
+      db
+        .insert(accounts)
+        .values({
+          accountId: a.account_id,
+          customerId: a.customer_id,
+          ...scope,
+          ...figures,
+          createdAt,
+        })
+        .onConflictDoUpdate({
+          target: accounts.accountId,
+          set: { ...set, customerId: keptOrNull(accounts.customerId, [accounts.customerId]) },
+        }),
     );
   }
+
   for (const s of newStatements) {
-    // If a concurrent import stored different figures meanwhile, the update below trips the
-    // immutability trigger and the whole batch rolls back.
+    // If another import stored different figures meanwhile, this update trips the immutability
+    // trigger (migrations/0001) and the whole batch rolls back.
     const values = statementValues(s);
     const { statementId: _id, ...figures } = values;
     writes.push(
@@ -382,29 +358,66 @@ export async function importPayload(
         .onConflictDoUpdate({ target: statements.statementId, set: figures }),
     );
   }
+  return writes;
+}
+
+/** Applies an import atomically. Throws 400 for bad references, 409 for conflicting changes. */
+export async function importPayload(
+  db: Database,
+  payload: ImportPayload,
+  now: Date,
+): Promise<ImportCounts> {
+  const existing = await readExisting(db, payload);
+  const { invalid, conflicts, newStatements } = review(payload, existing, now);
+  if (invalid.length > 0) {
+    throw new ApiError("INVALID_REQUEST_ERROR", invalid[0] as string, {
+      details: invalid.slice(0, 50),
+    });
+  }
+  if (conflicts.length > 0) {
+    throw new ApiError("CONFLICT_ERROR", conflicts[0] as string, {
+      details: conflicts.slice(0, 50),
+    });
+  }
+
+  const writes = writesOf(db, payload, existing, newStatements, now.toISOString());
   if (writes.length > 0) {
     try {
       await db.batch(writes as [BatchItem<"sqlite">]);
     } catch (err) {
-      if (
-        String(err).includes("statement_figures_immutable") ||
-        hasCause(err, "statement_figures_immutable")
-      ) {
-        throw new ApiError("CONFLICT_ERROR", "a closed statement's figures never change");
-      }
-      throw err;
+      throw concurrentChange(err) ?? err;
     }
   }
   return {
-    partners: sections.partners.length,
-    customers: sections.customers.length,
-    accounts: sections.accounts.length,
-    statements: sections.statements.length,
+    partners: payload.partners?.length ?? 0,
+    customers: payload.customers?.length ?? 0,
+    accounts: payload.accounts?.length ?? 0,
+    statements: payload.statements?.length ?? 0,
   };
 }
 
+/** The 409 for a batch refused by a guard: another import changed the same rows meanwhile. */
+function concurrentChange(err: unknown): ApiError | null {
+  if (hasCause(err, "statement_figures_immutable")) {
+    return new ApiError(
+      "CONFLICT_ERROR",
+      "statements: another import stored a statement of this payload with other figures " +
+        "meanwhile; a closed statement's figures never change",
+    );
+  }
+  if (OWNERSHIP_GUARDS.some((column) => hasCause(err, `NOT NULL constraint failed: ${column}`))) {
+    return new ApiError(
+      "CONFLICT_ERROR",
+      "another import stored a customer, account or product of this payload under another " +
+        "owner meanwhile; customers, accounts and products never change owner",
+    );
+  }
+  return null;
+}
+
 function hasCause(err: unknown, text: string): boolean {
-  for (let e: unknown = err; e instanceof Error; e = e.cause)
+  for (let e: unknown = err; e instanceof Error; e = e.cause) {
     if (e.message.includes(text)) return true;
+  }
   return false;
 }

@@ -128,25 +128,64 @@ const Statement = z
     }
   });
 
-export const ImportPayload = z.strictObject({
-  partners: z.array(Partner).max(MAX_ITEMS).optional(),
-  customers: z.array(Customer).max(MAX_ITEMS).optional(),
-  accounts: z.array(Account).max(MAX_ITEMS).optional(),
-  statements: z.array(Statement).max(MAX_ITEMS).optional(),
-});
-
-export type ImportPayload = z.infer<typeof ImportPayload>;
-export type PartnerInput = z.infer<typeof Partner>;
-export type CustomerInput = z.infer<typeof Customer>;
-export type AccountInput = z.infer<typeof Account>;
-export type StatementInput = z.infer<typeof Statement>;
-
+/** The id field of each payload section. */
 const ID_FIELD: Record<string, string> = {
   partners: "partner_id",
   customers: "customer_id",
   accounts: "account_id",
   statements: "statement_id",
 };
+
+/** Reports each id already used by an earlier item: `…[2].statement_id: repeats statements[0]`. */
+function refuseRepeats(
+  ctx: z.RefinementCtx,
+  items: { id: string; path: (string | number)[]; where: string }[],
+): void {
+  const first = new Map<string, string>();
+  for (const item of items) {
+    const earlier = first.get(item.id);
+    if (earlier === undefined) first.set(item.id, item.where);
+    else ctx.addIssue({ code: "custom", path: item.path, message: `repeats ${earlier}` });
+  }
+}
+
+export const ImportPayload = z
+  .strictObject({
+    partners: z.array(Partner).max(MAX_ITEMS).optional(),
+    customers: z.array(Customer).max(MAX_ITEMS).optional(),
+    accounts: z.array(Account).max(MAX_ITEMS).optional(),
+    statements: z.array(Statement).max(MAX_ITEMS).optional(),
+  })
+  .superRefine((payload, ctx) => {
+    for (const [section, field] of Object.entries(ID_FIELD)) {
+      const items = (payload[section as keyof typeof payload] ?? []) as Record<string, unknown>[];
+      refuseRepeats(
+        ctx,
+        items.map((item, i) => ({
+          id: String(item[field]),
+          path: [section, i, field],
+          where: `${section}[${i}]`,
+        })),
+      );
+    }
+    // A merchant key names one product, whichever partner lists it.
+    refuseRepeats(
+      ctx,
+      (payload.partners ?? []).flatMap((p, i) =>
+        (p.products ?? []).map((product, j) => ({
+          id: product.merchant_key,
+          path: ["partners", i, "products", j, "merchant_key"],
+          where: `partners[${i}].products[${j}]`,
+        })),
+      ),
+    );
+  });
+
+export type ImportPayload = z.infer<typeof ImportPayload>;
+export type PartnerInput = z.infer<typeof Partner>;
+export type CustomerInput = z.infer<typeof Customer>;
+export type AccountInput = z.infer<typeof Account>;
+export type StatementInput = z.infer<typeof Statement>;
 
 /** `statements[3] ("st_9").period_end_date: must be an RFC 3339 timestamp` */
 function describeIssue(input: unknown, issue: z.core.$ZodIssue): string {
