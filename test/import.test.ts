@@ -8,7 +8,9 @@ import {
   type Fixture,
   importData,
   monthlyStatement,
+  OPERATOR_TOKEN,
   operator,
+  request,
   type StatementInput,
   seedAccount,
   statementsPath,
@@ -342,6 +344,40 @@ describe("import atomicity", () => {
       200,
     );
     expect(account).not.toHaveProperty("current_balance");
+  });
+});
+
+describe("import body size", () => {
+  const MIB = 1024 * 1024;
+  /** A valid empty import padded with whitespace to exactly `size` bytes. */
+  const paddedImport = (size: number) => `{"statements":[]}`.padEnd(size, " ");
+
+  it("accepts a body of exactly 20 MiB", async () => {
+    const res = await operator("POST", "/import", paddedImport(20 * MIB), {
+      "content-type": "application/json",
+    });
+    expect(res.status).toBe(200);
+  });
+
+  it("answers 413 for a body of 20 MiB + 1 byte, with or without a Content-Length", async () => {
+    const body = paddedImport(20 * MIB + 1);
+    const sized = await operator("POST", "/import", body, { "content-type": "application/json" });
+    expect((await expectJson<ErrorBody>(sized, 413)).error.type).toBe("PAYLOAD_TOO_LARGE_ERROR");
+
+    const bytes = new TextEncoder().encode(body);
+    const streamed = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let at = 0; at < bytes.length; at += MIB)
+          controller.enqueue(bytes.slice(at, at + MIB));
+        controller.close();
+      },
+    });
+    const res = await request("/operator/v1/import", {
+      method: "POST",
+      headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, "content-type": "application/json" },
+      body: streamed,
+    });
+    expect((await expectJson<ErrorBody>(res, 413)).error.type).toBe("PAYLOAD_TOO_LARGE_ERROR");
   });
 });
 
@@ -897,6 +933,18 @@ describe("import validation names the item and field", () => {
         }
       }
     }
+  });
+
+  it("refuses more than 5000 products in one payload", async () => {
+    const partners = Array.from({ length: 51 }, (_, i) => ({
+      partner_id: `p_many_${i}`,
+      name: "Many",
+      products: Array.from({ length: 100 }, (_, j) => ({
+        merchant_key: `mk_${i}_${j}`,
+        name: "C",
+      })),
+    }));
+    await expectInvalid({ partners }, "partners: list at most 5000 products in all (5100 sent)");
   });
 
   it("reports at most 50 problems for a payload full of them", async () => {

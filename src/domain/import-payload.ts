@@ -168,6 +168,17 @@ export const ImportPayload = z
         })),
       );
     }
+    const productCount = (payload.partners ?? []).reduce(
+      (n, p) => n + (p.products?.length ?? 0),
+      0,
+    );
+    if (productCount > MAX_ITEMS) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["partners"],
+        message: `list at most ${MAX_ITEMS} products in all (${productCount} sent)`,
+      });
+    }
     // A merchant key names one product, whichever partner lists it.
     refuseRepeats(
       ctx,

@@ -18,6 +18,9 @@ import { readJsonBody } from "./json-body";
 /** Largest accepted statement PDF. */
 export const MAX_PDF_BYTES = 20 * 1024 * 1024;
 
+/** Largest accepted import body. */
+export const MAX_IMPORT_BYTES = 20 * 1024 * 1024;
+
 const Environment = z.enum(["sandbox", "production"]);
 const CreateKey = z.strictObject({
   environment: Environment,
@@ -53,19 +56,28 @@ function pdfObjectKey(statementId: string): string {
   return `statements/${encodeURIComponent(statementId)}.pdf`;
 }
 
-/** Reads at most `limit` bytes of a body; null when it is longer. */
-async function readBounded(body: ReadableStream<Uint8Array> | null, limit: number) {
-  if (!body) return new Uint8Array();
+/** A 413 naming the limit that `what` exceeded. */
+function tooLarge(what: string, limit: number): ApiError {
+  return new ApiError("PAYLOAD_TOO_LARGE_ERROR", `${what} is at most ${limit} bytes.`);
+}
+
+/**
+ * The body's bytes, or a 413 once it passes `limit`: a declared Content-Length is refused
+ * before reading, and a body without one is cut off as soon as it grows past the limit.
+ */
+async function readBounded(request: Request, limit: number, what: string): Promise<Uint8Array> {
+  if (Number(request.headers.get("content-length") ?? 0) > limit) throw tooLarge(what, limit);
+  if (!request.body) return new Uint8Array();
   const parts: Uint8Array[] = [];
   let size = 0;
-  const reader = body.getReader();
+  const reader = request.body.getReader();
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
     size += value.byteLength;
     if (size > limit) {
       await reader.cancel();
-      return null;
+      throw tooLarge(what, limit);
     }
     parts.push(value);
   }
@@ -82,9 +94,9 @@ export const operatorRoutes = new Hono<AppEnv>()
   .use("/operator/*", operatorAuth)
 
   .post("/operator/v1/import", async (c) => {
-    const parsed = parseImportPayload(
-      await readJsonBody(c.req.raw, { maxBytes: 20 * 1024 * 1024 }),
-    );
+    const bytes = await readBounded(c.req.raw, MAX_IMPORT_BYTES, "An import body");
+    const body = new Request(c.req.url, { method: "POST", body: bytes });
+    const parsed = parseImportPayload(await readJsonBody(body, { maxBytes: MAX_IMPORT_BYTES }));
     if (!parsed.ok) throw invalidRequest(parsed.details);
     const imported = await importPayload(c.get("db"), parsed.payload, c.get("now")());
     return c.json({ imported });
@@ -160,11 +172,7 @@ export const operatorRoutes = new Hono<AppEnv>()
         "Send the PDF with Content-Type: application/pdf.",
       );
     }
-    const tooLarge = () =>
-      new ApiError("PAYLOAD_TOO_LARGE_ERROR", `A statement PDF is at most ${MAX_PDF_BYTES} bytes.`);
-    if (Number(c.req.header("content-length") ?? 0) > MAX_PDF_BYTES) throw tooLarge();
-    const bytes = await readBounded(c.req.raw.body, MAX_PDF_BYTES);
-    if (!bytes) throw tooLarge();
+    const bytes = await readBounded(c.req.raw, MAX_PDF_BYTES, "A statement PDF");
     if (new TextDecoder().decode(bytes.subarray(0, 5)) !== "%PDF-") {
       throw invalidRequest(["The body is not a PDF document (it must start with %PDF-)."]);
     }
