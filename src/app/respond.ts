@@ -51,7 +51,7 @@ export function renderError(err: Error, c: Context<AppEnv>): Response {
       `An unexpected error occurred (request ${c.get("requestId")}).`,
     );
   }
-  if (apiError.status >= 500) {
+  if (apiError.status === 500 || apiError.status === 503) {
     console.error(JSON.stringify({ request_id: c.get("requestId"), error: String(err) }));
   }
   for (const [name, value] of Object.entries(apiError.headers)) c.header(name, value);

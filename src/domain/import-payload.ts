@@ -1,5 +1,5 @@
 // Validation of the operator import payload: every problem is reported with its item and field.
-import { z } from "zod";
+import * as z from "zod";
 import { bundle } from "../../versions";
 import { AMOUNT_FIELDS, AMOUNT_SIGNS } from "./statement";
 

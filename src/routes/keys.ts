@@ -1,6 +1,6 @@
 // POST /v2/keys: a new key for the caller's partner and environment, with exactly its scopes.
 import { Hono } from "hono";
-import { z } from "zod";
+import * as z from "zod";
 import type { AppEnv } from "../app/context";
 import { invalidRequest } from "../app/errors";
 import { respond } from "../app/respond";

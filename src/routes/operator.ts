@@ -2,7 +2,7 @@
 // Not versioned by date; errors use the ApiError envelope.
 import { eq } from "drizzle-orm";
 import { Hono } from "hono";
-import { z } from "zod";
+import * as z from "zod";
 import { bundle } from "../../versions";
 import type { AppEnv } from "../app/context";
 import { ApiError, invalidRequest } from "../app/errors";
