@@ -1,0 +1,103 @@
+// The arms: what each timed load sends. Arms that are compared with each other sit next to each
+// other, so that they run back to back (see runRounds in bench/run.ts).
+import { CUSTOMER, DEEP_ACCOUNT, MAIN_ACCOUNT } from "./data.ts";
+import { type PagePosition, statementsPath } from "./probe.ts";
+import type { WorkerName } from "./serve.ts";
+
+export interface Arm {
+  id: string;
+  label: string;
+  url: string;
+  headers?: Record<string, string>;
+  /** Statements before the page, for the depth chart. */
+  depth?: number;
+}
+
+export function defineArms(
+  url: (worker: WorkerName, route: string) => string,
+  options: { keys: { large: string; small: string }; positions: PagePosition[] },
+): Arm[] {
+  const large = { authorization: `Bearer ${options.keys.large}` };
+  const floorPage = (query: string) => url("floor", `/statements?${query}`);
+  const arms: Arm[] = [
+    { id: "hello", label: "hello (bare handler, static JSON)", url: url("floor", "/hello") },
+  ];
+  for (const limit of [10, 100]) {
+    arms.push(
+      {
+        id: `floor-${limit}`,
+        label: `floor, limit=${limit}`,
+        url: floorPage(`account=${MAIN_ACCOUNT}&limit=${limit}`),
+      },
+      {
+        id: `statements-${limit}`,
+        label: `statements, full pipeline, limit=${limit}`,
+        url: url("api", statementsPath(MAIN_ACCOUNT, `limit=${limit}`)),
+        headers: large,
+      },
+    );
+  }
+  // Diagnostics: where the gap between the floor and the service comes from.
+  for (const limit of [10, 100]) {
+    for (const [route, label] of [
+      ["two-trips", "floor + the service's key lookup and ownership check in its 2 round trips"],
+      ["one-trip", "floor + the same reads in 1 round trip"],
+    ] as const) {
+      arms.push({
+        id: `${route}-${limit}`,
+        label: `${label}, limit=${limit}`,
+        url: url("floor", `/${route}?account=${MAIN_ACCOUNT}&customer=${CUSTOMER}&limit=${limit}`),
+        headers: large,
+      });
+    }
+  }
+  arms.push(
+    {
+      id: "small-table-10",
+      label: "statements, limit=10, 1,000 statements in the table",
+      url: url("api-small", statementsPath(MAIN_ACCOUNT, "limit=10")),
+      headers: { authorization: `Bearer ${options.keys.small}` },
+    },
+    {
+      id: "large-table-10",
+      label: "statements, limit=10, 1,000,000 statements in the table",
+      url: url("api", statementsPath(MAIN_ACCOUNT, "limit=10")),
+      headers: large,
+    },
+  );
+  for (const version of ["latest", "2025-05-05"]) {
+    arms.push({
+      id: `version-${version}`,
+      label: `statements, limit=10, x-service-version: ${version}`,
+      url: url("api", statementsPath(MAIN_ACCOUNT, "limit=10")),
+      headers: { ...large, "x-service-version": version },
+    });
+  }
+  // The depth pair (first page, deepest page) first, then the rest of the curve.
+  const byDepth = [...options.positions].sort((a, b) => a.depth - b.depth);
+  const deepest = byDepth.pop();
+  const first = byDepth.shift();
+  for (const p of [first, deepest, ...byDepth]) {
+    if (!p) continue;
+    const depth = p.depth.toLocaleString("en");
+    arms.push({
+      id: `depth-${p.depth}`,
+      label: `statements, limit=10, ${depth} deep`,
+      url: url(
+        "api",
+        statementsPath(DEEP_ACCOUNT, `limit=10${p.token ? `&starting_after=${p.token}` : ""}`),
+      ),
+      headers: large,
+      depth: p.depth,
+    });
+  }
+  for (const p of options.positions) {
+    arms.push({
+      id: `floor-depth-${p.depth}`,
+      label: `floor, limit=10, ${p.depth.toLocaleString("en")} deep`,
+      url: floorPage(`account=${DEEP_ACCOUNT}&limit=10${p.floorCursor ? `&${p.floorCursor}` : ""}`),
+      depth: p.depth,
+    });
+  }
+  return arms;
+}

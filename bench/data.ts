@@ -1,0 +1,315 @@
+// The bench's data: a million-statement table and a thousand-statement one, built once and reused
+// while the migrations and this file's layout stay the same.
+//
+// What a partner sees (partner, product, customer, the measured accounts, keys, PDFs) goes through
+// the operator API. The bulk (filler tenants and the 100,000-statement account) is inserted with
+// SQL straight into D1, in the format the import writes (UTC RFC 3339 text with milliseconds).
+import { createHash } from "node:crypto";
+import { readdir, readFile, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { ROOT } from "./build.ts";
+import { type BenchServer, OPERATOR_TOKEN } from "./serve.ts";
+
+/** Besides the migrations, the files whose change means stored data may no longer fit. */
+const DATA_SOURCES = [
+  "bench/data.ts",
+  "src/db/schema.ts",
+  "src/db/import.ts",
+  "src/db/keys.ts",
+  "src/domain/api-keys.ts",
+];
+
+export const PARTNER = "bench_partner";
+export const MERCHANT_KEY = "mk_bench";
+export const CUSTOMER = "cus_bench";
+/** 200 statements, every one with a PDF: the account the throughput arms read. */
+export const MAIN_ACCOUNT = "acc_main";
+const MAIN_STATEMENTS = 200;
+/** 100,000 statements: the account the depth arm pages through (large table only). */
+export const DEEP_ACCOUNT = "acc_deep";
+export const DEEP_STATEMENTS = 100_000;
+const FILLER_PER_ACCOUNT = 200;
+const FILLER_PARTNERS = 50;
+export const LARGE_TOTAL = 1_000_000;
+export const SMALL_TOTAL = 1_000;
+
+export interface Dataset {
+  stamp: string;
+  /** Sandbox ACCOUNT_READ keys of the bench partner, one per database. */
+  keys: { large: string; small: string };
+}
+
+/** The stamp of what the data depends on: the migrations, the import and this layout. */
+async function dataStamp(): Promise<string> {
+  const hash = createHash("sha256");
+  const files = [...(await migrationFiles()), ...DATA_SOURCES.map((f) => path.join(ROOT, f))];
+  for (const file of files) {
+    hash.update(file);
+    hash.update(await readFile(file).catch(() => Buffer.alloc(0)));
+  }
+  return hash.digest("hex").slice(0, 16);
+}
+
+async function migrationFiles(): Promise<string[]> {
+  const dir = path.join(ROOT, "migrations");
+  return (await readdir(dir))
+    .filter((f) => /^\d{4}_.*\.sql$/.test(f))
+    .sort()
+    .map((f) => path.join(dir, f));
+}
+
+/** The dataset recorded in `file` if it matches the current stamp, else null. */
+export async function cachedDataset(file: string): Promise<Dataset | null> {
+  try {
+    const dataset = JSON.parse(await readFile(file, "utf8")) as Dataset;
+    return dataset.stamp === (await dataStamp()) ? dataset : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Removes stale state, so a rebuild starts from empty databases. */
+export async function clearState(stateDir: string, file: string): Promise<void> {
+  await rm(stateDir, { recursive: true, force: true });
+  await rm(file, { force: true });
+}
+
+type D1 = Awaited<ReturnType<BenchServer["database"]>>;
+
+async function applyMigrations(db: D1): Promise<void> {
+  for (const file of await migrationFiles()) {
+    const text = await readFile(file, "utf8");
+    for (const chunk of text.split("--> statement-breakpoint")) {
+      if (chunk.trim()) await db.prepare(chunk).run();
+    }
+  }
+}
+
+async function operator(
+  server: BenchServer,
+  worker: "api" | "api-small",
+  method: string,
+  route: string,
+  body: unknown,
+  contentType = "application/json",
+): Promise<Response> {
+  const res = await fetch(new URL(`/operator/v1${route}`, server.url(worker)), {
+    method,
+    headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, "content-type": contentType },
+    body: body instanceof Uint8Array ? body : JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${await res.text()}`);
+  return res;
+}
+
+/** The first instant of the month `monthsBack` months before October 2026. */
+function monthStart(monthsBack: number): string {
+  return new Date(Date.UTC(2026, 9 - monthsBack, 1)).toISOString();
+}
+
+/** The last second of that month. */
+function monthEnd(monthsBack: number): string {
+  return new Date(Date.UTC(2026, 10 - monthsBack, 1) - 1000).toISOString();
+}
+
+/** The partner, customer and measured accounts, through the operator API; returns a new key. */
+async function seedPartner(
+  server: BenchServer,
+  worker: "api" | "api-small",
+  deep: boolean,
+): Promise<string> {
+  const statements = Array.from({ length: MAIN_STATEMENTS }, (_, i) => ({
+    statement_id: `st_main_${String(i).padStart(4, "0")}`,
+    account_id: MAIN_ACCOUNT,
+    period_start_date: monthStart(i),
+    period_end_date: monthEnd(i),
+    due_date: new Date(Date.parse(monthEnd(i)) + 25 * 86400_000).toISOString(),
+    currency: "USD",
+    statement_balance: 10_000 + i,
+    minimum_due: 2_500,
+    previous_balance: 9_000,
+    purchases: 4_000 + i,
+    payments: -3_000,
+    credits: 0,
+    refunds: -200,
+    interest: 150,
+    fees: 50,
+    overdue_amount: 0,
+  }));
+  await operator(server, worker, "POST", "/import", {
+    partners: [
+      {
+        partner_id: PARTNER,
+        name: "Bench Partner",
+        products: [{ merchant_key: MERCHANT_KEY, name: "Bench Card" }],
+        saved_versions: { sandbox: "2025-05-05", production: "2025-05-05" },
+      },
+    ],
+    customers: [
+      {
+        customer_id: CUSTOMER,
+        partner_id: PARTNER,
+        environment: "sandbox",
+        merchant_key: MERCHANT_KEY,
+      },
+    ],
+    accounts: [
+      { account_id: MAIN_ACCOUNT, customer_id: CUSTOMER, status: "OPEN", currency: "USD" },
+      ...(deep
+        ? [{ account_id: DEEP_ACCOUNT, customer_id: CUSTOMER, status: "OPEN", currency: "USD" }]
+        : []),
+    ],
+    statements,
+  });
+  // Every listed statement carries a PDF, so every row of a page signs a link.
+  const pdf = new TextEncoder().encode("%PDF-1.4\n% bench statement\n%%EOF\n");
+  for (const s of statements) {
+    await operator(
+      server,
+      worker,
+      "PUT",
+      `/statements/${s.statement_id}/pdf`,
+      pdf,
+      "application/pdf",
+    );
+  }
+  const res = await operator(server, worker, "POST", `/partners/${PARTNER}/keys`, {
+    environment: "sandbox",
+    scopes: ["ACCOUNT_READ"],
+  });
+  return ((await res.json()) as { api_key: string }).api_key;
+}
+
+const STATEMENT_COLUMNS =
+  "statement_id, account_id, period_start_date, period_end_date, due_date, currency, " +
+  "statement_balance, minimum_due, previous_balance, purchases, payments, credits, refunds, " +
+  "interest, fees, overdue_amount, pdf_key, created_at";
+
+/** `count` rows numbered from `from`, generated inside SQLite (one round trip per chunk). */
+function seriesSql(from: number, count: number): string {
+  return (
+    `WITH RECURSIVE seq(n) AS (SELECT ${from} UNION ALL SELECT n + 1 FROM seq ` +
+    `WHERE n < ${from + count - 1}) `
+  );
+}
+
+const CREATED = "'2026-11-01T00:00:00.000Z'";
+
+/** The 100,000-statement account: one statement a day back from the newest, each with a PDF. */
+async function insertDeepAccount(db: D1): Promise<void> {
+  const chunk = 50_000;
+  const day = (time: string, offset: string) =>
+    `strftime('%Y-%m-%dT${time}Z', '2026-10-31', printf('%+d days', ${offset}))`;
+  for (let from = 0; from < DEEP_STATEMENTS; from += chunk) {
+    await db
+      .prepare(
+        `INSERT INTO statements (${STATEMENT_COLUMNS}) ${seriesSql(from, chunk)}` +
+          `SELECT printf('st_deep_%06d', n), '${DEEP_ACCOUNT}', ` +
+          `${day("00:00:00.000", "-n")}, ${day("23:59:59.000", "-n")}, ${day("00:00:00.000", "25 - n")}, ` +
+          "'USD', 10000 + n % 977, 2500, 9000, 4000, -3000, 0, -200, 150, 50, 0, " +
+          `'statements/' || printf('st_deep_%06d', n) || '.pdf', ${CREATED} FROM seq`,
+      )
+      .run();
+  }
+}
+
+/**
+ * Other tenants, up to `statements` statements: partners, customers and accounts through the
+ * operator import (in chunks it accepts), then 200 monthly statements per account with SQL.
+ */
+async function insertFiller(
+  server: BenchServer,
+  worker: "api" | "api-small",
+  prefix: string,
+  statements: number,
+): Promise<void> {
+  const accounts = statements / FILLER_PER_ACCOUNT;
+  const partnerCount = Math.min(FILLER_PARTNERS, accounts);
+  const partnerOf = (n: number) => `${prefix}p_${String(n % partnerCount).padStart(3, "0")}`;
+  const productOf = (n: number) => `${prefix}mk_${String(n % partnerCount).padStart(3, "0")}`;
+  const customerOf = (n: number) => `${prefix}cus_${String(n).padStart(5, "0")}`;
+  const accountOf = (n: number) => `${prefix}acc_${String(n).padStart(5, "0")}`;
+  const partners = Array.from({ length: partnerCount }, (_, n) => ({
+    partner_id: partnerOf(n),
+    name: "Filler",
+    products: [{ merchant_key: productOf(n), name: "Filler Card" }],
+  }));
+  await operator(server, worker, "POST", "/import", { partners });
+  const chunk = 500;
+  for (let from = 0; from < accounts; from += chunk) {
+    const ns = Array.from({ length: Math.min(chunk, accounts - from) }, (_, i) => from + i);
+    await operator(server, worker, "POST", "/import", {
+      customers: ns.map((n) => ({
+        customer_id: customerOf(n),
+        partner_id: partnerOf(n),
+        environment: n % 2 === 0 ? "sandbox" : "production",
+        merchant_key: productOf(n),
+      })),
+      accounts: ns.map((n) => ({
+        account_id: accountOf(n),
+        customer_id: customerOf(n),
+        status: "OPEN",
+        currency: "USD",
+      })),
+    });
+  }
+
+  const db = await server.database(worker);
+  const rows = 100_000;
+  for (let from = 0; from < statements; from += rows) {
+    const count = Math.min(rows, statements - from);
+    const month = `(n % ${FILLER_PER_ACCOUNT})`;
+    const monthsBack = (base: string, extra = "") =>
+      `strftime('%Y-%m-%dT%H:%M:%fZ', '${base}', printf('-%d months', ${month})${extra})`;
+    await db
+      .prepare(
+        `INSERT INTO statements (${STATEMENT_COLUMNS}) ${seriesSql(from, count)}` +
+          `SELECT printf('${prefix}st_%07d', n), ` +
+          `printf('${prefix}acc_%05d', n / ${FILLER_PER_ACCOUNT}), ` +
+          `${monthsBack("2026-10-01")}, ${monthsBack("2026-11-01", ", '-1 seconds'")}, ` +
+          `${monthsBack("2026-11-26")}, ` +
+          "'USD', 10000 + n % 977, 2500, 9000, 4000, -3000, 0, -200, 150, 50, 0, NULL, " +
+          `${CREATED} FROM seq`,
+      )
+      .run();
+  }
+}
+
+async function countStatements(db: D1): Promise<number> {
+  const row = await db.prepare("SELECT count(*) AS n FROM statements").first<{ n: number }>();
+  return row?.n ?? 0;
+}
+
+/**
+ * Builds both databases from empty (the server must be running over a cleared state directory)
+ * and records the dataset in `file`.
+ */
+export async function buildDataset(
+  server: BenchServer,
+  file: string,
+  progress: (message: string) => void,
+): Promise<Dataset> {
+  const large = await server.database("api");
+  const small = await server.database("api-small");
+  await applyMigrations(large);
+  await applyMigrations(small);
+
+  progress("small table: partner, keys and PDFs through the operator API");
+  const smallKey = await seedPartner(server, "api-small", false);
+  await insertFiller(server, "api-small", "s_", SMALL_TOTAL - MAIN_STATEMENTS);
+
+  progress("large table: partner, keys and PDFs through the operator API");
+  const largeKey = await seedPartner(server, "api", true);
+  progress(`large table: ${DEEP_STATEMENTS.toLocaleString("en")} statements in one account`);
+  await insertDeepAccount(large);
+  progress("large table: filler tenants");
+  await insertFiller(server, "api", "l_", LARGE_TOTAL - MAIN_STATEMENTS - DEEP_STATEMENTS);
+
+  const counts = { large: await countStatements(large), small: await countStatements(small) };
+  if (counts.large !== LARGE_TOTAL || counts.small !== SMALL_TOTAL) {
+    throw new Error(`unexpected statement counts ${JSON.stringify(counts)}`);
+  }
+  const dataset: Dataset = { stamp: await dataStamp(), keys: { large: largeKey, small: smallKey } };
+  await writeFile(file, `${JSON.stringify(dataset, null, 2)}\n`);
+  return dataset;
+}

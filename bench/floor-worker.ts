@@ -1,0 +1,124 @@
+// The floor: a bare Worker running the statements keyset query the service runs, with no framework,
+// no auth, no versions, no link signing. Served only by the bench, next to the production bundle;
+// it is its own entry point, so nothing here can reach a production deploy.
+//
+//   /hello       static JSON, no storage: what the runtime alone costs
+//   /statements  the floor: the keyset page, one prepared statement, JSON.stringify
+//   /two-trips   diagnostic: the page plus the service's key lookup and ownership check, in the
+//                service's two round trips (key lookup, then ownership + page in one batch)
+//   /one-trip    diagnostic: the same reads in a single batch (key, account row, page), the
+//                checks done in code afterwards: what a one-round-trip design could reach
+
+/** The slice of the D1 binding this Worker uses (bench/ type-checks without the Workers types). */
+interface D1Statement {
+  all(): Promise<{ results: Record<string, unknown>[] }>;
+}
+
+interface D1Like {
+  prepare(query: string): { bind(...values: unknown[]): D1Statement };
+  batch(statements: D1Statement[]): Promise<{ results: Record<string, unknown>[] }[]>;
+}
+
+interface FloorEnv {
+  DB: D1Like;
+}
+
+const COLUMNS =
+  "statement_id, account_id, period_start_date, period_end_date, due_date, currency, " +
+  "statement_balance, minimum_due, previous_balance, purchases, payments, credits, refunds, " +
+  "interest, fees, overdue_amount, pdf_key, hidden_at, created_at";
+
+// The same statements as src/db/queries.ts readStatementPage: visible rows of one account, newest
+// first, limit + 1 rows (the extra one only tells whether there is more), through statements_page_idx.
+const FIRST_PAGE =
+  `SELECT ${COLUMNS} FROM statements WHERE account_id = ?1 AND hidden_at IS NULL ` +
+  "ORDER BY period_end_date DESC, statement_id DESC LIMIT ?2";
+const NEXT_PAGE =
+  `SELECT ${COLUMNS} FROM statements WHERE account_id = ?1 AND hidden_at IS NULL ` +
+  "AND (period_end_date, statement_id) < (?3, ?4) " +
+  "ORDER BY period_end_date DESC, statement_id DESC LIMIT ?2";
+
+// The service's other reads (src/db/queries.ts), for the diagnostic paths.
+const CALLER =
+  "SELECT k.key_id, k.partner_id, k.environment, k.scopes, p.saved_version_sandbox, " +
+  "p.saved_version_production, p.merchant_keys FROM api_keys k " +
+  "JOIN partners p ON p.partner_id = k.partner_id WHERE k.key_hash = ?1 AND k.revoked_at IS NULL";
+const OWNERSHIP =
+  "SELECT CASE WHEN EXISTS (SELECT 1 FROM accounts WHERE account_id = ?1 AND customer_id = ?2 " +
+  "AND partner_id = ?3 AND environment = ?4 AND merchant_key = ?5) THEN 2 " +
+  "WHEN EXISTS (SELECT 1 FROM customers WHERE customer_id = ?2 AND partner_id = ?3 " +
+  "AND environment = ?4 AND merchant_key = ?5) THEN 1 ELSE 0 END AS found";
+const ACCOUNT =
+  "SELECT customer_id, partner_id, environment, merchant_key FROM accounts WHERE account_id = ?1";
+
+const JSON_HEADERS = { "content-type": "application/json" };
+const HELLO = JSON.stringify({ hello: "world" });
+const reject = (status: number) => new Response("{}", { status, headers: JSON_HEADERS });
+
+async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
+function keyHash(request: Request): Promise<string> {
+  return sha256Hex((request.headers.get("authorization") ?? "").replace(/^Bearer /, ""));
+}
+
+/** The caller's single product, as the service picks it when no merchant-key header is sent. */
+function soleProduct(caller: Record<string, unknown>): string {
+  return (JSON.parse(String(caller.merchant_keys)) as string[])[0] ?? "";
+}
+
+export default {
+  async fetch(request: Request, env: FloorEnv): Promise<Response> {
+    const url = new URL(request.url);
+    // The hello arm: what the runtime costs with no storage at all.
+    if (url.pathname === "/hello") return new Response(HELLO, { headers: JSON_HEADERS });
+
+    const query = url.searchParams;
+    const accountId = query.get("account") ?? "";
+    const customerId = query.get("customer") ?? "";
+    const limit = Number(query.get("limit") ?? "10");
+    const afterEnd = query.get("after_end");
+    const afterId = query.get("after_id");
+    const page =
+      afterEnd !== null && afterId !== null
+        ? env.DB.prepare(NEXT_PAGE).bind(accountId, limit + 1, afterEnd, afterId)
+        : env.DB.prepare(FIRST_PAGE).bind(accountId, limit + 1);
+
+    let results: Record<string, unknown>[];
+    if (url.pathname === "/two-trips") {
+      const caller = (
+        await env.DB.prepare(CALLER)
+          .bind(await keyHash(request))
+          .all()
+      ).results[0];
+      if (!caller) return reject(401);
+      const scope = [customerId, caller.partner_id, caller.environment, soleProduct(caller)];
+      const ownership = env.DB.prepare(OWNERSHIP).bind(accountId, ...scope);
+      const [check, rows] = await env.DB.batch([ownership, page]);
+      if (check?.results[0]?.found !== 2) return reject(404);
+      results = rows?.results ?? [];
+    } else if (url.pathname === "/one-trip") {
+      const [callers, accounts, rows] = await env.DB.batch([
+        env.DB.prepare(CALLER).bind(await keyHash(request)),
+        env.DB.prepare(ACCOUNT).bind(accountId),
+        page,
+      ]);
+      const caller = callers?.results[0];
+      if (!caller) return reject(401);
+      const account = accounts?.results[0];
+      const owned =
+        account?.customer_id === customerId &&
+        account.partner_id === caller.partner_id &&
+        account.environment === caller.environment &&
+        account.merchant_key === soleProduct(caller);
+      if (!owned) return reject(404);
+      results = rows?.results ?? [];
+    } else {
+      results = (await page.all()).results;
+    }
+    const body = { data: results.slice(0, limit), has_more: results.length > limit };
+    return new Response(JSON.stringify(body), { headers: JSON_HEADERS });
+  },
+};

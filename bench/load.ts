@@ -1,0 +1,70 @@
+// Load generation: autocannon against one arm, with every response time kept at full precision
+// (autocannon's own histogram rounds to whole milliseconds, coarser than these latencies).
+import autocannon from "autocannon";
+
+export interface Target {
+  url: string;
+  headers?: Record<string, string>;
+}
+
+export interface Measurement {
+  /** Successful responses per second over the run. */
+  rps: number;
+  /** Latency percentiles in milliseconds. */
+  p50: number;
+  p99: number;
+  requests: number;
+}
+
+function percentile(sorted: Float64Array, p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
+  return sorted[Math.max(0, index)] as number;
+}
+
+/**
+ * Runs `connections` keep-alive connections against `target` for `seconds`. Any error or non-2xx
+ * answer fails the run: a bench that measures failures measures nothing.
+ */
+export async function measure(
+  target: Target,
+  options: { connections: number; seconds: number },
+): Promise<Measurement> {
+  const times: number[] = [];
+  let failures = 0;
+  const instance = autocannon({
+    url: target.url,
+    headers: target.headers ?? {},
+    connections: options.connections,
+    duration: options.seconds,
+    pipelining: 1,
+    timeout: 10,
+  });
+  instance.on("response", (_client: unknown, status: number, _bytes: number, time: number) => {
+    if (status >= 200 && status < 300) times.push(time);
+    else failures += 1;
+  });
+  const result = await instance;
+  if (failures > 0 || result.errors > 0 || result.timeouts > 0) {
+    throw new Error(
+      `${target.url}: ${failures} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`,
+    );
+  }
+  const sorted = Float64Array.from(times).sort();
+  return {
+    rps: times.length / result.duration,
+    p50: percentile(sorted, 50),
+    p99: percentile(sorted, 99),
+    requests: times.length,
+  };
+}
+
+/** The median of a list of numbers (the mean of the middle two for an even count). */
+export function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  if (sorted.length === 0) return Number.NaN;
+  return sorted.length % 2 === 1
+    ? (sorted[mid] as number)
+    : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}

@@ -1,0 +1,112 @@
+// Single requests the timed arms need before they start: page tokens at chosen depths of the deep
+// account (reached by paging, as a partner would), and the D1 cost of each request from its log line.
+import { CUSTOMER } from "./data.ts";
+import type { BenchServer, WorkerName } from "./serve.ts";
+
+interface StatementBody {
+  statement_id: string;
+  period_end_date: string;
+}
+
+interface PageBody {
+  data: StatementBody[];
+  has_more: boolean;
+  next_page_token?: string;
+}
+
+/** Where a page starts: the partner's token and the same position as the floor takes it. */
+export interface PagePosition {
+  /** Statements listed before this page. */
+  depth: number;
+  /** `starting_after=…` for the service (empty on the first page). */
+  token: string;
+  /** `after_end=…&after_id=…` for the floor (empty on the first page). */
+  floorCursor: string;
+}
+
+export function statementsPath(accountId: string, query: string): string {
+  return `/v2/customers/${CUSTOMER}/accounts/${accountId}/statements?${query}`;
+}
+
+async function getPage(
+  server: BenchServer,
+  worker: WorkerName,
+  path: string,
+  headers: Record<string, string>,
+): Promise<PageBody> {
+  const res = await fetch(new URL(path, server.url(worker)), { headers });
+  const text = await res.text();
+  if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${text}`);
+  return JSON.parse(text) as PageBody;
+}
+
+/**
+ * Pages through `accountId` 100 statements at a time and returns the position of a page starting
+ * at each of `depths` (multiples of 100, ascending).
+ */
+export async function positionsAt(
+  server: BenchServer,
+  accountId: string,
+  key: string,
+  depths: readonly number[],
+): Promise<PagePosition[]> {
+  const headers = { authorization: `Bearer ${key}` };
+  const positions: PagePosition[] = [];
+  let token = "";
+  let floorCursor = "";
+  for (let seen = 0; positions.length < depths.length; seen += 100) {
+    if (depths.includes(seen)) positions.push({ depth: seen, token, floorCursor });
+    if (positions.length === depths.length) break;
+    const query = `limit=100${token ? `&starting_after=${token}` : ""}`;
+    const page = await getPage(server, "api", statementsPath(accountId, query), headers);
+    const last = page.data.at(-1);
+    if (!page.next_page_token || !last) throw new Error(`${accountId} ends before ${seen + 100}`);
+    token = page.next_page_token;
+    floorCursor =
+      `after_end=${encodeURIComponent(last.period_end_date)}` +
+      `&after_id=${encodeURIComponent(last.statement_id)}`;
+  }
+  return positions;
+}
+
+export interface RequestCost {
+  label: string;
+  limit: number;
+  depth: number;
+  status: number;
+  roundTrips: number;
+  rowsRead: number;
+  rowsReturned: number;
+}
+
+let probes = 0;
+
+/** Sends one request and reads its D1 cost from the log line the Worker printed for it. */
+export async function costOf(
+  server: BenchServer,
+  options: {
+    label: string;
+    worker: "api" | "api-small";
+    path: string;
+    key: string;
+    limit: number;
+    depth: number;
+  },
+): Promise<RequestCost> {
+  probes += 1;
+  const requestId = `bench-cost-${probes}`;
+  const page = await getPage(server, options.worker, options.path, {
+    authorization: `Bearer ${options.key}`,
+    "x-request-id": requestId,
+  });
+  const log = await server.logOf(requestId);
+  return {
+    label: options.label,
+    limit: options.limit,
+    depth: options.depth,
+    status: log.status,
+    roundTrips: log.d1_queries,
+    rowsRead: log.d1_rows_read,
+    rowsReturned: page.data.length,
+  };
+}

@@ -1,0 +1,219 @@
+// Turns the rounds into bench/RESULTS.md (goals, arms, cost, bundle) and bench/depth.svg.
+import { readFileSync } from "node:fs";
+import { writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import type { Arm } from "./arms.ts";
+import { BUNDLE_BUDGET_BYTES, type Bundle, kib, ROOT, type StartupProfile } from "./build.ts";
+import { depthChart } from "./chart.ts";
+import { type Measurement, median } from "./load.ts";
+import type { RequestCost } from "./probe.ts";
+
+export interface RunResults {
+  date: Date;
+  settings: { rounds: number; seconds: number; warmupSeconds: number; connections: number };
+  load: { before: number[]; after: number[] };
+  durationSeconds: number;
+  arms: Arm[];
+  rounds: Map<string, Measurement>[];
+  costs: RequestCost[];
+  bundle: Bundle;
+  startup: StartupProfile | null;
+  tables: { large: number; small: number };
+}
+
+interface Goal {
+  name: string;
+  measured: string;
+  target: string;
+  met: boolean;
+}
+
+const fixed = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : "n/a");
+
+function versionOf(pkg: string): string {
+  try {
+    const file = path.join(ROOT, "node_modules", pkg, "package.json");
+    return (JSON.parse(readFileSync(file, "utf8")) as { version: string }).version;
+  } catch {
+    return "unknown";
+  }
+}
+
+/** Per round, `numerator ÷ denominator` of one metric; the median over rounds. */
+function ratio(
+  results: RunResults,
+  numerator: string,
+  denominator: string,
+  metric: "rps" | "p50",
+): { median: number; rounds: number[] } {
+  const rounds = results.rounds.map((round) => {
+    const a = round.get(numerator);
+    const b = round.get(denominator);
+    return a && b ? a[metric] / b[metric] : Number.NaN;
+  });
+  return { median: median(rounds), rounds };
+}
+
+function armMedian(results: RunResults, id: string, metric: keyof Measurement): number {
+  return median(results.rounds.map((round) => round.get(id)?.[metric] ?? Number.NaN));
+}
+
+function goals(results: RunResults): Goal[] {
+  const out: Goal[] = [];
+  const add = (
+    name: string,
+    r: { median: number; rounds: number[] },
+    target: string,
+    met: boolean,
+  ) => {
+    const each = r.rounds.map((x) => fixed(x)).join(", ");
+    out.push({ name, measured: `**${fixed(r.median)}** (rounds: ${each})`, target, met });
+  };
+  const s10 = ratio(results, "statements-10", "floor-10", "rps");
+  add("Statements ÷ floor, req/s, limit=10", s10, "≥ 0.85", s10.median >= 0.85);
+  const s100 = ratio(results, "statements-100", "floor-100", "rps");
+  add("Statements ÷ floor, req/s, limit=100", s100, "≥ 0.80", s100.median >= 0.8);
+
+  const deepest = Math.max(...results.arms.map((a) => a.depth ?? 0));
+  const depth = ratio(results, `depth-${deepest}`, "depth-0", "p50");
+  const rowsAt = (d: number) =>
+    results.costs.find((c) => c.limit === 10 && c.depth === d && c.label.startsWith("deep"))
+      ?.rowsRead;
+  const equalRows = rowsAt(deepest) === rowsAt(0);
+  add(
+    `Depth: p50 ${deepest.toLocaleString("en")} deep ÷ p50 first page (rows read ${rowsAt(deepest)} vs ${rowsAt(0)})`,
+    depth,
+    "≤ 1.10, equal rows read",
+    depth.median <= 1.1 && equalRows,
+  );
+  const table = ratio(results, "large-table-10", "small-table-10", "p50");
+  const sizes = `${results.tables.large.toLocaleString("en")} ÷ ${results.tables.small.toLocaleString("en")}`;
+  add(`Table size: p50 with ${sizes} statements`, table, "≤ 1.20", table.median <= 1.2);
+  const version = ratio(results, "version-2025-05-05", "version-latest", "rps");
+  add("Version chain: req/s 2025-05-05 ÷ latest", version, "≥ 0.95", version.median >= 0.95);
+
+  const maxTrips = Math.max(...results.costs.map((c) => c.roundTrips));
+  const worst = results.costs.reduce((a, c) =>
+    c.rowsRead - c.limit > a.rowsRead - a.limit ? c : a,
+  );
+  out.push({
+    name: "Cost per request (log line), every depth and limit",
+    measured: `max ${maxTrips} round trips; max rows read = limit + ${worst.rowsRead - worst.limit} (${worst.label}, limit=${worst.limit})`,
+    target: "≤ 2 round trips, ≤ limit + 4 rows",
+    met: maxTrips <= 2 && results.costs.every((c) => c.rowsRead <= c.limit + 4),
+  });
+  out.push({
+    name: "Bundle gzip (wrangler deploy --dry-run --outdir)",
+    measured: `${kib(results.bundle.gzipBytes)} (raw ${kib(results.bundle.bytes)})`,
+    target: `≤ ${kib(BUNDLE_BUDGET_BYTES)}`,
+    met: results.bundle.gzipBytes <= BUNDLE_BUDGET_BYTES,
+  });
+  return out;
+}
+
+function machine(results: RunResults): string[] {
+  const cpus = os.cpus();
+  const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(" / ");
+  return [
+    `- Date: ${results.date.toISOString()} (the whole run took ${results.durationSeconds.toFixed(0)} s)`,
+    `- Machine: ${cpus[0]?.model.trim() ?? "unknown CPU"}, ${cpus.length} cores, ` +
+      `${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM, ${os.type()} ${os.release()} (${os.arch()})`,
+    `- Load average (1/5/15 min) before: ${load(results.load.before)}; after: ${load(results.load.after)}`,
+    `- Runtime: workerd through Miniflare ${versionOf("miniflare")} (each Worker on its own socket, ` +
+      `no dev proxy); Node ${process.versions.node}; wrangler ${versionOf("wrangler")}; ` +
+      `autocannon ${versionOf("autocannon")}`,
+    `- Load: ${results.settings.connections} connections; ${results.settings.warmupSeconds} s warm-up ` +
+      `per arm, then ${results.settings.rounds} rounds of ${results.settings.seconds} s per arm, arms ` +
+      "interleaved in an order rotated each round. Ratios are computed within a round; the median over " +
+      "rounds is reported. Latencies come from every response, not autocannon's whole-millisecond histogram.",
+  ];
+}
+
+export async function writeResults(file: string, chartFile: string, results: RunResults) {
+  const lines: string[] = [
+    "# Benchmark results",
+    "",
+    "Written by `npm run bench` (see bench/README.md for the method and the arms).",
+    "",
+    ...machine(results),
+    "",
+    "## Goals",
+    "",
+    "| goal | measured (median of rounds) | target | met |",
+    "| --- | --- | --- | --- |",
+    ...goals(results).map(
+      (g) => `| ${g.name} | ${g.measured} | ${g.target} | ${g.met ? "yes" : "**no**"} |`,
+    ),
+    "",
+    "## Arms",
+    "",
+    "| arm | req/s | p50 ms | p99 ms |",
+    "| --- | ---: | ---: | ---: |",
+    ...results.arms.map(
+      (a) =>
+        `| ${a.label} | ${fixed(armMedian(results, a.id, "rps"), 0)} | ` +
+        `${fixed(armMedian(results, a.id, "p50"))} | ${fixed(armMedian(results, a.id, "p99"))} |`,
+    ),
+    "",
+    "Where the time goes (req/s ratios, median of rounds):",
+    "",
+    `- floor ÷ hello, limit=10: ${fixed(ratio(results, "floor-10", "hello", "rps").median)} ` +
+      "(what one D1 query leaves of a bare Worker's throughput)",
+    ...[10, 100].flatMap((limit) => [
+      `- floor with the service's 2 round trips ÷ floor, limit=${limit}: ` +
+        `${fixed(ratio(results, `two-trips-${limit}`, `floor-${limit}`, "rps").median)} ` +
+        "(the cost of the second round trip)",
+      `- statements ÷ floor with the service's 2 round trips, limit=${limit}: ` +
+        `${fixed(ratio(results, `statements-${limit}`, `two-trips-${limit}`, "rps").median)} ` +
+        "(the cost of the Worker's own code: framework, auth, versions, link signing, JSON)",
+      `- floor with the same reads in 1 round trip ÷ floor, limit=${limit}: ` +
+        `${fixed(ratio(results, `one-trip-${limit}`, `floor-${limit}`, "rps").median)} ` +
+        "(what folding the key lookup into the page's batch could reach)",
+    ]),
+    "",
+    "## Cost per request",
+    "",
+    "From the Worker's per-request log line (`d1_queries`, `d1_rows_read`).",
+    "",
+    "| request | limit | rows returned | D1 round trips | rows read | rows read − limit |",
+    "| --- | ---: | ---: | ---: | ---: | ---: |",
+    ...results.costs.map(
+      (c) =>
+        `| ${c.label} | ${c.limit} | ${c.rowsReturned} | ${c.roundTrips} | ${c.rowsRead} | ` +
+        `${c.rowsRead - c.limit} |`,
+    ),
+    "",
+    "## Latency against page depth",
+    "",
+    "![p50 latency against page depth](depth.svg)",
+    "",
+    "## Bundle and start-up",
+    "",
+    `- Production bundle: ${kib(results.bundle.bytes)}, gzip ${kib(results.bundle.gzipBytes)} ` +
+      `(budget ${kib(BUNDLE_BUDGET_BYTES)}).`,
+    results.startup
+      ? `- Start-up (\`wrangler check startup\`, local CPU profile): ${results.startup.activeMs} ms ` +
+        `active CPU in a ${results.startup.sampledMs} ms sampled window.`
+      : "- Start-up: `wrangler check startup` is not available with this wrangler.",
+    "",
+  ];
+  await writeFile(file, `${lines.join("\n")}\n`);
+
+  const depthArms = results.arms.filter((a) => a.depth !== undefined);
+  const series = (prefix: string) =>
+    depthArms
+      .filter((a) => a.id.startsWith(prefix))
+      .map((a) => ({
+        depth: a.depth as number,
+        p50: armMedian(results, a.id, "p50"),
+        p99: armMedian(results, a.id, "p99"),
+      }));
+  await writeFile(
+    chartFile,
+    depthChart([
+      { name: "statements (full pipeline)", color: "#d9480f", points: series("depth-") },
+      { name: "floor", color: "#1c7ed6", points: series("floor-depth-") },
+    ]),
+  );
+}

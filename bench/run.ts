@@ -1,0 +1,168 @@
+// `npm run bench`: builds the bundles and the data, serves every arm from one workerd, loads them
+// side by side in interleaved rounds, and writes bench/RESULTS.md and bench/depth.svg.
+import { mkdir } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { type Arm, defineArms } from "./arms.ts";
+import { buildWorker, profileStartup } from "./build.ts";
+import {
+  buildDataset,
+  cachedDataset,
+  clearState,
+  DEEP_ACCOUNT,
+  LARGE_TOTAL,
+  MAIN_ACCOUNT,
+  SMALL_TOTAL,
+} from "./data.ts";
+import { type Measurement, measure } from "./load.ts";
+import {
+  costOf,
+  type PagePosition,
+  positionsAt,
+  type RequestCost,
+  statementsPath,
+} from "./probe.ts";
+import { writeResults } from "./report.ts";
+import { startServer } from "./serve.ts";
+
+const BENCH_DIR = import.meta.dirname;
+const DATA_DIR = path.join(BENCH_DIR, ".data");
+const STATE_DIR = path.join(DATA_DIR, "state");
+const DATASET_FILE = path.join(DATA_DIR, "dataset.json");
+
+const setting = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
+const SETTINGS = {
+  rounds: setting("BENCH_ROUNDS", 6),
+  seconds: setting("BENCH_SECONDS", 2),
+  warmupSeconds: setting("BENCH_WARMUP_SECONDS", 1),
+  connections: setting("BENCH_CONNECTIONS", 4),
+};
+/** Depths (statements before the page) of the depth arm; the last is near the end of 100,000. */
+export const DEPTHS = [0, 25_000, 50_000, 75_000, 99_900] as const;
+
+const started = Date.now();
+function progress(message: string): void {
+  console.log(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(3)}s] ${message}`);
+}
+
+async function main(): Promise<void> {
+  const loadBefore = os.loadavg();
+  await mkdir(DATA_DIR, { recursive: true });
+  progress("building the production bundle and the floor Worker (wrangler deploy --dry-run)");
+  const bundle = await buildWorker(path.join(DATA_DIR, "build", "api"));
+  const floor = await buildWorker(path.join(DATA_DIR, "build", "floor"), {
+    script: "bench/floor-worker.ts",
+    name: "bench-floor",
+  });
+  progress("profiling start-up (wrangler check startup)");
+  const startup = await profileStartup(path.join(DATA_DIR, "startup.cpuprofile"));
+
+  let dataset = await cachedDataset(DATASET_FILE);
+  if (!dataset) await clearState(STATE_DIR, DATASET_FILE);
+  const server = await startServer({
+    stateDir: STATE_DIR,
+    apiScript: bundle.main,
+    floorScript: floor.main,
+    watchPrefix: "bench-",
+  });
+  try {
+    if (dataset) progress("reusing the data in bench/.data (same migrations and layout)");
+    else {
+      progress("building the data (first run only)");
+      dataset = await buildDataset(server, DATASET_FILE, progress);
+    }
+    const { keys } = dataset;
+
+    progress("paging through the deep account for page tokens");
+    const positions = await positionsAt(server, DEEP_ACCOUNT, keys.large, DEPTHS);
+    const costs = await measureCosts(server, keys, positions);
+
+    const arms = defineArms((worker, route) => new URL(route, server.url(worker)).href, {
+      keys,
+      positions,
+    });
+    const rounds = await runRounds(arms);
+    await writeResults(path.join(BENCH_DIR, "RESULTS.md"), path.join(BENCH_DIR, "depth.svg"), {
+      date: new Date(),
+      settings: SETTINGS,
+      load: { before: loadBefore, after: os.loadavg() },
+      durationSeconds: (Date.now() - started) / 1000,
+      arms,
+      rounds,
+      costs,
+      bundle,
+      startup,
+      tables: { large: LARGE_TOTAL, small: SMALL_TOTAL },
+    });
+    progress("wrote bench/RESULTS.md and bench/depth.svg");
+  } finally {
+    await server.dispose();
+  }
+}
+
+/** The D1 cost of every statements request the arms send, and of limit=100 at every depth. */
+async function measureCosts(
+  server: Awaited<ReturnType<typeof startServer>>,
+  keys: { large: string; small: string },
+  positions: PagePosition[],
+): Promise<RequestCost[]> {
+  const costs: RequestCost[] = [];
+  for (const limit of [10, 100]) {
+    for (const p of positions) {
+      const query = `limit=${limit}${p.token ? `&starting_after=${p.token}` : ""}`;
+      costs.push(
+        await costOf(server, {
+          label: `deep account, ${p.depth.toLocaleString("en")} deep`,
+          worker: "api",
+          path: statementsPath(DEEP_ACCOUNT, query),
+          key: keys.large,
+          limit,
+          depth: p.depth,
+        }),
+      );
+    }
+    for (const [worker, table] of [
+      ["api", "1,000,000"],
+      ["api-small", "1,000"],
+    ] as const) {
+      costs.push(
+        await costOf(server, {
+          label: `main account, first page, ${table}-row table`,
+          worker,
+          path: statementsPath(MAIN_ACCOUNT, `limit=${limit}`),
+          key: worker === "api" ? keys.large : keys.small,
+          limit,
+          depth: 0,
+        }),
+      );
+    }
+  }
+  return costs;
+}
+
+/**
+ * Warms every arm up, then runs `rounds` rounds; each round loads every arm once. Arms compared
+ * with each other are listed next to each other, and every other round runs the list backwards,
+ * so each pair runs back to back, each arm of a pair first as often as second.
+ */
+async function runRounds(arms: Arm[]): Promise<Map<string, Measurement>[]> {
+  const options = { connections: SETTINGS.connections, seconds: SETTINGS.seconds };
+  progress(`warming up ${arms.length} arms`);
+  for (const arm of arms) {
+    await measure(arm, { ...options, seconds: SETTINGS.warmupSeconds });
+  }
+  const rounds: Map<string, Measurement>[] = [];
+  for (let r = 0; r < SETTINGS.rounds; r++) {
+    progress(`round ${r + 1} of ${SETTINGS.rounds}: ${arms.length} arms × ${options.seconds} s`);
+    const round = new Map<string, Measurement>();
+    const order = r % 2 === 0 ? arms : [...arms].reverse();
+    for (const arm of order) round.set(arm.id, await measure(arm, options));
+    rounds.push(round);
+  }
+  return rounds;
+}
+
+main().catch((err) => {
+  console.error(err);
+  process.exitCode = 1;
+});
