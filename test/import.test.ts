@@ -484,7 +484,8 @@ describe("ownership never moves", () => {
     for (const moved of moves) {
       await expectConflict(
         { customers: [moved] },
-        `customers[0] ("${f.customerId}"): a customer's partner, environment and product never change`,
+        `customers[0] ("${f.customerId}"): ` +
+          "a customer's partner, environment and product never change",
       );
     }
     const still = await api(`/v2/customers/${f.customerId}`, {
@@ -509,7 +510,8 @@ describe("ownership never moves", () => {
     const partnerId = uniqueId("partner");
     await expectConflict(
       { partners: [newPartner(partnerId, f.merchantKey)] },
-      `partners[0] ("${partnerId}").products[0].merchant_key: "${f.merchantKey}" belongs to another partner`,
+      `partners[0] ("${partnerId}").products[0].merchant_key: ` +
+        `"${f.merchantKey}" belongs to another partner`,
     );
     const key = await operator("POST", `/partners/${partnerId}/keys`, {
       environment: "sandbox",
@@ -644,7 +646,9 @@ describe("import validation names the item and field", () => {
         'accounts[0] ("acc_probe").credit_limit: ',
       );
     }
-    const huge = `{"statements":[${JSON.stringify(statementWith("fees", 1)).replace('"fees":1', '"fees":1e400')}]}`;
+    // 1e400 is valid JSON that parses to Infinity.
+    const statement = JSON.stringify(statementWith("fees", 1)).replace('"fees":1', '"fees":1e400');
+    const huge = `{"statements":[${statement}]}`;
     await expectInvalid(huge, 'statements[0] ("st_probe").fees: ');
   });
 

@@ -589,3 +589,52 @@ describe("operator hide", () => {
     expect((await expectJson<ErrorBody>(res, 404)).error.type).toBe("NOT_FOUND_ERROR");
   });
 });
+
+describe("operator input never causes a 5xx", () => {
+  it("answers 4xx for odd ids, odd methods and odd encodings in every path", async () => {
+    const f = await seedAccount({ statements: 1 });
+    const ids = [
+      "%ZZ",
+      "%00",
+      "%E0%A4%A",
+      "..%2F..",
+      "a%20b",
+      "%F0%9F%92%A9",
+      "x".repeat(3000),
+      "%",
+    ];
+    for (const id of ids) {
+      const attempts: [string, string, string?, string?][] = [
+        [
+          "POST",
+          `/partners/${id}/keys`,
+          '{"environment":"sandbox","scopes":[]}',
+          "application/json",
+        ],
+        ["DELETE", `/keys/${id}`],
+        [
+          "PUT",
+          `/partners/${id}/saved-versions/sandbox`,
+          '{"version":"2025-05-05"}',
+          "application/json",
+        ],
+        [
+          "PUT",
+          `/partners/${f.partnerId}/saved-versions/${id}`,
+          '{"version":"2025-05-05"}',
+          "application/json",
+        ],
+        ["PUT", `/statements/${id}/pdf`, "%PDF-1.4\n", "application/pdf"],
+        ["POST", `/statements/${id}/hide`],
+        ["GET", `/${id}`],
+        ["PATCH", "/import", "{}", "application/json"],
+      ];
+      for (const [method, path, body, type] of attempts) {
+        const res = await operator(method, path, body, type ? { "content-type": type } : {});
+        expect(res.status, `${method} ${path.slice(0, 80)}`).toBeGreaterThanOrEqual(400);
+        expect(res.status, `${method} ${path.slice(0, 80)}`).toBeLessThan(500);
+        await res.body?.cancel();
+      }
+    }
+  });
+});

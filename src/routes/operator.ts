@@ -1,5 +1,5 @@
-// /operator/v1/*: the internal API that loads partners, keys, customers, accounts, statements, PDFs.
-// Not versioned by date; errors use the ApiError envelope.
+// /operator/v1/*: the internal API that loads partners, keys, customers, accounts, statements
+// and PDFs. Not versioned by date; errors use the ApiError envelope.
 import { eq } from "drizzle-orm";
 import { Hono } from "hono";
 import * as z from "zod";
