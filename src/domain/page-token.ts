@@ -14,12 +14,20 @@ export interface PageBinding {
   environment: string;
   customerId: string;
   accountId: string;
+  merchantKey: string;
 }
 
 const PURPOSE = "statement-page:v1";
 
 function bindingParts(binding: PageBinding, payload: string): string[] {
-  return [binding.partnerId, binding.environment, binding.customerId, binding.accountId, payload];
+  return [
+    binding.partnerId,
+    binding.environment,
+    binding.merchantKey,
+    binding.customerId,
+    binding.accountId,
+    payload,
+  ];
 }
 
 /** `<payload>.<mac>`, both URL-safe base64. */

@@ -19,6 +19,7 @@ export const statementRoutes = new Hono<AppEnv>().get(
     const binding = {
       partnerId: caller.partnerId,
       environment: caller.environment,
+      merchantKey: c.get("merchantKey"),
       customerId,
       accountId,
     };
@@ -39,8 +40,7 @@ export const statementRoutes = new Hono<AppEnv>().get(
       }
     }
 
-    const scope = { ...binding, merchantKey: c.get("merchantKey") };
-    const page = await readStatementPage(c.get("db"), scope, customerId, accountId, after, limit);
+    const page = await readStatementPage(c.get("db"), binding, customerId, accountId, after, limit);
     if (!page.customerFound) {
       throw new ApiError(
         "CUSTOMER_NOT_FOUND_ERROR",

@@ -1,0 +1,194 @@
+// What a statements page costs in D1, read from the Worker's per-request log line: at most two
+// round trips and at most limit + 4 rows read, on the first page and deep in a long listing.
+// (The timed arms live in bench/; these bounds are deterministic, so they run with every test.)
+import { beforeAll, describe, expect, it, vi } from "vitest";
+import {
+  api,
+  createKey,
+  expectJson,
+  type Fixture,
+  importData,
+  monthlyStatement,
+  operator,
+  type StatementInput,
+  seedAccount,
+  statementsPath,
+  uniqueId,
+} from "./helpers";
+
+interface RequestLog {
+  request_id: string;
+  status: number;
+  d1_queries: number;
+  d1_rows_read: number;
+}
+
+interface Page {
+  data: { statement_id: string }[];
+  has_more: boolean;
+  next_page_token?: string;
+}
+
+const STATEMENTS = 1000;
+/** The deep pages start after this many statements, with a full page of 100 and more beyond. */
+const DEEP = 800;
+
+/** One statement a day from 2020-01-01: enough closed cycles for a long listing. */
+function dailyStatement(accountId: string, day: number): StatementInput {
+  const start = Date.UTC(2020, 0, 1) + day * 86_400_000;
+  return {
+    statement_id: `${accountId}_d${String(day).padStart(4, "0")}`,
+    account_id: accountId,
+    period_start_date: new Date(start).toISOString(),
+    period_end_date: new Date(start + 86_399_000).toISOString(),
+    currency: "USD",
+    statement_balance: 1000 + day,
+    purchases: 1000 + day,
+  };
+}
+
+let sequence = 0;
+
+/** Sends a statements request and returns its body with the log line the Worker printed for it. */
+async function pageWithLog(f: Fixture, query: string): Promise<{ page: Page; log: RequestLog }> {
+  sequence += 1;
+  const requestId = `cost-${sequence}-${Date.now()}`;
+  const spy = vi.spyOn(console, "log");
+  try {
+    const res = await api(statementsPath(f, query), {
+      key: f.key,
+      headers: { "x-request-id": requestId },
+    });
+    const page = await expectJson<Page>(res, 200);
+    const line = spy.mock.calls
+      .map(([first]) => (typeof first === "string" ? first : ""))
+      .find((text) => text.includes(`"request_id":"${requestId}"`));
+    if (line === undefined) throw new Error(`no log line for request ${requestId}`);
+    return { page, log: JSON.parse(line) as RequestLog };
+  } finally {
+    spy.mockRestore();
+  }
+}
+
+describe("cost of a statements page", () => {
+  let f: Fixture;
+  /** A page token positioned after the first DEEP statements. */
+  let deepToken: string;
+
+  beforeAll(async () => {
+    f = await seedAccount();
+    await importData({
+      statements: Array.from({ length: STATEMENTS }, (_, day) => dailyStatement(f.accountId, day)),
+    });
+    // Hidden statements inside the deep window must not cost reads (the page index skips them).
+    for (const day of ["0150", "0151", "0152"]) {
+      const res = await operator("POST", `/statements/${f.accountId}_d${day}/hide`);
+      expect(res.status).toBe(204);
+    }
+    let token: string | undefined;
+    for (let seen = 0; seen < DEEP; seen += 100) {
+      const query = `?limit=100${token ? `&starting_after=${token}` : ""}`;
+      const { page } = await pageWithLog(f, query);
+      expect(page.data).toHaveLength(100);
+      token = page.next_page_token;
+    }
+    deepToken = token as string;
+  });
+
+  for (const limit of [10, 100]) {
+    it(`reads at most ${limit} + 4 rows in at most 2 round trips on the first page (limit=${limit})`, async () => {
+      const { page, log } = await pageWithLog(f, `?limit=${limit}`);
+      expect(page.data).toHaveLength(limit);
+      expect(page.has_more).toBe(true);
+      expect(log.status).toBe(200);
+      expect(log.d1_queries).toBeLessThanOrEqual(2);
+      expect(log.d1_rows_read).toBeLessThanOrEqual(limit + 4);
+    });
+
+    it(`reads at most ${limit} + 4 rows in at most 2 round trips ${DEEP} statements deep (limit=${limit})`, async () => {
+      const { page, log } = await pageWithLog(f, `?limit=${limit}&starting_after=${deepToken}`);
+      expect(page.data).toHaveLength(limit);
+      expect(page.has_more).toBe(true);
+      expect(log.d1_queries).toBeLessThanOrEqual(2);
+      expect(log.d1_rows_read).toBeLessThanOrEqual(limit + 4);
+    });
+
+    it(`reads exactly as many rows deep in the listing as on the first page (limit=${limit})`, async () => {
+      const first = await pageWithLog(f, `?limit=${limit}`);
+      const deep = await pageWithLog(f, `?limit=${limit}&starting_after=${deepToken}`);
+      expect(deep.log.d1_rows_read).toBe(first.log.d1_rows_read);
+      expect(deep.log.d1_queries).toBe(first.log.d1_queries);
+    });
+  }
+
+  it("reads no more rows when statements hidden inside the page are skipped", async () => {
+    // Newest first, so the deep token sits after day 200; 40 more reach day 160, right above the
+    // hidden days 150..152.
+    const above = await pageWithLog(f, `?limit=40&starting_after=${deepToken}`);
+    expect(above.page.data.at(-1)?.statement_id).toBe(`${f.accountId}_d0160`);
+    const token = above.page.next_page_token as string;
+    const { page, log } = await pageWithLog(f, `?limit=10&starting_after=${token}`);
+    expect(page.data.map((s) => s.statement_id.slice(f.accountId.length + 1))).toEqual([
+      "d0159",
+      "d0158",
+      "d0157",
+      "d0156",
+      "d0155",
+      "d0154",
+      "d0153",
+      "d0149",
+      "d0148",
+      "d0147",
+    ]);
+    expect(log.d1_queries).toBeLessThanOrEqual(2);
+    expect(log.d1_rows_read).toBeLessThanOrEqual(10 + 4);
+  });
+});
+
+// A page token proves that its listing was authorised when the first page was served. Whatever a
+// continuation page skips to save reads, the token must not open another product's customers.
+describe("page tokens and products", () => {
+  it("never serves a customer's statements under another product's merchant key", async () => {
+    const partnerId = uniqueId("partner");
+    const [productA, productB] = [uniqueId("mk"), uniqueId("mk")];
+    const customerId = uniqueId("cus");
+    const accountId = uniqueId("acc");
+    await importData({
+      partners: [
+        {
+          partner_id: partnerId,
+          name: "Two Products",
+          products: [
+            { merchant_key: productA, name: "Card A" },
+            { merchant_key: productB, name: "Card B" },
+          ],
+        },
+      ],
+      customers: [
+        {
+          customer_id: customerId,
+          partner_id: partnerId,
+          environment: "sandbox",
+          merchant_key: productA,
+        },
+      ],
+      accounts: [{ account_id: accountId, customer_id: customerId }],
+      statements: Array.from({ length: 12 }, (_, i) => monthlyStatement(accountId, i + 1)),
+    });
+    const { apiKey } = await createKey(partnerId, "sandbox", ["ACCOUNT_READ"]);
+    const path = statementsPath({ customerId, accountId });
+    const first = await expectJson<Page>(
+      await api(`${path}?limit=5`, { key: apiKey, merchantKey: productA }),
+      200,
+    );
+    expect(first.next_page_token).toBeDefined();
+
+    const res = await api(`${path}?limit=5&starting_after=${first.next_page_token}`, {
+      key: apiKey,
+      merchantKey: productB,
+    });
+    const body = (await res.json()) as Record<string, unknown>;
+    expect([400, 404]).toContain(res.status);
+    expect(body).not.toHaveProperty("data");
+  });
+});
