@@ -23,17 +23,17 @@ function daysInMonth(year: number, month: number): number {
 
 /** True when the fields of an RFC 3339 match name a real calendar date and time of day. */
 function isRealInstant(match: RegExpExecArray): boolean {
-  const [year, month, day, hour, minute, second] = match.slice(1, 7).map(Number) as number[];
+  const [year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0] = match
+    .slice(1, 7)
+    .map(Number);
   return (
-    month !== undefined &&
     month >= 1 &&
     month <= 12 &&
-    day !== undefined &&
     day >= 1 &&
-    day <= daysInMonth(year ?? 0, month) &&
-    (hour ?? 24) <= 23 &&
-    (minute ?? 60) <= 59 &&
-    (second ?? 60) <= 59
+    day <= daysInMonth(year, month) &&
+    hour <= 23 &&
+    minute <= 59 &&
+    second <= 59
   );
 }
 
