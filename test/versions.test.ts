@@ -158,7 +158,7 @@ describe("transform chain", () => {
 });
 
 // A new dated version, 2027-03-01, between latest and 2026-10-13: built only from version modules,
-// exactly as the recipe in docs/adding-a-version.md adds one.
+// exactly as the recipe in the README ("Adding a dated version") adds one.
 const renameAmountOverdueToOverdueAmount: VersionChange = {
   name: "renameAmountOverdueToOverdueAmount",
   description: "`amount_overdue` is renamed `overdue_amount`, like the other amount fields.",
