@@ -15,7 +15,7 @@ import { docsRoutes } from "./routes/docs";
 import { fileRoutes } from "./routes/files";
 import { keyRoutes } from "./routes/keys";
 import { operatorRoutes } from "./routes/operator";
-import { statementRoutes } from "./routes/statements";
+import { planStatementPage, STATEMENTS_PATH, statementRoutes } from "./routes/statements";
 import { unimplementedRoutes } from "./routes/unimplemented";
 
 /** `*` (the default) or a comma-separated list of origins. */
@@ -43,6 +43,8 @@ app.route("/", fileRoutes);
 app.route("/", operatorRoutes);
 
 // The partner API: every /v2 request is authenticated, then versioned, before anything else.
+// A statements page plans its reads first, so they share the key lookup's round trip.
+app.get(STATEMENTS_PATH, planStatementPage);
 app.use("/v2/*", authenticate, resolveVersion);
 for (const spec of ROUTES) {
   if (spec.scope) app.on(spec.method, spec.path, requireScope(spec.scope));

@@ -1,4 +1,5 @@
 // The Hono environment shared by every sub-app: bindings, and what the pipeline sets per request.
+import type { BatchItem } from "drizzle-orm/batch";
 import type { Environment } from "../../versions";
 import type { Database, QueryStats } from "../db/client";
 import type { Signer } from "../domain/signing";
@@ -32,6 +33,12 @@ export interface Variables {
   version: string;
   /** The product the request reads, for customer-scoped routes. */
   merchantKey: string;
+  /**
+   * Reads a route planned from the request alone, sent in the key lookup's batch so that the
+   * request costs one round trip; set before authentication, answered in `readAheadResults`.
+   */
+  readAhead: readonly BatchItem<"sqlite">[];
+  readAheadResults: unknown[];
 }
 
 export type AppEnv = { Bindings: Bindings; Variables: Variables };

@@ -42,9 +42,14 @@ export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
   const key = keyFromAuthorization(c.req.header("authorization"));
   const environment = key === null ? null : parseApiKey(key);
   if (key === null || environment === null) throw UNAUTHORIZED();
-  const caller = await findCallerByKeyHash(c.get("db"), await hashApiKey(key));
+  const { caller, readAhead } = await findCallerByKeyHash(
+    c.get("db"),
+    await hashApiKey(key),
+    c.get("readAhead"),
+  );
   if (!caller || caller.environment !== environment) throw UNAUTHORIZED();
   c.set("caller", caller);
+  if (c.get("readAhead")) c.set("readAheadResults", readAhead);
   await next();
 };
 

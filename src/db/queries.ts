@@ -1,13 +1,13 @@
 // The few queries the partner routes need, each one indexed round trip (a batch counts as one).
 import { and, desc, eq, isNull, type SQL, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import type { Caller } from "../app/context";
 import type { PagePosition } from "../domain/page-token";
 import type { Database } from "./client";
 import { accounts, apiKeys, customers, partners, statements } from "./schema";
 
-/** The live key with this hash, its partner's saved version and products; null if none. */
-export async function findCallerByKeyHash(db: Database, keyHash: string): Promise<Caller | null> {
-  const [row] = await db
+function keyLookup(db: Database, keyHash: string) {
+  return db
     .select({
       keyId: apiKeys.keyId,
       partnerId: apiKeys.partnerId,
@@ -20,8 +20,25 @@ export async function findCallerByKeyHash(db: Database, keyHash: string): Promis
     .from(apiKeys)
     .innerJoin(partners, eq(partners.partnerId, apiKeys.partnerId))
     .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)));
-  if (!row) return null;
-  return {
+}
+
+/**
+ * The live key with this hash, with its partner's saved versions and products (null if none), and
+ * the results of `readAhead`: queries sent in the same batch, so that a route's reads share the
+ * key lookup's round trip. Their results must only be used once the caller is known to own them.
+ */
+export async function findCallerByKeyHash(
+  db: Database,
+  keyHash: string,
+  readAhead: readonly BatchItem<"sqlite">[] = [],
+): Promise<{ caller: Caller | null; readAhead: unknown[] }> {
+  const [rows, ...results] = (await db.batch([keyLookup(db, keyHash), ...readAhead])) as [
+    Awaited<ReturnType<typeof keyLookup>>,
+    ...unknown[],
+  ];
+  const row = rows[0];
+  if (!row) return { caller: null, readAhead: results };
+  const caller: Caller = {
     keyId: row.keyId,
     partnerId: row.partnerId,
     environment: row.environment,
@@ -30,6 +47,7 @@ export async function findCallerByKeyHash(db: Database, keyHash: string): Promis
       row.environment === "sandbox" ? row.savedVersionSandbox : row.savedVersionProduction,
     merchantKeys: JSON.parse(row.merchantKeys) as string[],
   };
+  return { caller, readAhead: results };
 }
 
 /** Where a customer-scoped read may look: the caller's partner, environment and product. */
@@ -51,44 +69,27 @@ export function customerInScope(scope: ReadScope, customerId: string): SQL {
 
 export type StatementRow = typeof statements.$inferSelect;
 
-export interface StatementPage {
-  customerFound: boolean;
-  accountFound: boolean;
-  /** Up to `limit + 1` visible rows, newest first; the extra row only signals `has_more`. */
-  rows: StatementRow[];
+/** The owner of an account: its customer and that customer's read scope (copied at import). */
+export interface AccountOwner {
+  customerId: string;
+  partnerId: string;
+  environment: string;
+  merchantKey: string;
 }
 
 /**
- * One round trip: the ownership check and the keyset page of visible statements after `after`,
- * through `statements_page_idx`. The check reads the account row alone when it belongs to the
- * customer in scope (its scope columns are copies of the customer's); only on a miss does it read
- * the customer, to tell which of the two is not found. A continuation page (`after` set) skips the
- * check: its keyset seek already reads one row more than the page (SQLite seeks a row-value bound
- * on its first column), and its signed token proves the check passed for the same binding.
+ * The reads of a statements page, all answerable without knowing the caller, so they can travel
+ * in the key lookup's batch: the account's owner (first page only) and up to `limit + 1` visible
+ * statements after `after`, newest first, through `statements_page_idx` (the extra row only
+ * signals `has_more`). A continuation page skips the owner: its token, signed under the very
+ * binding the owner check proved, is issued only after that check, and ownership never changes.
  */
-export async function readStatementPage(
+export function statementPageReads(
   db: Database,
-  scope: ReadScope,
-  customerId: string,
   accountId: string,
   after: PagePosition | null,
   limit: number,
-): Promise<StatementPage> {
-  const accountInScope = and(
-    eq(accounts.accountId, accountId),
-    eq(accounts.customerId, customerId),
-    eq(accounts.partnerId, scope.partnerId),
-    eq(accounts.environment, scope.environment as "sandbox" | "production"),
-    eq(accounts.merchantKey, scope.merchantKey),
-  );
-  const ownership = db
-    .select({
-      found: sql<number>`CASE
-        WHEN EXISTS (SELECT 1 FROM ${accounts} WHERE ${accountInScope}) THEN 2
-        WHEN EXISTS (SELECT 1 FROM ${customers} WHERE ${customerInScope(scope, customerId)}) THEN 1
-        ELSE 0 END`,
-    })
-    .from(sql`(SELECT 1)`);
+): BatchItem<"sqlite">[] {
   const visible = and(eq(statements.accountId, accountId), isNull(statements.hiddenAt));
   const page = db
     .select()
@@ -103,11 +104,38 @@ export async function readStatementPage(
     )
     .orderBy(desc(statements.periodEndDate), desc(statements.statementId))
     .limit(limit + 1);
-  // A continuation page carries a token issued, under this very binding (partner, environment,
-  // product, customer, account), only after a successful check; ownership never changes after
-  // import, so checking it again would only cost a read.
-  if (after) return { customerFound: true, accountFound: true, rows: await page };
-  const [[check], rows] = await db.batch([ownership, page]);
-  const found = check?.found ?? 0;
-  return { customerFound: found >= 1, accountFound: found === 2, rows: found === 2 ? rows : [] };
+  if (after) return [page];
+  const owner = db
+    .select({
+      customerId: accounts.customerId,
+      partnerId: accounts.partnerId,
+      environment: accounts.environment,
+      merchantKey: accounts.merchantKey,
+    })
+    .from(accounts)
+    .where(eq(accounts.accountId, accountId));
+  return [owner, page];
+}
+
+/** Splits the results of `statementPageReads` into the owner (first page only) and the rows. */
+export function statementPageResults(
+  results: readonly unknown[],
+  continuation: boolean,
+): { owner: AccountOwner | null | undefined; rows: StatementRow[] } {
+  if (continuation) return { owner: undefined, rows: results[0] as StatementRow[] };
+  const [owners, rows] = results as [AccountOwner[], StatementRow[]];
+  return { owner: owners[0] ?? null, rows };
+}
+
+/** Whether the customer exists inside the read scope (one indexed row). */
+export async function customerExists(
+  db: Database,
+  scope: ReadScope,
+  customerId: string,
+): Promise<boolean> {
+  const rows = await db
+    .select({ id: customers.customerId })
+    .from(customers)
+    .where(customerInScope(scope, customerId));
+  return rows.length > 0;
 }

@@ -41,16 +41,37 @@ export async function encodePageToken(
   return `${payload}.${await signer.sign(PURPOSE, bindingParts(binding, payload))}`;
 }
 
+function splitToken(token: string): { payload: string; mac: string } | null {
+  if (token.length > 512) return null;
+  const [payload, mac, extra] = token.split(".");
+  if (!payload || !mac || extra !== undefined) return null;
+  return { payload, mac };
+}
+
 /** The position in a token this endpoint issued for this binding, or null for anything else. */
 export async function decodePageToken(
   signer: Signer,
   binding: PageBinding,
   token: string,
 ): Promise<PagePosition | null> {
-  if (token.length > 512) return null;
-  const [payload, mac, extra] = token.split(".");
-  if (!payload || !mac || extra !== undefined) return null;
-  if (!(await signer.verify(PURPOSE, bindingParts(binding, payload), mac))) return null;
+  const parts = splitToken(token);
+  if (!parts) return null;
+  if (!(await signer.verify(PURPOSE, bindingParts(binding, parts.payload), parts.mac))) {
+    return null;
+  }
+  return parsePosition(parts.payload);
+}
+
+/**
+ * The position a token claims, unverified: only for planning reads ahead of authentication. The
+ * handler verifies the token before using anything read with it.
+ */
+export function peekPagePosition(token: string): PagePosition | null {
+  const parts = splitToken(token);
+  return parts ? parsePosition(parts.payload) : null;
+}
+
+function parsePosition(payload: string): PagePosition | null {
   const bytes = fromBase64Url(payload);
   if (!bytes) return null;
   try {

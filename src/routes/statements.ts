@@ -1,47 +1,98 @@
 // GET /v2/customers/{customer_id}/accounts/{account_id}/statements: closed statements, newest first.
-import { Hono } from "hono";
+import type { BatchItem } from "drizzle-orm/batch";
+import { Hono, type MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app/context";
 import { ApiError, invalidRequest } from "../app/errors";
 import { respond } from "../app/respond";
-import { readStatementPage } from "../db/queries";
-import { decodePageToken, encodePageToken, type PagePosition } from "../domain/page-token";
+import { customerExists, statementPageReads, statementPageResults } from "../db/queries";
+import {
+  decodePageToken,
+  encodePageToken,
+  type PagePosition,
+  peekPagePosition,
+} from "../domain/page-token";
 import { type Statement, toStatement } from "../domain/statement";
 import { LINK_LIFETIME_MS, signStatementLink } from "../domain/statement-link";
 import { parseLimit } from "./list-params";
 
-export const statementRoutes = new Hono<AppEnv>().get(
-  "/v2/customers/:customer_id/accounts/:account_id/statements",
-  async (c) => {
-    const customerId = c.req.param("customer_id");
-    const accountId = c.req.param("account_id");
-    const caller = c.get("caller");
-    const limit = parseLimit(c.req.queries("limit"));
-    const binding = {
-      partnerId: caller.partnerId,
-      environment: caller.environment,
-      merchantKey: c.get("merchantKey"),
-      customerId,
-      accountId,
-    };
+export const STATEMENTS_PATH = "/v2/customers/:customer_id/accounts/:account_id/statements";
 
-    const tokens = c.req.queries("starting_after");
-    let after: PagePosition | null = null;
-    if (tokens !== undefined) {
-      const [token] = tokens;
-      after =
-        tokens.length === 1 && token
-          ? await decodePageToken(c.get("signer"), binding, token)
-          : null;
-      if (!after) {
-        throw invalidRequest(
-          ["starting_after must be a next_page_token returned by this endpoint for this account"],
-          "starting_after",
-        );
-      }
+/** The single `starting_after` value, or undefined when absent; null when repeated or empty. */
+function startingAfter(values: string[] | undefined): string | null | undefined {
+  if (values === undefined) return undefined;
+  return values.length === 1 && values[0] ? values[0] : null;
+}
+
+/**
+ * Plans the page's reads from the request alone, before authentication, so they travel in the key
+ * lookup's batch: one D1 round trip per page. Nothing read is used before the handler has checked
+ * the caller, the product, the token's signature and the account's owner. A request whose
+ * parameters are invalid plans nothing (the handler answers 400 without reading).
+ */
+export const planStatementPage: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const token = startingAfter(c.req.queries("starting_after"));
+  const after = typeof token === "string" ? peekPagePosition(token) : null;
+  const limit = parseLimitOrNull(c.req.queries("limit"));
+  if (limit !== null && token !== null && (token === undefined || after !== null)) {
+    c.set(
+      "readAhead",
+      statementPageReads(c.get("db"), c.req.param("account_id") ?? "", after, limit),
+    );
+  }
+  await next();
+};
+
+function parseLimitOrNull(values: string[] | undefined): number | null {
+  try {
+    return parseLimit(values);
+  } catch {
+    return null;
+  }
+}
+
+export const statementRoutes = new Hono<AppEnv>().get(STATEMENTS_PATH, async (c) => {
+  const customerId = c.req.param("customer_id");
+  const accountId = c.req.param("account_id");
+  const caller = c.get("caller");
+  const limit = parseLimit(c.req.queries("limit"));
+  const binding = {
+    partnerId: caller.partnerId,
+    environment: caller.environment,
+    merchantKey: c.get("merchantKey"),
+    customerId,
+    accountId,
+  };
+
+  const token = startingAfter(c.req.queries("starting_after"));
+  let after: PagePosition | null = null;
+  if (token !== undefined) {
+    after = token === null ? null : await decodePageToken(c.get("signer"), binding, token);
+    if (!after) {
+      throw invalidRequest(
+        ["starting_after must be a next_page_token returned by this endpoint for this account"],
+        "starting_after",
+      );
     }
+  }
 
-    const page = await readStatementPage(c.get("db"), binding, customerId, accountId, after, limit);
-    if (!page.customerFound) {
+  // Normally read in the key lookup's batch; read here when nothing was planned ahead.
+  const results =
+    c.get("readAheadResults") ??
+    (await c
+      .get("db")
+      .batch(statementPageReads(c.get("db"), accountId, after, limit) as [BatchItem<"sqlite">]));
+  const { owner, rows: pageRows } = statementPageResults(results, after !== null);
+  // A continuation's token proves ownership; a first page checks the account's owner row.
+  const owned =
+    owner === undefined ||
+    (owner !== null &&
+      owner.customerId === customerId &&
+      owner.partnerId === binding.partnerId &&
+      owner.environment === binding.environment &&
+      owner.merchantKey === binding.merchantKey);
+  if (!owned) {
+    // Only a miss pays a second round trip, to tell which of the two ids is unknown.
+    if (!(await customerExists(c.get("db"), binding, customerId))) {
       throw new ApiError(
         "CUSTOMER_NOT_FOUND_ERROR",
         `No such customer: ${JSON.stringify(customerId)}`,
@@ -50,45 +101,43 @@ export const statementRoutes = new Hono<AppEnv>().get(
         },
       );
     }
-    if (!page.accountFound) {
-      throw new ApiError(
-        "ACCOUNT_NOT_FOUND_ERROR",
-        `No such account for this customer: ${JSON.stringify(accountId)}`,
-        { param: "account_id" },
-      );
-    }
-
-    // One instant for the whole page: as_of, and the expiry of every link on it.
-    const now = c.get("now")();
-    const asOf = now.toISOString();
-    const expiresAt = now.getTime() + LINK_LIFETIME_MS;
-    const expiresAtText = new Date(expiresAt).toISOString();
-    const origin = new URL(c.req.url).origin;
-    const rows = page.rows.slice(0, limit);
-    const data: Statement[] = await Promise.all(
-      rows.map(async (row) => {
-        const pdf = row.pdfKey
-          ? {
-              url: await signStatementLink(c.get("signer"), origin, row.statementId, expiresAt),
-              expires_at: expiresAtText,
-            }
-          : undefined;
-        return toStatement(row, customerId, asOf, pdf);
-      }),
+    throw new ApiError(
+      "ACCOUNT_NOT_FOUND_ERROR",
+      `No such account for this customer: ${JSON.stringify(accountId)}`,
+      { param: "account_id" },
     );
+  }
 
-    const last = rows.at(-1);
-    const hasMore = page.rows.length > limit && last !== undefined;
-    const body: { data: Statement[]; has_more: boolean; next_page_token?: string } = {
-      data,
-      has_more: hasMore,
-    };
-    if (hasMore) {
-      body.next_page_token = await encodePageToken(c.get("signer"), binding, {
-        periodEndDate: last.periodEndDate,
-        statementId: last.statementId,
-      });
-    }
-    return respond(c, "StatementList", body);
-  },
-);
+  // One instant for the whole page: as_of, and the expiry of every link on it.
+  const now = c.get("now")();
+  const asOf = now.toISOString();
+  const expiresAt = now.getTime() + LINK_LIFETIME_MS;
+  const expiresAtText = new Date(expiresAt).toISOString();
+  const origin = new URL(c.req.url).origin;
+  const rows = pageRows.slice(0, limit);
+  const data: Statement[] = await Promise.all(
+    rows.map(async (row) => {
+      const pdf = row.pdfKey
+        ? {
+            url: await signStatementLink(c.get("signer"), origin, row.statementId, expiresAt),
+            expires_at: expiresAtText,
+          }
+        : undefined;
+      return toStatement(row, customerId, asOf, pdf);
+    }),
+  );
+
+  const last = rows.at(-1);
+  const hasMore = pageRows.length > limit && last !== undefined;
+  const body: { data: Statement[]; has_more: boolean; next_page_token?: string } = {
+    data,
+    has_more: hasMore,
+  };
+  if (hasMore) {
+    body.next_page_token = await encodePageToken(c.get("signer"), binding, {
+      periodEndDate: last.periodEndDate,
+      statementId: last.statementId,
+    });
+  }
+  return respond(c, "StatementList", body);
+});
