@@ -1,7 +1,7 @@
 // The arms: what each timed load sends. Arms that are compared with each other sit next to each
 // other, so that they run back to back (see runRounds in bench/run.ts).
 import { CUSTOMER, DEEP_ACCOUNT, MAIN_ACCOUNT } from "./data.ts";
-import { type PagePosition, statementsPath } from "./probe.ts";
+import { floorPath, type PagePosition, statementsPath } from "./probe.ts";
 import type { WorkerName } from "./serve.ts";
 
 export interface Arm {
@@ -18,7 +18,7 @@ export function defineArms(
   options: { keys: { large: string; small: string }; positions: PagePosition[] },
 ): Arm[] {
   const large = { authorization: `Bearer ${options.keys.large}` };
-  const floorPage = (query: string) => url("floor", `/statements?${query}`);
+
   const arms: Arm[] = [
     { id: "hello", label: "hello (bare handler, static JSON)", url: url("floor", "/hello") },
   ];
@@ -27,7 +27,7 @@ export function defineArms(
       {
         id: `floor-${limit}`,
         label: `floor, limit=${limit}`,
-        url: floorPage(`account=${MAIN_ACCOUNT}&limit=${limit}`),
+        url: url("floor", floorPath(MAIN_ACCOUNT, limit)),
       },
       {
         id: `statements-${limit}`,
@@ -95,7 +95,7 @@ export function defineArms(
     arms.push({
       id: `floor-depth-${p.depth}`,
       label: `floor, limit=10, ${p.depth.toLocaleString("en")} deep`,
-      url: floorPage(`account=${DEEP_ACCOUNT}&limit=10${p.floorCursor ? `&${p.floorCursor}` : ""}`),
+      url: url("floor", floorPath(DEEP_ACCOUNT, 10, p.floorCursor)),
       depth: p.depth,
     });
   }

@@ -28,8 +28,12 @@ export function depthChart(series: Series[]): string {
   const maxY = Math.ceil((Math.max(0.1, ...all.map((p) => p.p99)) * 1.05) / yStep) * yStep;
   const plotW = WIDTH - MARGIN.left - MARGIN.right;
   const plotH = HEIGHT - MARGIN.top - MARGIN.bottom;
-  const x = (depth: number) => MARGIN.left + (depth / maxDepth) * plotW;
-  const y = (ms: number) => MARGIN.top + plotH - (ms / maxY) * plotH;
+  const round = (n: number) => Math.round(n * 10) / 10;
+  const x = (depth: number) => round(MARGIN.left + (depth / maxDepth) * plotW);
+  const y = (ms: number) => round(MARGIN.top + plotH - (ms / maxY) * plotH);
+  const hline = (at: number, color: string) =>
+    `<line x1="${MARGIN.left}" x2="${WIDTH - MARGIN.right}" y1="${at}" y2="${at}" ` +
+    `stroke="${color}"/>`;
 
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${HEIGHT}" ` +
@@ -40,7 +44,7 @@ export function depthChart(series: Series[]): string {
   ];
   for (let v = 0; v <= maxY + 1e-9; v += yStep) {
     parts.push(
-      `<line x1="${MARGIN.left}" x2="${WIDTH - MARGIN.right}" y1="${y(v)}" y2="${y(v)}" stroke="#e9ecef"/>`,
+      hline(y(v), "#e9ecef"),
       `<text x="${MARGIN.left - 8}" y="${y(v) + 4}" text-anchor="end">${+v.toFixed(3)}</text>`,
     );
   }
@@ -52,8 +56,9 @@ export function depthChart(series: Series[]): string {
     );
   }
   parts.push(
-    `<line x1="${MARGIN.left}" x2="${WIDTH - MARGIN.right}" y1="${y(0)}" y2="${y(0)}" stroke="#495057"/>`,
-    `<line x1="${MARGIN.left}" x2="${MARGIN.left}" y1="${MARGIN.top}" y2="${y(0)}" stroke="#495057"/>`,
+    hline(y(0), "#495057"),
+    `<line x1="${MARGIN.left}" x2="${MARGIN.left}" y1="${MARGIN.top}" y2="${y(0)}" ` +
+      'stroke="#495057"/>',
     `<text x="${MARGIN.left + plotW / 2}" y="${HEIGHT - 14}" text-anchor="middle">` +
       "statements before the page (cursor depth)</text>",
     `<text transform="translate(16 ${MARGIN.top + plotH / 2}) rotate(-90)" text-anchor="middle">` +
@@ -65,9 +70,10 @@ export function depthChart(series: Series[]): string {
       ["p50", ""],
       ["p99", ' stroke-dasharray="5 4"'],
     ] as const) {
-      const path = points.map((p) => `${x(p.depth).toFixed(1)},${y(p[metric]).toFixed(1)}`);
+      const path = points.map((p) => `${x(p.depth)},${y(p[metric])}`);
       parts.push(
-        `<polyline fill="none" stroke="${s.color}" stroke-width="2"${dash} points="${path.join(" ")}"/>`,
+        `<polyline fill="none" stroke="${s.color}" stroke-width="2"${dash} ` +
+          `points="${path.join(" ")}"/>`,
       );
     }
     for (const p of points) {

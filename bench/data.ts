@@ -205,7 +205,8 @@ async function insertDeepAccount(db: D1): Promise<void> {
       .prepare(
         `INSERT INTO statements (${STATEMENT_COLUMNS}) ${seriesSql(from, chunk)}` +
           `SELECT printf('st_deep_%06d', n), '${DEEP_ACCOUNT}', ` +
-          `${day("00:00:00.000", "-n")}, ${day("23:59:59.000", "-n")}, ${day("00:00:00.000", "25 - n")}, ` +
+          `${day("00:00:00.000", "-n")}, ${day("23:59:59.000", "-n")}, ` +
+          `${day("00:00:00.000", "25 - n")}, ` +
           "'USD', 10000 + n % 977, 2500, 9000, 4000, -3000, 0, -200, 150, 50, 0, " +
           `'statements/' || printf('st_deep_%06d', n) || '.pdf', ${CREATED} FROM seq`,
       )

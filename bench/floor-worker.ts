@@ -11,7 +11,7 @@
 
 /** The slice of the D1 binding this Worker uses (bench/ type-checks without the Workers types). */
 interface D1Statement {
-  all(): Promise<{ results: Record<string, unknown>[] }>;
+  all(): Promise<{ results: Record<string, unknown>[]; meta?: { rows_read?: number } }>;
 }
 
 interface D1Like {
@@ -29,7 +29,8 @@ const COLUMNS =
   "interest, fees, overdue_amount, pdf_key, hidden_at, created_at";
 
 // The same statements as src/db/queries.ts readStatementPage: visible rows of one account, newest
-// first, limit + 1 rows (the extra one only tells whether there is more), through statements_page_idx.
+// first, limit + 1 rows (the extra one only tells whether there is more), through the partial index
+// statements_page_idx.
 const FIRST_PAGE =
   `SELECT ${COLUMNS} FROM statements WHERE account_id = ?1 AND hidden_at IS NULL ` +
   "ORDER BY period_end_date DESC, statement_id DESC LIMIT ?2";
@@ -86,6 +87,7 @@ export default {
         ? env.DB.prepare(NEXT_PAGE).bind(accountId, limit + 1, afterEnd, afterId)
         : env.DB.prepare(FIRST_PAGE).bind(accountId, limit + 1);
 
+    const headers: Record<string, string> = { ...JSON_HEADERS };
     let results: Record<string, unknown>[];
     if (url.pathname === "/two-trips") {
       const caller = (
@@ -116,9 +118,12 @@ export default {
       if (!owned) return reject(404);
       results = rows?.results ?? [];
     } else {
-      results = (await page.all()).results;
+      const { results: rows, meta } = await page.all();
+      results = rows;
+      // What the page query alone reads, for the bench's per-query cost figures.
+      headers["x-d1-rows-read"] = String(meta?.rows_read ?? "");
     }
     const body = { data: results.slice(0, limit), has_more: results.length > limit };
-    return new Response(JSON.stringify(body), { headers: JSON_HEADERS });
+    return new Response(JSON.stringify(body), { headers });
   },
 };

@@ -1,5 +1,5 @@
 // Single requests the timed arms need before they start: page tokens at chosen depths of the deep
-// account (reached by paging, as a partner would), and the D1 cost of each request from its log line.
+// account (reached by paging, as a partner would), and each request's D1 cost from its log line.
 import { CUSTOMER } from "./data.ts";
 import type { BenchServer, WorkerName } from "./serve.ts";
 
@@ -12,6 +12,11 @@ interface PageBody {
   data: StatementBody[];
   has_more: boolean;
   next_page_token?: string;
+}
+
+/** The floor's path for a page of `accountId` (see bench/floor-worker.ts). */
+export function floorPath(accountId: string, limit: number, floorCursor = ""): string {
+  return `/statements?account=${accountId}&limit=${limit}${floorCursor ? `&${floorCursor}` : ""}`;
 }
 
 /** Where a page starts: the partner's token and the same position as the floor takes it. */
@@ -77,6 +82,8 @@ export interface RequestCost {
   roundTrips: number;
   rowsRead: number;
   rowsReturned: number;
+  /** What the same keyset query reads on its own (measured on the floor), when known. */
+  pageQueryRows?: number;
 }
 
 let probes = 0;
@@ -91,6 +98,8 @@ export async function costOf(
     key: string;
     limit: number;
     depth: number;
+    /** The floor's URL path for the same page, to measure the page query alone. */
+    floorPath?: string;
   },
 ): Promise<RequestCost> {
   probes += 1;
@@ -100,7 +109,14 @@ export async function costOf(
     "x-request-id": requestId,
   });
   const log = await server.logOf(requestId);
+  let pageQueryRows: number | undefined;
+  if (options.floorPath) {
+    const res = await fetch(new URL(options.floorPath, server.url("floor")));
+    await res.arrayBuffer();
+    pageQueryRows = Number(res.headers.get("x-d1-rows-read"));
+  }
   return {
+    pageQueryRows,
     label: options.label,
     limit: options.limit,
     depth: options.depth,

@@ -82,13 +82,17 @@ function goals(results: RunResults): Goal[] {
       ?.rowsRead;
   const equalRows = rowsAt(deepest) === rowsAt(0);
   add(
-    `Depth: p50 ${deepest.toLocaleString("en")} deep ÷ p50 first page (rows read ${rowsAt(deepest)} vs ${rowsAt(0)})`,
+    `Depth: p50 ${deepest.toLocaleString("en")} deep ÷ p50 first page ` +
+      `(rows read ${rowsAt(deepest)} vs ${rowsAt(0)})`,
     depth,
     "≤ 1.10, equal rows read",
     depth.median <= 1.1 && equalRows,
   );
   const table = ratio(results, "large-table-10", "small-table-10", "p50");
-  const sizes = `${results.tables.large.toLocaleString("en")} ÷ ${results.tables.small.toLocaleString("en")}`;
+  const [large, small] = [results.tables.large, results.tables.small].map((n) =>
+    n.toLocaleString("en"),
+  );
+  const sizes = `${large} ÷ ${small}`;
   add(`Table size: p50 with ${sizes} statements`, table, "≤ 1.20", table.median <= 1.2);
   const version = ratio(results, "version-2025-05-05", "version-latest", "rps");
   add("Version chain: req/s 2025-05-05 ÷ latest", version, "≥ 0.95", version.median >= 0.95);
@@ -99,7 +103,9 @@ function goals(results: RunResults): Goal[] {
   );
   out.push({
     name: "Cost per request (log line), every depth and limit",
-    measured: `max ${maxTrips} round trips; max rows read = limit + ${worst.rowsRead - worst.limit} (${worst.label}, limit=${worst.limit})`,
+    measured:
+      `max ${maxTrips} round trips; max rows read = limit + ${worst.rowsRead - worst.limit} ` +
+      `(${worst.label}, limit=${worst.limit})`,
     target: "≤ 2 round trips, ≤ limit + 4 rows",
     met: maxTrips <= 2 && results.costs.every((c) => c.rowsRead <= c.limit + 4),
   });
@@ -115,18 +121,25 @@ function goals(results: RunResults): Goal[] {
 function machine(results: RunResults): string[] {
   const cpus = os.cpus();
   const load = (l: number[]) => l.map((x) => x.toFixed(2)).join(" / ");
+  const { settings } = results;
   return [
-    `- Date: ${results.date.toISOString()} (the whole run took ${results.durationSeconds.toFixed(0)} s)`,
+    `- Date: ${results.date.toISOString()} ` +
+      `(the whole run took ${results.durationSeconds.toFixed(0)} s)`,
     `- Machine: ${cpus[0]?.model.trim() ?? "unknown CPU"}, ${cpus.length} cores, ` +
-      `${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM, ${os.type()} ${os.release()} (${os.arch()})`,
-    `- Load average (1/5/15 min) before: ${load(results.load.before)}; after: ${load(results.load.after)}`,
-    `- Runtime: workerd through Miniflare ${versionOf("miniflare")} (each Worker on its own socket, ` +
-      `no dev proxy); Node ${process.versions.node}; wrangler ${versionOf("wrangler")}; ` +
+      `${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM, ` +
+      `${os.type()} ${os.release()} (${os.arch()})`,
+    `- Load average (1/5/15 min) before: ${load(results.load.before)}; ` +
+      `after: ${load(results.load.after)}`,
+    `- Runtime: workerd through Miniflare ${versionOf("miniflare")} ` +
+      "(each Worker on its own socket, no dev proxy); " +
+      `Node ${process.versions.node}; wrangler ${versionOf("wrangler")}; ` +
       `autocannon ${versionOf("autocannon")}`,
-    `- Load: ${results.settings.connections} connections; ${results.settings.warmupSeconds} s warm-up ` +
-      `per arm, then ${results.settings.rounds} rounds of ${results.settings.seconds} s per arm, arms ` +
-      "interleaved in an order rotated each round. Ratios are computed within a round; the median over " +
-      "rounds is reported. Latencies come from every response, not autocannon's whole-millisecond histogram.",
+    `- Load: autocannon, ${settings.connections} connections; ` +
+      `${settings.warmupSeconds} s warm-up per arm, then ${settings.rounds} rounds ` +
+      `of ${settings.seconds} s per arm. Arms that are compared run back to back, and ` +
+      "every other round runs the list backwards. Each ratio is computed within a round; " +
+      "the median over rounds is reported. Latencies come from every response, not " +
+      "autocannon's whole-millisecond histogram.",
   ];
 }
 
@@ -174,14 +187,17 @@ export async function writeResults(file: string, chartFile: string, results: Run
     "",
     "## Cost per request",
     "",
-    "From the Worker's per-request log line (`d1_queries`, `d1_rows_read`).",
+    "From the Worker's per-request log line (`d1_queries`, `d1_rows_read`). The page query's own " +
+      "figure is the floor's `meta.rows_read` for the same keyset query; the rest is the key " +
+      "lookup (key and partner rows) and, on a first page, the ownership check (the account row).",
     "",
-    "| request | limit | rows returned | D1 round trips | rows read | rows read − limit |",
-    "| --- | ---: | ---: | ---: | ---: | ---: |",
+    "| request | limit | rows returned | D1 round trips | rows read " +
+      "| of which the page query | rows read − limit |",
+    "| --- | ---: | ---: | ---: | ---: | ---: | ---: |",
     ...results.costs.map(
       (c) =>
         `| ${c.label} | ${c.limit} | ${c.rowsReturned} | ${c.roundTrips} | ${c.rowsRead} | ` +
-        `${c.rowsRead - c.limit} |`,
+        `${c.pageQueryRows ?? "n/a"} | ${c.rowsRead - c.limit} |`,
     ),
     "",
     "## Latency against page depth",
@@ -193,8 +209,9 @@ export async function writeResults(file: string, chartFile: string, results: Run
     `- Production bundle: ${kib(results.bundle.bytes)}, gzip ${kib(results.bundle.gzipBytes)} ` +
       `(budget ${kib(BUNDLE_BUDGET_BYTES)}).`,
     results.startup
-      ? `- Start-up (\`wrangler check startup\`, local CPU profile): ${results.startup.activeMs} ms ` +
-        `active CPU in a ${results.startup.sampledMs} ms sampled window.`
+      ? "- Start-up (`wrangler check startup`, local CPU profile): " +
+        `${results.startup.activeMs} ms active CPU in a ${results.startup.sampledMs} ms ` +
+        "sampled window."
       : "- Start-up: `wrangler check startup` is not available with this wrangler.",
     "",
   ];

@@ -1,38 +1,26 @@
 // `npm run bench`: builds the bundles and the data, serves every arm from one workerd, loads them
 // side by side in interleaved rounds, and writes bench/RESULTS.md and bench/depth.svg.
-import { mkdir } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { type Arm, defineArms } from "./arms.ts";
-import { buildWorker, profileStartup } from "./build.ts";
-import {
-  buildDataset,
-  cachedDataset,
-  clearState,
-  DEEP_ACCOUNT,
-  LARGE_TOTAL,
-  MAIN_ACCOUNT,
-  SMALL_TOTAL,
-} from "./data.ts";
+import { profileStartup } from "./build.ts";
+import { DEEP_ACCOUNT, LARGE_TOTAL, MAIN_ACCOUNT, SMALL_TOTAL } from "./data.ts";
 import { type Measurement, measure } from "./load.ts";
 import {
   costOf,
+  floorPath,
   type PagePosition,
   positionsAt,
   type RequestCost,
   statementsPath,
 } from "./probe.ts";
 import { writeResults } from "./report.ts";
-import { startServer } from "./serve.ts";
-
-const BENCH_DIR = import.meta.dirname;
-const DATA_DIR = path.join(BENCH_DIR, ".data");
-const STATE_DIR = path.join(DATA_DIR, "state");
-const DATASET_FILE = path.join(DATA_DIR, "dataset.json");
+import type { BenchServer } from "./serve.ts";
+import { BENCH_DIR, DATA_DIR, setUpBench } from "./setup.ts";
 
 const setting = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const SETTINGS = {
-  rounds: setting("BENCH_ROUNDS", 6),
+  rounds: setting("BENCH_ROUNDS", 7),
   seconds: setting("BENCH_SECONDS", 2),
   warmupSeconds: setting("BENCH_WARMUP_SECONDS", 1),
   connections: setting("BENCH_CONNECTIONS", 4),
@@ -47,30 +35,10 @@ function progress(message: string): void {
 
 async function main(): Promise<void> {
   const loadBefore = os.loadavg();
-  await mkdir(DATA_DIR, { recursive: true });
-  progress("building the production bundle and the floor Worker (wrangler deploy --dry-run)");
-  const bundle = await buildWorker(path.join(DATA_DIR, "build", "api"));
-  const floor = await buildWorker(path.join(DATA_DIR, "build", "floor"), {
-    script: "bench/floor-worker.ts",
-    name: "bench-floor",
-  });
-  progress("profiling start-up (wrangler check startup)");
-  const startup = await profileStartup(path.join(DATA_DIR, "startup.cpuprofile"));
-
-  let dataset = await cachedDataset(DATASET_FILE);
-  if (!dataset) await clearState(STATE_DIR, DATASET_FILE);
-  const server = await startServer({
-    stateDir: STATE_DIR,
-    apiScript: bundle.main,
-    floorScript: floor.main,
-    watchPrefix: "bench-",
-  });
+  const { bundle, server, dataset } = await setUpBench(progress);
   try {
-    if (dataset) progress("reusing the data in bench/.data (same migrations and layout)");
-    else {
-      progress("building the data (first run only)");
-      dataset = await buildDataset(server, DATASET_FILE, progress);
-    }
+    progress("profiling start-up (wrangler check startup)");
+    const startup = await profileStartup(path.join(DATA_DIR, "startup.cpuprofile"));
     const { keys } = dataset;
 
     progress("paging through the deep account for page tokens");
@@ -102,7 +70,7 @@ async function main(): Promise<void> {
 
 /** The D1 cost of every statements request the arms send, and of limit=100 at every depth. */
 async function measureCosts(
-  server: Awaited<ReturnType<typeof startServer>>,
+  server: BenchServer,
   keys: { large: string; small: string },
   positions: PagePosition[],
 ): Promise<RequestCost[]> {
@@ -118,6 +86,7 @@ async function measureCosts(
           key: keys.large,
           limit,
           depth: p.depth,
+          floorPath: floorPath(DEEP_ACCOUNT, limit, p.floorCursor),
         }),
       );
     }
@@ -133,6 +102,7 @@ async function measureCosts(
           key: worker === "api" ? keys.large : keys.small,
           limit,
           depth: 0,
+          ...(worker === "api" ? { floorPath: floorPath(MAIN_ACCOUNT, limit) } : {}),
         }),
       );
     }

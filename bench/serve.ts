@@ -57,6 +57,8 @@ export async function startServer(options: {
   apiScript: string;
   floorScript: string;
   watchPrefix: string;
+  /** Opens workerd's DevTools inspector on this port (for bench/profile.ts). */
+  inspectorPort?: number;
 }): Promise<BenchServer> {
   const settings = await productionSettings();
   const watched = new Map<string, RequestLog>();
@@ -90,6 +92,7 @@ export async function startServer(options: {
   const mf = new Miniflare(
     convertV4MiniflareOptions({
       resourcePersistencePath: options.stateDir,
+      ...(options.inspectorPort ? { inspectorPort: options.inspectorPort } : {}),
       enableDevRegistry: false,
       handleStructuredLogs: ({ message }) => onLine(message),
       workers: [

@@ -1,0 +1,53 @@
+// What every bench entry point needs first: both bundles built as a deploy builds them, the data
+// (built once, then reused), and workerd serving the Workers over it.
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import { type Bundle, buildWorker } from "./build.ts";
+import { buildDataset, cachedDataset, clearState, type Dataset } from "./data.ts";
+import { type BenchServer, startServer } from "./serve.ts";
+
+export const BENCH_DIR = import.meta.dirname;
+export const DATA_DIR = path.join(BENCH_DIR, ".data");
+const STATE_DIR = path.join(DATA_DIR, "state");
+const DATASET_FILE = path.join(DATA_DIR, "dataset.json");
+
+export interface BenchSetup {
+  bundle: Bundle;
+  server: BenchServer;
+  dataset: Dataset;
+}
+
+/** The caller disposes of `server` when done. */
+export async function setUpBench(
+  progress: (message: string) => void,
+  options: { inspectorPort?: number } = {},
+): Promise<BenchSetup> {
+  await mkdir(DATA_DIR, { recursive: true });
+  progress("building the production bundle and the floor Worker (wrangler deploy --dry-run)");
+  const bundle = await buildWorker(path.join(DATA_DIR, "build", "api"));
+  const floor = await buildWorker(path.join(DATA_DIR, "build", "floor"), {
+    script: "bench/floor-worker.ts",
+    name: "bench-floor",
+  });
+
+  let dataset = await cachedDataset(DATASET_FILE);
+  if (!dataset) await clearState(STATE_DIR, DATASET_FILE);
+  const server = await startServer({
+    stateDir: STATE_DIR,
+    apiScript: bundle.main,
+    floorScript: floor.main,
+    watchPrefix: "bench-",
+    ...options,
+  });
+  try {
+    if (dataset) progress("reusing the data in bench/.data (same migrations and layout)");
+    else {
+      progress("building the data (first run only)");
+      dataset = await buildDataset(server, DATASET_FILE, progress);
+    }
+  } catch (err) {
+    await server.dispose();
+    throw err;
+  }
+  return { bundle, server, dataset };
+}
