@@ -24,6 +24,8 @@ export default defineConfig(async () => {
           ],
           test: {
             name: "workers",
+            // The Worker logs one JSON line per request; tests read it through spies, not stdout.
+            onConsoleLog: (log: string) => !log.startsWith('{"request_id"'),
             setupFiles: ["./test/setup.ts"],
             include: ["test/**/*.test.ts"],
             exclude: ["test/e2e/**"],
