@@ -8,6 +8,8 @@ export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
   return {
     test: {
+      // The Worker logs one JSON line per request; tests read it through spies, not stdout.
+      onConsoleLog: (log: string) => !log.includes('{"request_id"'),
       projects: [
         {
           plugins: [
@@ -24,8 +26,6 @@ export default defineConfig(async () => {
           ],
           test: {
             name: "workers",
-            // The Worker logs one JSON line per request; tests read it through spies, not stdout.
-            onConsoleLog: (log: string) => !log.startsWith('{"request_id"'),
             setupFiles: ["./test/setup.ts"],
             include: ["test/**/*.test.ts"],
             exclude: ["test/e2e/**"],
