@@ -40,8 +40,8 @@ export function defineArms(
   // Diagnostics: where the gap between the floor and the service comes from.
   for (const limit of [10, 100]) {
     for (const [route, label] of [
-      ["two-trips", "floor + the service's key lookup and ownership check in its 2 round trips"],
-      ["one-trip", "floor + the same reads in 1 round trip"],
+      ["two-trips", "floor + the key lookup and ownership check, 2 round trips (as before)"],
+      ["one-trip", "floor + the same reads in 1 round trip (as the service now reads)"],
     ] as const) {
       arms.push({
         id: `${route}-${limit}`,

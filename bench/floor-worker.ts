@@ -4,10 +4,10 @@
 //
 //   /hello       static JSON, no storage: what the runtime alone costs
 //   /statements  the floor: the keyset page, one prepared statement, JSON.stringify
-//   /two-trips   diagnostic: the page plus the service's key lookup and ownership check, in the
-//                service's two round trips (key lookup, then ownership + page in one batch)
-//   /one-trip    diagnostic: the same reads in a single batch (key, account row, page), the
-//                checks done in code afterwards: what a one-round-trip design could reach
+//   /one-trip    diagnostic: the page with the service's other reads in the same batch (key and
+//                partner, the account's owner), checked in code afterwards, as the service reads
+//   /two-trips   diagnostic: the same checks in the service's earlier two round trips (key
+//                lookup, then ownership check + page in one batch)
 
 /** The slice of the D1 binding this Worker uses (bench/ type-checks without the Workers types). */
 interface D1Statement {
@@ -39,7 +39,8 @@ const NEXT_PAGE =
   "AND (period_end_date, statement_id) < (?3, ?4) " +
   "ORDER BY period_end_date DESC, statement_id DESC LIMIT ?2";
 
-// The service's other reads (src/db/queries.ts), for the diagnostic paths.
+// The service's other reads (src/db/queries.ts), for the diagnostic paths; OWNERSHIP is the check
+// of the earlier two-round-trip design.
 const CALLER =
   "SELECT k.key_id, k.partner_id, k.environment, k.scopes, p.saved_version_sandbox, " +
   "p.saved_version_production, p.merchant_keys FROM api_keys k " +

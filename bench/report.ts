@@ -174,15 +174,15 @@ export async function writeResults(file: string, chartFile: string, results: Run
     `- floor ÷ hello, limit=10: ${fixed(ratio(results, "floor-10", "hello", "rps").median)} ` +
       "(what one D1 query leaves of a bare Worker's throughput)",
     ...[10, 100].flatMap((limit) => [
-      `- floor with the service's 2 round trips ÷ floor, limit=${limit}: ` +
-        `${fixed(ratio(results, `two-trips-${limit}`, `floor-${limit}`, "rps").median)} ` +
-        "(the cost of the second round trip)",
-      `- statements ÷ floor with the service's 2 round trips, limit=${limit}: ` +
-        `${fixed(ratio(results, `statements-${limit}`, `two-trips-${limit}`, "rps").median)} ` +
-        "(the cost of the Worker's own code: framework, auth, versions, link signing, JSON)",
-      `- floor with the same reads in 1 round trip ÷ floor, limit=${limit}: ` +
+      `- floor with the service's reads in 1 round trip ÷ floor, limit=${limit}: ` +
         `${fixed(ratio(results, `one-trip-${limit}`, `floor-${limit}`, "rps").median)} ` +
-        "(what folding the key lookup into the page's batch could reach)",
+        "(the cost of reading the key, partner and account rows with the page)",
+      `- statements ÷ floor with the service's reads in 1 round trip, limit=${limit}: ` +
+        `${fixed(ratio(results, `statements-${limit}`, `one-trip-${limit}`, "rps").median)} ` +
+        "(the cost of the Worker's own code: framework, auth, versions, link signing, JSON)",
+      `- the same reads in 2 round trips ÷ in 1, limit=${limit}: ` +
+        `${fixed(ratio(results, `two-trips-${limit}`, `one-trip-${limit}`, "rps").median)} ` +
+        "(what the second round trip of the earlier design cost)",
     ]),
     "",
     "## Cost per request",
