@@ -1,5 +1,4 @@
 // The Hono environment shared by every sub-app: bindings, and what the pipeline sets per request.
-import type { BatchItem } from "drizzle-orm/batch";
 import type { Environment } from "../../versions";
 import type { Database, QueryStats } from "../db/client";
 import type { Signer } from "../domain/signing";
@@ -37,8 +36,8 @@ export interface Variables {
    * Reads a route planned from the request alone, sent in the key lookup's batch so that the
    * request costs one round trip; set before authentication, answered in `readAheadResults`.
    */
-  readAhead: readonly BatchItem<"sqlite">[];
-  readAheadResults: unknown[];
+  readAhead: readonly D1PreparedStatement[];
+  readAheadResults: D1Result[];
 }
 
 export type AppEnv = { Bindings: Bindings; Variables: Variables };

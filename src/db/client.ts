@@ -9,7 +9,8 @@ export interface QueryStats {
   rowsRead: number;
 }
 
-export type Database = DrizzleD1Database;
+/** drizzle over the counting client; `$client` is that client, for the prebuilt hot-path SQL. */
+export type Database = DrizzleD1Database & { $client: D1Database };
 
 function record(stats: QueryStats, results: readonly D1Result[]): void {
   stats.roundTrips += 1;

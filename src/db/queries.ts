@@ -1,51 +1,83 @@
 // The few queries the partner routes need, each one indexed round trip (a batch counts as one).
-import { and, desc, eq, isNull, type SQL, sql } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
+import {
+  and,
+  desc,
+  eq,
+  fillPlaceholders,
+  getTableColumns,
+  isNull,
+  type SQL,
+  sql,
+} from "drizzle-orm";
+import { QueryBuilder } from "drizzle-orm/sqlite-core";
 import type { Caller } from "../app/context";
 import type { PagePosition } from "../domain/page-token";
 import type { Database } from "./client";
 import { accounts, apiKeys, customers, partners, statements } from "./schema";
 
-function keyLookup(db: Database, keyHash: string) {
-  return db
-    .select({
-      keyId: apiKeys.keyId,
-      partnerId: apiKeys.partnerId,
-      environment: apiKeys.environment,
-      scopes: apiKeys.scopes,
-      savedVersionSandbox: partners.savedVersionSandbox,
-      savedVersionProduction: partners.savedVersionProduction,
-      merchantKeys: partners.merchantKeys,
-    })
-    .from(apiKeys)
-    .innerJoin(partners, eq(partners.partnerId, apiKeys.partnerId))
-    .where(and(eq(apiKeys.keyHash, keyHash), isNull(apiKeys.revokedAt)));
+// The hot path's SQL is built once per isolate from the schema, with placeholders, and only bound
+// per request: building a drizzle query costs more CPU than the rest of a request's own work.
+const qb = new QueryBuilder();
+const placeholder = sql.placeholder;
+
+const KEY_LOOKUP = qb
+  .select({
+    keyId: apiKeys.keyId,
+    partnerId: apiKeys.partnerId,
+    environment: apiKeys.environment,
+    scopes: apiKeys.scopes,
+    savedVersionSandbox: partners.savedVersionSandbox,
+    savedVersionProduction: partners.savedVersionProduction,
+    merchantKeys: partners.merchantKeys,
+  })
+  .from(apiKeys)
+  .innerJoin(partners, eq(partners.partnerId, apiKeys.partnerId))
+  .where(and(eq(apiKeys.keyHash, placeholder("keyHash")), isNull(apiKeys.revokedAt)))
+  .toSQL();
+
+interface KeyRow {
+  key_id: string;
+  partner_id: string;
+  environment: "sandbox" | "production";
+  scopes: string;
+  saved_version_sandbox: string;
+  saved_version_production: string;
+  merchant_keys: string;
+}
+
+/** A prebuilt query bound to this request's values, on the request's counting D1 client. */
+function bound(
+  db: Database,
+  query: { sql: string; params: unknown[] },
+  values: Record<string, unknown>,
+): D1PreparedStatement {
+  return db.$client.prepare(query.sql).bind(...fillPlaceholders(query.params, values));
 }
 
 /**
  * The live key with this hash, with its partner's saved versions and products (null if none), and
- * the results of `readAhead`: queries sent in the same batch, so that a route's reads share the
+ * the results of `readAhead`: statements sent in the same batch, so that a route's reads share the
  * key lookup's round trip. Their results must only be used once the caller is known to own them.
  */
 export async function findCallerByKeyHash(
   db: Database,
   keyHash: string,
-  readAhead: readonly BatchItem<"sqlite">[] = [],
-): Promise<{ caller: Caller | null; readAhead: unknown[] }> {
-  const [rows, ...results] = (await db.batch([keyLookup(db, keyHash), ...readAhead])) as [
-    Awaited<ReturnType<typeof keyLookup>>,
-    ...unknown[],
-  ];
-  const row = rows[0];
+  readAhead: readonly D1PreparedStatement[] = [],
+): Promise<{ caller: Caller | null; readAhead: D1Result[] }> {
+  const [lookup, ...results] = await db.$client.batch([
+    bound(db, KEY_LOOKUP, { keyHash }),
+    ...readAhead,
+  ]);
+  const row = lookup?.results[0] as KeyRow | undefined;
   if (!row) return { caller: null, readAhead: results };
   const caller: Caller = {
-    keyId: row.keyId,
-    partnerId: row.partnerId,
+    keyId: row.key_id,
+    partnerId: row.partner_id,
     environment: row.environment,
     scopes: JSON.parse(row.scopes) as string[],
     savedVersion:
-      row.environment === "sandbox" ? row.savedVersionSandbox : row.savedVersionProduction,
-    merchantKeys: JSON.parse(row.merchantKeys) as string[],
+      row.environment === "sandbox" ? row.saved_version_sandbox : row.saved_version_production,
+    merchantKeys: JSON.parse(row.merchant_keys) as string[],
   };
   return { caller, readAhead: results };
 }
@@ -77,6 +109,47 @@ export interface AccountOwner {
   merchantKey: string;
 }
 
+const visibleStatements = and(
+  eq(statements.accountId, placeholder("accountId")),
+  isNull(statements.hiddenAt),
+);
+const pageQuery = (where: SQL | undefined) =>
+  qb
+    .select()
+    .from(statements)
+    .where(where)
+    .orderBy(desc(statements.periodEndDate), desc(statements.statementId))
+    .limit(placeholder("limit"))
+    .toSQL();
+const FIRST_PAGE = pageQuery(visibleStatements);
+const NEXT_PAGE = pageQuery(
+  and(
+    visibleStatements,
+    sql`(${statements.periodEndDate}, ${statements.statementId}) < (${placeholder("afterEnd")}, ${placeholder("afterId")})`,
+  ),
+);
+const ACCOUNT_OWNER = qb
+  .select({
+    customerId: accounts.customerId,
+    partnerId: accounts.partnerId,
+    environment: accounts.environment,
+    merchantKey: accounts.merchantKey,
+  })
+  .from(accounts)
+  .where(eq(accounts.accountId, placeholder("accountId")))
+  .toSQL();
+
+/** [field, column] pairs of a statement row, to map D1's column-named objects. */
+const STATEMENT_COLUMNS = Object.entries(getTableColumns(statements)).map(
+  ([field, column]) => [field, column.name] as const,
+);
+
+function toStatementRow(raw: Record<string, unknown>): StatementRow {
+  const row: Record<string, unknown> = {};
+  for (const [field, column] of STATEMENT_COLUMNS) row[field] = raw[column];
+  return row as StatementRow;
+}
+
 /**
  * The reads of a statements page, all answerable without knowing the caller, so they can travel
  * in the key lookup's batch: the account's owner (first page only) and up to `limit + 1` visible
@@ -89,42 +162,49 @@ export function statementPageReads(
   accountId: string,
   after: PagePosition | null,
   limit: number,
-): BatchItem<"sqlite">[] {
-  const visible = and(eq(statements.accountId, accountId), isNull(statements.hiddenAt));
-  const page = db
-    .select()
-    .from(statements)
-    .where(
-      after
-        ? and(
-            visible,
-            sql`(${statements.periodEndDate}, ${statements.statementId}) < (${after.periodEndDate}, ${after.statementId})`,
-          )
-        : visible,
-    )
-    .orderBy(desc(statements.periodEndDate), desc(statements.statementId))
-    .limit(limit + 1);
-  if (after) return [page];
-  const owner = db
-    .select({
-      customerId: accounts.customerId,
-      partnerId: accounts.partnerId,
-      environment: accounts.environment,
-      merchantKey: accounts.merchantKey,
-    })
-    .from(accounts)
-    .where(eq(accounts.accountId, accountId));
-  return [owner, page];
+): D1PreparedStatement[] {
+  if (after) {
+    return [
+      bound(db, NEXT_PAGE, {
+        accountId,
+        limit: limit + 1,
+        afterEnd: after.periodEndDate,
+        afterId: after.statementId,
+      }),
+    ];
+  }
+  return [
+    bound(db, ACCOUNT_OWNER, { accountId }),
+    bound(db, FIRST_PAGE, { accountId, limit: limit + 1 }),
+  ];
 }
 
 /** Splits the results of `statementPageReads` into the owner (first page only) and the rows. */
 export function statementPageResults(
-  results: readonly unknown[],
+  results: readonly D1Result[],
   continuation: boolean,
 ): { owner: AccountOwner | null | undefined; rows: StatementRow[] } {
-  if (continuation) return { owner: undefined, rows: results[0] as StatementRow[] };
-  const [owners, rows] = results as [AccountOwner[], StatementRow[]];
-  return { owner: owners[0] ?? null, rows };
+  const [first, second] = results;
+  if (continuation) {
+    return {
+      owner: undefined,
+      rows: (first?.results ?? []).map((r) => toStatementRow(r as Record<string, unknown>)),
+    };
+  }
+  const owner = first?.results[0] as
+    | { customer_id: string; partner_id: string; environment: string; merchant_key: string }
+    | undefined;
+  return {
+    owner: owner
+      ? {
+          customerId: owner.customer_id,
+          partnerId: owner.partner_id,
+          environment: owner.environment,
+          merchantKey: owner.merchant_key,
+        }
+      : null,
+    rows: (second?.results ?? []).map((r) => toStatementRow(r as Record<string, unknown>)),
+  };
 }
 
 /** Whether the customer exists inside the read scope (one indexed row). */

@@ -1,5 +1,4 @@
 // GET /v2/customers/{customer_id}/accounts/{account_id}/statements: closed statements, newest first.
-import type { BatchItem } from "drizzle-orm/batch";
 import { Hono, type MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app/context";
 import { ApiError, invalidRequest } from "../app/errors";
@@ -78,9 +77,7 @@ export const statementRoutes = new Hono<AppEnv>().get(STATEMENTS_PATH, async (c)
   // Normally read in the key lookup's batch; read here when nothing was planned ahead.
   const results =
     c.get("readAheadResults") ??
-    (await c
-      .get("db")
-      .batch(statementPageReads(c.get("db"), accountId, after, limit) as [BatchItem<"sqlite">]));
+    (await c.get("db").$client.batch(statementPageReads(c.get("db"), accountId, after, limit)));
   const { owner, rows: pageRows } = statementPageResults(results, after !== null);
   // A continuation's token proves ownership; a first page checks the account's owner row.
   const owned =
