@@ -1,10 +1,9 @@
 // Wiring only. A partner request runs: request context → CORS → authenticate → resolve version →
 // scope → product → handler (canonical model) → version modules reshape the body → response.
 import { Hono } from "hono";
-import { cors } from "hono/cors";
 import type { AppEnv } from "./app/context";
+import { corsFor } from "./app/cors";
 import { ApiError } from "./app/errors";
-import { merchantKeyHeader, versionHeader } from "./app/headers";
 import { authenticate, requireScope, resolveProduct, resolveVersion } from "./app/pipeline";
 import { requestContext } from "./app/request-context";
 import { renderError } from "./app/respond";
@@ -18,24 +17,10 @@ import { operatorRoutes } from "./routes/operator";
 import { planStatementPage, STATEMENTS_PATH, statementRoutes } from "./routes/statements";
 import { unimplementedRoutes } from "./routes/unimplemented";
 
-/** `*` (the default) or a comma-separated list of origins. */
-function allowedOrigins(setting: string | undefined): string | string[] {
-  const origins = (setting ?? "*").split(",").map((o) => o.trim());
-  return origins.includes("*") ? "*" : origins;
-}
-
 const app = new Hono<AppEnv>();
 
 app.use("*", requestContext);
-app.use("/v2/*", (c, next) =>
-  cors({
-    origin: allowedOrigins(c.env.CORS_ALLOWED_ORIGINS),
-    allowMethods: ["GET", "POST", "PUT", "DELETE", "OPTIONS"],
-    allowHeaders: ["Authorization", "Content-Type", versionHeader(c.env), merchantKeyHeader(c.env)],
-    exposeHeaders: [versionHeader(c.env), "x-request-id"],
-    maxAge: 600,
-  })(c, next),
-);
+app.use("/v2/*", (c, next) => corsFor(c.env)(c, next));
 
 // Unauthenticated surfaces.
 app.route("/", docsRoutes);
