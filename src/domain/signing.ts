@@ -2,13 +2,14 @@
 import { fromBase64Url, toBase64Url } from "./encoding";
 
 const keyCache = new Map<string, Promise<CryptoKey>>();
+const encoder = new TextEncoder();
 
 function importKey(secret: string): Promise<CryptoKey> {
   let key = keyCache.get(secret);
   if (!key) {
     key = crypto.subtle.importKey(
       "raw",
-      new TextEncoder().encode(secret),
+      encoder.encode(secret),
       { name: "HMAC", hash: "SHA-256" },
       false,
       ["sign", "verify"],
@@ -26,7 +27,7 @@ export interface Signer {
 
 /** Parts are JSON-encoded together, so no choice of ids can make two messages collide. */
 function message(purpose: string, parts: readonly string[]): Uint8Array {
-  return new TextEncoder().encode(JSON.stringify([purpose, ...parts]));
+  return encoder.encode(JSON.stringify([purpose, ...parts]));
 }
 
 /** Secrets shorter than this are refused: a weak HMAC key would make every token forgeable. */
@@ -37,20 +38,22 @@ export function createSigner(secret: string): Signer {
     const refuse = () => Promise.reject(new Error("SIGNING_SECRET is missing or too short"));
     return { sign: refuse, verify: refuse };
   }
+  // Resolved once per request; a page signs one link per statement.
+  let key: Promise<CryptoKey> | undefined;
+  const hmacKey = () => {
+    key ??= importKey(secret);
+    return key;
+  };
   return {
     async sign(purpose, parts) {
-      const mac = await crypto.subtle.sign(
-        "HMAC",
-        await importKey(secret),
-        message(purpose, parts),
-      );
+      const mac = await crypto.subtle.sign("HMAC", await hmacKey(), message(purpose, parts));
       return toBase64Url(new Uint8Array(mac));
     },
     async verify(purpose, parts, signature) {
       const mac = fromBase64Url(signature);
       if (mac === null || mac.byteLength !== 32) return false;
       // subtle.verify compares in constant time.
-      return crypto.subtle.verify("HMAC", await importKey(secret), mac, message(purpose, parts));
+      return crypto.subtle.verify("HMAC", await hmacKey(), mac, message(purpose, parts));
     },
   };
 }
