@@ -1,7 +1,5 @@
 declare namespace Cloudflare {
   interface Env {
     TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
-    OPERATOR_TOKEN?: string;
-    SIGNING_SECRET?: string;
   }
 }

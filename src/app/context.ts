@@ -3,8 +3,11 @@ import type { Environment } from "../../versions";
 import type { Database, QueryStats } from "../db/client";
 import type { Signer } from "../domain/signing";
 
-/** Secrets are set with `wrangler secret put` (locally: .dev.vars); they are not in wrangler.toml. */
-export interface Bindings extends Env {
+/**
+ * Secrets are set with `wrangler secret put` (locally: .dev.vars, which `wrangler types` reads);
+ * a deployment may lack them, so they are optional here and checked where used.
+ */
+export interface Bindings extends Omit<Env, "OPERATOR_TOKEN" | "SIGNING_SECRET"> {
   OPERATOR_TOKEN?: string;
   SIGNING_SECRET?: string;
 }
