@@ -2,12 +2,16 @@
 import { replaceProperty } from "./schema-edits";
 import type { ApiVersion, Json, ResponseContext, VersionChange } from "./types";
 
-/** Rebuilds a statement with `pdf_url` in place of `pdf`, keeping the field order. */
+/**
+ * Rebuilds a statement with `pdf_url` in place of `pdf`, keeping the field order; a statement
+ * without a document is already in the older shape and passes through as it is.
+ */
 function pdfObjectToUrl(statement: Json): Json {
+  if (statement.pdf === undefined) return statement;
   const older: Json = {};
-  for (const [field, value] of Object.entries(statement)) {
-    if (field === "pdf") older.pdf_url = (value as { url: string }).url;
-    else older[field] = value;
+  for (const field in statement) {
+    if (field === "pdf") older.pdf_url = statement.pdf.url;
+    else older[field] = statement[field];
   }
   return older;
 }
