@@ -86,8 +86,15 @@ describe("statement PDF links", () => {
     const url = new URL(data[0]?.pdf_url as string);
     const signature = url.searchParams.get("signature") as string;
     const expires = url.searchParams.get("expires") as string;
+    const flip = (text: string, at: number) =>
+      `${text.slice(0, at)}${text[at] === "A" ? "B" : "A"}${text.slice(at + 1)}`;
+    // The last character carries two spare bits: a same-bytes variant must fail too.
+    const last = signature.at(-1) as string;
+    const spareBits = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+    const sameBytes = spareBits[spareBits.indexOf(last) ^ 1] as string;
     const variants = [
-      `${url.pathname}?expires=${expires}&signature=${signature.slice(0, -2)}AA`,
+      `${url.pathname}?expires=${expires}&signature=${flip(signature, 10)}`,
+      `${url.pathname}?expires=${expires}&signature=${signature.slice(0, -1)}${sameBytes}`,
       `${url.pathname}?expires=${Number(expires) + 1000}&signature=${signature}`,
       `${url.pathname}?expires=${expires}&signature=${signature.slice(0, 20)}`,
       `${url.pathname}?expires=${expires}`,

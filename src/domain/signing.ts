@@ -51,7 +51,9 @@ export function createSigner(secret: string): Signer {
     },
     async verify(purpose, parts, signature) {
       const mac = fromBase64Url(signature);
-      if (mac === null || mac.byteLength !== 32) return false;
+      // Only the canonical encoding counts: base64's spare low bits must not let an altered
+      // signature text pass as the same bytes.
+      if (mac === null || mac.byteLength !== 32 || toBase64Url(mac) !== signature) return false;
       // subtle.verify compares in constant time.
       return crypto.subtle.verify("HMAC", await hmacKey(), mac, message(purpose, parts));
     },
