@@ -13,7 +13,7 @@ import { importPayload } from "../db/import";
 import { createApiKey } from "../db/keys";
 import { apiKeys, partners, statements } from "../db/schema";
 import { parseImportPayload } from "../domain/import-payload";
-import { readJsonBody } from "./json-body";
+import { readBoundedBody, readJsonBody } from "./json-body";
 
 /** Largest accepted statement PDF. */
 export const MAX_PDF_BYTES = 20 * 1024 * 1024;
@@ -61,42 +61,15 @@ function tooLarge(what: string, limit: number): ApiError {
   return new ApiError("PAYLOAD_TOO_LARGE_ERROR", `${what} is at most ${limit} bytes.`);
 }
 
-/**
- * The body's bytes, or a 413 once it passes `limit`: a declared Content-Length is refused
- * before reading, and a body without one is cut off as soon as it grows past the limit.
- */
-async function readBounded(request: Request, limit: number, what: string): Promise<Uint8Array> {
-  if (Number(request.headers.get("content-length") ?? 0) > limit) throw tooLarge(what, limit);
-  if (!request.body) return new Uint8Array();
-  const parts: Uint8Array[] = [];
-  let size = 0;
-  const reader = request.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel();
-      throw tooLarge(what, limit);
-    }
-    parts.push(value);
-  }
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.byteLength;
-  }
-  return out;
-}
-
 export const operatorRoutes = new Hono<AppEnv>()
   .use("/operator/*", operatorAuth)
 
   .post("/operator/v1/import", async (c) => {
-    const bytes = await readBounded(c.req.raw, MAX_IMPORT_BYTES, "An import body");
-    const body = new Request(c.req.url, { method: "POST", body: bytes });
-    const parsed = parseImportPayload(await readJsonBody(body, { maxBytes: MAX_IMPORT_BYTES }));
+    const body = await readJsonBody(c.req.raw, {
+      maxBytes: MAX_IMPORT_BYTES,
+      tooLarge: () => tooLarge("An import body", MAX_IMPORT_BYTES),
+    });
+    const parsed = parseImportPayload(body);
     if (!parsed.ok) throw invalidRequest(parsed.details);
     const imported = await importPayload(c.get("db"), parsed.payload, c.get("now")());
     return c.json({ imported });
@@ -172,7 +145,9 @@ export const operatorRoutes = new Hono<AppEnv>()
         "Send the PDF with Content-Type: application/pdf.",
       );
     }
-    const bytes = await readBounded(c.req.raw, MAX_PDF_BYTES, "A statement PDF");
+    const bytes = await readBoundedBody(c.req.raw, MAX_PDF_BYTES, () =>
+      tooLarge("A statement PDF", MAX_PDF_BYTES),
+    );
     if (new TextDecoder().decode(bytes.subarray(0, 5)) !== "%PDF-") {
       throw invalidRequest(["The body is not a PDF document (it must start with %PDF-)."]);
     }
