@@ -92,3 +92,26 @@ export function invalidRequest(details: string[], param?: string): ApiError {
     ...(param === undefined ? {} : { param }),
   });
 }
+
+/**
+ * 404 for a customer outside the caller's reach: the same bytes whether it never existed or
+ * belongs to another partner, environment or product.
+ */
+export function customerNotFound(customerId: string): ApiError {
+  return new ApiError(
+    "CUSTOMER_NOT_FOUND_ERROR",
+    `No such customer: ${JSON.stringify(customerId)}`,
+    {
+      param: "customer_id",
+    },
+  );
+}
+
+/** 404 for an account that is not one of the customer's accounts. */
+export function accountNotFound(accountId: string): ApiError {
+  return new ApiError(
+    "ACCOUNT_NOT_FOUND_ERROR",
+    `No such account for this customer: ${JSON.stringify(accountId)}`,
+    { param: "account_id" },
+  );
+}

@@ -1,22 +1,11 @@
 // GET /v2/customers/{customer_id}/accounts and /accounts/{account_id}: the account as it stands.
 import { Hono } from "hono";
 import type { AppEnv } from "../app/context";
-import { ApiError } from "../app/errors";
+import { accountNotFound, customerNotFound } from "../app/errors";
 import { respond } from "../app/respond";
 import { findAccount, readAccountPage, readScopeOf } from "../db/customer-queries";
 import { toAccount } from "../domain/account";
-import { idPage, parseIdPage } from "./id-page";
-
-/** The same 404 as every other read of a customer outside the caller's reach. */
-function customerNotFound(customerId: string): ApiError {
-  return new ApiError(
-    "CUSTOMER_NOT_FOUND_ERROR",
-    `No such customer: ${JSON.stringify(customerId)}`,
-    {
-      param: "customer_id",
-    },
-  );
-}
+import { idPage, parseIdPage } from "./list-params";
 
 export const accountRoutes = new Hono<AppEnv>()
   .get("/v2/customers/:customer_id/accounts", async (c) => {
@@ -40,11 +29,7 @@ export const accountRoutes = new Hono<AppEnv>()
     const found = await findAccount(c.get("db"), scope, customerId, accountId);
     if (!found.customerFound) throw customerNotFound(customerId);
     if (!found.account) {
-      throw new ApiError(
-        "ACCOUNT_NOT_FOUND_ERROR",
-        `No such account for this customer: ${JSON.stringify(accountId)}`,
-        { param: "account_id" },
-      );
+      throw accountNotFound(accountId);
     }
     return respond(c, "Account", toAccount(found.account, c.get("now")().toISOString()));
   });

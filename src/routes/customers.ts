@@ -1,23 +1,12 @@
 // GET /v2/customers, GET /v2/customers/{customer_id}, POST /v2/customers/{customer_id}/link.
 import { Hono } from "hono";
 import type { AppEnv } from "../app/context";
-import { ApiError, invalidRequest } from "../app/errors";
+import { customerNotFound, invalidRequest } from "../app/errors";
 import { respond } from "../app/respond";
 import { findCustomer, linkCustomer, readCustomerPage, readScopeOf } from "../db/customer-queries";
 import { partnerCustomerIdProblem, toCustomer } from "../domain/customer";
-import { idPage, parseIdPage } from "./id-page";
 import { readJsonBody } from "./json-body";
-
-/** The same 404 for a customer that never existed and one of another product, partner or env. */
-function customerNotFound(customerId: string): ApiError {
-  return new ApiError(
-    "CUSTOMER_NOT_FOUND_ERROR",
-    `No such customer: ${JSON.stringify(customerId)}`,
-    {
-      param: "customer_id",
-    },
-  );
-}
+import { idPage, parseIdPage } from "./list-params";
 
 /** The link body: exactly `{"partner_customer_id": "<1..255 characters>"}`. */
 function parseLinkBody(body: unknown): string {

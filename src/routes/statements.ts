@@ -1,7 +1,7 @@
 // GET /v2/customers/{customer_id}/accounts/{account_id}/statements: closed statements, newest first.
 import { Hono, type MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app/context";
-import { ApiError, invalidRequest } from "../app/errors";
+import { accountNotFound, customerNotFound, invalidRequest } from "../app/errors";
 import { respond } from "../app/respond";
 import { customerExists, statementPageReads, statementPageResults } from "../db/queries";
 import {
@@ -90,19 +90,9 @@ export const statementRoutes = new Hono<AppEnv>().get(STATEMENTS_PATH, async (c)
   if (!owned) {
     // Only a miss pays a second round trip, to tell which of the two ids is unknown.
     if (!(await customerExists(c.get("db"), binding, customerId))) {
-      throw new ApiError(
-        "CUSTOMER_NOT_FOUND_ERROR",
-        `No such customer: ${JSON.stringify(customerId)}`,
-        {
-          param: "customer_id",
-        },
-      );
+      throw customerNotFound(customerId);
     }
-    throw new ApiError(
-      "ACCOUNT_NOT_FOUND_ERROR",
-      `No such account for this customer: ${JSON.stringify(accountId)}`,
-      { param: "account_id" },
-    );
+    throw accountNotFound(accountId);
   }
 
   // One instant for the whole page: as_of, and the expiry of every link on it.
