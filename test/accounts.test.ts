@@ -341,7 +341,11 @@ describe("isolation of accounts by partner, product and environment", () => {
     const [mkA, mkB] = [uniqueId("mk"), uniqueId("mk")];
     const [cusA, cusB, cusLive] = [uniqueId("cus"), uniqueId("cus"), uniqueId("cus")];
     const [accA, accB, accLive] = [uniqueId("acc"), uniqueId("acc"), uniqueId("acc")];
-    const customer = (customer_id: string, merchant_key: string, environment = "sandbox") => ({
+    const customer = (
+      customer_id: string,
+      merchant_key: string,
+      environment: "sandbox" | "production" = "sandbox",
+    ) => ({
       customer_id,
       partner_id: partnerId,
       environment,

@@ -26,7 +26,11 @@ async function partnerWithCustomers(count: number) {
   const prefix = uniqueId("cus");
   const ids = Array.from({ length: count }, (_, i) => `${prefix}_${String(i).padStart(3, "0")}`);
   const [otherProduct, live] = [uniqueId("cus"), uniqueId("cus")];
-  const customer = (customer_id: string, merchant_key = mkA, environment = "sandbox") => ({
+  const customer = (
+    customer_id: string,
+    merchant_key = mkA,
+    environment: "sandbox" | "production" = "sandbox",
+  ) => ({
     customer_id,
     partner_id: partnerId,
     environment,

@@ -2,6 +2,8 @@
 // operator API, exactly as an operator would load it.
 import { exports } from "cloudflare:workers";
 import { expect } from "vitest";
+import type * as z from "zod";
+import type { ImportPayload as ImportPayloadSchema } from "../src/domain/import-payload";
 import { assertMatchesReference } from "./contract";
 
 export const BASE = "http://api.test";
@@ -99,52 +101,9 @@ export async function expectJson<T = Record<string, unknown>>(
   return JSON.parse(text) as T;
 }
 
-// The operator import payload (CONTRACT §5).
-export interface ImportPayload {
-  partners?: {
-    partner_id: string;
-    name: string;
-    products?: { merchant_key: string; name: string }[];
-    saved_versions?: { sandbox?: string; production?: string };
-  }[];
-  customers?: {
-    customer_id: string;
-    partner_id: string;
-    environment: string;
-    merchant_key: string;
-    partner_customer_id?: string;
-    authorized_users?: { authorized_user_id: string; name: string }[];
-  }[];
-  accounts?: {
-    account_id: string;
-    customer_id: string;
-    status?: string;
-    currency?: string;
-    credit_limit?: number;
-    current_balance?: number;
-    available_credit?: number;
-  }[];
-  statements?: StatementInput[];
-}
-
-export interface StatementInput {
-  statement_id: string;
-  account_id: string;
-  period_start_date?: string;
-  period_end_date: string;
-  due_date?: string;
-  currency?: string;
-  statement_balance?: number;
-  minimum_due?: number;
-  previous_balance?: number;
-  purchases?: number;
-  payments?: number;
-  credits?: number;
-  refunds?: number;
-  interest?: number;
-  fees?: number;
-  overdue_amount?: number;
-}
+// The operator import payload (CONTRACT §5), as the service's own schema accepts it.
+export type ImportPayload = z.input<typeof ImportPayloadSchema>;
+export type StatementInput = NonNullable<ImportPayload["statements"]>[number];
 
 /** A statement closing at the end of month `month` (1-based, counted from January 2024). */
 export function monthlyStatement(accountId: string, month: number, id?: string): StatementInput {
