@@ -1,5 +1,6 @@
-// What a statements page costs in D1, read from the Worker's per-request log line: at most two
-// round trips and at most limit + 4 rows read, on the first page and deep in a long listing.
+// What a statements page costs in D1, read from the Worker's per-request log line: one round trip
+// (two only for a not-found) and at most limit + 4 rows read, on the first page and deep in a
+// long listing.
 // (The timed arms live in bench/; these bounds are deterministic, so they run with every test.)
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import {
