@@ -24,6 +24,14 @@ const createVia = (key: string, body?: unknown, options: { version?: string } = 
   api("/v2/keys", { key, method: "POST", ...(body === undefined ? {} : { body }), ...options });
 
 describe("POST /v2/keys", () => {
+  it("refuses a body over 1 MiB with a 400 before reading it all", async () => {
+    const f = await seedAccount();
+    const body = JSON.stringify({ name: "x".repeat(1024 * 1024) });
+    const res = await api("/v2/keys", { key: f.key, method: "POST", body });
+    const error = await expectJson<{ details: string[] }>(res, 400);
+    expect(error.details).toEqual(["The request body is too large."]);
+  });
+
   it("creates a key with exactly the creating key's scopes, shown once", async () => {
     const scopes = ["ACCOUNT_READ", "AUTHORIZED_USER_READ", "ORDER_WRITE"];
     const f = await seedAccount({ scopes });

@@ -45,6 +45,17 @@ describe("statement PDF links", () => {
     expect(new Uint8Array(await res.arrayBuffer())).toEqual(pdfBytes("two"));
   });
 
+  it("answers 304 to a conditional request for the same document", async () => {
+    const f = await seedWithPdf();
+    const { data } = await expectJson<Listed>(await api(statementsPath(f), { key: f.key }), 200);
+    const url = local(data[0]?.pdf_url as string);
+    const etag = (await request(url)).headers.get("etag") as string;
+    const res = await request(url, { headers: { "if-none-match": etag } });
+    expect(res.status).toBe(304);
+    expect(res.headers.get("etag")).toBe(etag);
+    expect(await res.text()).toBe("");
+  });
+
   it("answers HEAD with the headers and no body", async () => {
     const f = await seedWithPdf();
     const { data } = await expectJson<Listed>(await api(statementsPath(f), { key: f.key }), 200);

@@ -273,6 +273,22 @@ describe("routes and cross-cutting headers", () => {
     expect(exposed).toContain("x-request-id");
   });
 
+  it("allows only the configured origins when CORS_ALLOWED_ORIGINS lists some", async () => {
+    const preflight = (origin: string) =>
+      fetchWithEnv(
+        "/v2/customers/c/accounts/a/statements",
+        {
+          method: "OPTIONS",
+          headers: { origin, "access-control-request-method": "GET" },
+        },
+        { CORS_ALLOWED_ORIGINS: "https://a.example, https://b.example" },
+      );
+    const allowed = await preflight("https://b.example");
+    expect(allowed.headers.get("access-control-allow-origin")).toBe("https://b.example");
+    const other = await preflight("https://evil.example");
+    expect(other.headers.get("access-control-allow-origin")).toBeNull();
+  });
+
   it("uses the configured brand word in header names", async () => {
     const f = await seedAccount({ statements: 1 });
     const res = await fetchWithEnv(
