@@ -2,8 +2,9 @@ import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
-// Two projects: `workers` runs inside workerd with the wrangler.toml bindings (migrations applied
-// in test/setup.ts); `e2e` runs in Node and drives `npm start` over real HTTP.
+// Three projects: `workers` runs inside workerd with the wrangler.toml bindings (migrations applied
+// in test/setup.ts); `e2e` runs in Node and drives `npm start` over real HTTP; `browser` runs in
+// Node and drives headless Chromium against a throwaway local run (test/support/local-service.ts).
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
   return {
@@ -28,7 +29,7 @@ export default defineConfig(async () => {
             name: "workers",
             setupFiles: ["./test/setup.ts"],
             include: ["test/**/*.test.ts"],
-            exclude: ["test/e2e/**"],
+            exclude: ["test/e2e/**", "test/browser/**", "test/support/**"],
           },
         },
         {
@@ -37,6 +38,17 @@ export default defineConfig(async () => {
             environment: "node",
             include: ["test/e2e/**/*.test.ts"],
             testTimeout: 60_000,
+          },
+        },
+        {
+          test: {
+            name: "browser",
+            environment: "node",
+            include: ["test/browser/**/*.test.ts"],
+            testTimeout: 60_000,
+            hookTimeout: 180_000,
+            // Each file runs its own wrangler and Chromium: one at a time on a small machine.
+            fileParallelism: false,
           },
         },
       ],

@@ -1,0 +1,142 @@
+// A throwaway local run of the Worker for tests that need real HTTP (browsers, webhooks, soak):
+// `wrangler dev` on a free port with its own local D1 and R2 state in a temporary folder, the
+// migrations applied to it first. Nothing is shared with `npm start`'s state in .wrangler/.
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
+
+const ROOT = path.resolve(import.meta.dirname, "..", "..");
+const WRANGLER = path.join(ROOT, "node_modules", "wrangler", "bin", "wrangler.js");
+const STARTUP_MS = 120_000;
+
+export interface LocalService {
+  /** `http://localhost:<port>`, no trailing slash. */
+  base: string;
+  port: number;
+  /** The operator token of .dev.vars.example, which every local run uses. */
+  operatorToken: string;
+  /** What wrangler printed so far (for failure messages). */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+export interface LocalServiceOptions {
+  /** Extra `[vars]`, passed as `--var NAME:value`. */
+  vars?: Record<string, string>;
+}
+
+/** A free TCP port on the loopback interface. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
+}
+
+/** KEY=value pairs of the committed .dev.vars.example: the secrets every local run starts with. */
+function exampleVars(): Record<string, string> {
+  const vars: Record<string, string> = {};
+  const text = readFileSync(path.join(ROOT, ".dev.vars.example"), "utf8");
+  for (const line of text.split(/\r?\n/)) {
+    const match = /^\s*([A-Za-z_][A-Za-z0-9_]*)\s*=\s*(.*?)\s*$/.exec(line);
+    if (match?.[1]) vars[match[1]] = (match[2] ?? "").replace(/^(["'])(.*)\1$/, "$2");
+  }
+  return vars;
+}
+
+/** The environment wrangler runs with: no metrics, no network, and none of vitest's variables. */
+function wranglerEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    WRANGLER_SEND_METRICS: "false",
+    CLOUDFLARE_CF_FETCH_ENABLED: "false",
+  };
+  for (const name of Object.keys(env)) {
+    if (name === "NODE_ENV" || name.startsWith("VITEST")) delete env[name];
+  }
+  return env;
+}
+
+/** Starts the Worker on a free port with fresh local state; resolves once it answers HTTP. */
+export async function startLocalService(options: LocalServiceOptions = {}): Promise<LocalService> {
+  const state = mkdtempSync(path.join(os.tmpdir(), "local-service-"));
+  const env = wranglerEnv();
+  const migrate = spawnSync(
+    process.execPath,
+    [WRANGLER, "d1", "migrations", "apply", "DB", "--local", "--persist-to", state],
+    { cwd: ROOT, env, encoding: "utf8" },
+  );
+  if (migrate.status !== 0) {
+    rmSync(state, { recursive: true, force: true });
+    throw new Error(`migrations failed:\n${migrate.stdout}\n${migrate.stderr}`);
+  }
+
+  const secrets = exampleVars();
+  const port = await freePort();
+  const args = [WRANGLER, "dev", "--port", String(port), "--ip", "127.0.0.1"];
+  args.push("--persist-to", state, "--show-interactive-dev-session=false");
+  // .dev.vars may hold a developer's own values; a test run uses the committed example's.
+  args.push("--env-file", path.join(ROOT, ".dev.vars.example"));
+  for (const [name, value] of Object.entries(options.vars ?? {})) {
+    args.push("--var", `${name}:${value}`);
+  }
+  const child: ChildProcess = spawn(process.execPath, args, {
+    cwd: ROOT,
+    env,
+    detached: true,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let output = "";
+  const collect = (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-20_000);
+  };
+  child.stdout?.on("data", collect);
+  child.stderr?.on("data", collect);
+  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
+
+  const stop = async () => {
+    if (child.pid && child.exitCode === null && child.signalCode === null) {
+      try {
+        process.kill(-child.pid, "SIGINT");
+      } catch {
+        // Already gone.
+      }
+      const killer = setTimeout(() => {
+        try {
+          if (child.pid) process.kill(-child.pid, "SIGKILL");
+        } catch {
+          // Already gone.
+        }
+      }, 10_000);
+      await exited;
+      clearTimeout(killer);
+    }
+    rmSync(state, { recursive: true, force: true });
+  };
+
+  const deadline = Date.now() + STARTUP_MS;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) break;
+    try {
+      await fetch(`http://127.0.0.1:${port}/changelog`, { signal: AbortSignal.timeout(5_000) });
+      return {
+        base: `http://localhost:${port}`,
+        port,
+        operatorToken: secrets.OPERATOR_TOKEN ?? "",
+        output: () => output,
+        stop,
+      };
+    } catch {
+      await sleep(250);
+    }
+  }
+  await stop();
+  throw new Error(`wrangler dev did not start:\n${output.slice(-4000)}`);
+}
