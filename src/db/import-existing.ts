@@ -1,100 +1,113 @@
-// The import's one read round trip: every stored row a payload refers to or would overwrite.
-import { inArray } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
+// The import's one read round trip: every stored row a payload refers to or would overwrite, one
+// statement per table (per chunk of ids), with only the columns the review compares.
 import type { ImportPayload } from "../domain/import-payload";
 import type { Database } from "./client";
-import { accounts, customers, partners, products, statements } from "./schema";
+import { jsonChunks } from "./json-rows";
 
-type StatementRow = typeof statements.$inferSelect;
+/** A stored statement's owner and figures, under the import's own field names. */
+export type StoredStatement = Record<string, string | number | null>;
 
-/** D1 binds at most 100 parameters per statement. */
-function chunks<T>(items: readonly T[], size = 90): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += size) out.push(items.slice(i, i + size));
-  return out;
+export interface Existing {
+  partners: Set<string>;
+  /** Merchant key → owning partner. */
+  products: Map<string, { partnerId: string }>;
+  /** Customer id → its read scope. */
+  customers: Map<
+    string,
+    { partnerId: string; environment: "sandbox" | "production"; merchantKey: string }
+  >;
+  /** Account id → its customer. */
+  accounts: Map<string, { customerId: string }>;
+  statements: Map<string, StoredStatement>;
 }
 
+const idsIn = (column: string) => `${column} IN (SELECT value FROM json_each(?1))`;
+
+const LOOKUPS = {
+  partner: `SELECT partner_id FROM partners WHERE ${idsIn("partner_id")}`,
+  product: `SELECT merchant_key, partner_id FROM products WHERE ${idsIn("merchant_key")}`,
+  customer:
+    "SELECT customer_id, partner_id, environment, merchant_key FROM customers " +
+    `WHERE ${idsIn("customer_id")}`,
+  account: `SELECT account_id, customer_id FROM accounts WHERE ${idsIn("account_id")}`,
+  statement:
+    "SELECT statement_id, account_id, period_start_date, period_end_date, due_date, currency, " +
+    "statement_balance, minimum_due, previous_balance, purchases, payments, credits, refunds, " +
+    `interest, fees, overdue_amount FROM statements WHERE ${idsIn("statement_id")}`,
+} as const;
+
+type Kind = keyof typeof LOOKUPS;
+type Row = Record<string, string>;
+
 /** Reads, in one round trip, every stored row the payload refers to or would overwrite. */
-export async function readExisting(db: Database, payload: ImportPayload) {
-  const partnerIds = new Set<string>();
-  const merchantKeys = new Set<string>();
-  const customerIds = new Set<string>();
-  const accountIds = new Set<string>();
+export async function readExisting(db: Database, payload: ImportPayload): Promise<Existing> {
+  const ids: Record<Kind, Set<string>> = {
+    partner: new Set(),
+    product: new Set(),
+    customer: new Set(),
+    account: new Set(),
+    statement: new Set(),
+  };
   for (const p of payload.partners ?? []) {
-    partnerIds.add(p.partner_id);
-    for (const product of p.products ?? []) merchantKeys.add(product.merchant_key);
+    ids.partner.add(p.partner_id);
+    for (const product of p.products ?? []) ids.product.add(product.merchant_key);
   }
   for (const c of payload.customers ?? []) {
-    partnerIds.add(c.partner_id);
-    merchantKeys.add(c.merchant_key);
-    customerIds.add(c.customer_id);
+    ids.partner.add(c.partner_id);
+    ids.product.add(c.merchant_key);
+    ids.customer.add(c.customer_id);
   }
   for (const a of payload.accounts ?? []) {
-    customerIds.add(a.customer_id);
-    accountIds.add(a.account_id);
+    ids.customer.add(a.customer_id);
+    ids.account.add(a.account_id);
   }
-  for (const s of payload.statements ?? []) accountIds.add(s.account_id);
-  const statementIds = (payload.statements ?? []).map((s) => s.statement_id);
-
-  const queries: BatchItem<"sqlite">[] = [];
-  const kinds: string[] = [];
-  const add = (kind: string, query: BatchItem<"sqlite">) => {
-    kinds.push(kind);
-    queries.push(query);
-  };
-  for (const ids of chunks([...partnerIds])) {
-    add(
-      "partner",
-      db.select({ id: partners.partnerId }).from(partners).where(inArray(partners.partnerId, ids)),
-    );
-  }
-  for (const ids of chunks([...merchantKeys])) {
-    add("product", db.select().from(products).where(inArray(products.merchantKey, ids)));
-  }
-  for (const ids of chunks([...customerIds])) {
-    add("customer", db.select().from(customers).where(inArray(customers.customerId, ids)));
-  }
-  for (const ids of chunks([...accountIds])) {
-    add("account", db.select().from(accounts).where(inArray(accounts.accountId, ids)));
-  }
-  for (const ids of chunks(statementIds)) {
-    add("statement", db.select().from(statements).where(inArray(statements.statementId, ids)));
+  for (const s of payload.statements ?? []) {
+    ids.account.add(s.account_id);
+    ids.statement.add(s.statement_id);
   }
 
-  const found = {
-    partners: new Set<string>(),
-    products: new Map<string, typeof products.$inferSelect>(),
-    customers: new Map<string, typeof customers.$inferSelect>(),
-    accounts: new Map<string, typeof accounts.$inferSelect>(),
-    statements: new Map<string, StatementRow>(),
+  const kinds: Kind[] = [];
+  const queries: D1PreparedStatement[] = [];
+  for (const kind of Object.keys(LOOKUPS) as Kind[]) {
+    for (const chunk of jsonChunks(ids[kind], (id) => id)) {
+      kinds.push(kind);
+      queries.push(db.$client.prepare(LOOKUPS[kind]).bind(chunk));
+    }
+  }
+
+  const found: Existing = {
+    partners: new Set(),
+    products: new Map(),
+    customers: new Map(),
+    accounts: new Map(),
+    statements: new Map(),
   };
   if (queries.length === 0) return found;
-  const results = (await db.batch(queries as [BatchItem<"sqlite">])) as unknown as Record<
-    string,
-    unknown
-  >[][];
-  results.forEach((rows, i) => {
+  const results = await db.$client.batch<Row>(queries);
+  results.forEach(({ results: rows }, i) => {
     for (const row of rows) {
       switch (kinds[i]) {
         case "partner":
-          found.partners.add(row.id as string);
+          found.partners.add(row.partner_id as string);
           break;
         case "product":
-          found.products.set(row.merchantKey as string, row as typeof products.$inferSelect);
+          found.products.set(row.merchant_key as string, { partnerId: row.partner_id as string });
           break;
         case "customer":
-          found.customers.set(row.customerId as string, row as typeof customers.$inferSelect);
+          found.customers.set(row.customer_id as string, {
+            partnerId: row.partner_id as string,
+            environment: row.environment as "sandbox" | "production",
+            merchantKey: row.merchant_key as string,
+          });
           break;
         case "account":
-          found.accounts.set(row.accountId as string, row as typeof accounts.$inferSelect);
+          found.accounts.set(row.account_id as string, { customerId: row.customer_id as string });
           break;
         case "statement":
-          found.statements.set(row.statementId as string, row as StatementRow);
+          found.statements.set(row.statement_id as string, row as StoredStatement);
           break;
       }
     }
   });
   return found;
 }
-
-export type Existing = Awaited<ReturnType<typeof readExisting>>;

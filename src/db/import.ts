@@ -1,17 +1,11 @@
 // The operator import: validate references and conflicts in one read round trip, then write
-// everything in one atomic batch (all or nothing). Guards inside the batch refuse what another
-// import may have changed between that read and the write.
-
-import { eq, type SQL, sql } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
-import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import { bundle } from "../../versions";
+// everything in one atomic batch (all or nothing): see import-writes.ts for the writes and the
+// guards that refuse what another import changed between that read and the write.
 import { ApiError } from "../app/errors";
 import type { ImportPayload, StatementInput } from "../domain/import-payload";
-import { AMOUNT_FIELDS } from "../domain/statement";
 import type { Database } from "./client";
-import { type Existing, readExisting } from "./import-existing";
-import { accounts, customers, partners, products, statements } from "./schema";
+import { type Existing, readExisting, type StoredStatement } from "./import-existing";
+import { OWNERSHIP_GUARDS, STATEMENT_FIELDS, writesOf } from "./import-writes";
 
 export interface ImportCounts {
   partners: number;
@@ -20,27 +14,8 @@ export interface ImportCounts {
   statements: number;
 }
 
-const STATEMENT_COLUMNS = [
-  ["period_start_date", "periodStartDate"],
-  ["period_end_date", "periodEndDate"],
-  ["due_date", "dueDate"],
-  ["currency", "currency"],
-  ...AMOUNT_FIELDS,
-] as const;
-
-type StatementRow = typeof statements.$inferSelect;
-
-function statementValues(s: StatementInput) {
-  const row: Record<string, unknown> = { statementId: s.statement_id, accountId: s.account_id };
-  for (const [field, column] of STATEMENT_COLUMNS) row[column] = s[field] ?? null;
-  return row as Omit<StatementRow, "pdfKey" | "hiddenAt" | "createdAt">;
-}
-
-function sameFigures(existing: StatementRow, incoming: StatementInput): boolean {
-  if (existing.accountId !== incoming.account_id) return false;
-  return STATEMENT_COLUMNS.every(
-    ([field, column]) => existing[column] === (incoming[field] ?? null),
-  );
+function sameFigures(existing: StoredStatement, incoming: StatementInput): boolean {
+  return STATEMENT_FIELDS.every((field) => existing[field] === (incoming[field] ?? null));
 }
 
 const label = (section: string, index: number, id: string) =>
@@ -117,159 +92,6 @@ function review(payload: ImportPayload, existing: Existing, now: Date) {
   return { invalid, conflicts, newStatements };
 }
 
-/**
- * An upsert value for `column` that keeps it when the incoming row agrees with the stored one on
- * every column of `same`, and is NULL otherwise: the NOT NULL constraint then fails the batch.
- * It refuses an ownership change that another import made after this one read the rows.
- */
-function keptOrNull(column: SQLiteColumn, same: SQLiteColumn[]): SQL {
-  const agree = same.map((c) => sql`${c} IS excluded.${sql.identifier(c.name)}`);
-  return sql`CASE WHEN ${sql.join(agree, sql` AND `)} THEN ${column} END`;
-}
-
-/** The NOT NULL failures `keptOrNull` provokes, by the constraint name SQLite reports. */
-const OWNERSHIP_GUARDS = ["customers.partner_id", "accounts.customer_id", "products.partner_id"];
-
-/** The writes of an import, in dependency order, for one atomic batch. */
-function writesOf(
-  db: Database,
-  payload: ImportPayload,
-  existing: Existing,
-  newStatements: StatementInput[],
-  createdAt: string,
-): BatchItem<"sqlite">[] {
-  const writes: BatchItem<"sqlite">[] = [];
-  for (const p of payload.partners ?? []) {
-    const saved = p.saved_versions ?? {};
-    const set: Partial<typeof partners.$inferInsert> = { name: p.name };
-    if (saved.sandbox) set.savedVersionSandbox = saved.sandbox;
-    if (saved.production) set.savedVersionProduction = saved.production;
-    writes.push(
-      db
-        .insert(partners)
-        .values({
-          partnerId: p.partner_id,
-          name: p.name,
-          savedVersionSandbox: saved.sandbox ?? bundle.newestReleased,
-          savedVersionProduction: saved.production ?? bundle.newestReleased,
-          createdAt,
-        })
-        .onConflictDoUpdate({ target: partners.partnerId, set }),
-    );
-    for (const product of p.products ?? []) {
-      writes.push(
-        db
-          .insert(products)
-          .values({
-            merchantKey: product.merchant_key,
-            partnerId: p.partner_id,
-            name: product.name,
-          })
-          .onConflictDoUpdate({
-            target: products.merchantKey,
-            set: {
-              name: product.name,
-              partnerId: keptOrNull(products.partnerId, [products.partnerId]),
-            },
-          }),
-      );
-    }
-  }
-  // Refresh the partner's copy of its merchant keys (read by authentication) after new products.
-  for (const p of payload.partners ?? []) {
-    if (!p.products?.length) continue;
-    const keys = db
-      .select({ merchantKey: products.merchantKey })
-      .from(products)
-      .where(eq(products.partnerId, p.partner_id))
-      .orderBy(products.merchantKey);
-    writes.push(
-      db
-        .update(partners)
-        .set({ merchantKeys: sql`(SELECT json_group_array(merchant_key) FROM (${keys}))` })
-        .where(eq(partners.partnerId, p.partner_id)),
-    );
-  }
-
-  const customerScope = new Map<
-    string,
-    { partnerId: string; environment: "sandbox" | "production"; merchantKey: string }
-  >(existing.customers);
-  for (const c of payload.customers ?? []) {
-    const scope = {
-      partnerId: c.partner_id,
-      environment: c.environment,
-      merchantKey: c.merchant_key,
-    };
-    customerScope.set(c.customer_id, scope);
-    const set = {
-      partnerId: keptOrNull(customers.partnerId, [
-        customers.partnerId,
-        customers.environment,
-        customers.merchantKey,
-      ]),
-      ...(c.partner_customer_id === undefined ? {} : { partnerCustomerId: c.partner_customer_id }),
-      ...(c.authorized_users === undefined
-        ? {}
-        : { authorizedUsers: JSON.stringify(c.authorized_users) }),
-    };
-    writes.push(
-      db
-        .insert(customers)
-        .values({
-          customerId: c.customer_id,
-          ...scope,
-          partnerCustomerId: c.partner_customer_id ?? null,
-          authorizedUsers: c.authorized_users ? JSON.stringify(c.authorized_users) : null,
-          createdAt,
-        })
-        .onConflictDoUpdate({ target: customers.customerId, set }),
-    );
-  }
-
-  for (const a of payload.accounts ?? []) {
-    const scope = customerScope.get(a.customer_id);
-    if (!scope) throw new Error(`account ${a.account_id}: customer scope missing after review`);
-    const figures = {
-      status: a.status,
-      currency: a.currency,
-      creditLimit: a.credit_limit,
-      currentBalance: a.current_balance,
-      availableCredit: a.available_credit,
-    };
-    const set = Object.fromEntries(Object.entries(figures).filter(([, v]) => v !== undefined));
-    writes.push(
-      db
-        .insert(accounts)
-        .values({
-          accountId: a.account_id,
-          customerId: a.customer_id,
-          ...scope,
-          ...figures,
-          createdAt,
-        })
-        .onConflictDoUpdate({
-          target: accounts.accountId,
-          set: { ...set, customerId: keptOrNull(accounts.customerId, [accounts.customerId]) },
-        }),
-    );
-  }
-
-  for (const s of newStatements) {
-    // If another import stored different figures meanwhile, this update trips the immutability
-    // trigger (migrations/0001) and the whole batch rolls back.
-    const values = statementValues(s);
-    const { statementId: _id, ...figures } = values;
-    writes.push(
-      db
-        .insert(statements)
-        .values({ ...values, createdAt })
-        .onConflictDoUpdate({ target: statements.statementId, set: figures }),
-    );
-  }
-  return writes;
-}
-
 /** Applies an import atomically. Throws 400 for bad references, 409 for conflicting changes. */
 export async function importPayload(
   db: Database,
@@ -289,20 +111,23 @@ export async function importPayload(
     });
   }
 
-  const writes = writesOf(db, payload, existing, newStatements, now.toISOString());
-  if (writes.length > 0) {
-    try {
-      await db.batch(writes as [BatchItem<"sqlite">]);
-    } catch (err) {
-      throw concurrentChange(err) ?? err;
-    }
-  }
-  return {
+  const counts: ImportCounts = {
     partners: payload.partners?.length ?? 0,
     customers: payload.customers?.length ?? 0,
     accounts: payload.accounts?.length ?? 0,
     statements: payload.statements?.length ?? 0,
   };
+  // From here on only the writes' JSON chunks are needed: nothing else of the payload is used
+  // across the write, so a large import holds one copy of its rows while D1 works.
+  const writes = writesOf(db, payload, existing, newStatements, now.toISOString());
+  if (writes.length > 0) {
+    try {
+      await db.$client.batch(writes);
+    } catch (err) {
+      throw concurrentChange(err) ?? err;
+    }
+  }
+  return counts;
 }
 
 /** The 409 for a batch refused by a guard: another import changed the same rows meanwhile. */

@@ -4,20 +4,19 @@ import { type ApiError, invalidRequest } from "../app/errors";
 /** Partner request bodies are small JSON objects. */
 const DEFAULT_MAX_BYTES = 1024 * 1024;
 
-const decoder = new TextDecoder();
-
 /**
- * The body's bytes, or `tooLarge()` once it passes `limit`: a declared Content-Length is refused
- * before reading, and a body without one is cut off as soon as it grows past the limit.
+ * Hands each chunk of the body to `take`, or throws `tooLarge()` once the body passes `limit`: a
+ * declared Content-Length is refused before reading, and a body without one is cut off as soon as
+ * it grows past the limit.
  */
-export async function readBoundedBody(
+async function readBounded(
   request: Request,
   limit: number,
   tooLarge: () => ApiError,
-): Promise<Uint8Array> {
+  take: (chunk: Uint8Array) => void,
+): Promise<void> {
   if (Number(request.headers.get("content-length") ?? 0) > limit) throw tooLarge();
-  if (!request.body) return new Uint8Array();
-  const parts: Uint8Array[] = [];
+  if (!request.body) return;
   let size = 0;
   const reader = request.body.getReader();
   for (;;) {
@@ -28,8 +27,22 @@ export async function readBoundedBody(
       await reader.cancel();
       throw tooLarge();
     }
-    parts.push(value);
+    take(value);
   }
+}
+
+/** The body's bytes, or `tooLarge()` once it passes `limit`. */
+export async function readBoundedBody(
+  request: Request,
+  limit: number,
+  tooLarge: () => ApiError,
+): Promise<Uint8Array> {
+  const parts: Uint8Array[] = [];
+  let size = 0;
+  await readBounded(request, limit, tooLarge, (part) => {
+    parts.push(part);
+    size += part.byteLength;
+  });
   const out = new Uint8Array(size);
   let offset = 0;
   for (const part of parts) {
@@ -45,8 +58,13 @@ export async function readJsonBody(
   options: { allowEmpty?: boolean; maxBytes?: number; tooLarge?: () => ApiError } = {},
 ): Promise<unknown> {
   const tooLarge = options.tooLarge ?? (() => invalidRequest(["The request body is too large."]));
-  const bytes = await readBoundedBody(request, options.maxBytes ?? DEFAULT_MAX_BYTES, tooLarge);
-  const text = decoder.decode(bytes);
+  // Decoded as it arrives, so a large body is never held as bytes and as text at once.
+  const decoder = new TextDecoder();
+  let text = "";
+  await readBounded(request, options.maxBytes ?? DEFAULT_MAX_BYTES, tooLarge, (chunk) => {
+    text += decoder.decode(chunk, { stream: true });
+  });
+  text += decoder.decode();
   if (text.trim() === "") {
     if (options.allowEmpty) return undefined;
     throw invalidRequest(["A JSON request body is required."]);
