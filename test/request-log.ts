@@ -6,6 +6,11 @@ export interface RequestLog {
   status: number;
   d1_queries: number;
   d1_rows_read: number;
+  d1_rows_written: number;
+  d1_longest_ms: number;
+  d1_replica_trips: number;
+  /** The D1 session's bookmark after the request's last round trip (absent if none). */
+  d1_bookmark?: string;
 }
 
 /** Runs `send` and returns its response with the log line of the request it made. */

@@ -39,6 +39,10 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
       duration_ms: Math.round((performance.now() - started) * 100) / 100,
       d1_queries: stats.roundTrips,
       d1_rows_read: stats.rowsRead,
+      d1_rows_written: stats.rowsWritten,
+      d1_longest_ms: Math.round(stats.longestMs * 100) / 100,
+      d1_replica_trips: stats.replicaTrips,
+      d1_bookmark: stats.bookmark ?? undefined,
     }),
   );
 };

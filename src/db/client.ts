@@ -1,4 +1,11 @@
-// The D1 handle of one request: drizzle over a D1 binding that counts round trips and rows read.
+// The D1 handle of one request: drizzle over a D1 session that counts round trips and rows read.
+//
+// Read replicas: every request runs in one D1 session opened "first-primary". Its first round
+// trip (the key lookup, which carries a statements page with it) reads the primary, so a revoked
+// or expired key, a hidden statement or a new import is seen at once; every later round trip of
+// the same request may be served by a replica, which D1 answers from only once it is at least as
+// fresh as that first read (the session's bookmark). No response reflects the database older
+// than its own request's first read. See docs/scale.md.
 import { type DrizzleD1Database, drizzle } from "drizzle-orm/d1";
 
 /** Per-request storage cost, reported in the request's log line. */
@@ -7,14 +14,33 @@ export interface QueryStats {
   roundTrips: number;
   /** Rows read, summed from each result's `meta.rows_read`. */
   rowsRead: number;
+  /** Rows written, summed from each result's `meta.rows_written`. */
+  rowsWritten: number;
+  /** The longest round trip, as the Worker waited for it (ms): what D1's 30 s limit bounds. */
+  longestMs: number;
+  /** Round trips a read replica answered (`meta.served_by_primary` false). */
+  replicaTrips: number;
+  /** The session's bookmark after its last round trip: the database state the response saw. */
+  bookmark: string | null;
 }
 
 /** drizzle over the counting client; `$client` is that client, for the prebuilt hot-path SQL. */
 export type Database = DrizzleD1Database & { $client: D1Database };
 
-function record(stats: QueryStats, results: readonly D1Result[]): void {
+function record(
+  stats: QueryStats,
+  session: D1DatabaseSession,
+  results: readonly D1Result[],
+  started: number,
+): void {
   stats.roundTrips += 1;
-  for (const result of results) stats.rowsRead += result.meta?.rows_read ?? 0;
+  stats.longestMs = Math.max(stats.longestMs, performance.now() - started);
+  stats.bookmark = session.getBookmark();
+  if (results.some((r) => r.meta?.served_by_primary === false)) stats.replicaTrips += 1;
+  for (const result of results) {
+    stats.rowsRead += result.meta?.rows_read ?? 0;
+    stats.rowsWritten += result.meta?.rows_written ?? 0;
+  }
 }
 
 /**
@@ -25,16 +51,18 @@ function record(stats: QueryStats, results: readonly D1Result[]): void {
 class CountedStatement {
   constructor(
     readonly inner: D1PreparedStatement,
+    private readonly session: D1DatabaseSession,
     private readonly stats: QueryStats,
   ) {}
 
   bind(...values: unknown[]): CountedStatement {
-    return new CountedStatement(this.inner.bind(...values), this.stats);
+    return new CountedStatement(this.inner.bind(...values), this.session, this.stats);
   }
 
   async all<T>(): Promise<D1Result<T>> {
+    const started = performance.now();
     const result = await this.inner.all<T>();
-    record(this.stats, [result]);
+    record(this.stats, this.session, [result], started);
     return result;
   }
 
@@ -55,22 +83,34 @@ class CountedStatement {
   }
 }
 
-/** Wraps the binding just enough for drizzle: `prepare` and `batch`. */
-function countingD1(db: D1Database, stats: QueryStats): D1Database {
+/** Wraps a session just enough for drizzle: `prepare` and `batch`. */
+function countingD1(session: D1DatabaseSession, stats: QueryStats): D1Database {
   const client = {
-    prepare: (query: string) => new CountedStatement(db.prepare(query), stats),
+    prepare: (query: string) => new CountedStatement(session.prepare(query), session, stats),
     async batch(statements: CountedStatement[]) {
-      const results = await db.batch(statements.map((s) => s.inner));
-      record(stats, results);
+      const started = performance.now();
+      const results = await session.batch(statements.map((s) => s.inner));
+      record(stats, session, results, started);
       return results;
     },
   };
   return client as unknown as D1Database;
 }
 
-/** A drizzle database for one request, and the counters it fills. */
+/** The session constraint of every request: its first round trip reads the primary. */
+export const SESSION_START = "first-primary";
+
+/** A drizzle database for one request (one D1 session), and the counters it fills. */
 export function openDatabase(binding: D1Database): { db: Database; stats: QueryStats } {
-  const stats: QueryStats = { roundTrips: 0, rowsRead: 0 };
+  const stats: QueryStats = {
+    roundTrips: 0,
+    rowsRead: 0,
+    rowsWritten: 0,
+    longestMs: 0,
+    replicaTrips: 0,
+    bookmark: null,
+  };
+  const session = binding.withSession(SESSION_START);
   // No relational schema: building its metadata on every request would cost more than it gives.
-  return { db: drizzle(countingD1(binding, stats)), stats };
+  return { db: drizzle(countingD1(session, stats)), stats };
 }
