@@ -310,6 +310,10 @@ describe("routes and cross-cutting headers", () => {
       batch() {
         return Promise.reject(new Error("D1_ERROR: Network connection lost."));
       },
+      // Every request opens a session; the failing session is the failing binding itself.
+      withSession() {
+        return failing;
+      },
     };
     const res = await fetchWithEnv(
       statementsPath(f),

@@ -1,6 +1,7 @@
 // The Hono environment shared by every sub-app: bindings, and what the pipeline sets per request.
 import type { Environment } from "../../versions";
 import type { Database, QueryStats } from "../db/client";
+import type { ReadAhead, ReadAheadResults } from "../db/queries";
 import type { Signer } from "../domain/signing";
 
 /**
@@ -36,11 +37,11 @@ export interface Variables {
   /** The product the request reads, for customer-scoped routes. */
   merchantKey: string;
   /**
-   * Reads a route planned from the request alone, sent in the key lookup's batch so that the
+   * Reads a route planned from the request alone, sent in the key lookup's statement so that the
    * request costs one round trip; set before authentication, answered in `readAheadResults`.
    */
-  readAhead: readonly D1PreparedStatement[];
-  readAheadResults: D1Result[];
+  readAhead: ReadAhead;
+  readAheadResults: ReadAheadResults;
 }
 
 export type AppEnv = { Bindings: Bindings; Variables: Variables };

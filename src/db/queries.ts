@@ -1,17 +1,9 @@
 // The few queries the partner routes need, each one indexed round trip (a batch counts as one).
-import {
-  and,
-  desc,
-  eq,
-  fillPlaceholders,
-  getTableColumns,
-  isNull,
-  type SQL,
-  sql,
-} from "drizzle-orm";
-import { QueryBuilder } from "drizzle-orm/sqlite-core";
+import { and, desc, eq, fillPlaceholders, isNull, type SQL, sql } from "drizzle-orm";
+import { QueryBuilder, SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import type { Caller } from "../app/context";
 import type { PagePosition } from "../domain/page-token";
+import type { StatementRecord } from "../domain/statement";
 import type { Database } from "./client";
 import { accounts, apiKeys, customers, partners, statements } from "./schema";
 
@@ -20,20 +12,36 @@ import { accounts, apiKeys, customers, partners, statements } from "./schema";
 const qb = new QueryBuilder();
 const placeholder = sql.placeholder;
 
-const KEY_LOOKUP = qb
-  .select({
-    keyId: apiKeys.keyId,
-    partnerId: apiKeys.partnerId,
-    environment: apiKeys.environment,
-    scopes: apiKeys.scopes,
-    savedVersionSandbox: partners.savedVersionSandbox,
-    savedVersionProduction: partners.savedVersionProduction,
-    merchantKeys: partners.merchantKeys,
-  })
-  .from(apiKeys)
-  .innerJoin(partners, eq(partners.partnerId, apiKeys.partnerId))
-  .where(and(eq(apiKeys.keyHash, placeholder("keyHash")), isNull(apiKeys.revokedAt)))
-  .toSQL();
+/** A key is live when it is not revoked: the one place that says so. */
+const LIVE_KEY = and(eq(apiKeys.keyHash, placeholder("keyHash")), isNull(apiKeys.revokedAt));
+
+const CALLER_FIELDS = {
+  keyId: apiKeys.keyId,
+  partnerId: apiKeys.partnerId,
+  environment: apiKeys.environment,
+  scopes: apiKeys.scopes,
+  savedVersionSandbox: partners.savedVersionSandbox,
+  savedVersionProduction: partners.savedVersionProduction,
+  merchantKeys: partners.merchantKeys,
+};
+
+/**
+ * The key lookup, with `aheads` as more columns of the key's row: scalar subqueries that SQLite
+ * evaluates only for a live key (a dead or unknown key matches no row, so nothing else is read),
+ * and that travel in the key lookup's one statement.
+ */
+function keyLookup(aheads: Record<string, SQL.Aliased> = {}) {
+  return qb
+    .select({ ...CALLER_FIELDS, ...aheads })
+    .from(apiKeys)
+    .innerJoin(partners, eq(partners.partnerId, apiKeys.partnerId))
+    .where(LIVE_KEY)
+    .toSQL();
+}
+
+type BuiltQuery = ReturnType<typeof keyLookup>;
+
+const KEY_LOOKUP = keyLookup();
 
 interface KeyRow {
   key_id: string;
@@ -43,33 +51,40 @@ interface KeyRow {
   saved_version_sandbox: string;
   saved_version_production: string;
   merchant_keys: string;
+  [ahead: `ahead_${string}`]: unknown;
 }
 
-/** A prebuilt query bound to this request's values, on the request's counting D1 client. */
-function bound(
-  db: Database,
-  query: { sql: string; params: unknown[] },
-  values: Record<string, unknown>,
-): D1PreparedStatement {
-  return db.$client.prepare(query.sql).bind(...fillPlaceholders(query.params, values));
+/** Reads a route planned before authentication: the key lookup to send, and its values. */
+export interface ReadAhead {
+  lookup: BuiltQuery;
+  values: Record<string, unknown>;
 }
+
+/** The values of the `ahead_*` columns, by name without the prefix. */
+export type ReadAheadResults = Record<string, unknown>;
 
 /**
- * The live key with this hash, with its partner's saved versions and products (null if none), and
- * the results of `readAhead`: statements sent in the same batch, so that a route's reads share the
- * key lookup's round trip. Their results must only be used once the caller is known to own them.
+ * The live key with this hash, with its partner's saved versions and products (null if none),
+ * and the results of `readAhead`, read in the same statement: one round trip. The results must
+ * only be used once the caller is known to own them.
  */
 export async function findCallerByKeyHash(
   db: Database,
   keyHash: string,
-  readAhead: readonly D1PreparedStatement[] = [],
-): Promise<{ caller: Caller | null; readAhead: D1Result[] }> {
-  const [lookup, ...results] = await db.$client.batch([
-    bound(db, KEY_LOOKUP, { keyHash }),
-    ...readAhead,
-  ]);
-  const row = lookup?.results[0] as KeyRow | undefined;
-  if (!row) return { caller: null, readAhead: results };
+  readAhead?: ReadAhead,
+): Promise<{ caller: Caller | null; readAhead: ReadAheadResults }> {
+  const query = readAhead?.lookup ?? KEY_LOOKUP;
+  const values = readAhead ? { ...readAhead.values, keyHash } : { keyHash };
+  const { results } = await db.$client
+    .prepare(query.sql)
+    .bind(...fillPlaceholders(query.params, values))
+    .all<KeyRow>();
+  const row = results[0];
+  if (!row) return { caller: null, readAhead: {} };
+  const aheads: ReadAheadResults = {};
+  for (const column in row) {
+    if (column.startsWith("ahead_")) aheads[column.slice(6)] = row[column as `ahead_${string}`];
+  }
   const caller: Caller = {
     keyId: row.key_id,
     partnerId: row.partner_id,
@@ -79,7 +94,7 @@ export async function findCallerByKeyHash(
       row.environment === "sandbox" ? row.saved_version_sandbox : row.saved_version_production,
     merchantKeys: JSON.parse(row.merchant_keys) as string[],
   };
-  return { caller, readAhead: results };
+  return { caller, readAhead: aheads };
 }
 
 /** Where a customer-scoped read may look: the caller's partner, environment and product. */
@@ -99,8 +114,6 @@ export function customerInScope(scope: ReadScope, customerId: string): SQL {
   ) as SQL;
 }
 
-export type StatementRow = typeof statements.$inferSelect;
-
 /** The owner of an account: its customer and that customer's read scope (copied at import). */
 export interface AccountOwner {
   customerId: string;
@@ -109,102 +122,185 @@ export interface AccountOwner {
   merchantKey: string;
 }
 
+/**
+ * A page's statements as one JSON value: an array of rows, each an array of PAGE_COLUMNS'
+ * values, so D1 sends and the Worker parses a single cell instead of a row object per statement.
+ */
+const PAGE_COLUMNS = {
+  statement_id: statements.statementId,
+  account_id: statements.accountId,
+  period_start_date: statements.periodStartDate,
+  period_end_date: statements.periodEndDate,
+  due_date: statements.dueDate,
+  currency: statements.currency,
+  statement_balance: statements.statementBalance,
+  minimum_due: statements.minimumDue,
+  previous_balance: statements.previousBalance,
+  purchases: statements.purchases,
+  payments: statements.payments,
+  credits: statements.credits,
+  refunds: statements.refunds,
+  interest: statements.interest,
+  fees: statements.fees,
+  overdue_amount: statements.overdueAmount,
+  has_pdf: sql<number>`${statements.pdfKey} IS NOT NULL`.as("has_pdf"),
+};
+
+type PageRow = [
+  string,
+  string,
+  string | null,
+  string,
+  string | null,
+  string | null,
+  ...(number | null)[],
+];
+
 const visibleStatements = and(
   eq(statements.accountId, placeholder("accountId")),
   isNull(statements.hiddenAt),
 );
-const pageQuery = (where: SQL | undefined) =>
-  qb
-    .select()
+
+/**
+ * Up to `limit` visible statements of the account from `where`, newest first, through
+ * `statements_page_idx`, as one JSON array (see PAGE_COLUMNS).
+ */
+function pageAsJson(where: SQL | undefined): SQL.Aliased<string> {
+  const page = qb
+    .select(PAGE_COLUMNS)
     .from(statements)
     .where(where)
     .orderBy(desc(statements.periodEndDate), desc(statements.statementId))
-    .limit(placeholder("limit"))
-    .toSQL();
-const FIRST_PAGE = pageQuery(visibleStatements);
-const NEXT_PAGE = pageQuery(
+    .limit(placeholder("limit"));
+  const values = sql.join(
+    Object.keys(PAGE_COLUMNS).map((name) => sql.identifier(name)),
+    sql`, `,
+  );
+  return sql<string>`(SELECT json_group_array(json_array(${values})) FROM (${page}))`.as(
+    "ahead_page",
+  );
+}
+
+const OWNER = sql<string>`(SELECT json_array(${accounts.customerId}, ${accounts.partnerId}, ${
+  accounts.environment
+}, ${accounts.merchantKey}) FROM ${accounts} WHERE ${eq(
+  accounts.accountId,
+  placeholder("accountId"),
+)})`.as("ahead_owner");
+const FIRST_PAGE = pageAsJson(visibleStatements);
+const NEXT_PAGE = pageAsJson(
   and(
     visibleStatements,
     sql`(${statements.periodEndDate}, ${statements.statementId}) < (${placeholder("afterEnd")}, ${placeholder("afterId")})`,
   ),
 );
-const ACCOUNT_OWNER = qb
-  .select({
-    customerId: accounts.customerId,
-    partnerId: accounts.partnerId,
-    environment: accounts.environment,
-    merchantKey: accounts.merchantKey,
-  })
-  .from(accounts)
-  .where(eq(accounts.accountId, placeholder("accountId")))
-  .toSQL();
 
-/** [field, column] pairs of a statement row, to map D1's column-named objects. */
-const STATEMENT_COLUMNS = Object.entries(getTableColumns(statements)).map(
-  ([field, column]) => [field, column.name] as const,
-);
+/** The reads of a page, with and without the key lookup, built once per isolate. */
+const PAGE_READS = {
+  first: {
+    withKey: keyLookup({ owner: OWNER, page: FIRST_PAGE }),
+    alone: alone(OWNER, FIRST_PAGE),
+  },
+  next: { withKey: keyLookup({ page: NEXT_PAGE }), alone: alone(NEXT_PAGE) },
+};
 
-function toStatementRow(raw: Record<string, unknown>): StatementRow {
-  const row: Record<string, unknown> = {};
-  for (const [field, column] of STATEMENT_COLUMNS) row[field] = raw[column];
-  return row as StatementRow;
+/** The same reads without a key lookup, for a handler that planned nothing ahead. */
+function alone(...aheads: SQL.Aliased[]): BuiltQuery {
+  const columns = sql.join(
+    aheads.map((ahead) => sql`${ahead}`),
+    sql`, `,
+  );
+  return new SQLiteSyncDialect().sqlToQuery(sql`SELECT ${columns}`) as BuiltQuery;
+}
+
+function pageValues(accountId: string, after: PagePosition | null, limit: number) {
+  return after
+    ? { accountId, limit: limit + 1, afterEnd: after.periodEndDate, afterId: after.statementId }
+    : { accountId, limit: limit + 1 };
 }
 
 /**
- * The reads of a statements page, all answerable without knowing the caller, so they can travel
- * in the key lookup's batch: the account's owner (first page only) and up to `limit + 1` visible
- * statements after `after`, newest first, through `statements_page_idx` (the extra row only
- * signals `has_more`). A continuation page skips the owner: its token, signed under the very
- * binding the owner check proved, is issued only after that check, and ownership never changes.
+ * The reads of a statements page, all answerable without knowing the caller, so they can ride in
+ * the key lookup's statement: the account's owner (first page only) and up to `limit + 1`
+ * visible statements after `after` (the extra row only signals `has_more`). A continuation page
+ * skips the owner: its token, signed under the very binding the owner check proved, is issued
+ * only after that check, and ownership never changes.
  */
 export function statementPageReads(
+  accountId: string,
+  after: PagePosition | null,
+  limit: number,
+): ReadAhead {
+  return {
+    lookup: PAGE_READS[after ? "next" : "first"].withKey,
+    values: pageValues(accountId, after, limit),
+  };
+}
+
+/** The same reads on their own, when nothing was planned ahead of authentication. */
+export async function readStatementPage(
   db: Database,
   accountId: string,
   after: PagePosition | null,
   limit: number,
-): D1PreparedStatement[] {
-  if (after) {
-    return [
-      bound(db, NEXT_PAGE, {
-        accountId,
-        limit: limit + 1,
-        afterEnd: after.periodEndDate,
-        afterId: after.statementId,
-      }),
-    ];
-  }
-  return [
-    bound(db, ACCOUNT_OWNER, { accountId }),
-    bound(db, FIRST_PAGE, { accountId, limit: limit + 1 }),
-  ];
+): Promise<ReadAheadResults> {
+  const query = PAGE_READS[after ? "next" : "first"].alone;
+  const row = await db.$client
+    .prepare(query.sql)
+    .bind(...fillPlaceholders(query.params, pageValues(accountId, after, limit)))
+    .first<Record<string, unknown>>();
+  const aheads: ReadAheadResults = {};
+  for (const column in row ?? {}) aheads[column.slice(6)] = row?.[column];
+  return aheads;
 }
 
-/** Splits the results of `statementPageReads` into the owner (first page only) and the rows. */
-export function statementPageResults(
-  results: readonly D1Result[],
-  continuation: boolean,
-): { owner: AccountOwner | null | undefined; rows: StatementRow[] } {
-  const [first, second] = results;
-  if (continuation) {
-    return {
-      owner: undefined,
-      rows: (first?.results ?? []).map((r) => toStatementRow(r as Record<string, unknown>)),
-    };
-  }
-  const owner = first?.results[0] as
-    | { customer_id: string; partner_id: string; environment: string; merchant_key: string }
-    | undefined;
+const newestFirst = (a: PageRow, b: PageRow) =>
+  a[3] === b[3] ? (a[0] < b[0] ? 1 : a[0] > b[0] ? -1 : 0) : a[3] < b[3] ? 1 : -1;
+
+function toRecord(row: PageRow): StatementRecord {
   return {
-    owner: owner
-      ? {
-          customerId: owner.customer_id,
-          partnerId: owner.partner_id,
-          environment: owner.environment,
-          merchantKey: owner.merchant_key,
-        }
-      : null,
-    rows: (second?.results ?? []).map((r) => toStatementRow(r as Record<string, unknown>)),
+    statementId: row[0],
+    accountId: row[1],
+    periodStartDate: row[2],
+    periodEndDate: row[3],
+    dueDate: row[4],
+    currency: row[5],
+    statementBalance: row[6] ?? null,
+    minimumDue: row[7] ?? null,
+    previousBalance: row[8] ?? null,
+    purchases: row[9] ?? null,
+    payments: row[10] ?? null,
+    credits: row[11] ?? null,
+    refunds: row[12] ?? null,
+    interest: row[13] ?? null,
+    fees: row[14] ?? null,
+    overdueAmount: row[15] ?? null,
+    hasPdf: row[16] === 1,
   };
+}
+
+/** The owner (first page only: undefined on a continuation) and the rows, newest first. */
+export function statementPageResults(results: ReadAheadResults): {
+  owner: AccountOwner | null | undefined;
+  rows: StatementRecord[];
+} {
+  const rows = JSON.parse(String(results.page ?? "[]")) as PageRow[];
+  // SQLite hands the subquery's rows to the aggregate in its ORDER BY order, but SQL does not
+  // promise it: sorting an already sorted page is one linear pass.
+  rows.sort(newestFirst);
+  let owner: AccountOwner | null | undefined;
+  if ("owner" in results) {
+    const found = results.owner === null ? null : (JSON.parse(String(results.owner)) as string[]);
+    owner = found
+      ? {
+          customerId: found[0] as string,
+          partnerId: found[1] as string,
+          environment: found[2] as string,
+          merchantKey: found[3] as string,
+        }
+      : null;
+  }
+  return { owner, rows: rows.map(toRecord) };
 }
 
 /** Whether the customer exists inside the read scope (one indexed row). */

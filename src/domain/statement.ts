@@ -1,5 +1,26 @@
 // The canonical (newest) Statement: what handlers build before version modules reshape it.
-import type { StatementRow } from "../db/queries";
+
+/** What a listing reads of a stored statement; absent figures are null. */
+export interface StatementRecord {
+  statementId: string;
+  accountId: string;
+  periodStartDate: string | null;
+  periodEndDate: string;
+  dueDate: string | null;
+  currency: string | null;
+  statementBalance: number | null;
+  minimumDue: number | null;
+  previousBalance: number | null;
+  purchases: number | null;
+  payments: number | null;
+  credits: number | null;
+  refunds: number | null;
+  interest: number | null;
+  fees: number | null;
+  overdueAmount: number | null;
+  /** Whether the PDF is stored (the storage key itself never leaves the data layer). */
+  hasPdf: boolean;
+}
 
 /** The canonical statement; `pdf` replaced `pdf_url` in `latest` (see versions/latest.ts). */
 export interface Statement {
@@ -55,7 +76,7 @@ export const AMOUNT_SIGNS: Partial<
  * columns (hidden flag, storage key) never leave this function.
  */
 export function toStatement(
-  row: StatementRow,
+  row: StatementRecord,
   customerId: string,
   asOf: string,
   pdf: Statement["pdf"],

@@ -3,7 +3,12 @@ import { Hono, type MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app/context";
 import { accountNotFound, customerNotFound, invalidRequest } from "../app/errors";
 import { respond } from "../app/respond";
-import { customerExists, statementPageReads, statementPageResults } from "../db/queries";
+import {
+  customerExists,
+  readStatementPage,
+  statementPageReads,
+  statementPageResults,
+} from "../db/queries";
 import {
   decodePageToken,
   encodePageToken,
@@ -24,19 +29,17 @@ function startingAfter(values: string[] | undefined): string | null | undefined 
 
 /**
  * Plans the page's reads from the request alone, before authentication, so they travel in the key
- * lookup's batch: one D1 round trip per page. Nothing read is used before the handler has checked
- * the caller, the product, the token's signature and the account's owner. A request whose
- * parameters are invalid plans nothing (the handler answers 400 without reading).
+ * lookup's statement: one D1 round trip per page, and nothing read unless the key is live. Nothing
+ * read is used before the handler has checked the caller, the product, the token's signature and
+ * the account's owner. A request whose parameters are invalid plans nothing (the handler answers
+ * 400 without reading).
  */
 export const planStatementPage: MiddlewareHandler<AppEnv> = async (c, next) => {
   const token = startingAfter(c.req.queries("starting_after"));
   const after = typeof token === "string" ? peekPagePosition(token) : null;
   const limit = parseLimitOrNull(c.req.queries("limit"));
   if (limit !== null && token !== null && (token === undefined || after !== null)) {
-    c.set(
-      "readAhead",
-      statementPageReads(c.get("db"), c.req.param("account_id") ?? "", after, limit),
-    );
+    c.set("readAhead", statementPageReads(c.req.param("account_id") ?? "", after, limit));
   }
   await next();
 };
@@ -74,11 +77,10 @@ export const statementRoutes = new Hono<AppEnv>().get(STATEMENTS_PATH, async (c)
     }
   }
 
-  // Normally read in the key lookup's batch; read here when nothing was planned ahead.
+  // Normally read with the key lookup; read here when nothing was planned ahead.
   const results =
-    c.get("readAheadResults") ??
-    (await c.get("db").$client.batch(statementPageReads(c.get("db"), accountId, after, limit)));
-  const { owner, rows: pageRows } = statementPageResults(results, after !== null);
+    c.get("readAheadResults") ?? (await readStatementPage(c.get("db"), accountId, after, limit));
+  const { owner, rows: pageRows } = statementPageResults(results);
   // A continuation's token proves ownership; a first page checks the account's owner row.
   const owned =
     owner === undefined ||
@@ -104,7 +106,7 @@ export const statementRoutes = new Hono<AppEnv>().get(STATEMENTS_PATH, async (c)
   const rows = pageRows.slice(0, limit);
   const data: Statement[] = await Promise.all(
     rows.map(async (row) => {
-      const pdf = row.pdfKey
+      const pdf = row.hasPdf
         ? {
             url: await signStatementLink(c.get("signer"), origin, row.statementId, expiresAt),
             expires_at: expiresAtText,
