@@ -74,9 +74,9 @@ export async function clearState(stateDir: string, file: string): Promise<void> 
   await rm(file, { force: true });
 }
 
-type D1 = Awaited<ReturnType<BenchServer["database"]>>;
+export type D1 = Awaited<ReturnType<BenchServer["database"]>>;
 
-async function applyMigrations(db: D1): Promise<void> {
+export async function applyMigrations(db: D1): Promise<void> {
   for (const file of await migrationFiles()) {
     const text = await readFile(file, "utf8");
     for (const chunk of text.split("--> statement-breakpoint")) {

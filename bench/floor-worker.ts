@@ -8,15 +8,22 @@
 //                partner, the account's owner), checked in code afterwards, as the service reads
 //   /two-trips   diagnostic: the same checks in the service's earlier two round trips (key
 //                lookup, then ownership check + page in one batch)
+//   /import      the import's floor: the statements of an import body inserted with one raw
+//                prepared statement per row, all in one D1 batch; no validation, no reads
 
 /** The slice of the D1 binding this Worker uses (bench/ type-checks without the Workers types). */
 interface D1Statement {
   all(): Promise<{ results: Record<string, unknown>[]; meta?: { rows_read?: number } }>;
 }
 
+interface D1Result {
+  results: Record<string, unknown>[];
+  meta?: { rows_written?: number; size_after?: number };
+}
+
 interface D1Like {
   prepare(query: string): { bind(...values: unknown[]): D1Statement };
-  batch(statements: D1Statement[]): Promise<{ results: Record<string, unknown>[] }[]>;
+  batch(statements: D1Statement[]): Promise<D1Result[]>;
 }
 
 interface FloorEnv {
@@ -54,6 +61,51 @@ const ACCOUNT =
   "SELECT customer_id, partner_id, environment, merchant_key FROM accounts WHERE account_id = ?1";
 
 const JSON_HEADERS = { "content-type": "application/json" };
+
+/** The columns an import writes, in the order the floor binds them. */
+const IMPORTED = [
+  "statement_id",
+  "account_id",
+  "period_start_date",
+  "period_end_date",
+  "due_date",
+  "currency",
+  "statement_balance",
+  "minimum_due",
+  "previous_balance",
+  "purchases",
+  "payments",
+  "credits",
+  "refunds",
+  "interest",
+  "fees",
+  "overdue_amount",
+] as const;
+const INSERT_STATEMENT =
+  `INSERT INTO statements (${IMPORTED.join(", ")}, created_at) ` +
+  `VALUES (${IMPORTED.map((_, i) => `?${i + 1}`).join(", ")}, ?${IMPORTED.length + 1})`;
+
+/**
+ * The import's floor: what D1 itself takes to insert the same rows in one batch. The bench sends
+ * dates already in the stored form, so the rows match the import's byte for byte.
+ */
+async function importFloor(request: Request, env: FloorEnv): Promise<Response> {
+  const body = (await request.json()) as { statements?: Record<string, unknown>[] };
+  const rows = body.statements ?? [];
+  const createdAt = new Date().toISOString();
+  const insert = env.DB.prepare(INSERT_STATEMENT);
+  const started = performance.now();
+  const results = await env.DB.batch(
+    rows.map((row) => insert.bind(...IMPORTED.map((c) => row[c] ?? null), createdAt)),
+  );
+  const headers = {
+    ...JSON_HEADERS,
+    "x-d1-ms": String(performance.now() - started),
+    "x-d1-size-after": String(results.at(-1)?.meta?.size_after ?? ""),
+  };
+  return new Response(JSON.stringify({ imported: { statements: rows.length } }), { headers });
+}
+
 const HELLO = JSON.stringify({ hello: "world" });
 const reject = (status: number) => new Response("{}", { status, headers: JSON_HEADERS });
 
@@ -76,6 +128,7 @@ export default {
     const url = new URL(request.url);
     // The hello arm: what the runtime costs with no storage at all.
     if (url.pathname === "/hello") return new Response(HELLO, { headers: JSON_HEADERS });
+    if (url.pathname === "/import" && request.method === "POST") return importFloor(request, env);
 
     const query = url.searchParams;
     const accountId = query.get("account") ?? "";

@@ -1,10 +1,14 @@
-// `npm run bench`: builds the bundles and the data, serves every arm from one workerd, loads them
-// side by side in interleaved rounds, and writes bench/RESULTS.md and bench/depth.svg.
+// `npm run bench`: builds the bundles and the data, serves every read arm from one workerd, loads
+// them side by side in interleaved rounds, profiles the CPU a request costs the service and the
+// floor, runs the import arms on a second workerd, and writes bench/RESULTS.md and
+// bench/depth.svg: every figure of the goals comes from this one run.
 import os from "node:os";
 import path from "node:path";
 import { type Arm, defineArms } from "./arms.ts";
 import { profileStartup } from "./build.ts";
+import { type CpuArm, measureCpu } from "./cpu.ts";
 import { DEEP_ACCOUNT, LARGE_TOTAL, MAIN_ACCOUNT, SMALL_TOTAL } from "./data.ts";
+import { runImportArms } from "./import.ts";
 import { type Measurement, measure } from "./load.ts";
 import {
   costOf,
@@ -14,7 +18,7 @@ import {
   type RequestCost,
   statementsPath,
 } from "./probe.ts";
-import { writeResults } from "./report.ts";
+import { type RunResults, writeResults } from "./report.ts";
 import type { BenchServer } from "./serve.ts";
 import { BENCH_DIR, DATA_DIR, setUpBench } from "./setup.ts";
 
@@ -24,7 +28,11 @@ const SETTINGS = {
   seconds: setting("BENCH_SECONDS", 2),
   warmupSeconds: setting("BENCH_WARMUP_SECONDS", 1),
   connections: setting("BENCH_CONNECTIONS", 4),
+  cpuRounds: setting("BENCH_CPU_ROUNDS", 3),
+  cpuSeconds: setting("BENCH_CPU_SECONDS", 3),
+  importStatements: setting("BENCH_IMPORT_STATEMENTS", 1_000_000),
 };
+const INSPECTOR_PORT = 9339;
 /** Depths (statements before the page) of the depth arm; the last is near the end of 100,000. */
 export const DEPTHS = [0, 25_000, 50_000, 75_000, 99_900] as const;
 
@@ -35,7 +43,10 @@ function progress(message: string): void {
 
 async function main(): Promise<void> {
   const loadBefore = os.loadavg();
-  const { bundle, server, dataset } = await setUpBench(progress);
+  const { bundle, floor, server, dataset } = await setUpBench(progress, {
+    inspectorPort: INSPECTOR_PORT,
+  });
+  let read: Omit<RunResults, "imports" | "durationSeconds" | "load">;
   try {
     progress("profiling start-up (wrangler check startup)");
     const startup = await profileStartup(path.join(DATA_DIR, "startup.cpuprofile"));
@@ -50,22 +61,61 @@ async function main(): Promise<void> {
       positions,
     });
     const rounds = await runRounds(arms);
-    await writeResults(path.join(BENCH_DIR, "RESULTS.md"), path.join(BENCH_DIR, "depth.svg"), {
+    const cpu = await measureCpu(
+      INSPECTOR_PORT,
+      cpuArms(server, keys.large),
+      { rounds: SETTINGS.cpuRounds, seconds: SETTINGS.cpuSeconds, connections: 4 },
+      progress,
+    );
+    read = {
       date: new Date(),
       settings: SETTINGS,
-      load: { before: loadBefore, after: os.loadavg() },
-      durationSeconds: (Date.now() - started) / 1000,
       arms,
       rounds,
+      cpu,
       costs,
       bundle,
       startup,
       tables: { large: LARGE_TOTAL, small: SMALL_TOTAL },
-    });
-    progress("wrote bench/RESULTS.md and bench/depth.svg");
+    };
   } finally {
     await server.dispose();
   }
+  const imports = await runImportArms({
+    dataDir: DATA_DIR,
+    apiScript: bundle.main,
+    floorScript: floor.main,
+    total: SETTINGS.importStatements,
+    progress,
+  });
+  await writeResults(path.join(BENCH_DIR, "RESULTS.md"), path.join(BENCH_DIR, "depth.svg"), {
+    ...read,
+    imports,
+    load: { before: loadBefore, after: os.loadavg() },
+    durationSeconds: (Date.now() - started) / 1000,
+  });
+  progress("wrote bench/RESULTS.md and bench/depth.svg");
+}
+
+/** The arms profiled for CPU per request: the service and the floor, at limit 10 and 100. */
+function cpuArms(server: BenchServer, key: string): CpuArm[] {
+  return [10, 100].flatMap((limit) => [
+    {
+      id: `statements-${limit}`,
+      label: `statements, limit=${limit}`,
+      worker: "api",
+      target: {
+        url: new URL(statementsPath(MAIN_ACCOUNT, `limit=${limit}`), server.url("api")).href,
+        headers: { authorization: `Bearer ${key}` },
+      },
+    },
+    {
+      id: `floor-${limit}`,
+      label: `floor, limit=${limit}`,
+      worker: "floor",
+      target: { url: new URL(floorPath(MAIN_ACCOUNT, limit), server.url("floor")).href },
+    },
+  ]);
 }
 
 /** The D1 cost of every statements request the arms send, and of limit=100 at every depth. */

@@ -1,6 +1,8 @@
-// Serves the bench's Workers from Miniflare (workerd, no dev proxy): the production bundle over the
-// large and the small table, and the floor Worker over the large one. Each Worker gets its own
-// socket, so load reaches it without passing through Miniflare's routing entry Worker.
+// Serves the bench's Workers from Miniflare (workerd, no dev proxy): for the read arms, the
+// production bundle over the large and the small table and the floor Worker over the large one;
+// for the import arms, the production bundle and the floor Worker each over an empty database.
+// Each Worker gets its own socket, so load reaches it without passing through Miniflare's routing
+// entry Worker.
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
@@ -13,7 +15,21 @@ const SIGNING_SECRET = "bench-signing-secret-0123456789abcdefghijklmnopqrstuvwxy
 export const LARGE_DB = "bench-large";
 export const SMALL_DB = "bench-small";
 
-export type WorkerName = "api" | "api-small" | "floor";
+/** A Worker of the bench: the production bundle or the floor, over one D1 database. */
+export interface WorkerSpec {
+  name: string;
+  script: "api" | "floor";
+  database: string;
+}
+
+/** The read arms' Workers. */
+export const READ_WORKERS = [
+  { name: "api", script: "api", database: LARGE_DB },
+  { name: "api-small", script: "api", database: SMALL_DB },
+  { name: "floor", script: "floor", database: LARGE_DB },
+] as const satisfies readonly WorkerSpec[];
+
+export type WorkerName = (typeof READ_WORKERS)[number]["name"];
 
 /** One JSON log line per request, as src/app/request-context.ts prints it. */
 export interface RequestLog {
@@ -27,11 +43,11 @@ export interface RequestLog {
 }
 
 export interface BenchServer {
-  url(worker: WorkerName): URL;
+  url(worker: string): URL;
   /** The log line of a request sent with this `x-request-id`, once the runtime has printed it. */
   logOf(requestId: string): Promise<RequestLog>;
-  /** The D1 database behind one of the production Workers, to build data from Node. */
-  database(worker: "api" | "api-small"): ReturnType<Miniflare["getD1Database"]>;
+  /** The D1 database behind a Worker, to build data from Node. */
+  database(worker: string): ReturnType<Miniflare["getD1Database"]>;
   dispose(): Promise<void>;
 }
 
@@ -49,17 +65,22 @@ async function productionSettings() {
 }
 
 /**
- * Starts workerd with the three Workers over data persisted in `stateDir`. Log lines carrying a
- * request id that starts with `watchPrefix` are kept for `logOf`; all others are dropped.
+ * Starts workerd with `workers` (by default the read arms' three) over data persisted in
+ * `stateDir`. Log lines carrying a request id that starts with `watchPrefix` are kept for
+ * `logOf`; all others are dropped.
  */
 export async function startServer(options: {
   stateDir: string;
   apiScript: string;
   floorScript: string;
   watchPrefix: string;
-  /** Opens workerd's DevTools inspector on this port (for bench/profile.ts). */
+  workers?: readonly WorkerSpec[];
+  /** Opens workerd's DevTools inspector on this port (CPU profiles, heap samples). */
   inspectorPort?: number;
+  /** V8 flags for workerd, such as a heap limit. */
+  v8Flags?: string[];
 }): Promise<BenchServer> {
+  const workers = options.workers ?? READ_WORKERS;
   const settings = await productionSettings();
   const watched = new Map<string, RequestLog>();
   const waiting = new Map<string, (log: RequestLog) => void>();
@@ -73,7 +94,7 @@ export async function startServer(options: {
     } else watched.set(log.request_id, log);
   };
 
-  const api = (name: WorkerName, database: string) => ({
+  const api = (name: string, database: string) => ({
     name,
     modules: true,
     scriptPath: options.apiScript,
@@ -89,35 +110,42 @@ export async function startServer(options: {
     r2Buckets: { PDFS: "bench-pdfs" },
     unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }],
   });
+  // Miniflare passes V8 flags to workerd only through this variable, read as it builds the config.
+  const flagsBefore = process.env.MINIFLARE_WORKERD_V8_FLAGS;
+  if (options.v8Flags) process.env.MINIFLARE_WORKERD_V8_FLAGS = options.v8Flags.join(" ");
   const mf = new Miniflare(
     convertV4MiniflareOptions({
       resourcePersistencePath: options.stateDir,
       ...(options.inspectorPort ? { inspectorPort: options.inspectorPort } : {}),
       enableDevRegistry: false,
       handleStructuredLogs: ({ message }) => onLine(message),
-      workers: [
-        api("api", LARGE_DB),
-        api("api-small", SMALL_DB),
-        {
-          name: "floor",
-          modules: true,
-          scriptPath: options.floorScript,
-          compatibilityDate: settings.compatibilityDate,
-          compatibilityFlags: settings.compatibilityFlags,
-          d1Databases: { DB: LARGE_DB },
-          unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }],
-        },
-      ],
+      workers: workers.map((w) =>
+        w.script === "api"
+          ? api(w.name, w.database)
+          : {
+              name: w.name,
+              modules: true,
+              scriptPath: options.floorScript,
+              compatibilityDate: settings.compatibilityDate,
+              compatibilityFlags: settings.compatibilityFlags,
+              d1Databases: { DB: w.database },
+              unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }],
+            },
+      ),
     } as Parameters<typeof convertV4MiniflareOptions>[0]),
   );
   await mf.ready;
-  const urls = new Map<WorkerName, URL>();
-  for (const name of ["api", "api-small", "floor"] as const) {
-    urls.set(name, await mf.unsafeGetDirectURL(name));
-  }
+  if (flagsBefore === undefined) delete process.env.MINIFLARE_WORKERD_V8_FLAGS;
+  else process.env.MINIFLARE_WORKERD_V8_FLAGS = flagsBefore;
+  const urls = new Map<string, URL>();
+  for (const { name } of workers) urls.set(name, await mf.unsafeGetDirectURL(name));
 
   return {
-    url: (worker) => urls.get(worker) as URL,
+    url(worker) {
+      const url = urls.get(worker);
+      if (!url) throw new Error(`no bench Worker named ${worker}`);
+      return url;
+    },
     logOf(requestId) {
       const seen = watched.get(requestId);
       if (seen) {

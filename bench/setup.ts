@@ -13,6 +13,7 @@ const DATASET_FILE = path.join(DATA_DIR, "dataset.json");
 
 export interface BenchSetup {
   bundle: Bundle;
+  floor: Bundle;
   server: BenchServer;
   dataset: Dataset;
 }
@@ -49,5 +50,5 @@ export async function setUpBench(
     await server.dispose();
     throw err;
   }
-  return { bundle, server, dataset };
+  return { bundle, floor, server, dataset };
 }

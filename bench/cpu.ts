@@ -1,0 +1,58 @@
+// CPU per request from profiles: each arm is loaded while the isolates it runs in are profiled,
+// in rounds that alternate the order, so the service and the floor are compared within a round.
+// Profiling inflates every figure alike; ratios within a round are what the goals compare.
+import { cpuByName, D1_ISOLATES, profileDuring, workerIsolate } from "./inspector.ts";
+import { measure, type Target } from "./load.ts";
+
+export interface CpuArm {
+  id: string;
+  label: string;
+  /** The bench Worker serving the arm, whose isolate is the arm's own CPU. */
+  worker: string;
+  target: Target;
+}
+
+export interface CpuSample {
+  /** The Worker's busy CPU per request (ms). */
+  workerMs: number;
+  /** Miniflare's D1 proxy and D1 object, together, per request (ms). */
+  d1Ms: number;
+  requests: number;
+}
+
+/** Per round, per arm id, the CPU a request cost. */
+export type CpuRounds = Map<string, CpuSample>[];
+
+export async function measureCpu(
+  inspectorPort: number,
+  arms: readonly CpuArm[],
+  options: { rounds: number; seconds: number; connections: number },
+  progress: (message: string) => void,
+): Promise<CpuRounds> {
+  const rounds: CpuRounds = [];
+  for (let r = 0; r < options.rounds; r++) {
+    progress(`CPU profiles, round ${r + 1} of ${options.rounds}: ${arms.length} arms`);
+    const round = new Map<string, CpuSample>();
+    for (const arm of r % 2 === 0 ? arms : [...arms].reverse()) {
+      const isolates = [workerIsolate(arm.worker), ...D1_ISOLATES];
+      const { requests, profiles } = await profileDuring(inspectorPort, isolates, async () => {
+        const result = await measure(arm.target, {
+          connections: options.connections,
+          seconds: options.seconds,
+        });
+        return result.requests;
+      });
+      const busyMs = (isolate: string) => {
+        const profile = profiles.get(isolate);
+        return profile ? cpuByName(profile, () => "").busyMicros / 1000 / requests : Number.NaN;
+      };
+      round.set(arm.id, {
+        workerMs: busyMs(workerIsolate(arm.worker)),
+        d1Ms: D1_ISOLATES.reduce((sum, isolate) => sum + busyMs(isolate), 0),
+        requests,
+      });
+    }
+    rounds.push(round);
+  }
+  return rounds;
+}

@@ -1,0 +1,317 @@
+// The import arms: the operator import of the production bundle against its floor (the same rows
+// inserted with raw prepared statements in one D1 batch per request), month by month until each
+// table holds `total` statements; then the largest body the import accepts, with the Worker's
+// heap sampled. Both run on their own workerd over empty databases, rebuilt every run.
+import { rm } from "node:fs/promises";
+import path from "node:path";
+import { applyMigrations } from "./data.ts";
+import { IMPORT_ACCOUNTS, largestBody, monthlyBody, seedImportTenants } from "./import-data.ts";
+import { type HeapPeak, heapPeakDuring, workerIsolate } from "./inspector.ts";
+import { type BenchServer, OPERATOR_TOKEN, startServer } from "./serve.ts";
+
+const INSPECTOR_PORT = 9340;
+const SERVICE = "importer";
+const FLOOR = "import-floor";
+/** Statements per segment of the growth curve. */
+const SEGMENT = 100_000;
+/** The import body limit (src/routes/operator.ts MAX_IMPORT_BYTES). */
+const MAX_IMPORT_BYTES = 20 * 1024 * 1024;
+/** A Worker isolate's memory limit in production; the import arms cap V8's heap at it. */
+const PRODUCTION_HEAP_MB = 128;
+/** The headroom check: the largest body must also pass with half of that. */
+const HEADROOM_HEAP_MB = 64;
+
+export interface ImportSample {
+  statements: number;
+  /** Wall time of the request, as the client waited for it (ms). */
+  ms: number;
+  /** The longest single D1 call the request made (ms). */
+  longestD1Ms: number;
+}
+
+export interface ImportSegment {
+  /** Statements in each table at the end of the segment. */
+  upTo: number;
+  serviceRate: number;
+  floorRate: number;
+}
+
+export interface LargestImport {
+  bytes: number;
+  status: number;
+  ms: number;
+  longestD1Ms: number;
+  d1Queries: number;
+  rowsWritten: number;
+  heap: HeapPeak;
+}
+
+export interface ImportResults {
+  statementsPerRequest: number;
+  total: number;
+  service: ImportSample[];
+  floor: ImportSample[];
+  segments: ImportSegment[];
+  /** The largest V8 heap seen during any monthly import request. */
+  monthlyHeap: HeapPeak;
+  largest: LargestImport[];
+  /** Database bytes per stored statement (rows and both statement indexes), from D1's size. */
+  bytesPerStatement: { service: number; floor: number };
+  /** Of those bytes, each index's share per statement, from building a copy of it. */
+  indexBytesPerStatement: { page: number; id: number };
+  /** The largest body again, in a workerd whose V8 heap is capped at `capMb`. */
+  headroom: { capMb: number; status: number | string; ms: number };
+}
+
+interface ImportLog {
+  status: number;
+  d1_queries: number;
+  d1_rows_written?: number;
+  d1_longest_ms?: number;
+}
+
+async function post(
+  server: BenchServer,
+  worker: string,
+  route: string,
+  body: string,
+  requestId: string,
+): Promise<Response> {
+  return fetch(new URL(route, server.url(worker)), {
+    method: "POST",
+    headers: {
+      authorization: `Bearer ${OPERATOR_TOKEN}`,
+      "content-type": "application/json",
+      "x-request-id": requestId,
+    },
+    body,
+    // An isolate out of memory may never answer: fail the run rather than wait for ever.
+    signal: AbortSignal.timeout(120_000),
+  });
+}
+
+async function sizeOf(server: BenchServer, worker: string): Promise<number> {
+  const result = await (await server.database(worker)).prepare("SELECT 1").run();
+  return result.meta.size_after;
+}
+
+/**
+ * What each statement index costs, per statement: D1 offers no dbstat, so a copy of each index is
+ * built and the database's growth measured (the copy fills new pages), then dropped.
+ */
+async function indexBytes(server: BenchServer, worker: string, statements: number) {
+  const db = await server.database(worker);
+  const grow = async (create: string) => {
+    const before = await sizeOf(server, worker);
+    const after = (await db.prepare(create).run()).meta.size_after;
+    return (after - before) / statements;
+  };
+  const page = await grow(
+    "CREATE INDEX probe_page_idx ON statements (account_id, period_end_date, statement_id) " +
+      "WHERE hidden_at IS NULL",
+  );
+  const id = await grow("CREATE UNIQUE INDEX probe_id_idx ON statements (statement_id)");
+  await db.batch([db.prepare("DROP INDEX probe_page_idx"), db.prepare("DROP INDEX probe_id_idx")]);
+  return { page, id };
+}
+
+/** V8 flags capping each isolate's heap, as a Worker isolate is capped in production. */
+const heapCap = (mb: number) => [`--max-old-space-size=${mb}`];
+
+/** The largest body, once, in a fresh workerd whose V8 heap is capped at `capMb`. */
+async function largestUnderCap(
+  options: { dataDir: string; apiScript: string; floorScript: string },
+  capMb: number,
+): Promise<ImportResults["headroom"]> {
+  const stateDir = path.join(options.dataDir, "import-headroom-state");
+  await rm(stateDir, { recursive: true, force: true });
+  const server = await startServer({
+    ...options,
+    stateDir,
+    watchPrefix: "bench-import-",
+    v8Flags: heapCap(capMb),
+    workers: [{ name: SERVICE, script: "api", database: "bench-import-headroom" }],
+  });
+  try {
+    await applyMigrations(await server.database(SERVICE));
+    const body = largestBody("h", MAX_IMPORT_BYTES);
+    const started = performance.now();
+    try {
+      const res = await post(server, SERVICE, "/operator/v1/import", body, "bench-import-cap");
+      await res.arrayBuffer();
+      return { capMb, status: res.status, ms: performance.now() - started };
+    } catch (err) {
+      return { capMb, status: String(err), ms: performance.now() - started };
+    }
+  } finally {
+    await server.dispose();
+    await rm(stateDir, { recursive: true, force: true });
+  }
+}
+
+interface ImportOptions {
+  dataDir: string;
+  apiScript: string;
+  floorScript: string;
+  total: number;
+  progress: (message: string) => void;
+}
+
+export async function runImportArms(options: ImportOptions): Promise<ImportResults> {
+  const measured = await monthlyAndLargest(options);
+  options.progress(`import arms: the largest body with V8's heap capped at ${HEADROOM_HEAP_MB} MB`);
+  return { ...measured, headroom: await largestUnderCap(options, HEADROOM_HEAP_MB) };
+}
+
+async function monthlyAndLargest(options: ImportOptions): Promise<Omit<ImportResults, "headroom">> {
+  const stateDir = path.join(options.dataDir, "import-state");
+  await rm(stateDir, { recursive: true, force: true });
+  const server = await startServer({
+    stateDir,
+    apiScript: options.apiScript,
+    floorScript: options.floorScript,
+    watchPrefix: "bench-import-",
+    inspectorPort: INSPECTOR_PORT,
+    v8Flags: heapCap(PRODUCTION_HEAP_MB),
+    workers: [
+      { name: SERVICE, script: "api", database: "bench-import" },
+      { name: FLOOR, script: "floor", database: "bench-import-floor" },
+    ],
+  });
+  try {
+    for (const worker of [SERVICE, FLOOR]) {
+      const db = await server.database(worker);
+      await applyMigrations(db);
+      await seedImportTenants(db);
+    }
+    const sizeBefore = {
+      service: await sizeOf(server, SERVICE),
+      floor: await sizeOf(server, FLOOR),
+    };
+
+    const months = Math.max(1, Math.round(options.total / IMPORT_ACCOUNTS));
+    const service: ImportSample[] = [];
+    const floor: ImportSample[] = [];
+    const monthlyHeap: HeapPeak = { usedBytes: 0, totalBytes: 0, samples: 0 };
+    options.progress(
+      `import arms: ${months} requests of ${IMPORT_ACCOUNTS.toLocaleString("en")} statements ` +
+        "each, service and floor alternately",
+    );
+    for (let month = 0; month < months; month++) {
+      const body = monthlyBody(month);
+      const runService = async () => {
+        const requestId = `bench-import-${month}`;
+        const started = performance.now();
+        const { result: res, peak } = await heapPeakDuring(
+          INSPECTOR_PORT,
+          workerIsolate(SERVICE),
+          () => post(server, SERVICE, "/operator/v1/import", body, requestId),
+        );
+        const text = await res.text();
+        const ms = performance.now() - started;
+        if (res.status !== 200) throw new Error(`import ${month}: ${res.status} ${text}`);
+        const log = (await server.logOf(requestId)) as unknown as ImportLog;
+        monthlyHeap.usedBytes = Math.max(monthlyHeap.usedBytes, peak.usedBytes);
+        monthlyHeap.totalBytes = Math.max(monthlyHeap.totalBytes, peak.totalBytes);
+        monthlyHeap.samples += peak.samples;
+        service.push({ statements: IMPORT_ACCOUNTS, ms, longestD1Ms: log.d1_longest_ms ?? 0 });
+      };
+      const runFloor = async () => {
+        const started = performance.now();
+        const res = await post(server, FLOOR, "/import", body, `floor-${month}`);
+        const text = await res.text();
+        const ms = performance.now() - started;
+        if (res.status !== 200) throw new Error(`floor import ${month}: ${res.status} ${text}`);
+        floor.push({
+          statements: IMPORT_ACCOUNTS,
+          ms,
+          longestD1Ms: Number(res.headers.get("x-d1-ms")),
+        });
+      };
+      // Each side goes first every other request, so neither always meets a warmer machine.
+      if (month % 2 === 0) {
+        await runService();
+        await runFloor();
+      } else {
+        await runFloor();
+        await runService();
+      }
+      const done = (month + 1) * IMPORT_ACCOUNTS;
+      if (done % SEGMENT === 0 || month === months - 1) {
+        options.progress(`import arms: ${done.toLocaleString("en")} statements in each table`);
+      }
+    }
+
+    const sizeAfter = {
+      service: await sizeOf(server, SERVICE),
+      floor: await sizeOf(server, FLOOR),
+    };
+    const stored = months * IMPORT_ACCOUNTS;
+    options.progress("import arms: index sizes (building a copy of each statement index)");
+    const indexBytesPerStatement = await indexBytes(server, FLOOR, stored);
+
+    options.progress("import arms: the largest accepted body, three times");
+    const largest: LargestImport[] = [];
+    for (const tag of ["a", "b", "c"]) {
+      const body = largestBody(tag, MAX_IMPORT_BYTES);
+      const requestId = `bench-import-largest-${tag}`;
+      const started = performance.now();
+      const { result: res, peak } = await heapPeakDuring(
+        INSPECTOR_PORT,
+        workerIsolate(SERVICE),
+        () => post(server, SERVICE, "/operator/v1/import", body, requestId),
+      );
+      const text = await res.text();
+      const ms = performance.now() - started;
+      if (res.status !== 200)
+        throw new Error(`largest import: ${res.status} ${text.slice(0, 500)}`);
+      const log = (await server.logOf(requestId)) as unknown as ImportLog;
+      largest.push({
+        bytes: Buffer.byteLength(body),
+        status: res.status,
+        ms,
+        longestD1Ms: log.d1_longest_ms ?? 0,
+        d1Queries: log.d1_queries,
+        rowsWritten: log.d1_rows_written ?? 0,
+        heap: peak,
+      });
+    }
+
+    return {
+      statementsPerRequest: IMPORT_ACCOUNTS,
+      total: stored,
+      service,
+      floor,
+      segments: segmentsOf(service, floor),
+      monthlyHeap,
+      largest,
+      bytesPerStatement: {
+        service: (sizeAfter.service - sizeBefore.service) / stored,
+        floor: (sizeAfter.floor - sizeBefore.floor) / stored,
+      },
+      indexBytesPerStatement,
+    };
+  } finally {
+    await server.dispose();
+    await rm(stateDir, { recursive: true, force: true });
+  }
+}
+
+/** Statements per second of each side, per segment of SEGMENT statements. */
+function segmentsOf(service: ImportSample[], floor: ImportSample[]): ImportSegment[] {
+  const segments: ImportSegment[] = [];
+  const rate = (samples: ImportSample[]) =>
+    (samples.reduce((n, s) => n + s.statements, 0) * 1000) /
+    samples.reduce((ms, s) => ms + s.ms, 0);
+  const perSegment = Math.max(1, Math.round(SEGMENT / (service[0]?.statements ?? SEGMENT)));
+  for (let i = 0; i < service.length; i += perSegment) {
+    const s = service.slice(i, i + perSegment);
+    const f = floor.slice(i, i + perSegment);
+    segments.push({
+      upTo: (i + s.length) * (service[0]?.statements ?? 0),
+      serviceRate: rate(s),
+      floorRate: rate(f),
+    });
+  }
+  return segments;
+}

@@ -1,0 +1,58 @@
+// RESULTS.md's CPU section: the profiled CPU a statements request costs the service's Worker and
+// the floor's, per round, and their ratio within each round.
+import type { CpuRounds } from "./cpu.ts";
+import { median } from "./load.ts";
+
+const fixed = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : "n/a");
+
+/** Per round, the service's Worker CPU ÷ the floor's at `limit`; the median over rounds. */
+export function workerCpuRatio(cpu: CpuRounds, limit: number) {
+  const rounds = cpu.map((round) => {
+    const service = round.get(`statements-${limit}`)?.workerMs ?? Number.NaN;
+    const floor = round.get(`floor-${limit}`)?.workerMs ?? Number.NaN;
+    return service / floor;
+  });
+  return { median: median(rounds), rounds };
+}
+
+function armMedian(cpu: CpuRounds, id: string, field: "workerMs" | "d1Ms"): number {
+  return median(cpu.map((round) => round.get(id)?.[field] ?? Number.NaN));
+}
+
+const spread = (cpu: CpuRounds, id: string, field: "workerMs" | "d1Ms") =>
+  cpu.map((round) => fixed(round.get(id)?.[field] ?? Number.NaN)).join(", ");
+
+export function cpuSection(cpu: CpuRounds): string[] {
+  const rows = [10, 100].flatMap((limit) =>
+    [`statements-${limit}`, `floor-${limit}`].map((id) => {
+      const label = id.startsWith("floor") ? "floor" : "statements, full pipeline";
+      return (
+        `| ${label}, limit=${limit} | ${fixed(armMedian(cpu, id, "workerMs"))} ` +
+        `(${spread(cpu, id, "workerMs")}) | ${fixed(armMedian(cpu, id, "d1Ms"))} ` +
+        `(${spread(cpu, id, "d1Ms")}) |`
+      );
+    }),
+  );
+  return [
+    "## CPU per request",
+    "",
+    `From CPU profiles of the isolates taken while each arm ran under load (${cpu.length} rounds, ` +
+      "the order alternating): busy milliseconds per request, median (every round). The sampling " +
+      "profiler counts time a busy isolate waited for one of the 2 cores, so absolute figures " +
+      "rise with the machine's load; the ratio within a round is what the goal compares. The D1 " +
+      "columns are Miniflare's D1 proxy and D1 object, which production runs outside the Worker.",
+    "",
+    "| arm | Worker ms per request | local D1 ms per request |",
+    "| --- | ---: | ---: |",
+    ...rows,
+    "",
+    ...[10, 100].map((limit) => {
+      const r = workerCpuRatio(cpu, limit);
+      return (
+        `- Worker CPU, statements ÷ floor, limit=${limit}: ${fixed(r.median)} ` +
+        `(rounds: ${r.rounds.map((x) => fixed(x)).join(", ")})`
+      );
+    }),
+    "",
+  ];
+}

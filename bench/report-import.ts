@@ -1,0 +1,82 @@
+// RESULTS.md's import section: the service's import against its floor as the tables grow, the
+// largest accepted body (memory, longest D1 call), and what a stored statement costs in bytes.
+import type { ImportResults } from "./import.ts";
+import { median } from "./load.ts";
+
+const fixed = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : "n/a");
+const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
+const count = (n: number) => Math.round(n).toLocaleString("en");
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+
+/** The import's rate ÷ its floor's, per segment of the growth; median and lowest. */
+export function importRatio(imports: ImportResults) {
+  const rounds = imports.segments.map((s) => s.serviceRate / s.floorRate);
+  return { median: median(rounds), lowest: Math.min(...rounds), rounds };
+}
+
+/** The most memory and the longest D1 call of the largest accepted body, over its runs. */
+export function largestPeaks(imports: ImportResults) {
+  return {
+    memory: Math.max(...imports.largest.map((l) => l.heap.usedBytes)),
+    longestD1Ms: Math.max(...imports.largest.map((l) => l.longestD1Ms)),
+  };
+}
+
+export function importSection(imports: ImportResults): string[] {
+  const ratio = importRatio(imports);
+  const monthlyMs = imports.service.map((s) => s.ms);
+  const largestRows = imports.largest.map(
+    (l, i) =>
+      `| ${i + 1} | ${mb(l.bytes)} | ${count(l.rowsWritten)} | ${l.d1Queries} | ` +
+      `${seconds(l.ms)} | ${seconds(l.longestD1Ms)} | ${mb(l.heap.usedBytes)} |`,
+  );
+  const { page, id } = imports.indexBytesPerStatement;
+  const total = imports.bytesPerStatement.floor;
+  return [
+    "## Import",
+    "",
+    `The operator import of the production bundle against its floor (the floor Worker inserting ` +
+      "the same rows with one raw prepared statement per row, in one D1 batch per request, with " +
+      "no validation and no read), each on its own empty database on a second workerd whose V8 " +
+      `heap is capped at 128 MB, like a Worker isolate. ${count(imports.total / imports.statementsPerRequest)} ` +
+      `requests a side of ${count(imports.statementsPerRequest)} statements (one month of every ` +
+      "account), the sides alternating which goes first, until each table holds " +
+      `${count(imports.total)} statements. Rates are statements per second of request time.`,
+    "",
+    "| statements in each table | import, statements/s | floor, statements/s | import ÷ floor |",
+    "| ---: | ---: | ---: | ---: |",
+    ...imports.segments.map(
+      (s) =>
+        `| ${count(s.upTo)} | ${count(s.serviceRate)} | ${count(s.floorRate)} | ` +
+        `${fixed(s.serviceRate / s.floorRate)} |`,
+    ),
+    "",
+    `- Import ÷ floor: median ${fixed(ratio.median)}, lowest segment ${fixed(ratio.lowest)}.`,
+    `- A ${count(imports.statementsPerRequest)}-statement request: median ` +
+      `${seconds(median(monthlyMs))}, longest D1 call ` +
+      `${seconds(Math.max(...imports.service.map((s) => s.longestD1Ms)))} (the floor's ` +
+      `${seconds(Math.max(...imports.floor.map((s) => s.longestD1Ms)))}), most memory in use ` +
+      `${mb(imports.monthlyHeap.usedBytes)}.`,
+    "",
+    "The largest body the import accepts (5,000 items in every section: partners each with a " +
+      "product, customers with authorized users filling the body to its 20 MiB limit, accounts, " +
+      "statements), three times with new ids. Memory is the most the Worker's isolate held, V8 heap " +
+      "in use plus ArrayBuffers, garbage not yet collected included, sampled between JavaScript " +
+      "turns through the inspector.",
+    "",
+    "| run | body | rows written | D1 round trips | request | longest D1 call | most memory in use |",
+    "| ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ...largestRows,
+    "",
+    `- With V8's heap capped at ${imports.headroom.capMb} MB, half an isolate's limit, the same ` +
+      `body answered ${imports.headroom.status} in ${seconds(imports.headroom.ms)}.`,
+    "",
+    "Storage, measured on the floor's table (D1's database size before and after the import; each " +
+      "index's share by building a copy of it):",
+    "",
+    `- ${count(total)} bytes per statement: the row ${count(total - page - id)}, the id index ` +
+      `${count(id)}, statements_page_idx ${count(page)}.`,
+    `- The service's table: ${count(imports.bytesPerStatement.service)} bytes per statement.`,
+    "",
+  ];
+}
