@@ -2,11 +2,28 @@
 
 const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
 
-/** Encodes bytes as URL-safe base64 without padding. */
+const BASE64URL = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+/** Encodes bytes as URL-safe base64 without padding (a page encodes one per link). */
 export function toBase64Url(bytes: Uint8Array): string {
-  let binary = "";
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  let out = "";
+  let i = 0;
+  for (; i + 2 < bytes.length; i += 3) {
+    const n =
+      ((bytes[i] as number) << 16) | ((bytes[i + 1] as number) << 8) | (bytes[i + 2] as number);
+    out +=
+      BASE64URL.charAt(n >> 18) +
+      BASE64URL.charAt((n >> 12) & 63) +
+      BASE64URL.charAt((n >> 6) & 63) +
+      BASE64URL.charAt(n & 63);
+  }
+  const rest = bytes.length - i;
+  if (rest > 0) {
+    const n = ((bytes[i] as number) << 16) | (rest === 2 ? (bytes[i + 1] as number) << 8 : 0);
+    out += BASE64URL.charAt(n >> 18) + BASE64URL.charAt((n >> 12) & 63);
+    if (rest === 2) out += BASE64URL.charAt((n >> 6) & 63);
+  }
+  return out;
 }
 
 /** Decodes URL-safe base64 (no padding); returns null for anything that is not. */

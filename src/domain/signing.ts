@@ -22,6 +22,8 @@ function importKey(secret: string): Promise<CryptoKey> {
 /** Signs and verifies values under one secret; `purpose` separates token kinds from each other. */
 export interface Signer {
   sign(purpose: string, parts: readonly string[]): Promise<string>;
+  /** One signature per entry of `messages`, all computed at once (a page's links). */
+  signEach(purpose: string, messages: readonly (readonly string[])[]): Promise<string[]>;
   verify(purpose: string, parts: readonly string[], signature: string): Promise<boolean>;
 }
 
@@ -36,7 +38,7 @@ export const MIN_SECRET_LENGTH = 32;
 export function createSigner(secret: string): Signer {
   if (secret.length < MIN_SECRET_LENGTH) {
     const refuse = () => Promise.reject(new Error("SIGNING_SECRET is missing or too short"));
-    return { sign: refuse, verify: refuse };
+    return { sign: refuse, signEach: refuse, verify: refuse };
   }
   // Resolved once per request; a page signs one link per statement.
   let key: Promise<CryptoKey> | undefined;
@@ -48,6 +50,14 @@ export function createSigner(secret: string): Signer {
     async sign(purpose, parts) {
       const mac = await crypto.subtle.sign("HMAC", await hmacKey(), message(purpose, parts));
       return toBase64Url(new Uint8Array(mac));
+    },
+    async signEach(purpose, messages) {
+      // Every HMAC is started before any is awaited: one wait for the page, not one per link.
+      const hmac = await hmacKey();
+      const macs = await Promise.all(
+        messages.map((parts) => crypto.subtle.sign("HMAC", hmac, message(purpose, parts))),
+      );
+      return macs.map((mac) => toBase64Url(new Uint8Array(mac)));
     },
     async verify(purpose, parts, signature) {
       const mac = fromBase64Url(signature);

@@ -11,15 +11,21 @@ export function statementPdfPath(statementId: string): string {
   return `/files/statements/${encodeURIComponent(statementId)}/pdf`;
 }
 
-/** An absolute link valid until `expiresAt` (epoch milliseconds). */
-export async function signStatementLink(
+/** Absolute links to these statements' PDFs, each valid until `expiresAt` (epoch milliseconds). */
+export async function signStatementLinks(
   signer: Signer,
   origin: string,
-  statementId: string,
+  statementIds: readonly string[],
   expiresAt: number,
-): Promise<string> {
-  const signature = await signer.sign(PURPOSE, [statementId, String(expiresAt)]);
-  return `${origin}${statementPdfPath(statementId)}?expires=${expiresAt}&signature=${signature}`;
+): Promise<string[]> {
+  const expires = String(expiresAt);
+  const signatures = await signer.signEach(
+    PURPOSE,
+    statementIds.map((id) => [id, expires]),
+  );
+  return statementIds.map(
+    (id, i) => `${origin}${statementPdfPath(id)}?expires=${expires}&signature=${signatures[i]}`,
+  );
 }
 
 export type LinkCheck = "valid" | "invalid" | "expired";

@@ -16,7 +16,7 @@ import {
   peekPagePosition,
 } from "../domain/page-token";
 import { type Statement, toStatement } from "../domain/statement";
-import { LINK_LIFETIME_MS, signStatementLink } from "../domain/statement-link";
+import { LINK_LIFETIME_MS, signStatementLinks } from "../domain/statement-link";
 import { parseLimit } from "./list-params";
 
 export const STATEMENTS_PATH = "/v2/customers/:customer_id/accounts/:account_id/statements";
@@ -104,17 +104,21 @@ export const statementRoutes = new Hono<AppEnv>().get(STATEMENTS_PATH, async (c)
   const expiresAtText = new Date(expiresAt).toISOString();
   const origin = new URL(c.req.url).origin;
   const rows = pageRows.slice(0, limit);
-  const data: Statement[] = await Promise.all(
-    rows.map(async (row) => {
-      const pdf = row.hasPdf
-        ? {
-            url: await signStatementLink(c.get("signer"), origin, row.statementId, expiresAt),
-            expires_at: expiresAtText,
-          }
-        : undefined;
-      return toStatement(row, customerId, asOf, pdf);
-    }),
+  const withPdf = rows.filter((row) => row.hasPdf);
+  const links = await signStatementLinks(
+    c.get("signer"),
+    origin,
+    withPdf.map((row) => row.statementId),
+    expiresAt,
   );
+  // Links come back in the order of the rows that have a PDF.
+  let nextLink = 0;
+  const data: Statement[] = rows.map((row) => {
+    const pdf = row.hasPdf
+      ? { url: links[nextLink++] as string, expires_at: expiresAtText }
+      : undefined;
+    return toStatement(row, customerId, asOf, pdf);
+  });
 
   const last = rows.at(-1);
   const hasMore = pageRows.length > limit && last !== undefined;
