@@ -55,8 +55,14 @@ export function toBase62(value: number, width: number): string {
   return out;
 }
 
-/** Lowercase hex SHA-256 of a UTF-8 string. */
+/** Two lowercase hex digits per byte value. */
+const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
+const encoder = new TextEncoder();
+
+/** Lowercase hex SHA-256 of a UTF-8 string (every request hashes its API key). */
 export async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", encoder.encode(text)));
+  let out = "";
+  for (const byte of digest) out += HEX[byte];
+  return out;
 }
