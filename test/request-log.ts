@@ -8,6 +8,7 @@ export interface RequestLog {
   d1_rows_read: number;
   d1_rows_written: number;
   d1_longest_ms: number;
+  d1_sql_ms: number;
   d1_replica_trips: number;
   /** The D1 session's bookmark after the request's last round trip (absent if none). */
   d1_bookmark?: string;

@@ -41,6 +41,7 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
       d1_rows_read: stats.rowsRead,
       d1_rows_written: stats.rowsWritten,
       d1_longest_ms: Math.round(stats.longestMs * 100) / 100,
+      d1_sql_ms: Math.round(stats.sqlMs * 1000) / 1000,
       d1_replica_trips: stats.replicaTrips,
       d1_bookmark: stats.bookmark ?? undefined,
     }),

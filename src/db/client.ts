@@ -18,6 +18,8 @@ export interface QueryStats {
   rowsWritten: number;
   /** The longest round trip, as the Worker waited for it (ms): what D1's 30 s limit bounds. */
   longestMs: number;
+  /** SQL time at the database, summed over statements (ms): what the request cost the primary. */
+  sqlMs: number;
   /** Round trips a read replica answered (`meta.served_by_primary` false). */
   replicaTrips: number;
   /** The session's bookmark after its last round trip: the database state the response saw. */
@@ -38,6 +40,7 @@ function record(
   stats.bookmark = session.getBookmark();
   if (results.some((r) => r.meta?.served_by_primary === false)) stats.replicaTrips += 1;
   for (const result of results) {
+    stats.sqlMs += result.meta?.timings?.sql_duration_ms ?? result.meta?.duration ?? 0;
     stats.rowsRead += result.meta?.rows_read ?? 0;
     stats.rowsWritten += result.meta?.rows_written ?? 0;
   }
@@ -107,6 +110,7 @@ export function openDatabase(binding: D1Database): { db: Database; stats: QueryS
     rowsRead: 0,
     rowsWritten: 0,
     longestMs: 0,
+    sqlMs: 0,
     replicaTrips: 0,
     bookmark: null,
   };
