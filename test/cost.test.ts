@@ -147,6 +147,28 @@ describe("cost of a statements page", () => {
     expect(log.d1_rows_read).toBeLessThanOrEqual(10 + 4);
   });
 
+  it("reads no statement for a key that is not live: the page rides on the key's row", async () => {
+    const { apiKey, keyId } = await createKey(f.partnerId, "sandbox", ["ACCOUNT_READ"]);
+    expect((await operator("DELETE", `/keys/${keyId}`)).status).toBe(204);
+    const spy = vi.spyOn(console, "log");
+    try {
+      const res = await api(statementsPath(f, "?limit=100"), {
+        key: apiKey,
+        headers: { "x-request-id": "cost-revoked" },
+      });
+      expect(res.status).toBe(401);
+      const line = spy.mock.calls
+        .map((args) => String(args[0]))
+        .find((text) => text.includes('"request_id":"cost-revoked"'));
+      const log = JSON.parse(line as string) as RequestLog;
+      expect(log.d1_queries).toBe(1);
+      // At most the revoked key's own row: none of the account's statements.
+      expect(log.d1_rows_read).toBeLessThanOrEqual(1);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   it("pays a second round trip only to name the id that is not found", async () => {
     const path = statementsPath({ customerId: f.customerId, accountId: "acc_unknown" });
     const spy = vi.spyOn(console, "log");
