@@ -8,7 +8,7 @@ import { type BenchServer, startServer } from "./serve.ts";
 
 export const BENCH_DIR = import.meta.dirname;
 export const DATA_DIR = path.join(BENCH_DIR, ".data");
-export const STATE_DIR = path.join(DATA_DIR, "state");
+const STATE_DIR = path.join(DATA_DIR, "state");
 const DATASET_FILE = path.join(DATA_DIR, "dataset.json");
 
 export interface BenchSetup {
