@@ -1,6 +1,6 @@
 // Turns the rounds into bench/RESULTS.md (goals, arms, cost, bundle) and bench/depth.svg.
 import { readFileSync } from "node:fs";
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { Arm } from "./arms.ts";
@@ -13,6 +13,7 @@ import { type Measurement, median } from "./load.ts";
 import type { RequestCost } from "./probe.ts";
 import { cpuSection, workerCpuRatio } from "./report-cpu.ts";
 import { importRatio, importSection, largestPeaks } from "./report-import.ts";
+import { closingNote } from "./report-summary.ts";
 
 export interface RunResults {
   date: Date;
@@ -34,6 +35,23 @@ export interface RunResults {
   startup: StartupProfile | null;
   tables: { large: number; small: number };
   imports: ImportResults;
+}
+
+/** Writes the run's measurements as JSON (its Maps as entry lists). */
+export async function saveResults(file: string, results: RunResults): Promise<void> {
+  const replacer = (_key: string, value: unknown) =>
+    value instanceof Map ? { $map: [...value] } : value;
+  await writeFile(file, JSON.stringify(results, replacer));
+}
+
+export async function loadResults(file: string): Promise<RunResults> {
+  const reviver = (_key: string, value: unknown) =>
+    value && typeof value === "object" && "$map" in value
+      ? new Map((value as { $map: [unknown, unknown][] }).$map)
+      : value;
+  const results = JSON.parse(await readFile(file, "utf8"), reviver) as RunResults;
+  results.date = new Date(results.date);
+  return results;
 }
 
 interface Goal {
@@ -288,6 +306,10 @@ export async function writeResults(file: string, chartFile: string, results: Run
         "sampled window."
       : "- Start-up: `wrangler check startup` is not available with this wrangler.",
     "",
+    ...closingNote(results, {
+      10: ratio(results, "statements-10", "floor-10", "rps"),
+      100: ratio(results, "statements-100", "floor-100", "rps"),
+    }),
   ];
   await writeFile(file, `${lines.join("\n")}\n`);
 

@@ -18,7 +18,7 @@ import {
   type RequestCost,
   statementsPath,
 } from "./probe.ts";
-import { type RunResults, writeResults } from "./report.ts";
+import { loadResults, type RunResults, saveResults, writeResults } from "./report.ts";
 import type { BenchServer } from "./serve.ts";
 import { BENCH_DIR, DATA_DIR, setUpBench } from "./setup.ts";
 
@@ -33,6 +33,8 @@ const SETTINGS = {
   importStatements: setting("BENCH_IMPORT_STATEMENTS", 1_000_000),
 };
 const INSPECTOR_PORT = 9339;
+/** Every measurement of the last run, so RESULTS.md can be written again without re-measuring. */
+const RAW_RESULTS = path.join(DATA_DIR, "results.json");
 /** Depths (statements before the page) of the depth arm; the last is near the end of 100,000. */
 export const DEPTHS = [0, 25_000, 50_000, 75_000, 99_900] as const;
 
@@ -88,13 +90,30 @@ async function main(): Promise<void> {
     total: SETTINGS.importStatements,
     progress,
   });
-  await writeResults(path.join(BENCH_DIR, "RESULTS.md"), path.join(BENCH_DIR, "depth.svg"), {
+  const results: RunResults = {
     ...read,
     imports,
     load: { before: loadBefore, after: os.loadavg() },
     durationSeconds: (Date.now() - started) / 1000,
-  });
+  };
+  await saveResults(RAW_RESULTS, results);
+  await writeResults(
+    path.join(BENCH_DIR, "RESULTS.md"),
+    path.join(BENCH_DIR, "depth.svg"),
+    results,
+  );
   progress("wrote bench/RESULTS.md and bench/depth.svg");
+}
+
+/** `npm run bench -- --report`: RESULTS.md again from the last run's measurements. */
+async function reportOnly(): Promise<void> {
+  const results = await loadResults(RAW_RESULTS);
+  await writeResults(
+    path.join(BENCH_DIR, "RESULTS.md"),
+    path.join(BENCH_DIR, "depth.svg"),
+    results,
+  );
+  console.log(`wrote bench/RESULTS.md from ${path.relative(process.cwd(), RAW_RESULTS)}`);
 }
 
 /** The arms profiled for CPU per request: the service and the floor, at limit 10 and 100. */
@@ -182,7 +201,7 @@ async function runRounds(arms: Arm[]): Promise<Map<string, Measurement>[]> {
   return rounds;
 }
 
-main().catch((err) => {
+(process.argv.includes("--report") ? reportOnly() : main()).catch((err) => {
   console.error(err);
   process.exitCode = 1;
 });
