@@ -37,10 +37,12 @@ export function cpuSection(cpu: CpuRounds): string[] {
     "## CPU per request",
     "",
     `From CPU profiles of the isolates taken while each arm ran under load (${cpu.length} rounds, ` +
-      "the order alternating): busy milliseconds per request, median (every round). The sampling " +
-      "profiler counts time a busy isolate waited for one of the 2 cores, so absolute figures " +
-      "rise with the machine's load; the ratio within a round is what the goal compares. The D1 " +
-      "columns are Miniflare's D1 proxy and D1 object, which production runs outside the Worker.",
+      "the order alternating): busy milliseconds per request, median (every round). A sample " +
+      "weighs the time since the previous one but at most two sampling intervals, so time an " +
+      "isolate spent waiting for a core or for another isolate is not counted; what is left " +
+      "still varies with the machine's load, and the ratio within a round is what the goal " +
+      "compares. The D1 column is Miniflare's D1 proxy and D1 object together, which " +
+      "production runs outside the Worker.",
     "",
     "| arm | Worker ms per request | local D1 ms per request |",
     "| --- | ---: | ---: |",
