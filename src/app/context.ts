@@ -18,6 +18,8 @@ export interface Caller {
   partnerId: string;
   environment: Environment;
   scopes: readonly string[];
+  /** UTC day the key was last recorded as used (null: never), as the key lookup read it. */
+  lastUsedOn: string | null;
   savedVersion: string;
   /** The partner's products' merchant keys. */
   merchantKeys: readonly string[];

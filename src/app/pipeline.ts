@@ -6,6 +6,7 @@ import { hashApiKey, parseApiKey } from "../domain/api-keys";
 import type { AppEnv } from "./context";
 import { ApiError } from "./errors";
 import { merchantKeyHeader, versionHeader } from "./headers";
+import { recordKeyUse } from "./key-use";
 import type { Scope } from "./route-table";
 
 const UNAUTHORIZED = () =>
@@ -42,13 +43,16 @@ export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
   const key = keyFromAuthorization(c.req.header("authorization"));
   const environment = key === null ? null : parseApiKey(key);
   if (key === null || environment === null) throw UNAUTHORIZED();
+  const now = c.get("now")();
   const { caller, readAhead } = await findCallerByKeyHash(
     c.get("db"),
     await hashApiKey(key),
+    now,
     c.get("readAhead"),
   );
   if (!caller || caller.environment !== environment) throw UNAUTHORIZED();
   c.set("caller", caller);
+  recordKeyUse(c, caller, now);
   if (c.get("readAhead")) c.set("readAheadResults", readAhead);
   await next();
 };

@@ -39,6 +39,7 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
       duration_ms: Math.round((performance.now() - started) * 100) / 100,
       d1_queries: stats.roundTrips,
       d1_rows_read: stats.rowsRead,
+      d1_deferred_writes: stats.deferredWrites,
     }),
   );
 };

@@ -7,6 +7,8 @@ export interface QueryStats {
   roundTrips: number;
   /** Rows read, summed from each result's `meta.rows_read`. */
   rowsRead: number;
+  /** Writes deferred until after the response (`waitUntil`), so not in the figures above. */
+  deferredWrites: number;
 }
 
 /** drizzle over the counting client; `$client` is that client, for the prebuilt hot-path SQL. */
@@ -70,7 +72,7 @@ function countingD1(db: D1Database, stats: QueryStats): D1Database {
 
 /** A drizzle database for one request, and the counters it fills. */
 export function openDatabase(binding: D1Database): { db: Database; stats: QueryStats } {
-  const stats: QueryStats = { roundTrips: 0, rowsRead: 0 };
+  const stats: QueryStats = { roundTrips: 0, rowsRead: 0, deferredWrites: 0 };
   // No relational schema: building its metadata on every request would cost more than it gives.
   return { db: drizzle(countingD1(binding, stats)), stats };
 }

@@ -5,8 +5,11 @@ import {
   eq,
   fillPlaceholders,
   getTableColumns,
+  gt,
   isNull,
+  or,
   type SQL,
+  type SQLWrapper,
   sql,
 } from "drizzle-orm";
 import { QueryBuilder } from "drizzle-orm/sqlite-core";
@@ -20,19 +23,31 @@ import { accounts, apiKeys, customers, partners, statements } from "./schema";
 const qb = new QueryBuilder();
 const placeholder = sql.placeholder;
 
+/**
+ * The one definition of a live key: not revoked, and not past its expiry at `now` (the request
+ * clock, RFC 3339 UTC, which sorts like the stored instants). Every read gated on a key uses it.
+ */
+export function keyIsLive(now: SQLWrapper | string): SQL {
+  return and(
+    isNull(apiKeys.revokedAt),
+    or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, now)),
+  ) as SQL;
+}
+
 const KEY_LOOKUP = qb
   .select({
     keyId: apiKeys.keyId,
     partnerId: apiKeys.partnerId,
     environment: apiKeys.environment,
     scopes: apiKeys.scopes,
+    lastUsedOn: apiKeys.lastUsedOn,
     savedVersionSandbox: partners.savedVersionSandbox,
     savedVersionProduction: partners.savedVersionProduction,
     merchantKeys: partners.merchantKeys,
   })
   .from(apiKeys)
   .innerJoin(partners, eq(partners.partnerId, apiKeys.partnerId))
-  .where(and(eq(apiKeys.keyHash, placeholder("keyHash")), isNull(apiKeys.revokedAt)))
+  .where(and(eq(apiKeys.keyHash, placeholder("keyHash")), keyIsLive(placeholder("now"))))
   .toSQL();
 
 interface KeyRow {
@@ -40,6 +55,7 @@ interface KeyRow {
   partner_id: string;
   environment: "sandbox" | "production";
   scopes: string;
+  last_used_on: string | null;
   saved_version_sandbox: string;
   saved_version_production: string;
   merchant_keys: string;
@@ -55,17 +71,19 @@ function bound(
 }
 
 /**
- * The live key with this hash, with its partner's saved versions and products (null if none), and
- * the results of `readAhead`: statements sent in the same batch, so that a route's reads share the
- * key lookup's round trip. Their results must only be used once the caller is known to own them.
+ * The key with this hash if it is live at `now`, with its partner's saved versions and products
+ * (null if none), and the results of `readAhead`: statements sent in the same batch, so that a
+ * route's reads share the key lookup's round trip. Their results must only be used once the
+ * caller is known to own them.
  */
 export async function findCallerByKeyHash(
   db: Database,
   keyHash: string,
+  now: Date,
   readAhead: readonly D1PreparedStatement[] = [],
 ): Promise<{ caller: Caller | null; readAhead: D1Result[] }> {
   const [lookup, ...results] = await db.$client.batch([
-    bound(db, KEY_LOOKUP, { keyHash }),
+    bound(db, KEY_LOOKUP, { keyHash, now: now.toISOString() }),
     ...readAhead,
   ]);
   const row = lookup?.results[0] as KeyRow | undefined;
@@ -75,6 +93,7 @@ export async function findCallerByKeyHash(
     partnerId: row.partner_id,
     environment: row.environment,
     scopes: JSON.parse(row.scopes) as string[],
+    lastUsedOn: row.last_used_on,
     savedVersion:
       row.environment === "sandbox" ? row.saved_version_sandbox : row.saved_version_production,
     merchantKeys: JSON.parse(row.merchant_keys) as string[],

@@ -44,8 +44,27 @@ export const apiKeys = sqliteTable(
     name: text("name"),
     createdAt: text("created_at").notNull(),
     revokedAt: text("revoked_at"),
+    /** A key is live until this instant (null: no expiry); a roll sets it on the old key. */
+    expiresAt: text("expires_at"),
+    /** The key that minted this one with `POST /v2/keys`; revoking it revokes this one too. */
+    parentKeyId: text("parent_key_id"),
+    /** Who created the key; null for keys created before creators were recorded. */
+    createdBy: text("created_by", { enum: ["operator", "user", "key"] }),
+    /** The dashboard user who created (or rolled into) the key, when `created_by` is `user`. */
+    createdByUserId: text("created_by_user_id"),
+    /** Prefix and last four characters (`sk_live_…Ab3d`); null for keys older than the column. */
+    maskedKey: text("masked_key"),
+    /**
+     * UTC day (`YYYY-MM-DD`) the key last authenticated a request. Written at most once a day,
+     * after the response, only when the key lookup saw an older day.
+     */
+    lastUsedOn: text("last_used_on"),
   },
-  (t) => [uniqueIndex("api_keys_hash_idx").on(t.keyHash)],
+  (t) => [
+    uniqueIndex("api_keys_hash_idx").on(t.keyHash),
+    index("api_keys_partner_idx").on(t.partnerId, t.environment, t.createdAt),
+    index("api_keys_parent_idx").on(t.parentKeyId),
+  ],
 );
 
 export const customers = sqliteTable(
@@ -128,3 +147,110 @@ export const statements = sqliteTable(
       .where(sql`hidden_at IS NULL`),
   ],
 );
+
+/** Dashboard users: invitation-only members of one partner. Addresses are stored lowercased. */
+export const users = sqliteTable(
+  "users",
+  {
+    userId: text("user_id").primaryKey(),
+    partnerId: text("partner_id")
+      .notNull()
+      .references(() => partners.partnerId),
+    email: text("email").notNull(),
+    role: text("role", { enum: ["Admin", "Developer"] }).notNull(),
+    createdAt: text("created_at").notNull(),
+    lastSignedInAt: text("last_signed_in_at"),
+  },
+  (t) => [
+    uniqueIndex("users_partner_email_idx").on(t.partnerId, t.email),
+    index("users_email_idx").on(t.email),
+  ],
+);
+
+/** One-time sign-in links: only the SHA-256 of the token is stored; single use, short-lived. */
+export const signInTokens = sqliteTable(
+  "sign_in_tokens",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.userId),
+    createdAt: text("created_at").notNull(),
+    expiresAt: text("expires_at").notNull(),
+    usedAt: text("used_at"),
+  },
+  (t) => [index("sign_in_tokens_user_idx").on(t.userId)],
+);
+
+/** Dashboard sessions: only the SHA-256 of the cookie's id is stored. */
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    sessionHash: text("session_hash").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.userId),
+    createdAt: text("created_at").notNull(),
+    /** Moves with use (at most once a minute); the idle timeout counts from here. */
+    lastSeenAt: text("last_seen_at").notNull(),
+    /** The absolute end of the session, whatever its use. */
+    expiresAt: text("expires_at").notNull(),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId)],
+);
+
+/**
+ * Who changed what, for a partner: keys, saved versions, users and sign-ins, from the dashboard,
+ * the operator API and `POST /v2/keys`. Append-only; `id` orders it (newest first by keyset).
+ */
+export const auditEvents = sqliteTable(
+  "audit_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    partnerId: text("partner_id")
+      .notNull()
+      .references(() => partners.partnerId),
+    occurredAt: text("occurred_at").notNull(),
+    actorType: text("actor_type", { enum: ["user", "key", "operator"] }).notNull(),
+    /** The user id or key id; null for the operator. */
+    actorId: text("actor_id"),
+    /** What to show for the actor, as it was then (a user's address, a key id, `operator`). */
+    actorLabel: text("actor_label").notNull(),
+    action: text("action").notNull(),
+    environment: text("environment", { enum: ["sandbox", "production"] }),
+    /** The key id, user id or version the action was about. */
+    target: text("target"),
+    /** JSON object with the action's particulars. */
+    details: text("details"),
+    ip: text("ip"),
+  },
+  (t) => [index("audit_events_partner_idx").on(t.partnerId, t.id)],
+);
+
+/** Each change of a partner's saved version; the newest one may be rolled back for 72 hours. */
+export const savedVersionChanges = sqliteTable(
+  "saved_version_changes",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    partnerId: text("partner_id")
+      .notNull()
+      .references(() => partners.partnerId),
+    environment: text("environment", { enum: ["sandbox", "production"] }).notNull(),
+    fromVersion: text("from_version").notNull(),
+    toVersion: text("to_version").notNull(),
+    /** `change`, or `rollback` (which cannot itself be rolled back). */
+    kind: text("kind", { enum: ["change", "rollback"] }).notNull(),
+    changedAt: text("changed_at").notNull(),
+  },
+  (t) => [index("saved_version_changes_idx").on(t.partnerId, t.environment, t.id)],
+);
+
+/** Mail kept instead of sent when `MAILER` is `outbox` (local runs and tests). */
+export const outbox = sqliteTable("outbox", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  recipient: text("recipient").notNull(),
+  subject: text("subject").notNull(),
+  text: text("text").notNull(),
+  html: text("html"),
+  createdAt: text("created_at").notNull(),
+});

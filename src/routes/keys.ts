@@ -1,6 +1,7 @@
 // POST /v2/keys: a new key for the caller's partner and environment, with exactly its scopes.
 import { Hono } from "hono";
 import * as z from "zod";
+import { keyActor } from "../app/actor";
 import type { AppEnv } from "../app/context";
 import { invalidRequest } from "../app/errors";
 import { respond } from "../app/respond";
@@ -31,6 +32,7 @@ export const keyRoutes = new Hono<AppEnv>().post("/v2/keys", async (c) => {
     environment: caller.environment,
     scopes: caller.scopes,
     name: parsed.data.name ?? null,
+    actor: keyActor(c),
     now: c.get("now")(),
   });
   return respond(c, "ApiKey", created, 201);

@@ -4,6 +4,7 @@ import { eq } from "drizzle-orm";
 import { Hono } from "hono";
 import * as z from "zod";
 import { bundle } from "../../versions";
+import { operatorActor } from "../app/actor";
 import type { AppEnv } from "../app/context";
 import { ApiError, invalidRequest } from "../app/errors";
 import { operatorAuth } from "../app/operator-auth";
@@ -85,6 +86,7 @@ export const operatorRoutes = new Hono<AppEnv>()
       environment: parsed.data.environment,
       scopes: [...new Set(parsed.data.scopes)],
       name: parsed.data.name ?? null,
+      actor: operatorActor(c),
       now: c.get("now")(),
     });
     return c.json(created, 201);

@@ -1,0 +1,25 @@
+// "Last used" of API keys at day precision, without a D1 write per request: the key lookup already
+// returns the stored day, and only a request that sees an older day schedules one conditional
+// UPDATE after the response. At most one write lands per key per day.
+import type { Context } from "hono";
+import { markKeyUsed } from "../db/keys";
+import type { AppEnv, Caller } from "./context";
+
+/** Keys this isolate has already recorded today, so that it schedules each write only once. */
+let recorded = { day: "", keys: new Set<string>() };
+
+/** Schedules the day's one "last used" write for the caller's key, if the lookup saw another day. */
+export function recordKeyUse(c: Context<AppEnv>, caller: Caller, now: Date): void {
+  const today = now.toISOString().slice(0, 10);
+  if (caller.lastUsedOn !== null && caller.lastUsedOn >= today) return;
+  if (recorded.day !== today) recorded = { day: today, keys: new Set() };
+  if (recorded.keys.has(caller.keyId)) return;
+  recorded.keys.add(caller.keyId);
+  c.get("queryStats").deferredWrites += 1;
+  const write = markKeyUsed(c.get("db"), caller.keyId, today).catch((error: unknown) => {
+    // Losing a "last used" day is harmless; the next request of the day tries again.
+    recorded.keys.delete(caller.keyId);
+    console.error(JSON.stringify({ request_id: c.get("requestId"), error: String(error) }));
+  });
+  c.executionCtx.waitUntil(write);
+}
