@@ -81,7 +81,7 @@ export async function revokeApiKey(
       .where(reached)
       .returning({ keyId: apiKeys.keyId }),
   ]);
-  return (revoked?.results as { key_id: string }[]).map((r) => r.key_id);
+  return ((revoked?.results ?? []) as { key_id: string }[]).map((r) => r.key_id);
 }
 
 /**

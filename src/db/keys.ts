@@ -1,6 +1,6 @@
 // API keys: created with their creator and an audit row in one batch (the plaintext is returned
 // once; only its SHA-256 is stored), listed newest first, and marked used once a day.
-import { and, desc, eq, isNull, lt, or, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, isNull, lt, or, type SQL } from "drizzle-orm";
 import type { Environment } from "../../versions";
 import { generateApiKey, generateKeyId, hashApiKey } from "../domain/api-keys";
 import type { Actor } from "../domain/audit";
