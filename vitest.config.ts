@@ -10,7 +10,7 @@ export default defineConfig(async () => {
   return {
     test: {
       // The Worker logs one JSON line per request; tests read it through spies, not stdout.
-      onConsoleLog: (log: string) => !log.includes('{"request_id"'),
+      onConsoleLog: (log: string) => !log.includes('{"request_id"') && !log.startsWith("[outbox]"),
       projects: [
         {
           plugins: [
@@ -21,6 +21,7 @@ export default defineConfig(async () => {
                   TEST_MIGRATIONS: migrations,
                   OPERATOR_TOKEN: "test-operator-token",
                   SIGNING_SECRET: "test-signing-secret-0123456789abcdefghijklmnop",
+                  MAILER: "outbox",
                 },
               },
             }),

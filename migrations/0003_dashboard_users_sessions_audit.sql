@@ -31,6 +31,7 @@ CREATE TABLE `saved_version_changes` (
 	`to_version` text NOT NULL,
 	`kind` text NOT NULL,
 	`changed_at` text NOT NULL,
+	`ref` text NOT NULL,
 	FOREIGN KEY (`partner_id`) REFERENCES `partners`(`partner_id`) ON UPDATE no action ON DELETE no action
 );
 --> statement-breakpoint

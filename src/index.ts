@@ -10,6 +10,7 @@ import { renderError } from "./app/respond";
 import { ROUTES } from "./app/route-table";
 import { accountRoutes } from "./routes/accounts";
 import { customerRoutes } from "./routes/customers";
+import { dashboardRoutes } from "./routes/dashboard";
 import { docsRoutes } from "./routes/docs";
 import { fileRoutes } from "./routes/files";
 import { keyRoutes } from "./routes/keys";
@@ -26,6 +27,7 @@ app.use("/v2/*", (c, next) => corsFor(c.env)(c, next));
 app.route("/", docsRoutes);
 app.route("/", fileRoutes);
 app.route("/", operatorRoutes);
+app.route("/", dashboardRoutes);
 
 // The partner API: every /v2 request is authenticated, then versioned, before anything else.
 // A statements page plans its reads first, so they share the key lookup's round trip.

@@ -2,6 +2,17 @@
 import type { Environment } from "../../versions";
 import type { Database, QueryStats } from "../db/client";
 import type { Signer } from "../domain/signing";
+import type { User } from "../domain/user";
+
+/** A dashboard request's signed-in user, its partner and session. */
+export interface DashboardSession {
+  user: User;
+  partnerName: string;
+  /** SHA-256 of the session id (the id itself stays in the cookie). */
+  sessionHash: string;
+  /** The token every state-changing form of this session carries. */
+  csrfToken: string;
+}
 
 /**
  * Secrets are set with `wrangler secret put` (locally: .dev.vars, which `wrangler types` reads);
@@ -10,6 +21,18 @@ import type { Signer } from "../domain/signing";
 export interface Bindings extends Omit<Env, "OPERATOR_TOKEN" | "SIGNING_SECRET"> {
   OPERATOR_TOKEN?: string;
   SIGNING_SECRET?: string;
+  /** How dashboard mail leaves: `outbox` (local), `cloudflare` (the MAIL binding) or `http`. */
+  MAILER?: string;
+  /** The sender of dashboard mail. */
+  MAIL_FROM?: string;
+  /** `http` mailer: the endpoint (Resend-compatible JSON) and its API key (a secret). */
+  MAIL_API_URL?: string;
+  MAIL_API_KEY?: string;
+  /** `cloudflare` mailer: a `send_email` binding (Cloudflare Email Service). */
+  MAIL?: SendEmail;
+  /** Sign-in requests per address and per client IP (Workers Rate Limiting). */
+  SIGN_IN_BY_ADDRESS: RateLimit;
+  SIGN_IN_BY_IP: RateLimit;
 }
 
 /** The authenticated caller: what the key lookup returns. */
@@ -43,6 +66,8 @@ export interface Variables {
    */
   readAhead: readonly D1PreparedStatement[];
   readAheadResults: D1Result[];
+  /** The signed-in dashboard user, on /dashboard pages that need one. */
+  session: DashboardSession;
 }
 
 export type AppEnv = { Bindings: Bindings; Variables: Variables };

@@ -241,6 +241,8 @@ export const savedVersionChanges = sqliteTable(
     /** `change`, or `rollback` (which cannot itself be rolled back). */
     kind: text("kind", { enum: ["change", "rollback"] }).notNull(),
     changedAt: text("changed_at").notNull(),
+    /** Random, unique: lets the statements of the change's batch find the row it wrote. */
+    ref: text("ref").notNull(),
   },
   (t) => [index("saved_version_changes_idx").on(t.partnerId, t.environment, t.id)],
 );

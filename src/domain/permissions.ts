@@ -33,3 +33,26 @@ export type DashboardAction = keyof typeof PERMISSIONS;
 export function allows(role: Role, action: DashboardAction, environment: Environment): boolean {
   return (PERMISSIONS[action][role] as readonly Environment[]).includes(environment);
 }
+
+const DESCRIPTIONS: Record<DashboardAction, string> = {
+  "keys.view": "view API keys",
+  "keys.create": "create API keys",
+  "keys.roll": "roll API keys",
+  "keys.revoke": "revoke API keys",
+  "version.view": "view the saved API version",
+  "version.change": "change the saved API version",
+  "version.rollback": "roll back the saved API version",
+  "team.view": "view the team",
+  "team.invite": "invite users",
+  "team.change_role": "change roles",
+  "team.remove": "remove users",
+  "audit.view": "view the audit log",
+};
+
+/** Why `role` may not take `action` in `environment`, in a sentence for the page. */
+export function refusalOf(role: Role, action: DashboardAction, environment: Environment): string {
+  const allowedIn = PERMISSIONS[action][role] as readonly Environment[];
+  const what = DESCRIPTIONS[action];
+  if (allowedIn.length > 0) return `${role}s cannot ${what} in ${environment}; ask an Admin.`;
+  return `Only Admins can ${what}.`;
+}

@@ -11,10 +11,13 @@ import { operatorAuth } from "../app/operator-auth";
 import { SCOPES } from "../app/route-table";
 import type { Database } from "../db/client";
 import { importPayload } from "../db/import";
-import { createApiKey } from "../db/keys";
-import { apiKeys, partners, statements } from "../db/schema";
+import { revokeApiKey } from "../db/key-lifecycle";
+import { createApiKey, keyOwner } from "../db/keys";
+import { changeSavedVersion, readSavedVersion } from "../db/saved-versions";
+import { partners, statements } from "../db/schema";
 import { parseImportPayload } from "../domain/import-payload";
 import { readBoundedBody, readJsonBody } from "./json-body";
+import { operatorPartnerRoutes } from "./operator-partners";
 
 /** Largest accepted statement PDF. */
 export const MAX_PDF_BYTES = 20 * 1024 * 1024;
@@ -92,21 +95,22 @@ export const operatorRoutes = new Hono<AppEnv>()
     return c.json(created, 201);
   })
 
+  // Revokes the key and, by default, every key minted from it (`?cascade=false`: that key only).
   .delete("/operator/v1/keys/:key_id", async (c) => {
     const keyId = c.req.param("key_id");
-    const [row] = await c
-      .get("db")
-      .select({ revokedAt: apiKeys.revokedAt })
-      .from(apiKeys)
-      .where(eq(apiKeys.keyId, keyId));
-    if (!row) throw new ApiError("NOT_FOUND_ERROR", `No such key: ${JSON.stringify(keyId)}`);
-    if (row.revokedAt === null) {
-      await c
-        .get("db")
-        .update(apiKeys)
-        .set({ revokedAt: c.get("now")().toISOString() })
-        .where(eq(apiKeys.keyId, keyId));
+    const cascade = c.req.query("cascade") ?? "true";
+    if (cascade !== "true" && cascade !== "false") {
+      throw invalidRequest(['cascade must be "true" or "false"'], "cascade");
     }
+    const owner = await keyOwner(c.get("db"), keyId);
+    if (!owner) throw new ApiError("NOT_FOUND_ERROR", `No such key: ${JSON.stringify(keyId)}`);
+    await revokeApiKey(c.get("db"), {
+      ...owner,
+      keyId,
+      cascade: cascade === "true",
+      actor: operatorActor(c),
+      now: c.get("now")(),
+    });
     return c.body(null, 204);
   })
 
@@ -125,16 +129,24 @@ export const operatorRoutes = new Hono<AppEnv>()
           `supported: ${bundle.supported(environment.data).join(", ")}`,
       ]);
     }
-    await partnerExists(c.get("db"), partnerId);
-    await c
-      .get("db")
-      .update(partners)
-      .set(
-        environment.data === "sandbox"
-          ? { savedVersionSandbox: version }
-          : { savedVersionProduction: version },
-      )
-      .where(eq(partners.partnerId, partnerId));
+    const state = await readSavedVersion(c.get("db"), partnerId, environment.data, 0);
+    if (!state) {
+      throw new ApiError("NOT_FOUND_ERROR", `No such partner: ${JSON.stringify(partnerId)}`);
+    }
+    if (state.saved !== version) {
+      const changed = await changeSavedVersion(c.get("db"), {
+        partnerId,
+        environment: environment.data,
+        from: state.saved,
+        to: version,
+        rollbackOf: null,
+        actor: operatorActor(c),
+        now: c.get("now")(),
+      });
+      if (!changed) {
+        throw new ApiError("CONFLICT_ERROR", "The saved version changed meanwhile; retry.");
+      }
+    }
     return c.json({ partner_id: partnerId, environment: environment.data, version });
   })
 
@@ -188,6 +200,8 @@ export const operatorRoutes = new Hono<AppEnv>()
     }
     return c.body(null, 204);
   })
+
+  .route("/", operatorPartnerRoutes)
 
   .all("/operator/*", (c) => {
     throw new ApiError("NOT_FOUND_ERROR", `No route ${c.req.method} ${c.req.path}.`);

@@ -3,15 +3,9 @@ import { Hono, type MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app/context";
 import { accountNotFound, customerNotFound, invalidRequest } from "../app/errors";
 import { respond } from "../app/respond";
+import { buildStatementPage } from "../app/statement-page";
 import { customerExists, statementPageReads, statementPageResults } from "../db/queries";
-import {
-  decodePageToken,
-  encodePageToken,
-  type PagePosition,
-  peekPagePosition,
-} from "../domain/page-token";
-import { type Statement, toStatement } from "../domain/statement";
-import { LINK_LIFETIME_MS, signStatementLink } from "../domain/statement-link";
+import { decodePageToken, type PagePosition, peekPagePosition } from "../domain/page-token";
 import { parseLimit } from "./list-params";
 
 export const STATEMENTS_PATH = "/v2/customers/:customer_id/accounts/:account_id/statements";
@@ -95,36 +89,7 @@ export const statementRoutes = new Hono<AppEnv>().get(STATEMENTS_PATH, async (c)
     throw accountNotFound(accountId);
   }
 
-  // One instant for the whole page: as_of, and the expiry of every link on it.
-  const now = c.get("now")();
-  const asOf = now.toISOString();
-  const expiresAt = now.getTime() + LINK_LIFETIME_MS;
-  const expiresAtText = new Date(expiresAt).toISOString();
-  const origin = new URL(c.req.url).origin;
-  const rows = pageRows.slice(0, limit);
-  const data: Statement[] = await Promise.all(
-    rows.map(async (row) => {
-      const pdf = row.pdfKey
-        ? {
-            url: await signStatementLink(c.get("signer"), origin, row.statementId, expiresAt),
-            expires_at: expiresAtText,
-          }
-        : undefined;
-      return toStatement(row, customerId, asOf, pdf);
-    }),
-  );
-
-  const last = rows.at(-1);
-  const hasMore = pageRows.length > limit && last !== undefined;
-  const body: { data: Statement[]; has_more: boolean; next_page_token?: string } = {
-    data,
-    has_more: hasMore,
-  };
-  if (hasMore) {
-    body.next_page_token = await encodePageToken(c.get("signer"), binding, {
-      periodEndDate: last.periodEndDate,
-      statementId: last.statementId,
-    });
-  }
+  const deps = { signer: c.get("signer"), now: c.get("now")(), origin: new URL(c.req.url).origin };
+  const body = await buildStatementPage(deps, binding, pageRows, limit);
   return respond(c, "StatementList", body);
 });
