@@ -169,18 +169,23 @@ export interface Team {
   developerId: string;
 }
 
-/** A partner (one product, no data) with a signed-in Admin and Developer. */
-export async function seedTeam(partnerId = uniqueId("partner")): Promise<Team> {
-  const merchantKey = uniqueId("mk");
-  await importData({
-    partners: [
-      {
-        partner_id: partnerId,
-        name: "Team Partner",
-        products: [{ merchant_key: merchantKey, name: "Team Card" }],
-      },
-    ],
-  });
+/**
+ * A signed-in Admin and Developer of `existingPartner`, or of a new partner (one product, no
+ * data) when none is given.
+ */
+export async function seedTeam(existingPartner?: string): Promise<Team> {
+  const partnerId = existingPartner ?? uniqueId("partner");
+  if (!existingPartner) {
+    await importData({
+      partners: [
+        {
+          partner_id: partnerId,
+          name: "Team Partner",
+          products: [{ merchant_key: uniqueId("mk"), name: "Team Card" }],
+        },
+      ],
+    });
+  }
   const adminEmail = `${uniqueId("admin")}@example.com`.toLowerCase();
   const developerEmail = `${uniqueId("dev")}@example.com`.toLowerCase();
   const { user_id: adminId } = await inviteByOperator(partnerId, adminEmail, "Admin");

@@ -16,10 +16,23 @@ export function recordKeyUse(c: Context<AppEnv>, caller: Caller, now: Date): voi
   if (recorded.keys.has(caller.keyId)) return;
   recorded.keys.add(caller.keyId);
   c.get("queryStats").deferredWrites += 1;
-  const write = markKeyUsed(c.get("db"), caller.keyId, today).catch((error: unknown) => {
-    // Losing a "last used" day is harmless; the next request of the day tries again.
-    recorded.keys.delete(caller.keyId);
-    console.error(JSON.stringify({ request_id: c.get("requestId"), error: String(error) }));
-  });
+  const requestId = c.get("requestId");
+  const write = markKeyUsed(c.get("db"), caller.keyId, today).then(
+    // Its own line, after the request's: what the deferred write cost.
+    (cost) =>
+      console.log(
+        JSON.stringify({
+          request_id: requestId,
+          deferred_write: "api_keys.last_used_on",
+          rows_read: cost.rowsRead,
+          rows_written: cost.rowsWritten,
+        }),
+      ),
+    (error: unknown) => {
+      // Losing a "last used" day is harmless; the next request of the day tries again.
+      recorded.keys.delete(caller.keyId);
+      console.error(JSON.stringify({ request_id: requestId, error: String(error) }));
+    },
+  );
   c.executionCtx.waitUntil(write);
 }
