@@ -2,6 +2,7 @@
 // returns the stored day, and only a request that sees an older day schedules one conditional
 // UPDATE after the response. At most one write lands per key per day.
 import type { Context } from "hono";
+import { openDatabase } from "../db/client";
 import { markKeyUsed } from "../db/keys";
 import type { AppEnv, Caller } from "./context";
 
@@ -17,7 +18,10 @@ export function recordKeyUse(c: Context<AppEnv>, caller: Caller, now: Date): voi
   recorded.keys.add(caller.keyId);
   c.get("queryStats").deferredWrites += 1;
   const requestId = c.get("requestId");
-  const write = markKeyUsed(c.get("db"), caller.keyId, today).then(
+  // A handle of its own: the write may land before the request's log line is written, and its
+  // cost is reported on its own line, not mixed into the request's figures.
+  const { db } = openDatabase(c.env.DB);
+  const write = markKeyUsed(db, caller.keyId, today).then(
     // Its own line, after the request's: what the deferred write cost.
     (cost) =>
       console.log(
