@@ -25,7 +25,7 @@ async function teamWithStatements() {
   return { f, team: await seedTeam(f.partnerId) };
 }
 
-function unescape(html: string): string {
+function decodeEntities(html: string): string {
   return html
     .replaceAll("&quot;", '"')
     .replaceAll("&#39;", "'")
@@ -40,7 +40,7 @@ function previewOf(html: string, version: string): Json {
   expect(start, `no preview of ${version}`).toBeGreaterThan(-1);
   const pre = html.slice(html.indexOf("<pre>", start) + 5, html.indexOf("</pre>", start));
   const text = pre.replace(/<\/(del|ins)>/g, "\n").replace(/<[^>]+>/g, "");
-  return JSON.parse(unescape(text));
+  return JSON.parse(decodeEntities(text));
 }
 
 /** A page with its per-request values (instant, link signatures) blanked out. */
