@@ -19,12 +19,16 @@ export interface Mailer {
 const DEFAULT_FROM = "Card Statements Dashboard <dashboard@localhost>";
 const DEFAULT_MAIL_API_URL = "https://api.resend.com/emails";
 
-/** Keeps mail in D1 and prints it, for local runs only: it holds live sign-in links. */
+/**
+ * Keeps mail in D1 and prints one line per mail with its links (what `npm start` shows), for local
+ * runs only: it holds live sign-in links.
+ */
 function outboxMailer(env: Bindings): Mailer {
   return {
     async send(mail) {
       await storeMail(openDatabase(env.DB).db, mail, new Date());
-      console.log(`[outbox] To: ${mail.to} · ${mail.subject}\n${mail.text}`);
+      const links = mail.text.match(/https?:\/\/\S+/g) ?? [];
+      console.log(`[outbox] To: ${mail.to} · ${mail.subject} · ${links.join(" ")}`);
     },
   };
 }
