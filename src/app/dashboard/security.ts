@@ -16,7 +16,9 @@ const headers = secureHeaders({
     baseUri: ["'none'"],
   },
   xFrameOptions: "DENY",
-  referrerPolicy: "no-referrer",
+  // Not `no-referrer`: with it, browsers send `Origin: null` on form posts, and the Origin check
+  // needs the real one. Other sites still never see a dashboard URL (a link holds a token).
+  referrerPolicy: "same-origin",
   crossOriginResourcePolicy: "same-origin",
   crossOriginOpenerPolicy: "same-origin",
 });
