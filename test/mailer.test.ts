@@ -1,10 +1,13 @@
 // The Mailer's transports: the outbox keeps mail for local runs; production sends through
 // Cloudflare Email Service (a send_email binding) or an HTTP mail API, chosen by MAILER.
+import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Bindings } from "../src/app/context";
 import { httpMailer, mailerFor } from "../src/app/mailer";
+import app from "../src/index";
 import { outboxFor } from "./dashboard-helpers";
+import { OPERATOR_TOKEN } from "./helpers";
 
 const mail = { to: "someone@example.com", subject: "Hello", text: "A link: https://x.test/t" };
 const base = env as unknown as Bindings;
@@ -68,5 +71,25 @@ describe("mailerFor", () => {
       /MAIL_API_KEY/,
     );
     expect(() => mailerFor({ ...base, MAILER: "cloudflare", MAIL: undefined })).toThrow(/MAIL/);
+  });
+});
+
+describe("the outbox route", () => {
+  it("exists only while MAILER is outbox: a deployment that sends mail has no outbox to read", async () => {
+    const read = async (mailer: string) => {
+      const ctx = createExecutionContext();
+      const res = await app.fetch(
+        new Request("http://api.test/operator/v1/outbox", {
+          headers: { authorization: `Bearer ${OPERATOR_TOKEN}` },
+        }),
+        { ...base, MAILER: mailer, OPERATOR_TOKEN },
+        ctx,
+      );
+      await waitOnExecutionContext(ctx);
+      return res.status;
+    };
+    expect(await read("outbox")).toBe(200);
+    expect(await read("http")).toBe(404);
+    expect(await read("cloudflare")).toBe(404);
   });
 });

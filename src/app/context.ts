@@ -18,7 +18,7 @@ export interface DashboardSession {
  * Secrets are set with `wrangler secret put` (locally: .dev.vars, which `wrangler types` reads);
  * a deployment may lack them, so they are optional here and checked where used.
  */
-export interface Bindings extends Omit<Env, "OPERATOR_TOKEN" | "SIGNING_SECRET"> {
+export interface Bindings extends Omit<Env, "OPERATOR_TOKEN" | "SIGNING_SECRET" | "MAILER"> {
   OPERATOR_TOKEN?: string;
   SIGNING_SECRET?: string;
   /** How dashboard mail leaves: `outbox` (local), `cloudflare` (the MAIL binding) or `http`. */
@@ -30,9 +30,6 @@ export interface Bindings extends Omit<Env, "OPERATOR_TOKEN" | "SIGNING_SECRET">
   MAIL_API_KEY?: string;
   /** `cloudflare` mailer: a `send_email` binding (Cloudflare Email Service). */
   MAIL?: SendEmail;
-  /** Sign-in requests per address and per client IP (Workers Rate Limiting). */
-  SIGN_IN_BY_ADDRESS: RateLimit;
-  SIGN_IN_BY_IP: RateLimit;
 }
 
 /** The authenticated caller: what the key lookup returns. */
