@@ -51,8 +51,9 @@ button.danger { background: #9b1c1c; border-color: #9b1c1c; }
 .status-expired, .status-revoked { color: var(--muted); }
 .inline { display: inline; }
 .side-by-side { display: grid; grid-template-columns: 1fr 1fr; gap: 1rem; }
-.side-by-side pre { background: var(--soft); border: 1px solid var(--line); padding: .75rem;
-  overflow-x: auto; margin: 0; }
+.side-by-side figure { margin: 0; min-width: 0; }
+.side-by-side section { overflow-x: auto; background: var(--soft); border: 1px solid var(--line); }
+.side-by-side pre { padding: .75rem; margin: 0; }
 pre del, pre ins { display: block; text-decoration: none; }
 pre del { background: #ffe3e3; }
 pre ins { background: #dcf5e1; }

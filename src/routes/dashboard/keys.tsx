@@ -11,7 +11,8 @@ import { isRollGrace, keyStatus, ROLL_GRACE } from "../../domain/key-record";
 import { refusalOf } from "../../domain/permissions";
 import { environmentParam } from "./environment";
 import { field, readForm } from "./forms";
-import { KeysPage, NewKeyPage, RevokePage, RollPage } from "./views/keys";
+import { NewKeyPage, RevokePage, RollPage } from "./views/key-actions";
+import { KeysPage } from "./views/keys";
 
 const PAGE_SIZE = 50;
 
