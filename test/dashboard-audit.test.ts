@@ -3,7 +3,7 @@
 // and from which IP; newest first, paged by keyset, in the dashboard and the operator API.
 import { describe, expect, it } from "vitest";
 import { seedTeam, signIn } from "./dashboard-helpers";
-import { api, createKey, expectJson, operator, seedAccount } from "./helpers";
+import { api, createKey, expectJson, importData, operator, seedAccount } from "./helpers";
 
 interface Entry {
   id: string;
@@ -95,6 +95,34 @@ describe("the audit log", () => {
       expect.stringMatching(/^user\.signed_in /),
     ]);
     expect(actions).toContain(`user.invited operator`);
+  });
+
+  it("records a saved version an import changes, and nothing for an import that keeps it", async () => {
+    const f = await seedAccount({ savedVersion: "2025-05-05" });
+    const partner = (saved: Record<string, string>) => ({
+      partners: [
+        {
+          partner_id: f.partnerId,
+          name: "Test Partner",
+          products: [{ merchant_key: f.merchantKey, name: "Test Card" }],
+          saved_versions: saved,
+        },
+      ],
+    });
+    await importData(partner({ sandbox: "2025-05-05", production: "2026-10-13" }));
+    await importData(partner({ production: "2026-10-13" }));
+    const changes = (await audit(f.partnerId)).filter((e) => e.action === "saved_version.changed");
+    expect(changes).toEqual([
+      expect.objectContaining({
+        actor: expect.objectContaining({ type: "operator" }),
+        environment: "production",
+        details: { from: "2025-05-05", to: "2026-10-13", by: "import" },
+      }),
+    ]);
+    // Like any change, it can be rolled back from the dashboard for 72 hours.
+    const team = await seedTeam(f.partnerId);
+    const page = await (await team.admin.get("/dashboard/production/version")).text();
+    expect(page).toContain("Roll back to 2025-05-05");
   });
 
   it("pages by keyset: no entry twice, none skipped, even as new ones arrive", async () => {

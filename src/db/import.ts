@@ -7,11 +7,16 @@ import type { BatchItem } from "drizzle-orm/batch";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { bundle } from "../../versions";
 import { ApiError } from "../app/errors";
+import type { Actor } from "../domain/audit";
 import type { ImportPayload, StatementInput } from "../domain/import-payload";
 import { AMOUNT_FIELDS } from "../domain/statement";
 import type { Database } from "./client";
 import { type Existing, readExisting } from "./import-existing";
+import { importedVersionRecords } from "./saved-versions";
 import { accounts, customers, partners, products, statements } from "./schema";
+
+/** Who an import's audit rows name when the caller does not say. */
+const OPERATOR: Actor = { type: "operator", id: null, label: "operator", ip: null };
 
 export interface ImportCounts {
   partners: number;
@@ -136,11 +141,22 @@ function writesOf(
   payload: ImportPayload,
   existing: Existing,
   newStatements: StatementInput[],
-  createdAt: string,
+  now: Date,
+  actor: Actor,
 ): BatchItem<"sqlite">[] {
+  const createdAt = now.toISOString();
   const writes: BatchItem<"sqlite">[] = [];
   for (const p of payload.partners ?? []) {
     const saved = p.saved_versions ?? {};
+    // A changed saved version is recorded (history and audit log) before the upsert changes it.
+    for (const environment of ["sandbox", "production"] as const) {
+      const to = saved[environment];
+      if (to) {
+        writes.push(
+          ...importedVersionRecords(db, { partnerId: p.partner_id, environment, to, actor, now }),
+        );
+      }
+    }
     const set: Partial<typeof partners.$inferInsert> = { name: p.name };
     if (saved.sandbox) set.savedVersionSandbox = saved.sandbox;
     if (saved.production) set.savedVersionProduction = saved.production;
@@ -275,6 +291,7 @@ export async function importPayload(
   db: Database,
   payload: ImportPayload,
   now: Date,
+  actor: Actor = OPERATOR,
 ): Promise<ImportCounts> {
   const existing = await readExisting(db, payload);
   const { invalid, conflicts, newStatements } = review(payload, existing, now);
@@ -289,7 +306,7 @@ export async function importPayload(
     });
   }
 
-  const writes = writesOf(db, payload, existing, newStatements, now.toISOString());
+  const writes = writesOf(db, payload, existing, newStatements, now, actor);
   if (writes.length > 0) {
     try {
       await db.batch(writes as [BatchItem<"sqlite">]);

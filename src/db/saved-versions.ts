@@ -7,7 +7,7 @@ import type { Actor } from "../domain/audit";
 import type { SavedVersionChange } from "../domain/saved-version";
 import { auditInsert } from "./audit";
 import type { Database } from "./client";
-import { partners, savedVersionChanges } from "./schema";
+import { auditEvents, partners, savedVersionChanges } from "./schema";
 import { atomically } from "./statement";
 
 const column = (environment: Environment) =>
@@ -112,4 +112,31 @@ export async function changeSavedVersion(
       .where(and(eq(partners.partnerId, partnerId), recorded) as SQL),
   ]);
   return history?.meta.changes === 1;
+}
+
+/**
+ * The writes that record an import's change of a partner's saved version, for the import's own
+ * batch, placed before its upsert: a history row and an audit row, each written only when the
+ * partner exists with another version (a new partner's first version is no change).
+ */
+export function importedVersionRecords(
+  db: Database,
+  input: { partnerId: string; environment: Environment; to: string; actor: Actor; now: Date },
+) {
+  const { partnerId, environment, to, actor } = input;
+  const current = column(environment);
+  const changing = and(eq(partners.partnerId, partnerId), sql`${current} <> ${to}`);
+  const now = input.now.toISOString();
+  return [
+    db.insert(savedVersionChanges).select(
+      sql`SELECT NULL, ${partnerId}, ${environment}, ${current}, ${to}, 'change', ${now},
+        ${crypto.randomUUID()} FROM ${partners} WHERE ${changing}`,
+    ),
+    db.insert(auditEvents).select(
+      sql`SELECT NULL, ${partnerId}, ${now}, ${actor.type}, ${actor.id}, ${actor.label},
+        'saved_version.changed', ${environment}, ${to},
+        json_object('from', ${current}, 'to', ${to}, 'by', 'import'), ${actor.ip}
+        FROM ${partners} WHERE ${changing}`,
+    ),
+  ];
 }

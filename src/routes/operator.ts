@@ -75,7 +75,12 @@ export const operatorRoutes = new Hono<AppEnv>()
     });
     const parsed = parseImportPayload(body);
     if (!parsed.ok) throw invalidRequest(parsed.details);
-    const imported = await importPayload(c.get("db"), parsed.payload, c.get("now")());
+    const imported = await importPayload(
+      c.get("db"),
+      parsed.payload,
+      c.get("now")(),
+      operatorActor(c),
+    );
     return c.json({ imported });
   })
 

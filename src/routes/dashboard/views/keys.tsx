@@ -4,11 +4,6 @@ import type { DashboardSession } from "../../../app/context";
 import { type ApiKeyRecord, type KeyCreator, keyStatus } from "../../../domain/key-record";
 import { CsrfField, Page, Time } from "./layout";
 
-const ENVIRONMENT_NAME: Record<Environment, string> = {
-  sandbox: "sandbox",
-  production: "production",
-};
-
 function Creator({ creator }: { creator: KeyCreator }) {
   switch (creator.type) {
     case "operator":
@@ -64,7 +59,7 @@ function CreateKeyForm(props: KeysPageProps) {
   const { environment, session, grantedScopes } = props;
   return (
     <section aria-labelledby="create-heading">
-      <h2 id="create-heading">Create a {ENVIRONMENT_NAME[environment]} key</h2>
+      <h2 id="create-heading">Create a {environment} key</h2>
       <form method="post" action={`/dashboard/${environment}/keys`} class="stack">
         <CsrfField session={session} />
         <label for="key-name">Name (optional)</label>
