@@ -1,7 +1,7 @@
 // Dashboard test helpers: a signed-in browser of the dashboard, driven over HTTP through the
 // Worker's fetch, with its cookie, its CSRF token and a client IP of its own.
 import { expect } from "vitest";
-import { importData, OPERATOR_TOKEN, operator, request, uniqueId } from "./helpers";
+import { importData, operator, request, uniqueId } from "./helpers";
 
 export const ORIGIN = "http://api.test";
 
@@ -193,5 +193,3 @@ export async function seedTeam(existingPartner?: string): Promise<Team> {
   const [admin, developer] = await Promise.all([signIn(adminEmail), signIn(developerEmail)]);
   return { partnerId, admin, developer, adminId, developerId };
 }
-
-export { OPERATOR_TOKEN };

@@ -189,7 +189,7 @@ describe("headers of every dashboard response", () => {
       expect(res.headers.get("cache-control")).toBe("no-store");
       expect(res.headers.get("x-content-type-options")).toBe("nosniff");
       expect(res.headers.get("x-frame-options")).toBe("DENY");
-      expect(res.headers.get("referrer-policy")).toBe("same-origin");
+      expect(res.headers.get("referrer-policy")).toBe("strict-origin");
     }
   });
 

@@ -16,9 +16,9 @@ const headers = secureHeaders({
     baseUri: ["'none'"],
   },
   xFrameOptions: "DENY",
-  // Not `no-referrer`: with it, browsers send `Origin: null` on form posts, and the Origin check
-  // needs the real one. Other sites still never see a dashboard URL (a link holds a token).
-  referrerPolicy: "same-origin",
+  // The origin only, never a path: a confirmation page's URL holds a sign-in token. Not
+  // `no-referrer`: with it, browsers send `Origin: null` on form posts, which the check refuses.
+  referrerPolicy: "strict-origin",
   crossOriginResourcePolicy: "same-origin",
   crossOriginOpenerPolicy: "same-origin",
 });
