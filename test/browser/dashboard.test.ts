@@ -50,17 +50,18 @@ function statements(key: string, version?: string): Promise<Response> {
   });
 }
 
-/** A browser tab that may only talk to the local service, shows no dialog and logs no error. */
+/**
+ * A browser tab that may only talk to the local service (requests elsewhere are blocked and
+ * recorded in `problems`), and whose dialogs, console errors and script errors are recorded too.
+ */
 async function openTab(context: BrowserContext, problems: string[]): Promise<Page> {
   const page = await context.newPage();
-  const offOrigin: string[] = [];
-  await keepOnOrigin(page, service.base, offOrigin);
+  await keepOnOrigin(page, service.base, problems);
   page.on("dialog", (dialog) => problems.push(`dialog: ${dialog.message()}`));
   page.on("console", (message) => {
     if (message.type() === "error") problems.push(`console: ${message.text()}`);
   });
   page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
-  page.on("requestfailed", (request) => problems.push(`off origin: ${request.url()}`));
   return page;
 }
 
