@@ -13,6 +13,7 @@ import {
 import { type Statement, toStatement } from "../domain/statement";
 import { LINK_LIFETIME_MS, signStatementLink } from "../domain/statement-link";
 import { parseLimit } from "./list-params";
+import { filterBinding, readPeriodEndFilters } from "./statement-filters";
 
 export const STATEMENTS_PATH = "/v2/customers/:customer_id/accounts/:account_id/statements";
 
@@ -32,10 +33,12 @@ export const planStatementPage: MiddlewareHandler<AppEnv> = async (c, next) => {
   const token = startingAfter(c.req.queries("starting_after"));
   const after = typeof token === "string" ? peekPagePosition(token) : null;
   const limit = parseLimitOrNull(c.req.queries("limit"));
-  if (limit !== null && token !== null && (token === undefined || after !== null)) {
+  const filters = readPeriodEndFilters((name) => c.req.queries(name));
+  const valid = limit !== null && !(filters instanceof Error);
+  if (valid && token !== null && (token === undefined || after !== null)) {
     c.set(
       "readAhead",
-      statementPageReads(c.get("db"), c.req.param("account_id") ?? "", after, limit),
+      statementPageReads(c.get("db"), c.req.param("account_id") ?? "", after, limit, filters),
     );
   }
   await next();
@@ -54,12 +57,16 @@ export const statementRoutes = new Hono<AppEnv>().get(STATEMENTS_PATH, async (c)
   const accountId = c.req.param("account_id");
   const caller = c.get("caller");
   const limit = parseLimit(c.req.queries("limit"));
+  const filters = readPeriodEndFilters((name) => c.req.queries(name));
+  if (filters instanceof Error) throw filters;
+  const filtered = filterBinding(filters);
   const binding = {
     partnerId: caller.partnerId,
     environment: caller.environment,
     merchantKey: c.get("merchantKey"),
     customerId,
     accountId,
+    ...(filtered === undefined ? {} : { filters: filtered }),
   };
 
   const token = startingAfter(c.req.queries("starting_after"));
@@ -68,7 +75,10 @@ export const statementRoutes = new Hono<AppEnv>().get(STATEMENTS_PATH, async (c)
     after = token === null ? null : await decodePageToken(c.get("signer"), binding, token);
     if (!after) {
       throw invalidRequest(
-        ["starting_after must be a next_page_token returned by this endpoint for this account"],
+        [
+          "starting_after must be a next_page_token returned by this endpoint for this account " +
+            "and the same period_end_date filters",
+        ],
         "starting_after",
       );
     }
@@ -77,7 +87,9 @@ export const statementRoutes = new Hono<AppEnv>().get(STATEMENTS_PATH, async (c)
   // Normally read in the key lookup's batch; read here when nothing was planned ahead.
   const results =
     c.get("readAheadResults") ??
-    (await c.get("db").$client.batch(statementPageReads(c.get("db"), accountId, after, limit)));
+    (await c
+      .get("db")
+      .$client.batch(statementPageReads(c.get("db"), accountId, after, limit, filters)));
   const { owner, rows: pageRows } = statementPageResults(results, after !== null);
   // A continuation's token proves ownership; a first page checks the account's owner row.
   const owned =
