@@ -2,6 +2,7 @@
 import type { Environment } from "../../versions";
 import type { Database, QueryStats } from "../db/client";
 import type { Signer } from "../domain/signing";
+import type { HeldKey } from "./idempotency";
 
 /**
  * Secrets are set with `wrangler secret put` (locally: .dev.vars, which `wrangler types` reads);
@@ -41,6 +42,8 @@ export interface Variables {
    */
   readAhead: readonly D1PreparedStatement[];
   readAheadResults: D1Result[];
+  /** The Idempotency-Key this POST holds while it runs, if it sent one. */
+  idempotencyKey?: HeldKey;
 }
 
 export type AppEnv = { Bindings: Bindings; Variables: Variables };

@@ -1,5 +1,6 @@
 // The canonical event as a partner reads it now: the statement's figures as imported, `as_of` and
 // the PDF link of this moment, and only the identifiers of a statement hidden since.
+import { bundle, type Json, type ResponseContext } from "../../versions";
 import type { EventRow } from "../db/events";
 import { type StatementEvent, statementIdentity } from "../domain/event";
 import type { Signer } from "../domain/signing";
@@ -34,4 +35,13 @@ export async function renderEvent(row: EventRow, at: ReadMoment): Promise<Statem
     created_at: row.createdAt,
     data: { statement },
   };
+}
+
+/**
+ * An event in the shape of `version`: its statement reshaped by the same version modules as any
+ * statement read, then the event itself.
+ */
+export function eventInVersion(version: string, event: StatementEvent, ctx: ResponseContext): Json {
+  const statement = bundle.transform(version, "Statement", event.data.statement, ctx);
+  return bundle.transform(version, "Event", { ...event, data: { statement } }, ctx);
 }

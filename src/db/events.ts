@@ -23,7 +23,7 @@ export interface EventPosition {
 // Column names must be distinct across the join (see db/client.ts): the statement's own
 // `created_at` is read under another name.
 const { createdAt: statementCreatedAt, ...statementColumns } = getTableColumns(statements);
-const EVENT_FIELDS = {
+export const EVENT_FIELDS = {
   eventId: events.eventId,
   type: events.type,
   createdAt: events.createdAt,
@@ -34,14 +34,18 @@ const EVENT_FIELDS = {
 
 type Selected = { [K in keyof typeof EVENT_FIELDS]: unknown };
 
-function toEventRow(raw: Selected): EventRow {
-  const { eventId, type, createdAt, customerId, statementCreatedAt: made, ...rest } = raw;
+/** An event row from a select of `EVENT_FIELDS` (other selected fields are ignored). */
+export function toEventRow(raw: Selected): EventRow {
+  const statement: Record<string, unknown> = { createdAt: raw.statementCreatedAt };
+  for (const field of Object.keys(statementColumns)) {
+    statement[field] = raw[field as keyof Selected];
+  }
   return {
-    eventId: eventId as string,
-    type: type as EventType,
-    createdAt: createdAt as string,
-    customerId: customerId as string,
-    statement: { ...(rest as Omit<StatementRow, "createdAt">), createdAt: made as string },
+    eventId: raw.eventId as string,
+    type: raw.type as EventType,
+    createdAt: raw.createdAt as string,
+    customerId: raw.customerId as string,
+    statement: statement as StatementRow,
   };
 }
 

@@ -13,21 +13,31 @@ export interface CreatedKey {
   name?: string;
 }
 
-export async function createApiKey(
-  db: Database,
-  input: {
-    partnerId: string;
-    environment: Environment;
-    scopes: readonly string[];
-    name: string | null;
-    now: Date;
-  },
-): Promise<CreatedKey> {
+export interface NewKey {
+  partnerId: string;
+  environment: Environment;
+  scopes: readonly string[];
+  name: string | null;
+  now: Date;
+}
+
+/** Stores a new key and answers it, with its plaintext. */
+export async function createApiKey(db: Database, input: NewKey): Promise<CreatedKey> {
+  const { created, insert } = await prepareApiKey(db, input);
+  await insert;
+  return created;
+}
+
+/**
+ * A new key and the insert that stores it, not yet run: for a caller that commits it in one
+ * batch with other writes.
+ */
+export async function prepareApiKey(db: Database, input: NewKey) {
   const apiKey = generateApiKey(input.environment);
   const keyId = generateKeyId();
   const createdAt = input.now.toISOString();
   const scopes = [...input.scopes];
-  await db.insert(apiKeys).values({
+  const insert = db.insert(apiKeys).values({
     keyId,
     keyHash: await hashApiKey(apiKey),
     partnerId: input.partnerId,
@@ -44,5 +54,5 @@ export async function createApiKey(
     created_at: createdAt,
   };
   if (input.name !== null) created.name = input.name;
-  return created;
+  return { created, insert };
 }

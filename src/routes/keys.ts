@@ -3,8 +3,9 @@ import { Hono } from "hono";
 import * as z from "zod";
 import type { AppEnv } from "../app/context";
 import { invalidRequest } from "../app/errors";
-import { respond } from "../app/respond";
-import { createApiKey } from "../db/keys";
+import { storeWithEffect } from "../app/idempotency";
+import { sendShaped, shape } from "../app/respond";
+import { prepareApiKey } from "../db/keys";
 import { readJsonBody } from "./json-body";
 
 const CreateKeyBody = z.strictObject({ name: z.string().min(1).max(255).optional() });
@@ -26,12 +27,16 @@ export const keyRoutes = new Hono<AppEnv>().post("/v2/keys", async (c) => {
     );
   }
   const caller = c.get("caller");
-  const created = await createApiKey(c.get("db"), {
+  const db = c.get("db");
+  const { created, insert } = await prepareApiKey(db, {
     partnerId: caller.partnerId,
     environment: caller.environment,
     scopes: caller.scopes,
     name: parsed.data.name ?? null,
     now: c.get("now")(),
   });
-  return respond(c, "ApiKey", created, 201);
+  // The key and its replayable response commit together: a retry never mints a second key.
+  const shaped = shape(c, "ApiKey", created, 201);
+  await db.batch([insert, ...(await storeWithEffect(c, 201, shaped))]);
+  return sendShaped(c, shaped, 201);
 });
