@@ -21,6 +21,11 @@ export default defineConfig(async () => {
                   TEST_MIGRATIONS: migrations,
                   OPERATOR_TOKEN: "test-operator-token",
                   SIGNING_SECRET: "test-signing-secret-0123456789abcdefghijklmnop",
+                  // Webhook retries in seconds, not days, so delivery tests finish quickly.
+                  WEBHOOK_RETRY_BASE_SECONDS: "1",
+                  WEBHOOK_RETRY_WINDOW_SECONDS: "4",
+                  WEBHOOK_DISABLE_AFTER_SECONDS: "3",
+                  WEBHOOK_TIMEOUT_MS: "1000",
                 },
               },
             }),
