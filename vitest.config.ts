@@ -47,6 +47,13 @@ export default defineConfig(async () => {
         },
         {
           test: {
+            name: "client",
+            environment: "node",
+            include: ["packages/client/test/**/*.test.ts"],
+          },
+        },
+        {
+          test: {
             name: "browser",
             environment: "node",
             include: ["test/browser/**/*.test.ts"],
