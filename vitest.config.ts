@@ -26,6 +26,8 @@ export default defineConfig(async () => {
                   WEBHOOK_RETRY_WINDOW_SECONDS: "4",
                   WEBHOOK_DISABLE_AFTER_SECONDS: "3",
                   WEBHOOK_TIMEOUT_MS: "1000",
+                  // As in production: only public https hosts (.dev.vars allows loopback).
+                  WEBHOOK_ALLOW_LOOPBACK: "false",
                 },
               },
             }),
