@@ -2,6 +2,7 @@
 // lists as async iterators, POSTs made safe to retry, and errors thrown as typed classes.
 import createFetchClient, { type Client as FetchClient } from "openapi-fetch";
 import { errorFromResponse } from "./errors.ts";
+import { byLastId, byToken, everyItem } from "./paginate.ts";
 import { type RetryOptions, retryingFetch } from "./retry.ts";
 import type {
   Account,
@@ -42,35 +43,6 @@ export interface PostOptions {
 // Paths and their parameters are the same in every version; response bodies differ and are typed
 // per version below. The requests are typed by one reference (the newest).
 type RequestPaths = Paths<"latest">;
-
-interface Page<T> {
-  data: T[];
-  has_more: boolean;
-  next_page_token?: string;
-}
-
-/** Every item of every page, fetching the next page only when the previous one is used up. */
-async function* everyItem<T>(
-  fetchPage: (startingAfter: string | undefined) => Promise<Page<T>>,
-  cursorOf: (page: Page<T>) => string | undefined,
-): AsyncGenerator<T, void, undefined> {
-  let cursor: string | undefined;
-  for (;;) {
-    const page = await fetchPage(cursor);
-    yield* page.data;
-    if (!page.has_more) return;
-    cursor = cursorOf(page);
-    if (cursor === undefined) return;
-  }
-}
-
-const byToken = <T>(page: Page<T>) => page.next_page_token;
-const byLastId =
-  <T>(id: (item: T) => string) =>
-  (page: Page<T>) => {
-    const last = page.data.at(-1);
-    return last === undefined ? undefined : id(last);
-  };
 
 export type ListQuery = { limit?: number };
 export type StatementQuery = ListQuery & {
