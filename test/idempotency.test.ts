@@ -4,7 +4,7 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { idempotencyKeyHash, requestFingerprint } from "../src/domain/idempotency";
-import { api, createKey, expectJson, type Fixture, seedAccount } from "./helpers";
+import { api, createKey, expectJson, type Fixture, request, seedAccount } from "./helpers";
 
 interface CreatedKey {
   key_id: string;
@@ -162,6 +162,33 @@ describe("Idempotency-Key", () => {
       .bind(created.webhook_endpoint_id)
       .first<{ secret: string; previous_secret: string }>();
     expect(row).toEqual({ secret: rolled.secret, previous_secret: created.secret });
+  });
+
+  it("can be sent and its replay seen from a browser on another origin", async () => {
+    const preflight = await request("/v2/keys", {
+      method: "OPTIONS",
+      headers: {
+        origin: "https://partner.example",
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "authorization, idempotency-key",
+      },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-headers")?.toLowerCase()).toContain(
+      "idempotency-key",
+    );
+    const f = await seedAccount();
+    const headers = {
+      authorization: `Bearer ${f.key}`,
+      origin: "https://partner.example",
+      "Idempotency-Key": "from-a-browser",
+    };
+    await request("/v2/keys", { method: "POST", headers });
+    const replay = await request("/v2/keys", { method: "POST", headers });
+    expect(replay.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(replay.headers.get("access-control-expose-headers")?.toLowerCase()).toContain(
+      "idempotent-replayed",
+    );
   });
 
   it.each([
