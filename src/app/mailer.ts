@@ -1,5 +1,5 @@
-// Outgoing mail. Locally, and until a transport is configured, mail goes to an outbox: one log
-// line per message (recipient and subject only) and the latest messages kept in memory.
+// Outgoing mail. Until a transport is configured, mail goes to the outbox: one log line per
+// message, with its recipient and subject (never its body, which may carry links).
 import type { Bindings } from "./context";
 
 export interface OutgoingMail {
@@ -13,14 +13,8 @@ export interface Mailer {
   send(mail: OutgoingMail): Promise<void>;
 }
 
-/** The latest messages of this isolate's outbox, newest last (local runs and tests read it). */
-export const localOutbox: OutgoingMail[] = [];
-const OUTBOX_SIZE = 100;
-
 const outboxMailer: Mailer = {
   async send(mail) {
-    localOutbox.push(mail);
-    if (localOutbox.length > OUTBOX_SIZE) localOutbox.shift();
     console.log(JSON.stringify({ mail: { to: mail.to, subject: mail.subject } }));
   },
 };
