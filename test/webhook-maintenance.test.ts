@@ -1,13 +1,15 @@
 // What keeps webhook delivery whole over time: the five-minute sweep re-sends deliveries whose
 // queue message was lost and purges old events and idempotency keys; the retry schedule spans the
 // whole window; a disabled endpoint's notice reaches the partner's Admins.
-import { createScheduledController } from "cloudflare:test";
+import { createMessageBatch, createScheduledController } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Mailer, OutgoingMail } from "../src/app/mailer";
 import { notifyEndpointDisabled } from "../src/app/webhook-disabled-notice";
+import type { DeliveryRef } from "../src/db/event-writes";
 import { MAX_DELAY_SECONDS, nextRetryDelay } from "../src/domain/retry-schedule";
 import worker from "../src/index";
+import { webhookConsumer } from "../src/jobs/deliver-webhooks";
 import { api, expectJson, importData, monthlyStatement, seedAccount, uniqueId } from "./helpers";
 import { RECEIVER, type Receiver, startReceiver } from "./webhook-receiver";
 
@@ -117,6 +119,84 @@ describe("the retry schedule", () => {
 });
 
 describe("the disabled-endpoint notice", () => {
+  it("is sent by the consumer when the endpoint's failures pass the disable window", async () => {
+    // An event made before the endpoint existed, so no queue message races this one.
+    const f = await seedAccount({ statements: 1 });
+    const event = (
+      await expectJson<{ data: { event_id: string }[] }>(
+        await api("/v2/events", { key: f.key }),
+        200,
+      )
+    ).data[0]?.event_id as string;
+    const path = `/always-500/${uniqueId("notice")}`;
+    const endpoint = await expectJson<{ webhook_endpoint_id: string }>(
+      await api("/v2/webhook_endpoints", {
+        key: f.key,
+        method: "POST",
+        body: { url: `${RECEIVER}${path}` },
+      }),
+      201,
+    );
+    const id = endpoint.webhook_endpoint_id;
+    const now = new Date().toISOString();
+    // Failing for a day already (the test window is 3 s), and one delivery due now.
+    await env.DB.batch([
+      env.DB.prepare("UPDATE webhook_endpoints SET failing_since = ? WHERE endpoint_id = ?").bind(
+        new Date(Date.now() - 86_400_000).toISOString(),
+        id,
+      ),
+      env.DB.prepare(
+        `INSERT INTO webhook_deliveries (event_id, endpoint_id, status, generation, attempts,
+           cycle_started_at, next_attempt_at) VALUES (?, ?, 'pending', 0, 0, ?, ?)`,
+      ).bind(event, id, now, now),
+    ]);
+    const sent: OutgoingMail[] = [];
+    const consumer = webhookConsumer(() => ({
+      mailer: {
+        async send(mail) {
+          sent.push(mail);
+        },
+      },
+      adminEmailsOf: async (partnerId) =>
+        partnerId === f.partnerId ? ["admin@partner.example"] : [],
+    }));
+    const batch = createMessageBatch("webhook-deliveries", [
+      {
+        id: "m1",
+        timestamp: new Date(),
+        attempts: 1,
+        body: { event_id: event, endpoint_id: id, generation: 0 },
+      },
+    ]);
+    await consumer(batch as MessageBatch<DeliveryRef>, env);
+    expect(sent.map((m) => m.to)).toEqual(["admin@partner.example"]);
+    expect(sent[0]?.text).toContain(id);
+    const read = await expectJson<{ status: string }>(
+      await api(`/v2/webhook_endpoints/${id}`, { key: f.key }),
+      200,
+    );
+    expect(read.status).toBe("disabled");
+    // Disabled, it gets no attempt when its delivery falls due again, and nobody is told twice.
+    await env.DB.prepare("UPDATE webhook_deliveries SET next_attempt_at = ? WHERE endpoint_id = ?")
+      .bind(new Date().toISOString(), id)
+      .run();
+    await consumer(batch as MessageBatch<DeliveryRef>, env);
+    expect(sent).toHaveLength(1);
+    expect(receiver.received.filter((r) => r.path === path)).toHaveLength(1);
+    const attempts = await env.DB.prepare(
+      "SELECT count(*) AS n FROM webhook_attempts WHERE endpoint_id = ?",
+    )
+      .bind(id)
+      .first<{ n: number }>();
+    expect(attempts?.n).toBe(1);
+    const delivery = await env.DB.prepare(
+      "SELECT status FROM webhook_deliveries WHERE endpoint_id = ?",
+    )
+      .bind(id)
+      .first<{ status: string }>();
+    expect(delivery?.status).toBe("failed");
+  });
+
   it("mails each of the partner's Admins once, naming the endpoint and what to do", async () => {
     const sent: OutgoingMail[] = [];
     const mailer: Mailer = {

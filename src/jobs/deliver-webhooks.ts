@@ -4,7 +4,7 @@
 import type { Bindings } from "../app/context";
 import { eventInVersion, renderEvent } from "../app/event-view";
 import { mailerFor } from "../app/mailer";
-import { notifyEndpointDisabled } from "../app/webhook-disabled-notice";
+import { type NoticeDependencies, notifyEndpointDisabled } from "../app/webhook-disabled-notice";
 import { type Database, openDatabase } from "../db/client";
 import { claimDelivery, type DeliveryNext, recordAttempt } from "../db/delivery-work";
 import type { DeliveryRef } from "../db/event-writes";
@@ -25,6 +25,12 @@ interface Delivery {
   env: Bindings;
   config: DeliveryConfig;
   now: () => Date;
+  notice: NoticeDependencies;
+}
+
+/** Who hears of a disabled endpoint: the deployment's mailer, to the partner's Admins. */
+function defaultNotice(env: Bindings, db: Database): NoticeDependencies {
+  return { mailer: mailerFor(env), adminEmailsOf: (partnerId) => adminEmailsOf(db, partnerId) };
 }
 
 /** What the queue should do with the message. */
@@ -94,10 +100,9 @@ async function attemptDelivery(d: Delivery, ref: DeliveryRef): Promise<Verdict> 
   if (next.status === "failed") await deadLetter(d.env, ref);
   if (disabled) {
     console.warn(JSON.stringify({ webhook_endpoint_disabled: disabled.endpointId }));
-    await notifyEndpointDisabled(
-      { mailer: mailerFor(d.env), adminEmailsOf: (partnerId) => adminEmailsOf(d.db, partnerId) },
-      disabled,
-    ).catch((err) => console.error(JSON.stringify({ error: `notice failed: ${String(err)}` })));
+    await notifyEndpointDisabled(d.notice, disabled).catch((err) =>
+      console.error(JSON.stringify({ error: `notice failed: ${String(err)}` })),
+    );
   }
   return verdict;
 }
@@ -112,19 +117,32 @@ async function deadLetter(env: Bindings, ref: DeliveryRef): Promise<void> {
 }
 
 /**
- * The `queue()` handler. Messages of one endpoint are attempted in order, one at a time;
+ * The queue consumer, telling disabled endpoints' Admins through `notice` (the deployment's
+ * mailer and users by default). Messages of one endpoint are attempted in order, one at a time;
  * different endpoints in parallel. A message that fails unexpectedly (storage down) is retried by
  * the queue with backoff, and dead-lettered by the queue after its `max_retries`.
  */
-export async function deliverWebhooks(
+export function webhookConsumer(
+  notice: (env: Bindings, db: Database) => NoticeDependencies = defaultNotice,
+) {
+  return (batch: MessageBatch<DeliveryRef>, env: Bindings) => deliverBatch(batch, env, notice);
+}
+
+/** The Worker's `queue()` handler. */
+export const deliverWebhooks = webhookConsumer();
+
+async function deliverBatch(
   batch: MessageBatch<DeliveryRef>,
   env: Bindings,
+  notice: (env: Bindings, db: Database) => NoticeDependencies,
 ): Promise<void> {
+  const db = openDatabase(env.DB).db;
   const d: Delivery = {
-    db: openDatabase(env.DB).db,
+    db,
     env,
     config: deliveryConfig(env),
     now: () => new Date(),
+    notice: notice(env, db),
   };
   const byEndpoint = new Map<string, Message<DeliveryRef>[]>();
   for (const message of batch.messages) {
