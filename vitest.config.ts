@@ -22,6 +22,13 @@ export default defineConfig(async () => {
                   OPERATOR_TOKEN: "test-operator-token",
                   SIGNING_SECRET: "test-signing-secret-0123456789abcdefghijklmnop",
                   MAILER: "outbox",
+                  // Webhook retries in seconds, not days, so delivery tests finish quickly.
+                  WEBHOOK_RETRY_BASE_SECONDS: "1",
+                  WEBHOOK_RETRY_WINDOW_SECONDS: "4",
+                  WEBHOOK_DISABLE_AFTER_SECONDS: "3",
+                  WEBHOOK_TIMEOUT_MS: "1000",
+                  // As in production: only public https hosts (.dev.vars allows loopback).
+                  WEBHOOK_ALLOW_LOOPBACK: "false",
                 },
               },
             }),
@@ -39,6 +46,13 @@ export default defineConfig(async () => {
             environment: "node",
             include: ["test/e2e/**/*.test.ts"],
             testTimeout: 60_000,
+          },
+        },
+        {
+          test: {
+            name: "client",
+            environment: "node",
+            include: ["packages/client/test/**/*.test.ts"],
           },
         },
         {

@@ -4,19 +4,25 @@ import { Hono } from "hono";
 import type { AppEnv } from "./app/context";
 import { corsFor } from "./app/cors";
 import { ApiError } from "./app/errors";
+import { idempotent } from "./app/idempotency";
 import { authenticate, requireScope, resolveProduct, resolveVersion } from "./app/pipeline";
 import { requestContext } from "./app/request-context";
 import { renderError } from "./app/respond";
 import { ROUTES } from "./app/route-table";
+import type { DeliveryRef } from "./db/event-writes";
+import { deliverWebhooks } from "./jobs/deliver-webhooks";
+import { runMaintenance } from "./jobs/maintenance";
 import { accountRoutes } from "./routes/accounts";
 import { customerRoutes } from "./routes/customers";
 import { dashboardRoutes } from "./routes/dashboard";
 import { docsRoutes } from "./routes/docs";
+import { eventRoutes } from "./routes/events";
 import { fileRoutes } from "./routes/files";
 import { keyRoutes } from "./routes/keys";
 import { operatorRoutes } from "./routes/operator";
 import { planStatementPage, STATEMENTS_PATH, statementRoutes } from "./routes/statements";
 import { unimplementedRoutes } from "./routes/unimplemented";
+import { webhookEndpointRoutes } from "./routes/webhook-endpoints";
 
 const app = new Hono<AppEnv>();
 
@@ -36,11 +42,14 @@ app.use("/v2/*", authenticate, resolveVersion);
 for (const spec of ROUTES) {
   if (spec.scope) app.on(spec.method, spec.path, requireScope(spec.scope));
   if (spec.customerScoped) app.on(spec.method, spec.path, resolveProduct);
+  if (spec.method === "POST" && spec.implemented) app.on("POST", spec.path, idempotent);
 }
 app.route("/", statementRoutes);
 app.route("/", accountRoutes);
 app.route("/", customerRoutes);
 app.route("/", keyRoutes);
+app.route("/", eventRoutes);
+app.route("/", webhookEndpointRoutes);
 app.route("/", unimplementedRoutes);
 app.all("/v2/*", (c) => {
   throw new ApiError("NOT_FOUND_ERROR", `No route ${c.req.method} ${c.req.path}.`);
@@ -51,4 +60,11 @@ app.notFound((c) =>
 );
 app.onError(renderError);
 
-export default app;
+export { app };
+
+// HTTP requests; webhook deliveries from the queue; the five-minute maintenance cron.
+export default {
+  fetch: app.fetch,
+  queue: deliverWebhooks,
+  scheduled: runMaintenance,
+} satisfies ExportedHandler<AppEnv["Bindings"], DeliveryRef>;

@@ -59,6 +59,14 @@ function dailyStatement(accountId: string, day: number): StatementInput {
 
 let sequence = 0;
 
+/** Rows read by a filtered page 600 statements deep, per limit (printed for the record). */
+const filteredDeepRows: Record<number, number> = {};
+afterAll(() => {
+  if (Object.keys(filteredDeepRows).length > 0) {
+    console.info(`rows read by a filtered page 600 deep: ${JSON.stringify(filteredDeepRows)}`);
+  }
+});
+
 /** Sends a statements request and returns its body with the log line the Worker printed for it. */
 /** Every line the Worker logs while this file runs (request lines and deferred-write lines). */
 const logged: string[] = [];
@@ -228,6 +236,57 @@ describe("cost of a statements page", () => {
     ]);
     expect(log.d1_queries).toBe(1);
     expect(log.d1_rows_read).toBeLessThanOrEqual(10 + 4);
+  });
+
+  describe("filtered by period end date", () => {
+    /** Days 100..899: 800 statements, three of them hidden. */
+    const day = (n: number) => new Date(Date.UTC(2020, 0, 1) + n * 86_400_000).toISOString();
+    const FILTER = `&period_end_date_gte=${day(100)}&period_end_date_lt=${day(900)}`;
+    /** A token 600 statements deep into the filtered listing. */
+    let deepFiltered: string;
+
+    beforeAll(async () => {
+      let token: string | undefined;
+      for (let seen = 0; seen < 600; seen += 100) {
+        const query = `?limit=100${FILTER}${token ? `&starting_after=${token}` : ""}`;
+        const { page } = await pageWithLog(f, query);
+        expect(page.data).toHaveLength(100);
+        token = page.next_page_token;
+      }
+      deepFiltered = token as string;
+    });
+
+    for (const limit of [10, 100]) {
+      it(`reads at most limit + 4 rows in one round trip, first and 600 deep, at limit=${limit}`, async () => {
+        const first = await pageWithLog(f, `?limit=${limit}${FILTER}`);
+        expect(first.page.data[0]?.statement_id).toBe(`${f.accountId}_d0899`);
+        const deep = await pageWithLog(
+          f,
+          `?limit=${limit}${FILTER}&starting_after=${deepFiltered}`,
+        );
+        expect(deep.page.data).toHaveLength(limit);
+        for (const { log } of [first, deep]) {
+          expect(log.d1_queries).toBe(1);
+          expect(log.d1_rows_read).toBeLessThanOrEqual(limit + 4);
+        }
+        filteredDeepRows[limit] = deep.log.d1_rows_read;
+      });
+    }
+
+    it("stops at the lower bound: the last page reads nothing below it", async () => {
+      // After 600 of the 797 visible statements, 197 remain: the second page from here is the
+      // last, with 97 statements; below it lie 100 older statements the filter excludes.
+      const next = await pageWithLog(f, `?limit=100${FILTER}&starting_after=${deepFiltered}`);
+      const last = await pageWithLog(
+        f,
+        `?limit=100${FILTER}&starting_after=${next.page.next_page_token}`,
+      );
+      expect(last.page.data).toHaveLength(97);
+      expect(last.page.data.at(-1)?.statement_id).toBe(`${f.accountId}_d0100`);
+      expect(last.page.has_more).toBe(false);
+      expect(last.log.d1_queries).toBe(1);
+      expect(last.log.d1_rows_read).toBeLessThanOrEqual(100 + 4);
+    });
   });
 
   it("pays a second round trip only to name the id that is not found", async () => {

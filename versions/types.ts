@@ -10,10 +10,21 @@ export type ResourceName =
   | "Customer"
   | "CustomerList"
   | "ApiKey"
+  | "Event"
+  | "EventList"
+  | "WebhookEndpoint"
+  | "WebhookEndpointList"
+  | "DeliveryAttemptList"
+  | "EventResend"
   | "Error";
 
 /** Names of the request bodies a change can reshape. */
-export type RequestName = "CustomerLinkRequest" | "CreateKeyRequest";
+export type RequestName =
+  | "CustomerLinkRequest"
+  | "CreateKeyRequest"
+  | "CreateWebhookEndpointRequest"
+  | "RollWebhookEndpointSecretRequest"
+  | "ResendEventRequest";
 
 /** What a transformer may know about the response besides its body. */
 export interface ResponseContext {

@@ -3,6 +3,7 @@ import type { Environment } from "../../versions";
 import type { Database, QueryStats } from "../db/client";
 import type { Signer } from "../domain/signing";
 import type { User } from "../domain/user";
+import type { HeldKey } from "./idempotency";
 
 /** A dashboard request's signed-in user, its partner and session. */
 export interface DashboardSession {
@@ -65,6 +66,8 @@ export interface Variables {
   readAheadResults: D1Result[];
   /** The signed-in dashboard user, on /dashboard pages that need one. */
   session: DashboardSession;
+  /** The Idempotency-Key this POST holds while it runs, if it sent one. */
+  idempotencyKey?: HeldKey;
 }
 
 export type AppEnv = { Bindings: Bindings; Variables: Variables };

@@ -12,6 +12,8 @@ export type ErrorType =
   | "ACCOUNT_NOT_FOUND_ERROR"
   | "STATEMENT_NOT_FOUND_ERROR"
   | "CONFLICT_ERROR"
+  | "IDEMPOTENCY_KEY_IN_USE_ERROR"
+  | "IDEMPOTENCY_KEY_REUSED_ERROR"
   | "PAYLOAD_TOO_LARGE_ERROR"
   | "UNSUPPORTED_MEDIA_TYPE_ERROR"
   | "NOT_IMPLEMENTED_ERROR"
@@ -34,7 +36,10 @@ export function statusOf(type: ErrorType): ContentfulStatusCode {
     case "STATEMENT_NOT_FOUND_ERROR":
       return 404;
     case "CONFLICT_ERROR":
+    case "IDEMPOTENCY_KEY_IN_USE_ERROR":
       return 409;
+    case "IDEMPOTENCY_KEY_REUSED_ERROR":
+      return 422;
     case "PAYLOAD_TOO_LARGE_ERROR":
       return 413;
     case "UNSUPPORTED_MEDIA_TYPE_ERROR":

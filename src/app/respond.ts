@@ -13,11 +13,31 @@ export function respond(
   body: Json,
   status: ContentfulStatusCode = 200,
 ): Response {
+  return sendShaped(c, shape(c, resource, body, status), status);
+}
+
+/** What the version modules make of a canonical body, for the request's version. */
+export function shape(
+  c: Context<AppEnv>,
+  resource: ResourceName,
+  body: Json,
+  status: ContentfulStatusCode = 200,
+): Json {
   const version = c.get("version");
-  if (!version) return c.json(body, status);
-  c.header(versionHeader(c.env), version);
-  const ctx = { path: c.req.path, status, timestamp: c.get("now")().toISOString() };
-  return c.json(bundle.transform(version, resource, body, ctx), status);
+  if (!version) return body;
+  return bundle.transform(version, resource, body, responseContext(c, status));
+}
+
+/** What a transformer may know of the response being built. */
+export function responseContext(c: Context<AppEnv>, status: number) {
+  return { path: c.req.path, status, timestamp: c.get("now")().toISOString() };
+}
+
+/** Sends a body already shaped for the request's version (see `shape`). */
+export function sendShaped(c: Context<AppEnv>, body: Json, status: ContentfulStatusCode): Response {
+  const version = c.get("version");
+  if (version) c.header(versionHeader(c.env), version);
+  return c.json(body, status);
 }
 
 /** Storage failures are transient: the client should retry, unlike a bug. */

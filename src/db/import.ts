@@ -11,6 +11,7 @@ import type { Actor } from "../domain/audit";
 import type { ImportPayload, StatementInput } from "../domain/import-payload";
 import { AMOUNT_FIELDS } from "../domain/statement";
 import type { Database } from "./client";
+import { type DeliveryRef, deliveriesOf, statementEventWrites } from "./event-writes";
 import { type Existing, readExisting } from "./import-existing";
 import { importedVersionRecords } from "./saved-versions";
 import { accounts, customers, partners, products, statements } from "./schema";
@@ -286,13 +287,17 @@ function writesOf(
   return writes;
 }
 
-/** Applies an import atomically. Throws 400 for bad references, 409 for conflicting changes. */
+/**
+ * Applies an import atomically, with a `statement.created` event for each new statement in the
+ * same batch. Throws 400 for bad references, 409 for conflicting changes. Answers the counts and
+ * the webhook deliveries the new events created, for the caller to enqueue.
+ */
 export async function importPayload(
   db: Database,
   payload: ImportPayload,
   now: Date,
   actor: Actor = OPERATOR,
-): Promise<ImportCounts> {
+): Promise<{ counts: ImportCounts; deliveries: DeliveryRef[] }> {
   const existing = await readExisting(db, payload);
   const { invalid, conflicts, newStatements } = review(payload, existing, now);
   if (invalid.length > 0) {
@@ -307,19 +312,29 @@ export async function importPayload(
   }
 
   const writes = writesOf(db, payload, existing, newStatements, now, actor);
+  const announced = statementEventWrites(
+    db,
+    "statement.created",
+    newStatements.map((s) => s.statement_id),
+    now.toISOString(),
+  );
+  let deliveries: DeliveryRef[] = [];
   if (writes.length > 0) {
+    const batch = [...writes, ...announced.events, ...announced.deliveries];
     try {
-      await db.batch(writes as [BatchItem<"sqlite">]);
+      const results = await db.batch(batch as [BatchItem<"sqlite">]);
+      deliveries = deliveriesOf(results.slice(batch.length - announced.deliveries.length));
     } catch (err) {
       throw concurrentChange(err) ?? err;
     }
   }
-  return {
+  const counts = {
     partners: payload.partners?.length ?? 0,
     customers: payload.customers?.length ?? 0,
     accounts: payload.accounts?.length ?? 0,
     statements: payload.statements?.length ?? 0,
   };
+  return { counts, deliveries };
 }
 
 /** The 409 for a batch refused by a guard: another import changed the same rows meanwhile. */

@@ -39,22 +39,31 @@ export async function newKeyMaterial(environment: Environment) {
   };
 }
 
-/** Creates a key and records who created it, atomically. */
-export async function createApiKey(
-  db: Database,
-  input: {
-    partnerId: string;
-    environment: Environment;
-    scopes: readonly string[];
-    name: string | null;
-    actor: Actor;
-    now: Date;
-  },
-): Promise<CreatedKey> {
+export interface NewKey {
+  partnerId: string;
+  environment: Environment;
+  scopes: readonly string[];
+  name: string | null;
+  actor: Actor;
+  now: Date;
+}
+
+/** Creates a key and records who created it, atomically; answers it with its plaintext. */
+export async function createApiKey(db: Database, input: NewKey): Promise<CreatedKey> {
+  const { created, writes } = await prepareApiKey(input);
+  await atomically(db, writes(db));
+  return created;
+}
+
+/**
+ * A new key and the writes that store it with its audit row, not yet run: for a caller that
+ * commits them in one batch with other writes.
+ */
+export async function prepareApiKey(input: NewKey) {
   const { apiKey, keyId, keyHash, maskedKey } = await newKeyMaterial(input.environment);
   const createdAt = input.now.toISOString();
   const scopes = [...input.scopes];
-  await atomically(db, [
+  const writes = (db: Database) => [
     db.insert(apiKeys).values({
       keyId,
       keyHash,
@@ -77,7 +86,7 @@ export async function createApiKey(
       },
       input.now,
     ),
-  ]);
+  ];
   const created: CreatedKey = {
     key_id: keyId,
     api_key: apiKey,
@@ -86,7 +95,7 @@ export async function createApiKey(
     created_at: createdAt,
   };
   if (input.name !== null) created.name = input.name;
-  return created;
+  return { created, writes };
 }
 
 /** The columns a key record is built from, with its creating user's address when known. */

@@ -6,7 +6,9 @@ import {
   fillPlaceholders,
   getTableColumns,
   gt,
+  gte,
   isNull,
+  lt,
   or,
   type SQL,
   type SQLWrapper,
@@ -141,12 +143,24 @@ const pageQuery = (where: SQL | undefined) =>
     .limit(placeholder("limit"))
     .toSQL();
 const FIRST_PAGE = pageQuery(visibleStatements);
-const NEXT_PAGE = pageQuery(
-  and(
-    visibleStatements,
-    sql`(${statements.periodEndDate}, ${statements.statementId}) < (${placeholder("afterEnd")}, ${placeholder("afterId")})`,
-  ),
+const keysetAfter = sql`(${statements.periodEndDate}, ${statements.statementId}) < (${placeholder("afterEnd")}, ${placeholder("afterId")})`;
+const NEXT_PAGE = pageQuery(and(visibleStatements, keysetAfter));
+// Filtered listings: the bounds are one range of the same index. A continuation needs no upper
+// bound: its position, taken from a row that passed the filter, is already below it.
+const fromBound = gte(statements.periodEndDate, placeholder("gte"));
+const FIRST_FILTERED_PAGE = pageQuery(
+  and(visibleStatements, fromBound, lt(statements.periodEndDate, placeholder("lt"))),
 );
+const NEXT_FILTERED_PAGE = pageQuery(and(visibleStatements, fromBound, keysetAfter));
+
+/** Bounds on `period_end_date` (normalised timestamps); an absent bound does not filter. */
+export interface PeriodEndBounds {
+  gte?: string;
+  lt?: string;
+}
+// Every stored date (`YYYY-…`) sorts after "" and before "~".
+const NO_LOWER_BOUND = "";
+const NO_UPPER_BOUND = "~";
 const ACCOUNT_OWNER = qb
   .select({
     customerId: accounts.customerId,
@@ -181,7 +195,11 @@ export function statementPageReads(
   accountId: string,
   after: PagePosition | null,
   limit: number,
+  bounds?: PeriodEndBounds,
 ): D1PreparedStatement[] {
+  if (bounds && (bounds.gte !== undefined || bounds.lt !== undefined)) {
+    return filteredPageReads(db, accountId, after, limit, bounds);
+  }
   if (after) {
     return [
       bound(db, NEXT_PAGE, {
@@ -195,6 +213,36 @@ export function statementPageReads(
   return [
     bound(db, ACCOUNT_OWNER, { accountId }),
     bound(db, FIRST_PAGE, { accountId, limit: limit + 1 }),
+  ];
+}
+
+function filteredPageReads(
+  db: Database,
+  accountId: string,
+  after: PagePosition | null,
+  limit: number,
+  bounds: PeriodEndBounds,
+): D1PreparedStatement[] {
+  const gte = bounds.gte ?? NO_LOWER_BOUND;
+  if (after) {
+    return [
+      bound(db, NEXT_FILTERED_PAGE, {
+        accountId,
+        limit: limit + 1,
+        gte,
+        afterEnd: after.periodEndDate,
+        afterId: after.statementId,
+      }),
+    ];
+  }
+  return [
+    bound(db, ACCOUNT_OWNER, { accountId }),
+    bound(db, FIRST_FILTERED_PAGE, {
+      accountId,
+      limit: limit + 1,
+      gte,
+      lt: bounds.lt ?? NO_UPPER_BOUND,
+    }),
   ];
 }
 

@@ -1,6 +1,13 @@
 // D1 schema: the single source of truth; `npm run db:generate` writes migrations/ from it.
 import { sql } from "drizzle-orm";
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import {
+  index,
+  integer,
+  primaryKey,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/sqlite-core";
 
 /** A company running a co-brand card programme. Saved API versions are per environment. */
 export const partners = sqliteTable("partners", {
@@ -256,3 +263,144 @@ export const outbox = sqliteTable("outbox", {
   html: text("html"),
   createdAt: text("created_at").notNull(),
 });
+
+/**
+ * Statement events: one row per change a partner can learn of, written in the same atomic batch as
+ * the change itself. Each carries the read scope of the statement's account (copied, like
+ * `accounts`), so listing a product's events reads one index range. Kept 30 days.
+ */
+export const events = sqliteTable(
+  "events",
+  {
+    eventId: text("event_id").primaryKey(),
+    type: text("type", {
+      enum: ["statement.created", "statement.pdf_available", "statement.hidden"],
+    }).notNull(),
+    statementId: text("statement_id")
+      .notNull()
+      .references(() => statements.statementId),
+    accountId: text("account_id").notNull(),
+    customerId: text("customer_id").notNull(),
+    partnerId: text("partner_id").notNull(),
+    environment: text("environment", { enum: ["sandbox", "production"] }).notNull(),
+    merchantKey: text("merchant_key").notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [
+    // The keyset page index of `GET /v2/events`, newest first within one read scope.
+    index("events_page_idx").on(t.partnerId, t.environment, t.merchantKey, t.createdAt, t.eventId),
+    // Each transition happens once per statement: a concurrent import cannot announce it twice.
+    uniqueIndex("events_statement_type_idx").on(t.statementId, t.type),
+    // The retention purge deletes by age.
+    index("events_created_idx").on(t.createdAt),
+  ],
+);
+
+/**
+ * Where a partner's events are pushed: one product of one environment, pinned to the API version
+ * it was created under. The signing secret must stay usable, so it is stored as issued (never
+ * logged, shown only when created or rolled); the previous one keeps signing until it expires.
+ */
+export const webhookEndpoints = sqliteTable(
+  "webhook_endpoints",
+  {
+    endpointId: text("endpoint_id").primaryKey(),
+    partnerId: text("partner_id")
+      .notNull()
+      .references(() => partners.partnerId),
+    environment: text("environment", { enum: ["sandbox", "production"] }).notNull(),
+    merchantKey: text("merchant_key").notNull(),
+    url: text("url").notNull(),
+    description: text("description"),
+    apiVersion: text("api_version").notNull(),
+    /** Origin of the API the endpoint was registered through: where payload links point. */
+    apiOrigin: text("api_origin").notNull(),
+    secret: text("secret").notNull(),
+    previousSecret: text("previous_secret"),
+    previousSecretExpiresAt: text("previous_secret_expires_at"),
+    status: text("status", { enum: ["enabled", "disabled"] }).notNull(),
+    disabledAt: text("disabled_at"),
+    disabledReason: text("disabled_reason"),
+    /** Start of the current run of failed attempts; null after a success. */
+    failingSince: text("failing_since"),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [
+    index("webhook_endpoints_scope_idx").on(
+      t.partnerId,
+      t.environment,
+      t.merchantKey,
+      t.endpointId,
+    ),
+  ],
+);
+
+/**
+ * The delivery of one event to one endpoint: the outbox row the queue works from. `generation`
+ * changes when the event is re-sent, so that a message of an earlier cycle never attempts again.
+ */
+export const webhookDeliveries = sqliteTable(
+  "webhook_deliveries",
+  {
+    eventId: text("event_id")
+      .notNull()
+      .references(() => events.eventId),
+    endpointId: text("endpoint_id")
+      .notNull()
+      .references(() => webhookEndpoints.endpointId),
+    status: text("status", { enum: ["pending", "succeeded", "failed"] }).notNull(),
+    generation: integer("generation").notNull().default(0),
+    /** Attempts made in the current cycle. */
+    attempts: integer("attempts").notNull().default(0),
+    cycleStartedAt: text("cycle_started_at").notNull(),
+    nextAttemptAt: text("next_attempt_at").notNull(),
+    /** While an attempt runs: no other message may attempt before this instant. */
+    leaseUntil: text("lease_until"),
+    completedAt: text("completed_at"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.eventId, t.endpointId] }),
+    // The sweeper finds deliveries whose message was lost, or whose retry window closed.
+    index("webhook_deliveries_due_idx").on(t.status, t.nextAttemptAt),
+    index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.status),
+  ],
+);
+
+/** Every attempt to deliver an event: outcome, duration and the receiver's status code. */
+export const webhookAttempts = sqliteTable(
+  "webhook_attempts",
+  {
+    attemptId: text("attempt_id").primaryKey(),
+    eventId: text("event_id").notNull(),
+    endpointId: text("endpoint_id").notNull(),
+    attemptedAt: text("attempted_at").notNull(),
+    durationMs: integer("duration_ms").notNull(),
+    status: text("status", { enum: ["succeeded", "failed", "timed_out"] }).notNull(),
+    responseStatus: integer("response_status"),
+    error: text("error"),
+  },
+  (t) => [index("webhook_attempts_event_idx").on(t.eventId, t.attemptedAt, t.attemptId)],
+);
+
+/**
+ * Idempotency keys of partner POSTs, for 24 hours. Looked up by a hash of (partner, environment,
+ * key); the stored response is encrypted under a key derived from the Idempotency-Key itself, so
+ * a replayed secret (a new API key, a webhook secret) is unreadable without the client's key.
+ */
+export const idempotencyKeys = sqliteTable(
+  "idempotency_keys",
+  {
+    keyHash: text("key_hash").primaryKey(),
+    /** Hash of what makes two requests the same: method, path, version, product and body. */
+    fingerprint: text("fingerprint").notNull(),
+    state: text("state", { enum: ["running", "completed"] }).notNull(),
+    /** A running request's reservation; once past, a retry may take the key over. */
+    lockedUntil: text("locked_until"),
+    lockToken: text("lock_token"),
+    responseStatus: integer("response_status"),
+    response: text("response"),
+    createdAt: text("created_at").notNull(),
+    expiresAt: text("expires_at").notNull(),
+  },
+  (t) => [index("idempotency_keys_expiry_idx").on(t.expiresAt)],
+);

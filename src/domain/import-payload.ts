@@ -2,6 +2,7 @@
 import * as z from "zod";
 import { bundle } from "../../versions";
 import { AMOUNT_FIELDS, AMOUNT_SIGNS } from "./statement";
+import { normaliseTimestamp } from "./timestamp";
 
 const MAX_ITEMS = 5000;
 
@@ -13,40 +14,14 @@ const id = z
 const environment = z.enum(["sandbox", "production"]);
 const amount = z.number().int("must be an integer").refine(Number.isSafeInteger, "is out of range");
 
-const RFC3339 =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
-
-function daysInMonth(year: number, month: number): number {
-  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
-  return [4, 6, 9, 11].includes(month) ? 30 : 31;
-}
-
-/** True when the fields of an RFC 3339 match name a real calendar date and time of day. */
-function isRealInstant(match: RegExpExecArray): boolean {
-  const [year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0] = match
-    .slice(1, 7)
-    .map(Number);
-  return (
-    month >= 1 &&
-    month <= 12 &&
-    day >= 1 &&
-    day <= daysInMonth(year, month) &&
-    hour <= 23 &&
-    minute <= 59 &&
-    second <= 59
-  );
-}
-
 /** An RFC 3339 timestamp, normalised to UTC with milliseconds (the stored and served form). */
 const timestamp = z.string().transform((value, ctx) => {
-  // Date alone would roll 2026-02-31 over into March: the calendar is checked first.
-  const match = RFC3339.exec(value);
-  const parsed = match && isRealInstant(match) ? new Date(value) : null;
-  if (!parsed || Number.isNaN(parsed.getTime())) {
+  const normalised = normaliseTimestamp(value);
+  if (normalised === null) {
     ctx.addIssue({ code: "custom", message: "must be an RFC 3339 timestamp" });
     return z.NEVER;
   }
-  return parsed.toISOString();
+  return normalised;
 });
 
 const Product = z.strictObject({ merchant_key: id, name: z.string().min(1).max(255) });

@@ -2,6 +2,7 @@
 // change, and an operation for every /v2 route of the route table.
 import type { Json, JsonSchema, SchemaMap, VersionBundle } from "../../versions";
 import { ROUTES, type RouteSpec } from "../app/route-table";
+import { PERIOD_END_FILTERS, webhooksOf } from "./integration-docs";
 import {
   openApiPath,
   operationIdOf,
@@ -68,6 +69,21 @@ function errorResponses(headers: HeaderNames): Record<string, Json> {
       "Not available in this service: type `NOT_IMPLEMENTED_ERROR`.",
       ref("ApiError"),
     ),
+    NotFound: error(
+      "No such object for this key and product: type `NOT_FOUND_ERROR`, `param` names the id.",
+      ref("ApiError"),
+    ),
+    IdempotencyKeyInUse: error(
+      "A request with this `Idempotency-Key` is still running: type " +
+        "`IDEMPOTENCY_KEY_IN_USE_ERROR`; retry after the delay.",
+      ref("ApiError"),
+      { "Retry-After": { schema: { type: "string" } } },
+    ),
+    IdempotencyKeyReused: error(
+      "This `Idempotency-Key` was used with another request in the last 24 hours: type " +
+        "`IDEMPOTENCY_KEY_REUSED_ERROR`; use a new key for a new request.",
+      ref("ApiError"),
+    ),
     InternalError: error("An unexpected failure: type `INTERNAL_ERROR`.", ref("ApiError")),
     ServiceUnavailable: error(
       "Storage is briefly unavailable: type `SERVICE_UNAVAILABLE_ERROR`; retry after the delay.",
@@ -92,7 +108,7 @@ function pageParameters(page: NonNullable<Served["page"]>): Json[] {
       required: false,
       description:
         page === "token"
-          ? "The `next_page_token` of the previous page: an opaque cursor, not a statement id."
+          ? "The `next_page_token` of the previous page: an opaque cursor, not an object id."
           : "The id of the last object of the previous page.",
       schema: { type: "string" },
     },
@@ -108,19 +124,26 @@ function operationOf(route: RouteSpec, headers: HeaderNames): Json {
     schema: { type: "string" },
   }));
   if (served?.page) parameters.push(...pageParameters(served.page));
+  if (served?.filters) parameters.push(...PERIOD_END_FILTERS);
   parameters.push({ $ref: "#/components/parameters/Version" });
+  const idempotent = route.implemented && route.method === "POST";
+  if (idempotent) parameters.push({ $ref: "#/components/parameters/IdempotencyKey" });
   if (route.customerScoped) parameters.push({ $ref: "#/components/parameters/MerchantKey" });
 
   const responses: Record<string, Json> = {};
   if (served) {
-    responses[served.status] = {
-      description: served.status === 201 ? "Created." : "Success.",
+    const success: Json = {
+      description: { 200: "Success.", 201: "Created.", 202: "Accepted.", 204: "Done." }[
+        served.status
+      ],
       headers: {
         [headers.version]: { $ref: "#/components/headers/Version" },
         "x-request-id": { $ref: "#/components/headers/RequestId" },
+        ...(idempotent ? { "Idempotent-Replayed": { $ref: "#/components/headers/Replayed" } } : {}),
       },
-      content: json(ref(served.schema)),
     };
+    if (served.schema) success.content = json(ref(served.schema));
+    responses[served.status] = success;
   }
   const errors = (name: string) => ({ $ref: `#/components/responses/${name}` });
   responses[400] = errors(route.implemented ? "InvalidRequest" : "BadRequest");
@@ -128,6 +151,12 @@ function operationOf(route: RouteSpec, headers: HeaderNames): Json {
   if (route.scope) responses[403] = errors("Forbidden");
   if (route.implemented && route.path.includes(":customer_id")) {
     responses[404] = errors("CustomerNotFound");
+  } else if (route.implemented && /:(event_id|webhook_endpoint_id)/.test(route.path)) {
+    responses[404] = errors("NotFound");
+  }
+  if (idempotent) {
+    responses[409] = errors("IdempotencyKeyInUse");
+    responses[422] = errors("IdempotencyKeyReused");
   }
   responses[500] = errors("InternalError");
   if (!route.implemented) responses[501] = errors("NotImplemented");
@@ -201,6 +230,7 @@ export function buildOpenApiDocument(
     })),
     security: [{ basicAuth: [] }, { bearerAuth: [] }],
     paths,
+    webhooks: webhooksOf(),
     components: {
       securitySchemes: {
         basicAuth: {
@@ -221,6 +251,17 @@ export function buildOpenApiDocument(
           schema: { type: "string", enum: bundle.versions.map((v) => v.id) },
           example: version,
         },
+        IdempotencyKey: {
+          name: "Idempotency-Key",
+          in: "header",
+          required: false,
+          description:
+            "Makes the request safe to retry: the same key with the same request (method, path, " +
+            "version, product and body) within 24 hours answers the first response again, " +
+            "marked `Idempotent-Replayed: true`, without doing anything twice. Keys belong to " +
+            "your partner and environment; use a new random one (a UUID) per request.",
+          schema: { type: "string", minLength: 1, maxLength: 255 },
+        },
         MerchantKey: {
           name: headers.merchantKey,
           in: "header",
@@ -238,6 +279,10 @@ export function buildOpenApiDocument(
         RequestId: {
           description: "Identifies the request in the service's logs.",
           schema: { type: "string" },
+        },
+        Replayed: {
+          description: "`true` when this is the stored response of an earlier request.",
+          schema: { type: "string", const: "true" },
         },
       },
       responses: errorResponses(headers),

@@ -6,6 +6,14 @@ import { SCOPES } from "../app/route-table";
 import type { Account } from "../domain/account";
 import type { Customer } from "../domain/customer";
 import type { Statement } from "../domain/statement";
+import {
+  CreateWebhookEndpointRequestSchema,
+  DeliveryAttemptSchema,
+  eventSchemas,
+  ResendEventRequestSchema,
+  RollWebhookEndpointSecretRequestSchema,
+  WebhookEndpointSchema,
+} from "./webhook-schemas";
 
 const timestamp = (description: string) =>
   z.string().meta({ format: "date-time", description: `${description} (RFC 3339).` });
@@ -111,6 +119,8 @@ export const ERROR_TYPES = [
   "ACCOUNT_NOT_FOUND_ERROR",
   "STATEMENT_NOT_FOUND_ERROR",
   "CONFLICT_ERROR",
+  "IDEMPOTENCY_KEY_IN_USE_ERROR",
+  "IDEMPOTENCY_KEY_REUSED_ERROR",
   "PAYLOAD_TOO_LARGE_ERROR",
   "UNSUPPORTED_MEDIA_TYPE_ERROR",
   "NOT_IMPLEMENTED_ERROR",
@@ -149,6 +159,8 @@ export const CreateKeyRequestSchema = z.object({
   name: z.string().min(1).max(255).optional().describe("A label for the key."),
 });
 
+const { Event, EventList, EventResend } = eventSchemas(StatementSchema);
+
 const registry = z.registry<{ id: string }>();
 const NAMED = {
   Statement: StatementSchema,
@@ -163,6 +175,16 @@ const NAMED = {
   CustomerNotFoundError: CustomerNotFoundErrorSchema,
   CustomerLinkRequest: CustomerLinkRequestSchema,
   CreateKeyRequest: CreateKeyRequestSchema,
+  Event,
+  EventList,
+  EventResend,
+  WebhookEndpoint: WebhookEndpointSchema,
+  WebhookEndpointList: listOf(WebhookEndpointSchema),
+  DeliveryAttempt: DeliveryAttemptSchema,
+  DeliveryAttemptList: listOf(DeliveryAttemptSchema),
+  CreateWebhookEndpointRequest: CreateWebhookEndpointRequestSchema,
+  RollWebhookEndpointSecretRequest: RollWebhookEndpointSecretRequestSchema,
+  ResendEventRequest: ResendEventRequestSchema,
 } as const;
 for (const [id, schema] of Object.entries(NAMED)) registry.add(schema, { id });
 

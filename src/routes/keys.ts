@@ -4,8 +4,10 @@ import * as z from "zod";
 import { keyActor } from "../app/actor";
 import type { AppEnv } from "../app/context";
 import { invalidRequest } from "../app/errors";
-import { respond } from "../app/respond";
-import { createApiKey } from "../db/keys";
+import { storeWithEffect } from "../app/idempotency";
+import { sendShaped, shape } from "../app/respond";
+import { prepareApiKey } from "../db/keys";
+import { atomically } from "../db/statement";
 import { readJsonBody } from "./json-body";
 
 const CreateKeyBody = z.strictObject({ name: z.string().min(1).max(255).optional() });
@@ -27,7 +29,8 @@ export const keyRoutes = new Hono<AppEnv>().post("/v2/keys", async (c) => {
     );
   }
   const caller = c.get("caller");
-  const created = await createApiKey(c.get("db"), {
+  const db = c.get("db");
+  const { created, writes } = await prepareApiKey({
     partnerId: caller.partnerId,
     environment: caller.environment,
     scopes: caller.scopes,
@@ -35,5 +38,8 @@ export const keyRoutes = new Hono<AppEnv>().post("/v2/keys", async (c) => {
     actor: keyActor(c),
     now: c.get("now")(),
   });
-  return respond(c, "ApiKey", created, 201);
+  // The key and its replayable response commit together: a retry never mints a second key.
+  const shaped = shape(c, "ApiKey", created, 201);
+  await atomically(db, [...writes(db), ...(await storeWithEffect(c, 201, shaped))]);
+  return sendShaped(c, shaped, 201);
 });

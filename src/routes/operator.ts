@@ -1,15 +1,18 @@
 // /operator/v1/*: the internal API that loads partners, keys, customers, accounts, statements
 // and PDFs. Not versioned by date; errors use the ApiError envelope.
-import { eq } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { Hono } from "hono";
 import * as z from "zod";
 import { bundle } from "../../versions";
 import { operatorActor } from "../app/actor";
 import type { AppEnv } from "../app/context";
+import { enqueueDeliveries } from "../app/delivery-queue";
 import { ApiError, invalidRequest } from "../app/errors";
 import { operatorAuth } from "../app/operator-auth";
 import { SCOPES } from "../app/route-table";
 import type { Database } from "../db/client";
+import { deliveriesOf, statementEventWrites } from "../db/event-writes";
 import { importPayload } from "../db/import";
 import { revokeApiKey } from "../db/key-lifecycle";
 import { createApiKey, keyOwner } from "../db/keys";
@@ -60,6 +63,23 @@ function pdfObjectKey(statementId: string): string {
   return `statements/${encodeURIComponent(statementId)}.pdf`;
 }
 
+/**
+ * One atomic batch: the events (checked against the row before the change), their deliveries,
+ * then the change itself; the new deliveries are then enqueued.
+ */
+async function changeWithEvents(
+  env: AppEnv["Bindings"],
+  requestId: string,
+  db: Database,
+  announced: ReturnType<typeof statementEventWrites>,
+  change: BatchItem<"sqlite">,
+): Promise<void> {
+  const batch = [...announced.events, ...announced.deliveries, change];
+  const results = await db.batch(batch as [BatchItem<"sqlite">]);
+  const deliveries = deliveriesOf(results.slice(announced.events.length, -1));
+  await enqueueDeliveries(env.WEBHOOK_DELIVERIES, deliveries, requestId);
+}
+
 /** A 413 naming the limit that `what` exceeded. */
 function tooLarge(what: string, limit: number): ApiError {
   return new ApiError("PAYLOAD_TOO_LARGE_ERROR", `${what} is at most ${limit} bytes.`);
@@ -75,13 +95,14 @@ export const operatorRoutes = new Hono<AppEnv>()
     });
     const parsed = parseImportPayload(body);
     if (!parsed.ok) throw invalidRequest(parsed.details);
-    const imported = await importPayload(
+    const { counts, deliveries } = await importPayload(
       c.get("db"),
       parsed.payload,
       c.get("now")(),
       operatorActor(c),
     );
-    return c.json({ imported });
+    await enqueueDeliveries(c.env.WEBHOOK_DELIVERIES, deliveries, c.get("requestId"));
+    return c.json({ imported: counts });
   })
 
   .post("/operator/v1/partners/:partner_id/keys", async (c) => {
@@ -179,11 +200,20 @@ export const operatorRoutes = new Hono<AppEnv>()
       throw new ApiError("NOT_FOUND_ERROR", `No such statement: ${JSON.stringify(statementId)}`);
     const key = pdfObjectKey(statementId);
     await c.env.PDFS.put(key, bytes, { httpMetadata: { contentType: "application/pdf" } });
-    await c
-      .get("db")
+    // The first document of a visible statement is announced; a replaced one is not.
+    const db = c.get("db");
+    const announced = statementEventWrites(
+      db,
+      "statement.pdf_available",
+      [statementId],
+      c.get("now")().toISOString(),
+      sql`s.pdf_key IS NULL AND s.hidden_at IS NULL`,
+    );
+    const update = db
       .update(statements)
       .set({ pdfKey: key })
       .where(eq(statements.statementId, statementId));
+    await changeWithEvents(c.env, c.get("requestId"), db, announced, update);
     return c.body(null, 204);
   })
 
@@ -197,11 +227,20 @@ export const operatorRoutes = new Hono<AppEnv>()
     if (!row)
       throw new ApiError("NOT_FOUND_ERROR", `No such statement: ${JSON.stringify(statementId)}`);
     if (row.hiddenAt === null) {
-      await c
-        .get("db")
+      const db = c.get("db");
+      const now = c.get("now")().toISOString();
+      const announced = statementEventWrites(
+        db,
+        "statement.hidden",
+        [statementId],
+        now,
+        sql`s.hidden_at IS NULL`,
+      );
+      const update = db
         .update(statements)
-        .set({ hiddenAt: c.get("now")().toISOString() })
-        .where(eq(statements.statementId, statementId));
+        .set({ hiddenAt: now })
+        .where(and(eq(statements.statementId, statementId), isNull(statements.hiddenAt)));
+      await changeWithEvents(c.env, c.get("requestId"), db, announced, update);
     }
     return c.body(null, 204);
   })

@@ -7,6 +7,7 @@ import { buildStatementPage } from "../app/statement-page";
 import { customerExists, statementPageReads, statementPageResults } from "../db/queries";
 import { decodePageToken, type PagePosition, peekPagePosition } from "../domain/page-token";
 import { parseLimit } from "./list-params";
+import { filterBinding, readPeriodEndFilters } from "./statement-filters";
 
 export const STATEMENTS_PATH = "/v2/customers/:customer_id/accounts/:account_id/statements";
 
@@ -26,10 +27,12 @@ export const planStatementPage: MiddlewareHandler<AppEnv> = async (c, next) => {
   const token = startingAfter(c.req.queries("starting_after"));
   const after = typeof token === "string" ? peekPagePosition(token) : null;
   const limit = parseLimitOrNull(c.req.queries("limit"));
-  if (limit !== null && token !== null && (token === undefined || after !== null)) {
+  const filters = readPeriodEndFilters((name) => c.req.queries(name));
+  const valid = limit !== null && !(filters instanceof Error);
+  if (valid && token !== null && (token === undefined || after !== null)) {
     c.set(
       "readAhead",
-      statementPageReads(c.get("db"), c.req.param("account_id") ?? "", after, limit),
+      statementPageReads(c.get("db"), c.req.param("account_id") ?? "", after, limit, filters),
     );
   }
   await next();
@@ -48,12 +51,16 @@ export const statementRoutes = new Hono<AppEnv>().get(STATEMENTS_PATH, async (c)
   const accountId = c.req.param("account_id");
   const caller = c.get("caller");
   const limit = parseLimit(c.req.queries("limit"));
+  const filters = readPeriodEndFilters((name) => c.req.queries(name));
+  if (filters instanceof Error) throw filters;
+  const filtered = filterBinding(filters);
   const binding = {
     partnerId: caller.partnerId,
     environment: caller.environment,
     merchantKey: c.get("merchantKey"),
     customerId,
     accountId,
+    ...(filtered === undefined ? {} : { filters: filtered }),
   };
 
   const token = startingAfter(c.req.queries("starting_after"));
@@ -62,7 +69,10 @@ export const statementRoutes = new Hono<AppEnv>().get(STATEMENTS_PATH, async (c)
     after = token === null ? null : await decodePageToken(c.get("signer"), binding, token);
     if (!after) {
       throw invalidRequest(
-        ["starting_after must be a next_page_token returned by this endpoint for this account"],
+        [
+          "starting_after must be a next_page_token returned by this endpoint for this account " +
+            "and the same period_end_date filters",
+        ],
         "starting_after",
       );
     }
@@ -71,7 +81,9 @@ export const statementRoutes = new Hono<AppEnv>().get(STATEMENTS_PATH, async (c)
   // Normally read in the key lookup's batch; read here when nothing was planned ahead.
   const results =
     c.get("readAheadResults") ??
-    (await c.get("db").$client.batch(statementPageReads(c.get("db"), accountId, after, limit)));
+    (await c
+      .get("db")
+      .$client.batch(statementPageReads(c.get("db"), accountId, after, limit, filters)));
   const { owner, rows: pageRows } = statementPageResults(results, after !== null);
   // A continuation's token proves ownership; a first page checks the account's owner row.
   const owned =
