@@ -6,6 +6,7 @@ import { env } from "cloudflare:workers";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bundle } from "../versions";
+import { inviteByOperator, outboxFor } from "./dashboard-helpers";
 import {
   api,
   expectJson,
@@ -178,8 +179,12 @@ describe.concurrent("webhook delivery", { timeout: 30_000 }, () => {
     expect(receiver.received.some((r) => r.path === "/ok/elsewhere")).toBe(false);
   });
 
-  it("gives up after the retry window and disables the endpoint that kept failing", async () => {
+  it("gives up after the retry window, disables the endpoint and mails the Admins", async () => {
     const f = await seedAccount();
+    const admin = `${uniqueId("admin")}@partner.example`;
+    const developer = `${uniqueId("dev")}@partner.example`;
+    await inviteByOperator(f.partnerId, admin, "Admin");
+    await inviteByOperator(f.partnerId, developer, "Developer");
     const path = `/always-500/${uniqueId("dead")}`;
     const endpoint = await createEndpoint(f, path);
     await importData({ statements: [monthlyStatement(f.accountId, 4)] });
@@ -191,6 +196,15 @@ describe.concurrent("webhook delivery", { timeout: 30_000 }, () => {
     const disabled = await eventually(read, (e) => e.status === "disabled", 20_000);
     expect(disabled.status).toBe("disabled");
     expect(disabled.disabled_reason).toBe("Every delivery attempt failed for too long.");
+    // Admins are told, once; Developers are not.
+    const notices = await eventually(
+      async () => (await outboxFor(admin)).filter((m) => m.subject.includes("disabled")),
+      (mail) => mail.length > 0,
+    );
+    expect(notices).toHaveLength(1);
+    expect(notices[0]?.subject).toBe(`Webhook endpoint disabled (sandbox): ${RECEIVER}${path}`);
+    expect(notices[0]?.text).toContain(endpoint.webhook_endpoint_id);
+    expect((await outboxFor(developer)).filter((m) => m.subject.includes("disabled"))).toEqual([]);
     const [first] = await receiver.waitFor(path, 1);
     const eventId = first?.headers["webhook-id"] as string;
     const row = await eventually(
