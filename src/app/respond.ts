@@ -1,10 +1,10 @@
 // Rendering: canonical bodies go through the version chain of the request's version, then out.
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { bundle, type Json, type ResourceName } from "../../versions";
+import type { Json, ResourceName } from "../../versions";
 import type { AppEnv } from "./context";
 import { ApiError } from "./errors";
-import { versionHeader } from "./headers";
+import { markVersion } from "./version-headers";
 
 /** Sends a canonical body shaped for the request's version (unchanged before one is chosen). */
 export function respond(
@@ -15,9 +15,9 @@ export function respond(
 ): Response {
   const version = c.get("version");
   if (!version) return c.json(body, status);
-  c.header(versionHeader(c.env), version);
+  markVersion(c, version);
   const ctx = { path: c.req.path, status, timestamp: c.get("now")().toISOString() };
-  return c.json(bundle.transform(version, resource, body, ctx), status);
+  return c.json(c.get("bundle").transform(version, resource, body, ctx), status);
 }
 
 /** Storage failures are transient: the client should retry, unlike a bug. */

@@ -1,6 +1,13 @@
 // D1 schema: the single source of truth; `npm run db:generate` writes migrations/ from it.
 import { sql } from "drizzle-orm";
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import {
+  index,
+  integer,
+  primaryKey,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/sqlite-core";
 
 /** A company running a co-brand card programme. Saved API versions are per environment. */
 export const partners = sqliteTable("partners", {
@@ -127,4 +134,21 @@ export const statements = sqliteTable(
       .on(t.accountId, t.periodEndDate, t.statementId)
       .where(sql`hidden_at IS NULL`),
   ],
+);
+
+/**
+ * Requests served per day, API version, partner and environment: added to by each isolate at most
+ * once a minute (src/app/version-usage.ts), read by the operator API. The key starts with the
+ * day, so "the last 30 days" is one range of the primary key.
+ */
+export const versionUsage = sqliteTable(
+  "version_usage",
+  {
+    day: text("day").notNull(),
+    version: text("version").notNull(),
+    partnerId: text("partner_id").notNull(),
+    environment: text("environment", { enum: ["sandbox", "production"] }).notNull(),
+    requests: integer("requests").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.version, t.partnerId, t.environment] })],
 );

@@ -3,7 +3,6 @@
 import { eq } from "drizzle-orm";
 import { Hono } from "hono";
 import * as z from "zod";
-import { bundle } from "../../versions";
 import type { AppEnv } from "../app/context";
 import { ApiError, invalidRequest } from "../app/errors";
 import { operatorAuth } from "../app/operator-auth";
@@ -14,6 +13,7 @@ import { createApiKey } from "../db/keys";
 import { apiKeys, partners, statements } from "../db/schema";
 import { parseImportPayload } from "../domain/import-payload";
 import { readBoundedBody, readJsonBody } from "./json-body";
+import { operatorVersionRoutes } from "./operator-versions";
 
 /** Largest accepted statement PDF. */
 export const MAX_PDF_BYTES = 20 * 1024 * 1024;
@@ -117,6 +117,7 @@ export const operatorRoutes = new Hono<AppEnv>()
     const parsed = SavedVersion.safeParse(await readJsonBody(c.req.raw));
     if (!parsed.success) throw validationError(parsed.error);
     const { version } = parsed.data;
+    const bundle = c.get("bundle");
     if (!bundle.isSupported(version, environment.data)) {
       throw invalidRequest([
         `version ${JSON.stringify(version.slice(0, 64))} is not offered in ${environment.data}; ` +
@@ -186,6 +187,8 @@ export const operatorRoutes = new Hono<AppEnv>()
     }
     return c.body(null, 204);
   })
+
+  .route("/", operatorVersionRoutes)
 
   .all("/operator/*", (c) => {
     throw new ApiError("NOT_FOUND_ERROR", `No route ${c.req.method} ${c.req.path}.`);
