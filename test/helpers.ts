@@ -16,9 +16,19 @@ export function uniqueId(prefix: string): string {
   return `${prefix}_${Date.now().toString(36)}${counter}${Math.random().toString(36).slice(2, 6)}`;
 }
 
-/** Sends a request to the Worker. */
-export function request(path: string, init: RequestInit = {}): Promise<Response> {
-  return exports.default.fetch(new Request(`${BASE}${path}`, init));
+/** Sends a request to a Worker: the service's own, unless another app's fetch is given. */
+export type Fetcher = (request: Request) => Promise<Response>;
+
+/** The service's Worker. */
+export const serviceFetch: Fetcher = (req) => exports.default.fetch(req);
+
+/** Sends a request to the Worker (or to `fetcher`). */
+export function request(
+  path: string,
+  init: RequestInit = {},
+  fetcher: Fetcher = serviceFetch,
+): Promise<Response> {
+  return fetcher(new Request(`${BASE}${path}`, init));
 }
 
 /** Calls the operator API with the test operator token. */
@@ -67,6 +77,8 @@ export interface ApiOptions {
   method?: string;
   body?: unknown;
   headers?: Record<string, string>;
+  /** Another app than the service's (see `fetcherOf` in test/apps.ts). */
+  fetch?: Fetcher;
 }
 
 /**
@@ -86,8 +98,8 @@ export async function api(path: string, options: ApiOptions = {}): Promise<Respo
     init.body = typeof options.body === "string" ? options.body : JSON.stringify(options.body);
     headers["content-type"] ??= "application/json";
   }
-  const res = await request(path, init);
-  await assertMatchesReference(path, init.method as string, res.clone());
+  const res = await request(path, init, options.fetch);
+  await assertMatchesReference(path, init.method as string, res.clone(), options.fetch);
   return res;
 }
 

@@ -20,7 +20,7 @@ import type {
 
 export { checkBundle } from "./check";
 export { UnknownRequestField } from "./compile";
-export { endpoint, error, schema } from "./instructions";
+export { endpoint, error, type Instruction, schema } from "./instructions";
 export type * from "./types";
 
 /** Newest first. Adding a version: `npm run version:new -- YYYY-MM-DD` writes both. */
