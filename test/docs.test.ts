@@ -1,5 +1,6 @@
 // The public documentation (changelog, per-version OpenAPI documents, the interactive reference)
 // and the contract between each version's reference and what the API answers in that version.
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ROUTES } from "../src/app/route-table";
 import { renderInlineMarkdown, renderMarkdown } from "../src/openapi/markdown";
@@ -261,6 +262,18 @@ describe("GET /docs", () => {
     expect(page).toContain('<select id="version-picker" name="version"');
     for (const version of VERSIONS) expect(page).toContain(`<option value="${version}"`);
     expect(page).toContain(`<option value="${bundle.newestReleased}" selected>`);
+  });
+
+  it("has the interactive reference and the pages' script in the static assets", async () => {
+    for (const [path, text] of [
+      ["/docs/vendor/scalar-api-reference.js", "createApiReference"],
+      ["/docs/docs.js", "createApiReference"],
+    ]) {
+      const res = await env.ASSETS.fetch(new Request(`http://api.test${path}`));
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get("content-type")).toMatch(/javascript/);
+      expect(await res.text()).toContain(text);
+    }
   });
 
   it("lists each version's operations in plain HTML, in that version's shapes", async () => {
