@@ -76,7 +76,9 @@ function operationOf(route: RouteSpec, headers: HeaderNames, deprecated: boolean
     responses[404] = errors("CustomerNotFound");
   }
   responses[500] = errors("InternalError");
-  if (!route.implemented) responses[501] = errors("NotImplemented");
+  // Every other answer of a route this service does not implement is its 501: `default` says so
+  // (and a 501 is no success an operation could document).
+  if (!route.implemented) responses.default = errors("NotImplemented");
   responses[503] = errors("ServiceUnavailable");
 
   const notes = [

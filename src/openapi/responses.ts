@@ -107,7 +107,7 @@ export function errorResponses(
       "No such customer for this key and product, or the account is not the customer's.",
       ["CUSTOMER_NOT_FOUND_ERROR", "ACCOUNT_NOT_FOUND_ERROR"],
     ),
-    NotImplemented: error("Not available in this service: type `NOT_IMPLEMENTED_ERROR`.", [
+    NotImplemented: error("`501`: not available in this service, type `NOT_IMPLEMENTED_ERROR`.", [
       "NOT_IMPLEMENTED_ERROR",
     ]),
     InternalError: error("An unexpected failure: type `INTERNAL_ERROR`.", ["INTERNAL_ERROR"]),
