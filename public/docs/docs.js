@@ -20,6 +20,8 @@
     hideClientButton: true,
     showDeveloperTools: "never",
     hideDarkModeToggle: true,
+    agent: { disabled: true },
+    mcp: { disabled: true },
     layout: "modern",
   });
   document.getElementById("operations").hidden = true;
