@@ -33,3 +33,6 @@ export function versionsBefore(name: string, of: VersionBundle = bundle): string
   const change = changeNamed(name, of);
   return of.versions.map((v) => v.id).filter((v) => of.changesNewerThan(v).includes(change));
 }
+
+/** A version sandbox keys may choose and production keys may not. */
+export const SANDBOX_ONLY = UNRELEASED_VERSIONS[0] as string;

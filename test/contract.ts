@@ -4,6 +4,7 @@
 
 import { exports } from "cloudflare:workers";
 import { dereference, type Schema, validate } from "@cfworker/json-schema";
+import { bundle } from "../versions";
 
 const BASE = "http://api.test";
 const VERSION_HEADER = "x-service-version";
@@ -169,7 +170,8 @@ export async function assertMatchesReference(
       fail(what, `a response after version resolution must carry ${VERSION_HEADER}`);
     }
     if (!type.startsWith("application/json")) fail(what, `content-type ${type}`);
-    const ref = await referenceOf("latest", fetcher);
+    // Sent before a version is chosen: the canonical envelope, as the newest version has it.
+    const ref = await referenceOf(bundle.versions[0]?.id as string, fetcher);
     checkBody(ref, ref.doc.components.schemas.ApiError, text, `${what} (no version)`);
     return;
   }

@@ -234,7 +234,13 @@ describe("GET /openapi/{version}.json", () => {
   });
 
   it("answers 404 JSON for a version that does not exist", async () => {
-    for (const file of ["2024-01-01.json", "latest", "LATEST.json", "%3Cscript%3E.json"]) {
+    const unreleased = VERSIONS[0] as string;
+    for (const file of [
+      "1999-12-31.json",
+      unreleased,
+      `${unreleased.toUpperCase()}X.json`,
+      "%3Cscript%3E.json",
+    ]) {
       const res = await request(`/openapi/${file}`);
       const body = await expectJson<Json>(res, 404);
       expect(body.error.type).toBe("NOT_FOUND_ERROR");

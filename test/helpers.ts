@@ -4,6 +4,7 @@ import { exports } from "cloudflare:workers";
 import { expect } from "vitest";
 import type * as z from "zod";
 import type { ImportPayload as ImportPayloadSchema } from "../src/domain/import-payload";
+import { OLDEST } from "./bundle-versions";
 import { assertMatchesReference } from "./contract";
 
 export const BASE = "http://api.test";
@@ -158,7 +159,8 @@ export interface Fixture {
 
 /**
  * A partner with one product, a sandbox customer with one account holding `statements` monthly
- * statements (month 1 oldest), and a sandbox ACCOUNT_READ key.
+ * statements (month 1 oldest), and a sandbox ACCOUNT_READ key. The partner saves the oldest
+ * version of the bundle unless told otherwise.
  */
 export async function seedAccount(
   options: { statements?: number; savedVersion?: string; scopes?: string[] } = {},
@@ -167,7 +169,7 @@ export async function seedAccount(
   const merchantKey = uniqueId("mk");
   const customerId = uniqueId("cus");
   const accountId = uniqueId("acc");
-  const saved = options.savedVersion ?? "2025-05-05";
+  const saved = options.savedVersion ?? OLDEST;
   await importData({
     partners: [
       {

@@ -67,9 +67,11 @@ async function statementsOperation(page: Page): Promise<string> {
   await page.locator("#app").getByText(STATEMENTS_OPERATION).first().click();
   const app = page.locator("#app");
   await expect
-    .poll(async () => (await app.innerText()).includes("Query Parameters"), { timeout: 15_000 })
+    .poll(async () => ((await app.textContent()) ?? "").includes("Query Parameters"), {
+      timeout: 15_000,
+    })
     .toBe(true);
-  return app.innerText();
+  return (await app.textContent()) ?? "";
 }
 
 describe("/docs in a browser", () => {
@@ -78,7 +80,7 @@ describe("/docs in a browser", () => {
     const res = await page.goto(`${service.base}/docs`, { waitUntil: "load" });
     expect(res?.headers()["content-security-policy"]).toContain("script-src 'self';");
     await interactive(page);
-    expect(await page.locator("#app").innerText()).toContain("Card Account Statements API");
+    expect(await page.locator("#app").textContent()).toContain("Card Account Statements API");
     expect(offOrigin).toEqual([]);
     expect(errors).toEqual([]);
     await page.close();
@@ -100,7 +102,7 @@ describe("/docs in a browser", () => {
       expect(await page.locator("#version-picker").inputValue()).toBe(version);
       await expect
         .poll(async () =>
-          (await page.locator("#app").innerText()).includes(`API version ${version}`),
+          ((await page.locator("#app").textContent()) ?? "").includes(`API version ${version}`),
         )
         .toBe(true);
       const text = await statementsOperation(page);
@@ -122,7 +124,7 @@ describe("/docs in a browser", () => {
     await page.goto(`${service.base}/docs`, { waitUntil: "load" });
     const listing = page.locator("#operations");
     expect(await listing.isVisible()).toBe(true);
-    const operation = await page.locator("#listAccountStatements").innerText();
+    const operation = (await page.locator("#listAccountStatements").textContent()) ?? "";
     for (const parameter of ["customer_id", "account_id", "limit", "starting_after"]) {
       expect(operation).toContain(parameter);
     }
