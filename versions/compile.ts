@@ -4,9 +4,9 @@
 // step only ever sees bodies in exactly that shape: no transformer needs to guard against a body
 // that a newer change reshaped already. Mistakes (a field that is not there, a route not in the
 // table) throw here, when the bundle is built, never while serving.
+import { fieldEdit } from "./field-edit";
 import type { ErrorInstruction, FieldInstruction, Instruction } from "./instructions";
-import { type BodyPath, dropField, insertField, locate, renameField, updateAt } from "./reshape";
-import { insertProperty, removeProperty, replaceProperty, setRequired } from "./schema-edits";
+import { type BodyPath, locate, updateAt } from "./reshape";
 import type {
   ApiVersion,
   CanonicalModel,
@@ -19,13 +19,7 @@ import type {
   VersionChange,
 } from "./types";
 
-/** An older client sent a field its version does not have. */
-export class UnknownRequestField extends Error {
-  constructor(readonly field: string) {
-    super(`${JSON.stringify(field)} is not a field of this request`);
-    this.name = "UnknownRequestField";
-  }
-}
+export { UnknownRequestField } from "./errors";
 
 /** An error body on its way back, with its type as the current step names it. */
 export interface ErrorState {
@@ -95,25 +89,27 @@ class Compiler {
     this.routes = canonicalRoutes(versions, model);
   }
 
-  /** What serving `version` needs, given the changes compiled so far (all newer ones). */
-  snapshot(): Omit<Compiled, "touched" | "responses" | "errors" | "requests" | "schemas"> & {
-    responses: Map<string, ResponseTransformer[]>;
-    errors: ErrorStep[];
-    requests: Map<string, RequestTransformer[]>;
-    schemas: SchemaMap;
-  } {
+  /** Records what serving `version` needs: the changes compiled so far, all newer than it. */
+  snapshot(version: string, into: Compiled): void {
     const requests = new Map<string, RequestTransformer[]>();
     for (const { root, fn } of [...this.requestSteps].reverse()) {
       requests.set(root, [...(requests.get(root) ?? []), fn]);
     }
-    return {
-      responses: new Map([...this.responseSteps].map(([root, fns]) => [root, [...fns]])),
-      errors: [...this.errorSteps],
-      requests,
-      schemas: structuredClone(this.schemas),
-      errorSchemas: new Map(),
-      absentRoutes: new Map(),
-    };
+    into.responses.set(
+      version,
+      new Map([...this.responseSteps].map(([root, fns]) => [root, [...fns]])),
+    );
+    into.errors.set(version, [...this.errorSteps]);
+    into.requests.set(version, requests);
+    into.schemas.set(version, structuredClone(this.schemas));
+    into.errorSchemas.set(
+      version,
+      Object.fromEntries([...this.errorState].map(([type, e]) => [type, e.schema])),
+    );
+    into.absentRoutes.set(
+      version,
+      new Set(this.model.routes.filter((route) => !this.routes.has(route))),
+    );
   }
 
   compileChange(change: VersionChange, where: string): void {
@@ -172,60 +168,11 @@ class Compiler {
   }
 
   private compileField(instruction: FieldInstruction, where: string, touched: Set<string>) {
-    const { field, was } = instruction;
     const target = this.schemas[instruction.schema];
     if (!target?.properties) throw new Error(`${where}: no object schema of that name here`);
-    const properties: Record<string, JsonSchema> = target.properties;
     const where_ = this.locations(instruction.schema);
     const inRequests = where_.requests.length > 0;
-    let older: ((object: Json) => Json) | undefined;
-    let newer: ((object: Json) => Json) | undefined;
-
-    if ("had" in was) {
-      const had = was.had;
-      const name = had.name ?? field;
-      if (!(field in properties)) throw new Error(`${where}: no such field here`);
-      if (name !== field && name in properties) throw new Error(`${where}: ${name} exists already`);
-      if (had.schema && !had.toOlder) throw new Error(`${where}: a type change needs toOlder`);
-      if (had.schema && inRequests && !had.toNewer) {
-        throw new Error(`${where}: the schema is a request body: a type change needs toNewer`);
-      }
-      if (name !== field || had.toOlder) {
-        older = (object) => renameField(object, field, name, had.toOlder);
-        newer = (object) => {
-          if (name !== field && field in object) throw new UnknownRequestField(field);
-          return renameField(object, name, field, had.toNewer);
-        };
-      }
-      const definition = structuredClone(had.schema ?? properties[field]) as JsonSchema;
-      if (had.schema && definition.description === undefined && properties[field]?.description) {
-        definition.description = properties[field].description;
-      }
-      if (had.description !== undefined) definition.description = had.description;
-      replaceProperty(target, field, name, definition);
-      if (had.required !== undefined) setRequired(target, name, had.required);
-    } else if ("didntExist" in was) {
-      if (!(field in properties)) throw new Error(`${where}: no such field here`);
-      older = (object) => dropField(object, field);
-      newer = (object) => {
-        if (field in object) throw new UnknownRequestField(field);
-        return object;
-      };
-      removeProperty(target, field);
-    } else {
-      const existed = was.existedAs;
-      if (field in properties) throw new Error(`${where}: the field exists already`);
-      if (existed.after !== undefined && !(existed.after in properties)) {
-        throw new Error(`${where}: no field ${existed.after} to follow`);
-      }
-      insertProperty(target, field, structuredClone(existed.schema), existed.after);
-      if (existed.required) setRequired(target, field, true);
-      const names = Object.keys(target.properties);
-      const preceding = new Set(names.slice(0, names.indexOf(field)));
-      older = (object) => insertField(object, field, existed.from(object), preceding);
-      newer = (object) => dropField(object, field);
-    }
-
+    const { older, newer } = fieldEdit(target, instruction, where, inRequests);
     touched.add(instruction.schema);
     if (!older || !newer) return;
     const edit = older;
@@ -325,19 +272,7 @@ export function compile(versions: readonly ApiVersion[], model: CanonicalModel):
     touched: compiler.touched,
   };
   for (const version of versions) {
-    const now = compiler.snapshot();
-    compiled.responses.set(version.id, now.responses);
-    compiled.errors.set(version.id, now.errors);
-    compiled.requests.set(version.id, now.requests);
-    compiled.schemas.set(version.id, now.schemas);
-    compiled.errorSchemas.set(
-      version.id,
-      Object.fromEntries([...compiler.errorState].map(([type, e]) => [type, e.schema])),
-    );
-    compiled.absentRoutes.set(
-      version.id,
-      new Set(model.routes.filter((route) => !compiler.routes.has(route))),
-    );
+    compiler.snapshot(version.id, compiled);
     for (const change of version.changes) {
       compiler.compileChange(change, `change ${change.name} (version ${version.id})`);
     }

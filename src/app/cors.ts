@@ -1,4 +1,5 @@
-// CORS for /v2: preflights are answered without a key; the version and request id are exposed.
+// CORS for /v2: preflights are answered without a key; the version (and its deprecation) and the
+// request id are exposed.
 import type { MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
 import type { AppEnv } from "./context";
@@ -21,7 +22,8 @@ export function corsFor(env: AppEnv["Bindings"]): MiddlewareHandler {
       origin: allowedOrigins(env.CORS_ALLOWED_ORIGINS),
       allowMethods: ["GET", "POST", "PUT", "DELETE", "OPTIONS"],
       allowHeaders: ["Authorization", "Content-Type", versionHeader(env), merchantKeyHeader(env)],
-      exposeHeaders: [versionHeader(env), "x-request-id"],
+      // A browser client may read the version, and whether it is deprecated (RFC 9745, 8594).
+      exposeHeaders: [versionHeader(env), "x-request-id", "Deprecation", "Sunset", "Link"],
       maxAge: 600,
     });
     corsByConfig.set(key, handler);

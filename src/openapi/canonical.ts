@@ -16,6 +16,11 @@ export const RESOURCES = [
   "ApiKey",
 ] as const satisfies readonly (Exclude<ResourceName, "Error"> & SchemaName)[];
 
+// Every resource but Error is listed: this fails to compile when a name is added to one only.
+type Unlisted = Exclude<Exclude<ResourceName, "Error">, (typeof RESOURCES)[number]>;
+const everyResource: [Unlisted] extends [never] ? true : Unlisted = true;
+void everyResource;
+
 /** The schema documenting each error type in the canonical version: its narrowest envelope. */
 function errorSchemaOf(type: ErrorType): SchemaName {
   switch (type) {
