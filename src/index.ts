@@ -1,5 +1,71 @@
-// The Worker: the service wired (src/create-app.ts) with its version bundle (versions/index.ts).
-import { bundle } from "../versions";
-import { createApp } from "./create-app";
+// Wiring only. A partner request runs: request context → CORS → authenticate → resolve version →
+// the route exists in that version → scope → product → handler (canonical model) → the version
+// bundle reshapes the body → response. The bundle is an argument, so a test can serve another.
+import { Hono } from "hono";
+import { bundle, type VersionBundle } from "../versions";
+import type { AppEnv } from "./app/context";
+import { corsFor } from "./app/cors";
+import { routeNotFound } from "./app/errors";
+import {
+  authenticate,
+  requireRouteInVersion,
+  requireScope,
+  resolveProduct,
+  resolveVersion,
+} from "./app/pipeline";
+import { requestContext } from "./app/request-context";
+import { renderError } from "./app/respond";
+import { ROUTES } from "./app/route-table";
+import { createVersionUsage, type VersionUsageOptions } from "./app/version-usage";
+import { accountRoutes } from "./routes/accounts";
+import { customerRoutes } from "./routes/customers";
+import { docsRoutes } from "./routes/docs";
+import { fileRoutes } from "./routes/files";
+import { keyRoutes } from "./routes/keys";
+import { operatorRoutes } from "./routes/operator";
+import { planStatementPage, STATEMENTS_PATH, statementRoutes } from "./routes/statements";
+import { unimplementedRoutes } from "./routes/unimplemented";
+
+/** The whole service, serving `bundle`. One app per isolate: it holds the usage counters. */
+export function createApp(bundle: VersionBundle, options: VersionUsageOptions = {}): Hono<AppEnv> {
+  const app = new Hono<AppEnv>();
+  const versionUsage = createVersionUsage(options);
+
+  app.use("*", async (c, next) => {
+    c.set("bundle", bundle);
+    c.set("versionUsage", versionUsage);
+    await next();
+  });
+  app.use("*", requestContext);
+  app.use("/v2/*", (c, next) => corsFor(c.env)(c, next));
+
+  // Unauthenticated surfaces.
+  app.route("/", docsRoutes);
+  app.route("/", fileRoutes);
+  app.route("/", operatorRoutes);
+
+  // The partner API: every /v2 request is authenticated, then versioned, before anything else.
+  // A statements page plans its reads first, so they share the key lookup's round trip.
+  app.get(STATEMENTS_PATH, planStatementPage);
+  app.use("/v2/*", authenticate, resolveVersion);
+  for (const spec of ROUTES) {
+    // A route the version does not have answers exactly as an unknown route, before any check.
+    app.on(spec.method, spec.path, requireRouteInVersion(spec));
+    if (spec.scope) app.on(spec.method, spec.path, requireScope(spec.scope));
+    if (spec.customerScoped) app.on(spec.method, spec.path, resolveProduct);
+  }
+  app.route("/", statementRoutes);
+  app.route("/", accountRoutes);
+  app.route("/", customerRoutes);
+  app.route("/", keyRoutes);
+  app.route("/", unimplementedRoutes);
+  app.all("/v2/*", (c) => {
+    throw routeNotFound(c.req.method, c.req.path);
+  });
+
+  app.notFound((c) => renderError(routeNotFound(c.req.method, c.req.path), c));
+  app.onError(renderError);
+  return app;
+}
 
 export default createApp(bundle);

@@ -5,7 +5,7 @@ import { env } from "cloudflare:workers";
 import type { Hono } from "hono";
 import type { AppEnv } from "../src/app/context";
 import type { VersionUsageOptions } from "../src/app/version-usage";
-import { createApp } from "../src/create-app";
+import { createApp } from "../src/index";
 import type { VersionBundle } from "../versions";
 import type { Fetcher } from "./helpers";
 
