@@ -434,6 +434,41 @@ describe("endpoint instructions", () => {
   });
 });
 
+describe("imperative changes", () => {
+  it("run after the change's instructions, on bodies, requests and the reference", () => {
+    const b = createBundle([
+      dated("2027-01-01", [
+        {
+          name: "renameFeesToCharges",
+          description: "d",
+          instructions: [schema("Statement").field("fees").had({ name: "charges" })],
+          resources: ["StatementList", "CreateKeyRequest"],
+          // Sees the body the instruction left: `charges`, not `fees`.
+          response: {
+            StatementList: (list: Json) => ({ ...list, count: list.data[0].charges }),
+          },
+          request: { CreateKeyRequest: ({ label, ...rest }: Json) => ({ ...rest, name: label }) },
+          schema: (schemas) => {
+            (schemas.StatementList as Json).properties.count = { type: "integer" };
+          },
+        },
+      ]),
+      OLDEST,
+    ]);
+    expect(older(b, "StatementList", list).count).toBe(5);
+    expect(b.upgradeRequest("2020-01-01", "CreateKeyRequest", { label: "k" })).toEqual({
+      name: "k",
+    });
+    expect(b.schemasOf("2020-01-01").StatementList?.properties.count).toEqual({ type: "integer" });
+    expect(b.schemasOf("2027-01-01").StatementList?.properties.count).toBeUndefined();
+    expect(b.touchedBy(b.versions[0]?.changes[0] as VersionChange)).toEqual([
+      "StatementList",
+      "CreateKeyRequest",
+      "Statement",
+    ]);
+  });
+});
+
 describe("behaviour changes", () => {
   it("are asked about by change, never by comparing dates", () => {
     const reject = change("rejectUnknownQueryParameters");
