@@ -2,15 +2,18 @@ import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
-// Three projects: `workers` runs inside workerd with the wrangler.toml bindings (migrations applied
-// in test/setup.ts); `e2e` runs in Node and drives `npm start` over real HTTP; `browser` runs in
-// Node and drives headless Chromium against a throwaway local run (test/support/local-service.ts).
+// Four projects: `workers` runs inside workerd with the wrangler.toml bindings (migrations applied
+// in test/setup.ts); `e2e` runs in Node and drives `npm start` over real HTTP; `node` checks the
+// scripts and the OpenAPI documents from Node; `browser` runs in Node and drives headless Chromium
+// against a throwaway local run (test/support/local-service.ts).
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
   return {
     test: {
       // The Worker logs one JSON line per request; tests read it through spies, not stdout.
       onConsoleLog: (log: string) => !log.includes('{"request_id"') && !log.startsWith("[outbox]"),
+      // The interactive reference is copied into the static assets first (public/docs/vendor/).
+      globalSetup: ["./test/support/reference-assets.global.ts"],
       projects: [
         {
           plugins: [
@@ -37,7 +40,7 @@ export default defineConfig(async () => {
             name: "workers",
             setupFiles: ["./test/setup.ts"],
             include: ["test/**/*.test.ts"],
-            exclude: ["test/e2e/**", "test/browser/**", "test/support/**"],
+            exclude: ["test/e2e/**", "test/browser/**", "test/support/**", "test/node/**"],
           },
         },
         {
@@ -53,6 +56,16 @@ export default defineConfig(async () => {
             name: "client",
             environment: "node",
             include: ["packages/client/test/**/*.test.ts"],
+          },
+        },
+        {
+          test: {
+            // Node-side checks: the scripts (version:new) and the published OpenAPI documents.
+            name: "node",
+            environment: "node",
+            include: ["test/node/**/*.test.ts"],
+            testTimeout: 60_000,
+            hookTimeout: 180_000,
           },
         },
         {

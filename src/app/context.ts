@@ -1,9 +1,10 @@
 // The Hono environment shared by every sub-app: bindings, and what the pipeline sets per request.
-import type { Environment } from "../../versions";
+import type { Environment, VersionBundle } from "../../versions";
 import type { Database, QueryStats } from "../db/client";
 import type { Signer } from "../domain/signing";
 import type { User } from "../domain/user";
 import type { HeldKey } from "./idempotency";
+import type { VersionUsage } from "./version-usage";
 
 /** A dashboard request's signed-in user, its partner and session. */
 export interface DashboardSession {
@@ -47,6 +48,10 @@ export interface Caller {
 }
 
 export interface Variables {
+  /** The versions this app serves (versions/index.ts in production; tests may pass another). */
+  bundle: VersionBundle;
+  /** Per-isolate request counts by version, flushed to D1 now and then. */
+  versionUsage: VersionUsage;
   requestId: string;
   db: Database;
   queryStats: QueryStats;

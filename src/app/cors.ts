@@ -1,5 +1,5 @@
 // CORS for /v2: preflights are answered without a key; a browser may send an Idempotency-Key and
-// read the version, the request id, the replay marker and Retry-After.
+// read the version (and its deprecation), the request id, the replay marker and Retry-After.
 import type { MiddlewareHandler } from "hono";
 import { cors } from "hono/cors";
 import type { AppEnv } from "./context";
@@ -28,7 +28,16 @@ export function corsFor(env: AppEnv["Bindings"]): MiddlewareHandler {
         merchantKeyHeader(env),
         "Idempotency-Key",
       ],
-      exposeHeaders: [versionHeader(env), "x-request-id", "Idempotent-Replayed", "Retry-After"],
+      // A browser client may read the version, and whether it is deprecated (RFC 9745, 8594).
+      exposeHeaders: [
+        versionHeader(env),
+        "x-request-id",
+        "Idempotent-Replayed",
+        "Retry-After",
+        "Deprecation",
+        "Sunset",
+        "Link",
+      ],
       maxAge: 600,
     });
     corsByConfig.set(key, handler);

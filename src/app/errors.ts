@@ -120,3 +120,8 @@ export function accountNotFound(accountId: string): ApiError {
     { param: "account_id" },
   );
 }
+
+/** 404 for a route that does not exist, or not in the request's version: the same bytes. */
+export function routeNotFound(method: string, path: string): ApiError {
+  return new ApiError("NOT_FOUND_ERROR", `No route ${method} ${path}.`);
+}

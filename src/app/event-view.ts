@@ -1,6 +1,6 @@
 // The canonical event as a partner reads it now: the statement's figures as imported, `as_of` and
 // the PDF link of this moment, and only the identifiers of a statement hidden since.
-import { bundle, type Json, type ResponseContext } from "../../versions";
+import type { Json, ResponseContext, VersionBundle } from "../../versions";
 import type { EventRow } from "../db/events";
 import { type StatementEvent, statementIdentity } from "../domain/event";
 import type { Signer } from "../domain/signing";
@@ -38,10 +38,14 @@ export async function renderEvent(row: EventRow, at: ReadMoment): Promise<Statem
 }
 
 /**
- * An event in the shape of `version`: its statement reshaped by the same version modules as any
- * statement read, then the event itself.
+ * An event in the shape of `version`. The bundle reshapes the statement inside it wherever the
+ * reference nests one, by the same version changes as any statement read.
  */
-export function eventInVersion(version: string, event: StatementEvent, ctx: ResponseContext): Json {
-  const statement = bundle.transform(version, "Statement", event.data.statement, ctx);
-  return bundle.transform(version, "Event", { ...event, data: { statement } }, ctx);
+export function eventInVersion(
+  bundle: VersionBundle,
+  version: string,
+  event: StatementEvent,
+  ctx: ResponseContext,
+): Json {
+  return bundle.transform(version, "Event", event, ctx);
 }

@@ -1,13 +1,13 @@
 // The /v2 request pipeline, in order: authenticate → resolve version → scope → product.
 import type { MiddlewareHandler } from "hono";
-import { bundle } from "../../versions";
 import { findCallerByKeyHash } from "../db/queries";
 import { hashApiKey, parseApiKey } from "../domain/api-keys";
 import type { AppEnv } from "./context";
-import { ApiError } from "./errors";
+import { ApiError, routeNotFound } from "./errors";
 import { merchantKeyHeader, versionHeader } from "./headers";
 import { recordKeyUse } from "./key-use";
-import type { Scope } from "./route-table";
+import type { RouteSpec, Scope } from "./route-table";
+import { markVersion } from "./version-headers";
 
 const UNAUTHORIZED = () =>
   new ApiError(
@@ -57,9 +57,13 @@ export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next();
 };
 
-/** The header's version, else the partner's saved one; from here on every response names it. */
+/**
+ * The header's version, else the partner's saved one; from here on every response names it (and,
+ * for a deprecated version, says so), and the request counts towards the version's usage.
+ */
 export const resolveVersion: MiddlewareHandler<AppEnv> = async (c, next) => {
   const caller = c.get("caller");
+  const bundle = c.get("bundle");
   const header = versionHeader(c.env);
   const requested = c.req.header(header);
   const version = requested ?? caller.savedVersion;
@@ -73,9 +77,20 @@ export const resolveVersion: MiddlewareHandler<AppEnv> = async (c, next) => {
     );
   }
   c.set("version", version);
-  c.header(header, version);
+  markVersion(c, version);
+  c.get("versionUsage").record(c, version);
   await next();
 };
+
+/** 404, exactly as for an unknown route, when the request's version does not have the route. */
+export function requireRouteInVersion(route: RouteSpec): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (!c.get("bundle").routeExists(c.get("version"), route.method, route.path)) {
+      throw routeNotFound(c.req.method, c.req.path);
+    }
+    await next();
+  };
+}
 
 /** 403 unless the key carries `scope`. */
 export function requireScope(scope: Scope): MiddlewareHandler<AppEnv> {

@@ -1,10 +1,10 @@
 // Rendering: canonical bodies go through the version chain of the request's version, then out.
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { bundle, type Json, type ResourceName } from "../../versions";
+import type { Json, ResourceName } from "../../versions";
 import type { AppEnv } from "./context";
 import { ApiError } from "./errors";
-import { versionHeader } from "./headers";
+import { markVersion } from "./version-headers";
 
 /** Sends a canonical body shaped for the request's version (unchanged before one is chosen). */
 export function respond(
@@ -25,7 +25,7 @@ export function shape(
 ): Json {
   const version = c.get("version");
   if (!version) return body;
-  return bundle.transform(version, resource, body, responseContext(c, status));
+  return c.get("bundle").transform(version, resource, body, responseContext(c, status));
 }
 
 /** What a transformer may know of the response being built. */
@@ -36,7 +36,7 @@ export function responseContext(c: Context<AppEnv>, status: number) {
 /** Sends a body already shaped for the request's version (see `shape`). */
 export function sendShaped(c: Context<AppEnv>, body: Json, status: ContentfulStatusCode): Response {
   const version = c.get("version");
-  if (version) c.header(versionHeader(c.env), version);
+  if (version) markVersion(c, version);
   return c.json(body, status);
 }
 

@@ -8,8 +8,11 @@ import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { bundle } from "../../versions";
 import { ApiError } from "../app/errors";
 import type { Actor } from "../domain/audit";
-import type { ImportPayload, StatementInput } from "../domain/import-payload";
-import { AMOUNT_FIELDS } from "../domain/statement";
+import {
+  IMPORT_AMOUNT_FIELDS,
+  type ImportPayload,
+  type StatementInput,
+} from "../domain/import-payload";
 import type { Database } from "./client";
 import { type DeliveryRef, deliveriesOf, statementEventWrites } from "./event-writes";
 import { type Existing, readExisting } from "./import-existing";
@@ -31,7 +34,7 @@ const STATEMENT_COLUMNS = [
   ["period_end_date", "periodEndDate"],
   ["due_date", "dueDate"],
   ["currency", "currency"],
-  ...AMOUNT_FIELDS,
+  ...IMPORT_AMOUNT_FIELDS,
 ] as const;
 
 type StatementRow = typeof statements.$inferSelect;

@@ -404,3 +404,20 @@ export const idempotencyKeys = sqliteTable(
   },
   (t) => [index("idempotency_keys_expiry_idx").on(t.expiresAt)],
 );
+
+/**
+ * Requests served per day, API version, partner and environment: added to by each isolate at most
+ * once a minute (src/app/version-usage.ts), read by the operator API. The key starts with the
+ * day, so "the last 30 days" is one range of the primary key.
+ */
+export const versionUsage = sqliteTable(
+  "version_usage",
+  {
+    day: text("day").notNull(),
+    version: text("version").notNull(),
+    partnerId: text("partner_id").notNull(),
+    environment: text("environment", { enum: ["sandbox", "production"] }).notNull(),
+    requests: integer("requests").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.version, t.partnerId, t.environment] })],
+);

@@ -1,8 +1,36 @@
 // Validation of the operator import payload: every problem is reported with its item and field.
 import * as z from "zod";
 import { bundle } from "../../versions";
-import { AMOUNT_FIELDS, AMOUNT_SIGNS } from "./statement";
 import { normaliseTimestamp } from "./timestamp";
+
+/**
+ * The import's amount fields, with the column each one is stored in. The import's names, not the
+ * API's: they change only with the operator import, never with an API version.
+ */
+export const IMPORT_AMOUNT_FIELDS = [
+  ["statement_balance", "statementBalance"],
+  ["minimum_due", "minimumDue"],
+  ["previous_balance", "previousBalance"],
+  ["purchases", "purchases"],
+  ["payments", "payments"],
+  ["credits", "credits"],
+  ["refunds", "refunds"],
+  ["interest", "interest"],
+  ["fees", "fees"],
+  ["overdue_amount", "overdueAmount"],
+] as const;
+
+type ImportAmountField = (typeof IMPORT_AMOUNT_FIELDS)[number][0];
+
+/** Card-statement sign convention: charges positive, money credited back negative. */
+const AMOUNT_SIGNS: Partial<Record<ImportAmountField, "positive" | "negative">> = {
+  purchases: "positive",
+  interest: "positive",
+  fees: "positive",
+  payments: "negative",
+  credits: "negative",
+  refunds: "negative",
+};
 
 const MAX_ITEMS = 5000;
 
@@ -71,7 +99,7 @@ const Account = z.strictObject({
 });
 
 const amountShape = Object.fromEntries(
-  AMOUNT_FIELDS.map(([field]) => {
+  IMPORT_AMOUNT_FIELDS.map(([field]) => {
     const sign = AMOUNT_SIGNS[field];
     let rule = amount;
     if (sign === "positive") rule = rule.refine((v) => v >= 0, "must not be negative (a charge)");
@@ -81,7 +109,7 @@ const amountShape = Object.fromEntries(
     }
     return [field, rule.optional()];
   }),
-) as Record<(typeof AMOUNT_FIELDS)[number][0], z.ZodOptional<typeof amount>>;
+) as Record<ImportAmountField, z.ZodOptional<typeof amount>>;
 
 const Statement = z
   .strictObject({

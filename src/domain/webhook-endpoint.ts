@@ -48,16 +48,17 @@ export function toWebhookEndpoint(
   now: Date,
   secret?: string,
 ): WebhookEndpoint {
+  // Fields in the order the reference lists them; absent optional ones are left out.
   const out: WebhookEndpoint = {
     webhook_endpoint_id: row.endpointId,
     url: row.url,
+    ...(row.description === null ? {} : { description: row.description }),
     api_version: row.apiVersion,
     status: row.status,
+    ...(row.disabledAt === null ? {} : { disabled_at: row.disabledAt }),
+    ...(row.disabledReason === null ? {} : { disabled_reason: row.disabledReason }),
     created_at: row.createdAt,
   };
-  if (row.description !== null) out.description = row.description;
-  if (row.disabledAt !== null) out.disabled_at = row.disabledAt;
-  if (row.disabledReason !== null) out.disabled_reason = row.disabledReason;
   if (secret !== undefined) out.secret = secret;
   if (row.previousSecretExpiresAt !== null && row.previousSecretExpiresAt > now.toISOString()) {
     out.previous_secret_expires_at = row.previousSecretExpiresAt;

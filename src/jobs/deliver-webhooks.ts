@@ -1,6 +1,8 @@
 // The queue consumer: one attempt per message, signed per Standard Webhooks, recorded, and retried
 // with backoff through the queue until the retry window closes (then dead-lettered). At least
 // once: a receiver de-duplicates on `webhook-id`, the event id.
+
+import { bundle } from "../../versions";
 import type { Bindings } from "../app/context";
 import { eventInVersion, renderEvent } from "../app/event-view";
 import { mailerFor } from "../app/mailer";
@@ -55,7 +57,7 @@ async function attemptDelivery(d: Delivery, ref: DeliveryRef): Promise<Verdict> 
     now,
   });
   const ctx = { path: "", status: 200, timestamp: now.toISOString() };
-  const body = JSON.stringify(eventInVersion(endpoint.apiVersion, event, ctx));
+  const body = JSON.stringify(eventInVersion(bundle, endpoint.apiVersion, event, ctx));
   const signed = await signWebhook(signingSecrets(endpoint, now), event.event_id, now, body);
   const problem = webhookUrlProblem(endpoint.url, { allowLoopback: d.config.allowLoopback });
   const outcome = problem

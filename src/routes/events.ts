@@ -6,8 +6,8 @@ import { Hono } from "hono";
 import type { AppEnv } from "../app/context";
 import { enqueueDeliveries } from "../app/delivery-queue";
 import { ApiError, invalidRequest } from "../app/errors";
-import { eventInVersion, renderEvent } from "../app/event-view";
-import { respond, responseContext, sendShaped } from "../app/respond";
+import { renderEvent } from "../app/event-view";
+import { respond } from "../app/respond";
 import { readScopeOf } from "../db/customer-queries";
 import { type EventRow, findEvent, readEventPage } from "../db/events";
 import type { ReadScope } from "../db/queries";
@@ -16,10 +16,8 @@ import { findEndpoint } from "../db/webhook-endpoints";
 import { toDeliveryAttempt } from "../domain/delivery-attempt";
 import { EVENT_RETENTION_MS } from "../domain/event";
 import { decodeEventPageToken, encodeEventPageToken } from "../domain/page-token";
-import { ResendEventRequestSchema } from "../openapi/webhook-schemas";
-import { readJsonBody } from "./json-body";
 import { idPage, parseIdPage, parseLimit } from "./list-params";
-import { parseBody } from "./validate-body";
+import { readRequest } from "./request-body";
 import { endpointNotFound } from "./webhook-endpoints";
 
 const ONE = "/v2/events/:event_id";
@@ -72,11 +70,8 @@ export const eventRoutes = new Hono<AppEnv>()
     const rows = await readEventPage(c.get("db"), scope, retainedSince(c), after, limit);
     const page = rows.slice(0, limit);
     const moment = readMoment(c);
-    const ctx = responseContext(c, 200);
-    const version = c.get("version");
-    const data = await Promise.all(
-      page.map(async (row) => eventInVersion(version, await renderEvent(row, moment), ctx)),
-    );
+    // Canonical events: the bundle reshapes the whole list, statements inside included, once.
+    const data = await Promise.all(page.map((row) => renderEvent(row, moment)));
     const last = page.at(-1);
     const body: { data: unknown[]; has_more: boolean; next_page_token?: string } = {
       data,
@@ -93,8 +88,7 @@ export const eventRoutes = new Hono<AppEnv>()
 
   .get(ONE, async (c) => {
     const row = await eventOr404(c, c.req.param("event_id"));
-    const event = await renderEvent(row, readMoment(c));
-    return sendShaped(c, eventInVersion(c.get("version"), event, responseContext(c, 200)), 200);
+    return respond(c, "Event", await renderEvent(row, readMoment(c)));
   })
 
   .get(`${ONE}/delivery_attempts`, async (c) => {
@@ -105,8 +99,7 @@ export const eventRoutes = new Hono<AppEnv>()
   })
 
   .post(`${ONE}/resend`, async (c) => {
-    const sent = await readJsonBody(c.req.raw, { allowEmpty: true });
-    const body = parseBody(ResendEventRequestSchema, sent ?? {});
+    const body = await readRequest(c, "ResendEventRequest", { allowEmpty: true });
     const row = await eventOr404(c, c.req.param("event_id"));
     const scope = scopeOf(c);
     const db = c.get("db");

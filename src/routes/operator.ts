@@ -4,7 +4,6 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import { Hono } from "hono";
 import * as z from "zod";
-import { bundle } from "../../versions";
 import { operatorActor } from "../app/actor";
 import type { AppEnv } from "../app/context";
 import { enqueueDeliveries } from "../app/delivery-queue";
@@ -21,6 +20,7 @@ import { partners, statements } from "../db/schema";
 import { parseImportPayload } from "../domain/import-payload";
 import { readBoundedBody, readJsonBody } from "./json-body";
 import { operatorPartnerRoutes } from "./operator-partners";
+import { operatorVersionRoutes } from "./operator-versions";
 
 /** Largest accepted statement PDF. */
 export const MAX_PDF_BYTES = 20 * 1024 * 1024;
@@ -149,6 +149,7 @@ export const operatorRoutes = new Hono<AppEnv>()
     const parsed = SavedVersion.safeParse(await readJsonBody(c.req.raw));
     if (!parsed.success) throw validationError(parsed.error);
     const { version } = parsed.data;
+    const bundle = c.get("bundle");
     if (!bundle.isSupported(version, environment.data)) {
       throw invalidRequest([
         `version ${JSON.stringify(version.slice(0, 64))} is not offered in ${environment.data}; ` +
@@ -246,6 +247,7 @@ export const operatorRoutes = new Hono<AppEnv>()
   })
 
   .route("/", operatorPartnerRoutes)
+  .route("/", operatorVersionRoutes)
 
   .all("/operator/*", (c) => {
     throw new ApiError("NOT_FOUND_ERROR", `No route ${c.req.method} ${c.req.path}.`);

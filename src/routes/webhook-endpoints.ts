@@ -1,6 +1,5 @@
 // /v2/webhook_endpoints: where a product's statement events are pushed, per environment.
 import { Hono } from "hono";
-import { bundle } from "../../versions";
 import type { AppEnv } from "../app/context";
 import { ApiError, invalidRequest } from "../app/errors";
 import { storeWithEffect } from "../app/idempotency";
@@ -23,13 +22,8 @@ import {
 } from "../domain/webhook-endpoint";
 import { generateWebhookSecret } from "../domain/webhook-signature";
 import { webhookUrlProblem } from "../domain/webhook-url";
-import {
-  CreateWebhookEndpointRequestSchema,
-  RollWebhookEndpointSecretRequestSchema,
-} from "../openapi/webhook-schemas";
-import { readJsonBody } from "./json-body";
 import { idPage, parseIdPage } from "./list-params";
-import { parseBody } from "./validate-body";
+import { readRequest } from "./request-body";
 
 const BASE = "/v2/webhook_endpoints";
 const ONE = `${BASE}/:webhook_endpoint_id`;
@@ -45,13 +39,14 @@ export function endpointNotFound(endpointId: string): ApiError {
 
 export const webhookEndpointRoutes = new Hono<AppEnv>()
   .post(BASE, async (c) => {
-    const body = parseBody(CreateWebhookEndpointRequestSchema, await readJsonBody(c.req.raw));
+    const body = await readRequest(c, "CreateWebhookEndpointRequest");
     const problem = webhookUrlProblem(body.url, {
       allowLoopback: c.env.WEBHOOK_ALLOW_LOOPBACK === "true",
     });
     if (problem) throw invalidRequest([problem], "url");
     const caller = c.get("caller");
     const apiVersion = body.api_version ?? c.get("version");
+    const bundle = c.get("bundle");
     if (!bundle.isSupported(apiVersion, caller.environment)) {
       throw invalidRequest(
         [
@@ -123,8 +118,7 @@ export const webhookEndpointRoutes = new Hono<AppEnv>()
 
   .post(`${ONE}/roll_secret`, async (c) => {
     const endpointId = c.req.param("webhook_endpoint_id");
-    const sent = await readJsonBody(c.req.raw, { allowEmpty: true });
-    const body = parseBody(RollWebhookEndpointSecretRequestSchema, sent ?? {});
+    const body = await readRequest(c, "RollWebhookEndpointSecretRequest", { allowEmpty: true });
     const scope = readScopeOf(c.get("caller"), c.get("merchantKey"));
     const db = c.get("db");
     const current = await findEndpoint(db, scope, endpointId);

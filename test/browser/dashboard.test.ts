@@ -173,6 +173,7 @@ describe("the partner dashboard in a browser", () => {
       .locator(`tr:has-text("…${firstKey.slice(-4)}")`)
       .getByRole("link", { name: /^Roll/ })
       .click();
+    await admin.waitForURL(/\/dashboard\/sandbox\/keys\/key_\w+\/roll$/);
     await expectAccessible(admin);
     await admin.getByLabel("In 1 hour").check();
     await admin.getByRole("button", { name: "Roll key" }).click();
@@ -184,6 +185,7 @@ describe("the partner dashboard in a browser", () => {
 
     // Upgrade the saved version, with the changes and the side-by-side preview shown.
     await admin.getByRole("link", { name: "API version" }).click();
+    await admin.waitForURL(/\/dashboard\/sandbox\/version$/);
     await expectAccessible(admin);
     await admin.getByRole("link", { name: "Compare with latest" }).click();
     await admin.getByRole("heading", { name: "From 2025-05-05 to latest" }).waitFor();
@@ -206,6 +208,7 @@ describe("the partner dashboard in a browser", () => {
 
     // Invite a Developer from the team page; they sign in through their mail.
     await admin.getByRole("link", { name: "Team" }).click();
+    await admin.waitForURL(/\/dashboard\/team$/);
     await expectAccessible(admin);
     await admin.getByLabel("Email address").fill(DEVELOPER);
     await admin.getByLabel("Role", { exact: true }).selectOption("Developer");
@@ -246,6 +249,7 @@ describe("the partner dashboard in a browser", () => {
       .locator(`tr:has-text("…${rolledKey.slice(-4)}")`)
       .getByRole("link", { name: /^Revoke/ })
       .click();
+    await admin.waitForURL(/\/dashboard\/sandbox\/keys\/key_\w+\/revoke$/);
     await expectAccessible(admin);
     await admin.getByRole("button", { name: "Revoke" }).click();
     await admin.getByText("Revoked 1 key.").waitFor();
@@ -254,6 +258,7 @@ describe("the partner dashboard in a browser", () => {
 
     // The audit log tells the story, newest first.
     await admin.getByRole("link", { name: "Audit log" }).click();
+    await admin.waitForURL(/\/dashboard\/audit$/);
     await expectAccessible(admin);
     const log = (await admin.locator("tbody").textContent()) ?? "";
     for (const what of [

@@ -6,6 +6,7 @@ import { createServer } from "node:net";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_PARTNER, demoImport } from "../../scripts/demo-data.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 const STARTUP_MS = 150_000;
@@ -141,7 +142,8 @@ describe("npm start", () => {
     expect(printed.url).toBe(`http://localhost:${port}/v2/${account}/statements?limit=3`);
     const res = await fetch(printed.url, { headers: { authorization: basic(printed.key) } });
     expect(res.status).toBe(200);
-    expect(res.headers.get("x-service-version")).toBe("2026-10-13");
+    const demo = demoImport().partners.find((p) => p.partner_id === DEMO_PARTNER);
+    expect(res.headers.get("x-service-version")).toBe(demo?.saved_versions.sandbox);
     const page = (await res.json()) as StatementPage;
     expect(page.data).toHaveLength(3);
     expect(page.has_more).toBe(true);

@@ -909,7 +909,7 @@ export interface components {
                 "application/json": components["schemas"]["ApiError"];
             };
         };
-        /** @description Invalid input (InvalidRequestError); or, as an ApiError, an unsupported `x-service-version` (sent without the version header) or a `x-service-merchant-key` that names none of your products. */
+        /** @description Invalid input (`INVALID_REQUEST_ERROR`); or, as `BAD_REQUEST_ERROR`, an unsupported `x-service-version` (sent without the version header) or a `x-service-merchant-key` that names none of your products. */
         InvalidRequest: {
             headers: {
                 "x-service-version": components["headers"]["Version"];
@@ -923,6 +923,7 @@ export interface components {
         /** @description Missing, malformed, unknown or revoked API key. No version header. */
         Unauthorized: {
             headers: {
+                /** @description The schemes the API accepts: Basic and Bearer. */
                 "WWW-Authenticate"?: string;
                 "x-request-id": components["headers"]["RequestId"];
                 [name: string]: unknown;
@@ -953,7 +954,7 @@ export interface components {
                 "application/json": components["schemas"]["CustomerNotFoundError"];
             };
         };
-        /** @description Not available in this service: type `NOT_IMPLEMENTED_ERROR`. */
+        /** @description `501`: not available in this service, type `NOT_IMPLEMENTED_ERROR`. */
         NotImplemented: {
             headers: {
                 "x-service-version": components["headers"]["Version"];
@@ -980,6 +981,7 @@ export interface components {
             headers: {
                 "x-service-version": components["headers"]["Version"];
                 "x-request-id": components["headers"]["RequestId"];
+                /** @description Seconds to wait before retrying. */
                 "Retry-After"?: string;
                 [name: string]: unknown;
             };
@@ -1014,6 +1016,7 @@ export interface components {
             headers: {
                 "x-service-version": components["headers"]["Version"];
                 "x-request-id": components["headers"]["RequestId"];
+                /** @description Seconds to wait before retrying. */
                 "Retry-After"?: string;
                 [name: string]: unknown;
             };
@@ -1065,8 +1068,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["NotImplemented"];
         };
     };
     createOrder: {
@@ -1088,8 +1091,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["NotImplemented"];
         };
     };
     listOrderEvents: {
@@ -1111,8 +1114,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["NotImplemented"];
         };
     };
     createOrderEvent: {
@@ -1134,8 +1137,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["NotImplemented"];
         };
     };
     updateOrder: {
@@ -1149,6 +1152,7 @@ export interface operations {
                 "x-service-version"?: components["parameters"]["Version"];
             };
             path: {
+                /** @description The `order_id` of the order. */
                 order_id: string;
             };
             cookie?: never;
@@ -1159,8 +1163,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["NotImplemented"];
         };
     };
     deleteOrder: {
@@ -1174,6 +1178,7 @@ export interface operations {
                 "x-service-version"?: components["parameters"]["Version"];
             };
             path: {
+                /** @description The `order_id` of the order. */
                 order_id: string;
             };
             cookie?: never;
@@ -1184,8 +1189,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["NotImplemented"];
         };
     };
     deleteOrderEvent: {
@@ -1199,6 +1204,7 @@ export interface operations {
                 "x-service-version"?: components["parameters"]["Version"];
             };
             path: {
+                /** @description The `order_event_id` of the order event. */
                 order_event_id: string;
             };
             cookie?: never;
@@ -1209,8 +1215,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["NotImplemented"];
         };
     };
     retrieveTransactionIntent: {
@@ -1224,6 +1230,7 @@ export interface operations {
                 "x-service-version"?: components["parameters"]["Version"];
             };
             path: {
+                /** @description The `intent_id` of the intent. */
                 intent_id: string;
             };
             cookie?: never;
@@ -1234,8 +1241,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["NotImplemented"];
         };
     };
     updateTransactionIntent: {
@@ -1249,6 +1256,7 @@ export interface operations {
                 "x-service-version"?: components["parameters"]["Version"];
             };
             path: {
+                /** @description The `intent_id` of the intent. */
                 intent_id: string;
             };
             cookie?: never;
@@ -1259,8 +1267,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["NotImplemented"];
         };
     };
     listCustomerTransactionIntents: {
@@ -1274,6 +1282,7 @@ export interface operations {
                 "x-service-version"?: components["parameters"]["Version"];
             };
             path: {
+                /** @description The `customer_id` of the customer. */
                 customer_id: string;
             };
             cookie?: never;
@@ -1284,8 +1293,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["NotImplemented"];
         };
     };
     createTransactionIntent: {
@@ -1307,8 +1316,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["NotImplemented"];
         };
     };
     provisionPaymentMethodToWallet: {
@@ -1322,7 +1331,9 @@ export interface operations {
                 "x-service-version"?: components["parameters"]["Version"];
             };
             path: {
+                /** @description The `payment_method_id` of the payment method. */
                 payment_method_id: string;
+                /** @description The `wallet` of the wallet. */
                 wallet: string;
             };
             cookie?: never;
@@ -1333,8 +1344,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["NotImplemented"];
         };
     };
     listCustomerAccounts: {
@@ -1355,6 +1366,7 @@ export interface operations {
                 "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
             };
             path: {
+                /** @description The `customer_id` of the customer. */
                 customer_id: string;
             };
             cookie?: never;
@@ -1393,7 +1405,9 @@ export interface operations {
                 "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
             };
             path: {
+                /** @description The `customer_id` of the customer. */
                 customer_id: string;
+                /** @description The `account_id` of the account. */
                 account_id: string;
             };
             cookie?: never;
@@ -1430,7 +1444,9 @@ export interface operations {
                 "x-service-version"?: components["parameters"]["Version"];
             };
             path: {
+                /** @description The `customer_id` of the customer. */
                 customer_id: string;
+                /** @description The `account_id` of the account. */
                 account_id: string;
             };
             cookie?: never;
@@ -1441,8 +1457,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["NotImplemented"];
         };
     };
     listAccountStatements: {
@@ -1467,7 +1483,9 @@ export interface operations {
                 "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
             };
             path: {
+                /** @description The `customer_id` of the customer. */
                 customer_id: string;
+                /** @description The `account_id` of the account. */
                 account_id: string;
             };
             cookie?: never;
@@ -1545,6 +1563,7 @@ export interface operations {
                 "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
             };
             path: {
+                /** @description The `customer_id` of the customer. */
                 customer_id: string;
             };
             cookie?: never;
@@ -1584,6 +1603,7 @@ export interface operations {
                 "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
             };
             path: {
+                /** @description The `customer_id` of the customer. */
                 customer_id: string;
             };
             cookie?: never;
@@ -1709,6 +1729,7 @@ export interface operations {
                 "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
             };
             path: {
+                /** @description The `event_id` of the event. */
                 event_id: string;
             };
             cookie?: never;
@@ -1752,6 +1773,7 @@ export interface operations {
                 "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
             };
             path: {
+                /** @description The `event_id` of the event. */
                 event_id: string;
             };
             cookie?: never;
@@ -1792,6 +1814,7 @@ export interface operations {
                 "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
             };
             path: {
+                /** @description The `event_id` of the event. */
                 event_id: string;
             };
             cookie?: never;
@@ -1921,6 +1944,7 @@ export interface operations {
                 "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
             };
             path: {
+                /** @description The `webhook_endpoint_id` of the webhook endpoint. */
                 webhook_endpoint_id: string;
             };
             cookie?: never;
@@ -1959,6 +1983,7 @@ export interface operations {
                 "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
             };
             path: {
+                /** @description The `webhook_endpoint_id` of the webhook endpoint. */
                 webhook_endpoint_id: string;
             };
             cookie?: never;
@@ -1997,6 +2022,7 @@ export interface operations {
                 "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
             };
             path: {
+                /** @description The `webhook_endpoint_id` of the webhook endpoint. */
                 webhook_endpoint_id: string;
             };
             cookie?: never;
@@ -2044,6 +2070,7 @@ export interface operations {
                 "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
             };
             path: {
+                /** @description The `webhook_endpoint_id` of the webhook endpoint. */
                 webhook_endpoint_id: string;
             };
             cookie?: never;

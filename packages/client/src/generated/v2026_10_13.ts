@@ -907,7 +907,7 @@ export interface components {
                 "application/json": components["schemas"]["ApiError"];
             };
         };
-        /** @description Invalid input (InvalidRequestError); or, as an ApiError, an unsupported `x-service-version` (sent without the version header) or a `x-service-merchant-key` that names none of your products. */
+        /** @description Invalid input (`INVALID_REQUEST_ERROR`); or, as `BAD_REQUEST_ERROR`, an unsupported `x-service-version` (sent without the version header) or a `x-service-merchant-key` that names none of your products. */
         InvalidRequest: {
             headers: {
                 "x-service-version": components["headers"]["Version"];
@@ -921,6 +921,7 @@ export interface components {
         /** @description Missing, malformed, unknown or revoked API key. No version header. */
         Unauthorized: {
             headers: {
+                /** @description The schemes the API accepts: Basic and Bearer. */
                 "WWW-Authenticate"?: string;
                 "x-request-id": components["headers"]["RequestId"];
                 [name: string]: unknown;
@@ -951,7 +952,7 @@ export interface components {
                 "application/json": components["schemas"]["CustomerNotFoundError"];
             };
         };
-        /** @description Not available in this service: type `NOT_IMPLEMENTED_ERROR`. */
+        /** @description `501`: not available in this service, type `NOT_IMPLEMENTED_ERROR`. */
         NotImplemented: {
             headers: {
                 "x-service-version": components["headers"]["Version"];
@@ -978,6 +979,7 @@ export interface components {
             headers: {
                 "x-service-version": components["headers"]["Version"];
                 "x-request-id": components["headers"]["RequestId"];
+                /** @description Seconds to wait before retrying. */
                 "Retry-After"?: string;
                 [name: string]: unknown;
             };
@@ -1012,6 +1014,7 @@ export interface components {
             headers: {
                 "x-service-version": components["headers"]["Version"];
                 "x-request-id": components["headers"]["RequestId"];
+                /** @description Seconds to wait before retrying. */
                 "Retry-After"?: string;
                 [name: string]: unknown;
             };
@@ -1063,8 +1066,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["NotImplemented"];
         };
     };
     createOrder: {
@@ -1086,8 +1089,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["NotImplemented"];
         };
     };
     listOrderEvents: {
@@ -1109,8 +1112,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["NotImplemented"];
         };
     };
     createOrderEvent: {
@@ -1132,8 +1135,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["NotImplemented"];
         };
     };
     updateOrder: {
@@ -1147,6 +1150,7 @@ export interface operations {
                 "x-service-version"?: components["parameters"]["Version"];
             };
             path: {
+                /** @description The `order_id` of the order. */
                 order_id: string;
             };
             cookie?: never;
@@ -1157,8 +1161,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["NotImplemented"];
         };
     };
     deleteOrder: {
@@ -1172,6 +1176,7 @@ export interface operations {
                 "x-service-version"?: components["parameters"]["Version"];
             };
             path: {
+                /** @description The `order_id` of the order. */
                 order_id: string;
             };
             cookie?: never;
@@ -1182,8 +1187,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["NotImplemented"];
         };
     };
     deleteOrderEvent: {
@@ -1197,6 +1202,7 @@ export interface operations {
                 "x-service-version"?: components["parameters"]["Version"];
             };
             path: {
+                /** @description The `order_event_id` of the order event. */
                 order_event_id: string;
             };
             cookie?: never;
@@ -1207,8 +1213,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["NotImplemented"];
         };
     };
     retrieveTransactionIntent: {
@@ -1222,6 +1228,7 @@ export interface operations {
                 "x-service-version"?: components["parameters"]["Version"];
             };
             path: {
+                /** @description The `intent_id` of the intent. */
                 intent_id: string;
             };
             cookie?: never;
@@ -1232,8 +1239,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["NotImplemented"];
         };
     };
     updateTransactionIntent: {
@@ -1247,6 +1254,7 @@ export interface operations {
                 "x-service-version"?: components["parameters"]["Version"];
             };
             path: {
+                /** @description The `intent_id` of the intent. */
                 intent_id: string;
             };
             cookie?: never;
@@ -1257,8 +1265,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["NotImplemented"];
         };
     };
     listCustomerTransactionIntents: {
@@ -1272,6 +1280,7 @@ export interface operations {
                 "x-service-version"?: components["parameters"]["Version"];
             };
             path: {
+                /** @description The `customer_id` of the customer. */
                 customer_id: string;
             };
             cookie?: never;
@@ -1282,8 +1291,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["NotImplemented"];
         };
     };
     createTransactionIntent: {
@@ -1305,8 +1314,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["NotImplemented"];
         };
     };
     provisionPaymentMethodToWallet: {
@@ -1320,7 +1329,9 @@ export interface operations {
                 "x-service-version"?: components["parameters"]["Version"];
             };
             path: {
+                /** @description The `payment_method_id` of the payment method. */
                 payment_method_id: string;
+                /** @description The `wallet` of the wallet. */
                 wallet: string;
             };
             cookie?: never;
@@ -1331,8 +1342,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["NotImplemented"];
         };
     };
     listCustomerAccounts: {
@@ -1353,6 +1364,7 @@ export interface operations {
                 "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
             };
             path: {
+                /** @description The `customer_id` of the customer. */
                 customer_id: string;
             };
             cookie?: never;
@@ -1391,7 +1403,9 @@ export interface operations {
                 "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
             };
             path: {
+                /** @description The `customer_id` of the customer. */
                 customer_id: string;
+                /** @description The `account_id` of the account. */
                 account_id: string;
             };
             cookie?: never;
@@ -1428,7 +1442,9 @@ export interface operations {
                 "x-service-version"?: components["parameters"]["Version"];
             };
             path: {
+                /** @description The `customer_id` of the customer. */
                 customer_id: string;
+                /** @description The `account_id` of the account. */
                 account_id: string;
             };
             cookie?: never;
@@ -1439,8 +1455,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
-            501: components["responses"]["NotImplemented"];
             503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["NotImplemented"];
         };
     };
     listAccountStatements: {
@@ -1465,7 +1481,9 @@ export interface operations {
                 "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
             };
             path: {
+                /** @description The `customer_id` of the customer. */
                 customer_id: string;
+                /** @description The `account_id` of the account. */
                 account_id: string;
             };
             cookie?: never;
@@ -1543,6 +1561,7 @@ export interface operations {
                 "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
             };
             path: {
+                /** @description The `customer_id` of the customer. */
                 customer_id: string;
             };
             cookie?: never;
@@ -1582,6 +1601,7 @@ export interface operations {
                 "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
             };
             path: {
+                /** @description The `customer_id` of the customer. */
                 customer_id: string;
             };
             cookie?: never;
@@ -1707,6 +1727,7 @@ export interface operations {
                 "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
             };
             path: {
+                /** @description The `event_id` of the event. */
                 event_id: string;
             };
             cookie?: never;
@@ -1750,6 +1771,7 @@ export interface operations {
                 "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
             };
             path: {
+                /** @description The `event_id` of the event. */
                 event_id: string;
             };
             cookie?: never;
@@ -1790,6 +1812,7 @@ export interface operations {
                 "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
             };
             path: {
+                /** @description The `event_id` of the event. */
                 event_id: string;
             };
             cookie?: never;
@@ -1919,6 +1942,7 @@ export interface operations {
                 "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
             };
             path: {
+                /** @description The `webhook_endpoint_id` of the webhook endpoint. */
                 webhook_endpoint_id: string;
             };
             cookie?: never;
@@ -1957,6 +1981,7 @@ export interface operations {
                 "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
             };
             path: {
+                /** @description The `webhook_endpoint_id` of the webhook endpoint. */
                 webhook_endpoint_id: string;
             };
             cookie?: never;
@@ -1995,6 +2020,7 @@ export interface operations {
                 "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
             };
             path: {
+                /** @description The `webhook_endpoint_id` of the webhook endpoint. */
                 webhook_endpoint_id: string;
             };
             cookie?: never;
@@ -2042,6 +2068,7 @@ export interface operations {
                 "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
             };
             path: {
+                /** @description The `webhook_endpoint_id` of the webhook endpoint. */
                 webhook_endpoint_id: string;
             };
             cookie?: never;
