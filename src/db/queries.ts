@@ -9,7 +9,7 @@ import {
   type SQL,
   sql,
 } from "drizzle-orm";
-import { QueryBuilder } from "drizzle-orm/sqlite-core";
+import { QueryBuilder, type SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Caller } from "../app/context";
 import type { PagePosition } from "../domain/page-token";
 import type { Database } from "./client";
@@ -20,20 +20,33 @@ import { accounts, apiKeys, customers, partners, statements } from "./schema";
 const qb = new QueryBuilder();
 const placeholder = sql.placeholder;
 
-const KEY_LOOKUP = qb
-  .select({
-    keyId: apiKeys.keyId,
-    partnerId: apiKeys.partnerId,
-    environment: apiKeys.environment,
-    scopes: apiKeys.scopes,
-    savedVersionSandbox: partners.savedVersionSandbox,
-    savedVersionProduction: partners.savedVersionProduction,
-    merchantKeys: partners.merchantKeys,
-  })
-  .from(apiKeys)
-  .innerJoin(partners, eq(partners.partnerId, apiKeys.partnerId))
-  .where(and(eq(apiKeys.keyHash, placeholder("keyHash")), isNull(apiKeys.revokedAt)))
-  .toSQL();
+/**
+ * When a key may authenticate: its hash matches and it is not revoked. The one definition of a
+ * live key: the key lookup filters on it, and every read planned before authentication is driven
+ * by the row it selects (see `statementPageReads`), so a key that fails it reads nothing else.
+ */
+const LIVE_KEY = and(eq(apiKeys.keyHash, placeholder("keyHash")), isNull(apiKeys.revokedAt));
+
+/** What authentication needs to know about the caller: the key's row and its partner's. */
+const CALLER_COLUMNS = {
+  keyId: apiKeys.keyId,
+  partnerId: apiKeys.partnerId,
+  environment: apiKeys.environment,
+  scopes: apiKeys.scopes,
+  savedVersionSandbox: partners.savedVersionSandbox,
+  savedVersionProduction: partners.savedVersionProduction,
+  merchantKeys: partners.merchantKeys,
+};
+
+/** The caller's columns and `extra`, from the live key's row and its partner's. */
+function fromLiveKey<Extra extends Record<string, SQLiteColumn | SQL.Aliased>>(extra: Extra) {
+  return qb
+    .select({ ...CALLER_COLUMNS, ...extra })
+    .from(apiKeys)
+    .innerJoin(partners, eq(partners.partnerId, apiKeys.partnerId));
+}
+
+const KEY_LOOKUP = fromLiveKey({}).where(LIVE_KEY).toSQL();
 
 interface KeyRow {
   key_id: string;
@@ -55,22 +68,14 @@ function bound(
 }
 
 /**
- * The live key with this hash, with its partner's saved versions and products (null if none), and
- * the results of `readAhead`: statements sent in the same batch, so that a route's reads share the
- * key lookup's round trip. Their results must only be used once the caller is known to own them.
+ * Reads a route plans before authentication, given the key's hash. The first statement replaces
+ * the key lookup: it selects the caller's columns from the live key (`fromLiveKey`) with the
+ * route's rows joined, so an unknown, revoked or expired key reads none of them.
  */
-export async function findCallerByKeyHash(
-  db: Database,
-  keyHash: string,
-  readAhead: readonly D1PreparedStatement[] = [],
-): Promise<{ caller: Caller | null; readAhead: D1Result[] }> {
-  const [lookup, ...results] = await db.$client.batch([
-    bound(db, KEY_LOOKUP, { keyHash }),
-    ...readAhead,
-  ]);
-  const row = lookup?.results[0] as KeyRow | undefined;
-  if (!row) return { caller: null, readAhead: results };
-  const caller: Caller = {
+export type ReadAhead = (keyHash: string) => D1PreparedStatement[];
+
+function callerOf(row: KeyRow): Caller {
+  return {
     keyId: row.key_id,
     partnerId: row.partner_id,
     environment: row.environment,
@@ -79,7 +84,23 @@ export async function findCallerByKeyHash(
       row.environment === "sandbox" ? row.saved_version_sandbox : row.saved_version_production,
     merchantKeys: JSON.parse(row.merchant_keys) as string[],
   };
-  return { caller, readAhead: results };
+}
+
+/**
+ * The live key with this hash, with its partner's saved versions and products (null if none): one
+ * round trip, which also carries the reads a route planned (`readAhead`), answered in `readAhead`.
+ * Those results must only be used once the caller is known to own what they hold.
+ */
+export async function findCallerByKeyHash(
+  db: Database,
+  keyHash: string,
+  readAhead?: ReadAhead,
+): Promise<{ caller: Caller | null; readAhead: D1Result[] }> {
+  const results = await db.$client.batch(
+    readAhead ? readAhead(keyHash) : [bound(db, KEY_LOOKUP, { keyHash })],
+  );
+  const row = results[0]?.results[0] as KeyRow | undefined;
+  return { caller: row ? callerOf(row) : null, readAhead: results };
 }
 
 /** Where a customer-scoped read may look: the caller's partner, environment and product. */
@@ -109,40 +130,51 @@ export interface AccountOwner {
   merchantKey: string;
 }
 
-const visibleStatements = and(
-  eq(statements.accountId, placeholder("accountId")),
-  isNull(statements.hiddenAt),
-);
-const pageQuery = (where: SQL | undefined) =>
-  qb
-    .select()
-    .from(statements)
-    .where(where)
-    .orderBy(desc(statements.periodEndDate), desc(statements.statementId))
-    .limit(placeholder("limit"))
-    .toSQL();
-const FIRST_PAGE = pageQuery(visibleStatements);
-const NEXT_PAGE = pageQuery(
-  and(
-    visibleStatements,
-    sql`(${statements.periodEndDate}, ${statements.statementId}) < (${placeholder("afterEnd")}, ${placeholder("afterId")})`,
-  ),
-);
-const ACCOUNT_OWNER = qb
-  .select({
-    customerId: accounts.customerId,
-    partnerId: accounts.partnerId,
-    environment: accounts.environment,
-    merchantKey: accounts.merchantKey,
-  })
-  .from(accounts)
-  .where(eq(accounts.accountId, placeholder("accountId")))
-  .toSQL();
-
 /** [field, column] pairs of a statement row, to map D1's column-named objects. */
 const STATEMENT_COLUMNS = Object.entries(getTableColumns(statements)).map(
   ([field, column]) => [field, column.name] as const,
 );
+
+// The account's owner, aliased: its columns share names with the key's.
+const OWNER_COLUMNS = {
+  ownerCustomerId: sql<string>`${accounts.customerId}`.as("owner_customer_id"),
+  ownerPartnerId: sql<string>`${accounts.partnerId}`.as("owner_partner_id"),
+  ownerEnvironment: sql<string>`${accounts.environment}`.as("owner_environment"),
+  ownerMerchantKey: sql<string>`${accounts.merchantKey}`.as("owner_merchant_key"),
+};
+
+const visibleStatements = and(
+  eq(statements.accountId, placeholder("accountId")),
+  isNull(statements.hiddenAt),
+);
+const newestFirst = [desc(statements.periodEndDate), desc(statements.statementId)];
+
+/**
+ * A first page in one statement, driven by the live key's row: the caller, the account's owner
+ * (a left join, so a missing account still yields the caller) and up to `limit` visible
+ * statements, newest first, through `statements_page_idx`.
+ */
+const FIRST_PAGE = fromLiveKey({ ...OWNER_COLUMNS, ...getTableColumns(statements) })
+  .leftJoin(accounts, eq(accounts.accountId, placeholder("accountId")))
+  .leftJoin(statements, visibleStatements)
+  .where(LIVE_KEY)
+  .orderBy(...newestFirst)
+  .limit(placeholder("limit"))
+  .toSQL();
+
+/** A continuation page: the same, after the token's position and without the owner. */
+const NEXT_PAGE = fromLiveKey(getTableColumns(statements))
+  .leftJoin(
+    statements,
+    and(
+      visibleStatements,
+      sql`(${statements.periodEndDate}, ${statements.statementId}) < (${placeholder("afterEnd")}, ${placeholder("afterId")})`,
+    ),
+  )
+  .where(LIVE_KEY)
+  .orderBy(...newestFirst)
+  .limit(placeholder("limit"))
+  .toSQL();
 
 function toStatementRow(raw: Record<string, unknown>): StatementRow {
   const row: Record<string, unknown> = {};
@@ -151,31 +183,30 @@ function toStatementRow(raw: Record<string, unknown>): StatementRow {
 }
 
 /**
- * The reads of a statements page, all answerable without knowing the caller, so they can travel
- * in the key lookup's batch: the account's owner (first page only) and up to `limit + 1` visible
- * statements after `after`, newest first, through `statements_page_idx` (the extra row only
- * signals `has_more`). A continuation page skips the owner: its token, signed under the very
- * binding the owner check proved, is issued only after that check, and ownership never changes.
+ * The reads of a statements page, planned from the request alone so that they travel with the
+ * key lookup: one statement that is the key lookup itself, joined with the account's owner
+ * (first page only) and up to `limit + 1` visible statements after `after` (the extra row only
+ * signals `has_more`). Rows read: the key, its partner, the account, the page, and nothing at all
+ * past the key for a key that is not live. A continuation page skips the owner: its token,
+ * signed under the very binding the owner check proved, is issued only after that check, and
+ * ownership never changes.
  */
 export function statementPageReads(
   db: Database,
   accountId: string,
   after: PagePosition | null,
   limit: number,
-): D1PreparedStatement[] {
-  if (after) {
-    return [
-      bound(db, NEXT_PAGE, {
-        accountId,
-        limit: limit + 1,
-        afterEnd: after.periodEndDate,
-        afterId: after.statementId,
-      }),
-    ];
-  }
-  return [
-    bound(db, ACCOUNT_OWNER, { accountId }),
-    bound(db, FIRST_PAGE, { accountId, limit: limit + 1 }),
+): ReadAhead {
+  return (keyHash) => [
+    after
+      ? bound(db, NEXT_PAGE, {
+          keyHash,
+          accountId,
+          limit: limit + 1,
+          afterEnd: after.periodEndDate,
+          afterId: after.statementId,
+        })
+      : bound(db, FIRST_PAGE, { keyHash, accountId, limit: limit + 1 }),
   ];
 }
 
@@ -184,26 +215,29 @@ export function statementPageResults(
   results: readonly D1Result[],
   continuation: boolean,
 ): { owner: AccountOwner | null | undefined; rows: StatementRow[] } {
-  const [first, second] = results;
-  if (continuation) {
-    return {
-      owner: undefined,
-      rows: (first?.results ?? []).map((r) => toStatementRow(r as Record<string, unknown>)),
-    };
-  }
-  const owner = first?.results[0] as
-    | { customer_id: string; partner_id: string; environment: string; merchant_key: string }
+  const raw = (results[0]?.results ?? []) as Record<string, unknown>[];
+  // The left join yields one row of nulls for a page without statements.
+  const rows = raw.filter((r) => r.statement_id !== null).map(toStatementRow);
+  if (continuation) return { owner: undefined, rows };
+  const first = raw[0] as
+    | {
+        owner_customer_id: string | null;
+        owner_partner_id: string;
+        owner_environment: string;
+        owner_merchant_key: string;
+      }
     | undefined;
   return {
-    owner: owner
-      ? {
-          customerId: owner.customer_id,
-          partnerId: owner.partner_id,
-          environment: owner.environment,
-          merchantKey: owner.merchant_key,
-        }
-      : null,
-    rows: (second?.results ?? []).map((r) => toStatementRow(r as Record<string, unknown>)),
+    owner:
+      first && first.owner_customer_id !== null
+        ? {
+            customerId: first.owner_customer_id,
+            partnerId: first.owner_partner_id,
+            environment: first.owner_environment,
+            merchantKey: first.owner_merchant_key,
+          }
+        : null,
+    rows,
   };
 }
 
