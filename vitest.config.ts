@@ -2,6 +2,12 @@ import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
+/** A limiter no test run can exhaust. */
+const unlimited = (namespace_id: string) => ({
+  namespace_id,
+  simple: { limit: 1_000_000_000, period: 60 as const },
+});
+
 // Three projects: `workers` runs inside workerd with the wrangler.toml bindings (migrations applied
 // in test/setup.ts); `e2e` runs in Node and drives `npm start` over real HTTP; `browser` runs in
 // Node and drives headless Chromium against a throwaway local run (test/support/local-service.ts).
@@ -21,6 +27,19 @@ export default defineConfig(async () => {
                   TEST_MIGRATIONS: migrations,
                   OPERATOR_TOKEN: "test-operator-token",
                   SIGNING_SECRET: "test-signing-secret-0123456789abcdefghijklmnop",
+                  // The fuzzer's seed and size: FUZZ_SEED=<seed> replays a run.
+                  FUZZ_SEED: process.env.FUZZ_SEED ?? "",
+                  FUZZ_RUNS: process.env.FUZZ_RUNS ?? "",
+                },
+                // The suite sends thousands of requests per key and from one address: the
+                // configured limits are lifted here, and the 429 path is tested with the tight
+                // limiter below swapped in (test/rate-limit.test.ts).
+                ratelimits: {
+                  PARTNER_KEY_RATE_LIMITER: unlimited("1001"),
+                  AUTH_FAILURE_RATE_LIMITER: unlimited("1002"),
+                  PDF_LINK_RATE_LIMITER: unlimited("1003"),
+                  OPERATOR_RATE_LIMITER: unlimited("1004"),
+                  TIGHT_RATE_LIMITER: { namespace_id: "1009", simple: { limit: 3, period: 60 } },
                 },
               },
             }),

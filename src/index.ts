@@ -4,7 +4,13 @@ import { Hono } from "hono";
 import type { AppEnv } from "./app/context";
 import { corsFor } from "./app/cors";
 import { ApiError } from "./app/errors";
-import { authenticate, requireScope, resolveProduct, resolveVersion } from "./app/pipeline";
+import {
+  authenticate,
+  enforceKeyRateLimit,
+  requireScope,
+  resolveProduct,
+  resolveVersion,
+} from "./app/pipeline";
 import { requestContext } from "./app/request-context";
 import { renderError } from "./app/respond";
 import { ROUTES } from "./app/route-table";
@@ -28,9 +34,9 @@ app.route("/", fileRoutes);
 app.route("/", operatorRoutes);
 
 // The partner API: every /v2 request is authenticated, then versioned, before anything else.
-// A statements page plans its reads first, so they share the key lookup's round trip.
+// A statements page plans its reads first, so that they are the key lookup's own statement.
 app.get(STATEMENTS_PATH, planStatementPage);
-app.use("/v2/*", authenticate, resolveVersion);
+app.use("/v2/*", authenticate, resolveVersion, enforceKeyRateLimit);
 for (const spec of ROUTES) {
   if (spec.scope) app.on(spec.method, spec.path, requireScope(spec.scope));
   if (spec.customerScoped) app.on(spec.method, spec.path, resolveProduct);

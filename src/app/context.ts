@@ -1,6 +1,7 @@
 // The Hono environment shared by every sub-app: bindings, and what the pipeline sets per request.
 import type { Environment } from "../../versions";
 import type { Database, QueryStats } from "../db/client";
+import type { ReadAhead } from "../db/queries";
 import type { Signer } from "../domain/signing";
 
 /**
@@ -10,6 +11,10 @@ import type { Signer } from "../domain/signing";
 export interface Bindings extends Omit<Env, "OPERATOR_TOKEN" | "SIGNING_SECRET"> {
   OPERATOR_TOKEN?: string;
   SIGNING_SECRET?: string;
+  /** During a rotation: the token being replaced, still accepted until it is deleted. */
+  OPERATOR_TOKEN_PREVIOUS?: string;
+  /** During a rotation: the secret being replaced, still accepted for verification only. */
+  SIGNING_SECRET_PREVIOUS?: string;
 }
 
 /** The authenticated caller: what the key lookup returns. */
@@ -36,11 +41,13 @@ export interface Variables {
   /** The product the request reads, for customer-scoped routes. */
   merchantKey: string;
   /**
-   * Reads a route planned from the request alone, sent in the key lookup's batch so that the
-   * request costs one round trip; set before authentication, answered in `readAheadResults`.
+   * Reads a route planned from the request alone, to share the key lookup's round trip; set
+   * before authentication, answered in `readAheadResults` (see `findCallerByKeyHash`).
    */
-  readAhead: readonly D1PreparedStatement[];
+  readAhead: ReadAhead;
   readAheadResults: D1Result[];
+  /** The API key's rate-limit check, started alongside the key lookup. */
+  keyWithinLimit: Promise<boolean>;
 }
 
 export type AppEnv = { Bindings: Bindings; Variables: Variables };

@@ -12,8 +12,11 @@ export type ErrorType =
   | "ACCOUNT_NOT_FOUND_ERROR"
   | "STATEMENT_NOT_FOUND_ERROR"
   | "CONFLICT_ERROR"
+  | "PRECONDITION_FAILED_ERROR"
   | "PAYLOAD_TOO_LARGE_ERROR"
   | "UNSUPPORTED_MEDIA_TYPE_ERROR"
+  | "RANGE_NOT_SATISFIABLE_ERROR"
+  | "RATE_LIMITED_ERROR"
   | "NOT_IMPLEMENTED_ERROR"
   | "SERVICE_UNAVAILABLE_ERROR"
   | "INTERNAL_ERROR";
@@ -35,10 +38,16 @@ export function statusOf(type: ErrorType): ContentfulStatusCode {
       return 404;
     case "CONFLICT_ERROR":
       return 409;
+    case "PRECONDITION_FAILED_ERROR":
+      return 412;
     case "PAYLOAD_TOO_LARGE_ERROR":
       return 413;
     case "UNSUPPORTED_MEDIA_TYPE_ERROR":
       return 415;
+    case "RANGE_NOT_SATISFIABLE_ERROR":
+      return 416;
+    case "RATE_LIMITED_ERROR":
+      return 429;
     case "INTERNAL_ERROR":
       return 500;
     case "NOT_IMPLEMENTED_ERROR":

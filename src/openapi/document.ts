@@ -69,10 +69,22 @@ function errorResponses(headers: HeaderNames): Record<string, Json> {
       ref("ApiError"),
     ),
     InternalError: error("An unexpected failure: type `INTERNAL_ERROR`.", ref("ApiError")),
+    RateLimited: error(
+      "Too many requests: type `RATE_LIMITED_ERROR`. Each API key has its own limit (see " +
+        "`RateLimit-Policy`); an address that fails authentication too often is refused for a " +
+        `while, whatever key it sends (that answer carries no \`${headers.version}\`). Wait ` +
+        "`Retry-After` seconds before retrying.",
+      ref("ApiError"),
+      {
+        "Retry-After": { $ref: "#/components/headers/RetryAfter" },
+        "RateLimit-Policy": { $ref: "#/components/headers/RateLimitPolicy" },
+        RateLimit: { $ref: "#/components/headers/RateLimit" },
+      },
+    ),
     ServiceUnavailable: error(
       "Storage is briefly unavailable: type `SERVICE_UNAVAILABLE_ERROR`; retry after the delay.",
       ref("ApiError"),
-      { "Retry-After": { schema: { type: "string" } } },
+      { "Retry-After": { $ref: "#/components/headers/RetryAfter" } },
     ),
   };
 }
@@ -118,6 +130,7 @@ function operationOf(route: RouteSpec, headers: HeaderNames): Json {
       headers: {
         [headers.version]: { $ref: "#/components/headers/Version" },
         "x-request-id": { $ref: "#/components/headers/RequestId" },
+        "RateLimit-Policy": { $ref: "#/components/headers/RateLimitPolicy" },
       },
       content: json(ref(served.schema)),
     };
@@ -129,6 +142,7 @@ function operationOf(route: RouteSpec, headers: HeaderNames): Json {
   if (route.implemented && route.path.includes(":customer_id")) {
     responses[404] = errors("CustomerNotFound");
   }
+  responses[429] = errors("RateLimited");
   responses[500] = errors("InternalError");
   if (!route.implemented) responses[501] = errors("NotImplemented");
   responses[503] = errors("ServiceUnavailable");
@@ -237,6 +251,21 @@ export function buildOpenApiDocument(
         },
         RequestId: {
           description: "Identifies the request in the service's logs.",
+          schema: { type: "string" },
+        },
+        RetryAfter: {
+          description: "Seconds to wait before retrying.",
+          schema: { type: "string", pattern: "^[0-9]+$" },
+        },
+        RateLimitPolicy: {
+          description:
+            "The quota that applies, as the IETF RateLimit header fields draft writes it: " +
+            '`"api-key";q=1000;w=10` is 1000 requests per 10-second window for each API key.',
+          schema: { type: "string" },
+        },
+        RateLimit: {
+          description:
+            'What is left of the quota: `"api-key";r=0;t=10` says none, for up to 10 seconds.',
           schema: { type: "string" },
         },
       },

@@ -3,13 +3,13 @@ import { eq } from "drizzle-orm";
 import { Hono } from "hono";
 import type { AppEnv } from "../app/context";
 import { ApiError } from "../app/errors";
+import { limitPerClientIp, RATE_LIMITS } from "../app/rate-limit";
 import { statements } from "../db/schema";
 import { verifyStatementLink } from "../domain/statement-link";
 
-export const fileRoutes = new Hono<AppEnv>().on(
-  ["GET", "HEAD"],
-  "/files/statements/:statement_id/pdf",
-  async (c) => {
+export const fileRoutes = new Hono<AppEnv>()
+  .use("/files/*", limitPerClientIp(RATE_LIMITS.pdfLink))
+  .on(["GET", "HEAD"], "/files/statements/:statement_id/pdf", async (c) => {
     const statementId = c.req.param("statement_id");
     const now = c.get("now")().getTime();
     const check = await verifyStatementLink(
@@ -56,5 +56,4 @@ export const fileRoutes = new Hono<AppEnv>().on(
       return new Response(null, { status: 304, headers });
     }
     return new Response((object as R2ObjectBody).body, { status: 200, headers });
-  },
-);
+  });

@@ -7,6 +7,7 @@ import { bundle } from "../../versions";
 import type { AppEnv } from "../app/context";
 import { ApiError, invalidRequest } from "../app/errors";
 import { operatorAuth } from "../app/operator-auth";
+import { limitPerClientIp, RATE_LIMITS } from "../app/rate-limit";
 import { SCOPES } from "../app/route-table";
 import type { Database } from "../db/client";
 import { importPayload } from "../db/import";
@@ -62,7 +63,7 @@ function tooLarge(what: string, limit: number): ApiError {
 }
 
 export const operatorRoutes = new Hono<AppEnv>()
-  .use("/operator/*", operatorAuth)
+  .use("/operator/*", limitPerClientIp(RATE_LIMITS.operator), operatorAuth)
 
   .post("/operator/v1/import", async (c) => {
     const body = await readJsonBody(c.req.raw, {
