@@ -203,7 +203,7 @@ describe("per client address on PDF links and the operator API", () => {
       await api(statementsPath(f), { key: f.key }),
       200,
     );
-    const link = (page.data[0]?.pdf_url as string).replace("http://api.test", "");
+    const link = String(page.data[0]?.pdf_url).replace("http://api.test", "");
     const ip = freshIp();
     const responses = await untilLimited(() =>
       fetchWithEnv(
