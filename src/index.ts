@@ -14,6 +14,7 @@ import {
 import { requestContext } from "./app/request-context";
 import { renderError } from "./app/respond";
 import { ROUTES } from "./app/route-table";
+import { securityHeaders } from "./app/security-headers";
 import { accountRoutes } from "./routes/accounts";
 import { customerRoutes } from "./routes/customers";
 import { docsRoutes } from "./routes/docs";
@@ -25,7 +26,7 @@ import { unimplementedRoutes } from "./routes/unimplemented";
 
 const app = new Hono<AppEnv>();
 
-app.use("*", requestContext);
+app.use("*", requestContext, securityHeaders);
 app.use("/v2/*", (c, next) => corsFor(c.env)(c, next));
 
 // Unauthenticated surfaces.
