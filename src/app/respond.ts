@@ -2,6 +2,7 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { bundle, type Json, type ResourceName } from "../../versions";
+import { isStorageOutage } from "../db/storage";
 import type { AppEnv } from "./context";
 import { ApiError } from "./errors";
 import { versionHeader } from "./headers";
@@ -18,20 +19,6 @@ export function respond(
   c.header(versionHeader(c.env), version);
   const ctx = { path: c.req.path, status, timestamp: c.get("now")().toISOString() };
   return c.json(bundle.transform(version, resource, body, ctx), status);
-}
-
-/** Storage failures are transient: the client should retry, unlike a bug. */
-function isStorageOutage(err: unknown): boolean {
-  for (let e: unknown = err; e instanceof Error; e = e.cause) {
-    if (
-      /D1_|SQLITE_BUSY|Network connection lost|storage.*(unavailable|reset|overloaded)|R2/i.test(
-        e.message,
-      )
-    ) {
-      return true;
-    }
-  }
-  return false;
 }
 
 /** The single error renderer (`app.onError`): ApiErrors as they are, anything else without internals. */
