@@ -2,6 +2,7 @@
 import type { Environment } from "../../versions";
 import type { Database, QueryStats } from "../db/client";
 import type { ReadAhead } from "../db/queries";
+import type { DocumentStore } from "../db/storage";
 import type { Signer } from "../domain/signing";
 
 /**
@@ -33,6 +34,8 @@ export interface Variables {
   db: Database;
   queryStats: QueryStats;
   signer: Signer;
+  /** The PDF bucket, its failures classified like D1's. */
+  documents: DocumentStore;
   /** The request clock; tests move it with fake timers. */
   now: () => Date;
   caller: Caller;

@@ -1,6 +1,6 @@
 // Statement page tokens: the last row's sort key, signed and bound to who may continue the listing.
 import { fromBase64Url, toBase64Url } from "./encoding";
-import type { Signer } from "./signing";
+import { KEY_ID, type Signer } from "./signing";
 
 /** The keyset position: the last statement returned, in (period_end_date, statement_id) order. */
 export interface PagePosition {
@@ -30,7 +30,10 @@ function bindingParts(binding: PageBinding, payload: string): string[] {
   ];
 }
 
-/** `<payload>.<mac>`, both URL-safe base64. */
+/**
+ * `<payload>.<mac>.<key id>`: payload and mac URL-safe base64, the key id naming the secret that
+ * signed. Tokens issued before key ids (`<payload>.<mac>`) still verify.
+ */
 export async function encodePageToken(
   signer: Signer,
   binding: PageBinding,
@@ -38,14 +41,21 @@ export async function encodePageToken(
 ): Promise<string> {
   const json = JSON.stringify([position.periodEndDate, position.statementId]);
   const payload = toBase64Url(new TextEncoder().encode(json));
-  return `${payload}.${await signer.sign(PURPOSE, bindingParts(binding, payload))}`;
+  const [mac, keyId] = await Promise.all([
+    signer.sign(PURPOSE, bindingParts(binding, payload)),
+    signer.keyId(),
+  ]);
+  return `${payload}.${mac}.${keyId}`;
 }
 
-function splitToken(token: string): { payload: string; mac: string } | null {
+function splitToken(
+  token: string,
+): { payload: string; mac: string; keyId: string | undefined } | null {
   if (token.length > 512) return null;
-  const [payload, mac, extra] = token.split(".");
+  const [payload, mac, keyId, extra] = token.split(".");
   if (!payload || !mac || extra !== undefined) return null;
-  return { payload, mac };
+  if (keyId !== undefined && !KEY_ID.test(keyId)) return null;
+  return { payload, mac, keyId };
 }
 
 /** The position in a token this endpoint issued for this binding, or null for anything else. */
@@ -56,7 +66,8 @@ export async function decodePageToken(
 ): Promise<PagePosition | null> {
   const parts = splitToken(token);
   if (!parts) return null;
-  if (!(await signer.verify(PURPOSE, bindingParts(binding, parts.payload), parts.mac))) {
+  const signed = bindingParts(binding, parts.payload);
+  if (!(await signer.verify(PURPOSE, signed, parts.mac, parts.keyId))) {
     return null;
   }
   return parsePosition(parts.payload);
