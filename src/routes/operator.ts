@@ -52,9 +52,15 @@ async function partnerExists(db: Database, partnerId: string): Promise<void> {
   if (!row) throw new ApiError("NOT_FOUND_ERROR", `No such partner: ${JSON.stringify(partnerId)}`);
 }
 
-/** The R2 object key of a statement's PDF. */
-function pdfObjectKey(statementId: string): string {
-  return `statements/${encodeURIComponent(statementId)}.pdf`;
+/**
+ * The R2 object key of a statement's PDF: named by its content, so an upload never overwrites the
+ * bytes a stored row points to. The row moves to the new object only once it is fully stored:
+ * an upload that fails at any step leaves the statement as it was.
+ */
+async function pdfObjectKey(statementId: string, bytes: Uint8Array): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  const hex = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+  return `statements/${encodeURIComponent(statementId)}/${hex}.pdf`;
 }
 
 /** A 413 naming the limit that `what` exceeded. */
@@ -159,8 +165,8 @@ export const operatorRoutes = new Hono<AppEnv>()
       .where(eq(statements.statementId, statementId));
     if (!row)
       throw new ApiError("NOT_FOUND_ERROR", `No such statement: ${JSON.stringify(statementId)}`);
-    const key = pdfObjectKey(statementId);
-    await c.env.PDFS.put(key, bytes, { httpMetadata: { contentType: "application/pdf" } });
+    const key = await pdfObjectKey(statementId, bytes);
+    await c.get("documents").put(key, bytes, "application/pdf");
     await c
       .get("db")
       .update(statements)
