@@ -112,9 +112,9 @@ export async function assertMatchesReference(
   const type = response.headers.get("content-type") ?? "";
 
   if (version === null) {
-    // Rejected before a version is chosen: bad credentials (or too many of them) or an
-    // unsupported version.
-    if (![400, 401, 429].includes(response.status)) {
+    // Rejected before a version is chosen: bad credentials (or too many of them), an
+    // unsupported version, or storage unavailable while authenticating.
+    if (![400, 401, 429, 503].includes(response.status)) {
       fail(what, `a response after version resolution must carry ${VERSION_HEADER}`);
     }
     if (!type.startsWith("application/json")) fail(what, `content-type ${type}`);
