@@ -14,6 +14,7 @@ import { importPayload } from "../db/import";
 import { createApiKey } from "../db/keys";
 import { apiKeys, partners, statements } from "../db/schema";
 import { parseImportPayload } from "../domain/import-payload";
+import { describeProblem, relevantIssues } from "../domain/validation-messages";
 import { readBoundedBody, readJsonBody } from "./json-body";
 
 /** Largest accepted statement PDF. */
@@ -30,16 +31,16 @@ const CreateKey = z.strictObject({
 });
 const SavedVersion = z.strictObject({ version: z.string() });
 
-/** `scopes[1]: Invalid option…`: each problem names its field, written as the import writes it. */
-function validationError(error: z.ZodError): ApiError {
+/** `scopes[1]: must be one of…`: each problem names its field, written as the import writes it. */
+function validationError(error: z.ZodError, input: unknown): ApiError {
   return invalidRequest(
-    error.issues.map((issue) => {
+    relevantIssues(error.issues).map((issue) => {
       const where = issue.path
         .map((part, i) =>
           typeof part === "number" ? `[${part}]` : `${i ? "." : ""}${String(part)}`,
         )
         .join("");
-      return `${where || "body"}: ${issue.message}`;
+      return `${where || "body"}: ${describeProblem(input, issue)}`;
     }),
   );
 }
@@ -84,8 +85,9 @@ export const operatorRoutes = new Hono<AppEnv>()
 
   .post("/operator/v1/partners/:partner_id/keys", async (c) => {
     const partnerId = c.req.param("partner_id");
-    const parsed = CreateKey.safeParse(await readJsonBody(c.req.raw));
-    if (!parsed.success) throw validationError(parsed.error);
+    const body = await readJsonBody(c.req.raw);
+    const parsed = CreateKey.safeParse(body);
+    if (!parsed.success) throw validationError(parsed.error, body);
     await partnerExists(c.get("db"), partnerId);
     const created = await createApiKey(c.get("db"), {
       partnerId,
@@ -121,8 +123,9 @@ export const operatorRoutes = new Hono<AppEnv>()
     if (!environment.success) {
       throw invalidRequest(['environment must be "sandbox" or "production"']);
     }
-    const parsed = SavedVersion.safeParse(await readJsonBody(c.req.raw));
-    if (!parsed.success) throw validationError(parsed.error);
+    const body = await readJsonBody(c.req.raw);
+    const parsed = SavedVersion.safeParse(body);
+    if (!parsed.success) throw validationError(parsed.error, body);
     const { version } = parsed.data;
     if (!bundle.isSupported(version, environment.data)) {
       throw invalidRequest([

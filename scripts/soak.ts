@@ -1,0 +1,367 @@
+// `npm run soak`: mixed valid and hostile traffic against a throwaway local run for ten minutes,
+// sampling the memory of the workerd runtime. Reports requests, status counts, p50/p99 latency and
+// memory at start, peak and end; fails on any 5xx, or on memory that keeps rising.
+//   SOAK_SECONDS (600), SOAK_CONCURRENCY (8), SOAK_SAMPLE_SECONDS (5) tune it.
+import { readdirSync, readFileSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
+import { startLocalService } from "../test/support/local-service.ts";
+
+const SECONDS = Number(process.env.SOAK_SECONDS ?? 600);
+const CONCURRENCY = Number(process.env.SOAK_CONCURRENCY ?? 8);
+const SAMPLE_MS = Number(process.env.SOAK_SAMPLE_SECONDS ?? 5) * 1000;
+/** Memory that grows by more than this over the second half of the run keeps rising. */
+const GROWTH_LIMIT_BYTES = 24 * 1024 * 1024;
+const KEYS = 8;
+const STATEMENTS = 60;
+
+interface Target {
+  method?: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+  hostile: boolean;
+}
+
+// ---- memory of the runtime ------------------------------------------------------------------
+
+/** Resident memory (bytes) of every workerd process started under `root`. */
+function runtimeRss(root: number): number {
+  const children = new Map<number, number[]>();
+  const names = new Map<number, string>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const close = stat.lastIndexOf(")");
+      const name = stat.slice(stat.indexOf("(") + 1, close);
+      const ppid = Number(stat.slice(close + 2).split(" ")[1]);
+      names.set(Number(entry), name);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // The process ended while being read.
+    }
+  }
+  let total = 0;
+  const queue = [root];
+  while (queue.length > 0) {
+    const pid = queue.shift() as number;
+    queue.push(...(children.get(pid) ?? []));
+    if (!names.get(pid)?.startsWith("workerd")) continue;
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, "utf8");
+      total += Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+    } catch {
+      // Gone.
+    }
+  }
+  return total;
+}
+
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+// ---- data -------------------------------------------------------------------------------------
+
+async function json(res: Response): Promise<Record<string, unknown>> {
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${res.status} ${text}`);
+  return text ? (JSON.parse(text) as Record<string, unknown>) : {};
+}
+
+function minimalPdf(label: string): Uint8Array {
+  return new TextEncoder().encode(`%PDF-1.4\n% ${label}\n${"x".repeat(4096)}\n%%EOF\n`);
+}
+
+/** A partner with one account of monthly statements, some with PDFs, and several keys. */
+async function seed(base: string, operatorToken: string) {
+  const op = (path: string, init: RequestInit & { type?: string } = {}) =>
+    fetch(`${base}/operator/v1${path}`, {
+      ...init,
+      headers: {
+        authorization: `Bearer ${operatorToken}`,
+        "content-type": init.type ?? "application/json",
+      },
+    });
+  const statements = Array.from({ length: STATEMENTS }, (_, i) => {
+    const end = new Date(Date.UTC(2020, i + 1, 0, 23, 59, 59));
+    return {
+      statement_id: `st_soak_${String(i).padStart(3, "0")}`,
+      account_id: "acc_soak",
+      period_end_date: end.toISOString(),
+      currency: "USD",
+      statement_balance: 1000 + i,
+      purchases: 1000 + i,
+    };
+  });
+  await json(
+    await op("/import", {
+      method: "POST",
+      body: JSON.stringify({
+        partners: [
+          {
+            partner_id: "soak_bank",
+            name: "Soak Bank",
+            products: [{ merchant_key: "mk_soak", name: "Soak Card" }],
+          },
+        ],
+        customers: [
+          {
+            customer_id: "cus_soak",
+            partner_id: "soak_bank",
+            environment: "sandbox",
+            merchant_key: "mk_soak",
+          },
+        ],
+        accounts: [{ account_id: "acc_soak", customer_id: "cus_soak", currency: "USD" }],
+        statements,
+      }),
+    }),
+  );
+  for (const s of statements.slice(-12)) {
+    await json(
+      await op(`/statements/${s.statement_id}/pdf`, {
+        method: "PUT",
+        body: minimalPdf(s.statement_id),
+        type: "application/pdf",
+      }),
+    );
+  }
+  const keys: string[] = [];
+  for (let i = 0; i < KEYS + 1; i++) {
+    const created = await json(
+      await op("/partners/soak_bank/keys", {
+        method: "POST",
+        body: JSON.stringify({ environment: "sandbox", scopes: ["ACCOUNT_READ"] }),
+      }),
+    );
+    keys.push(created.api_key as string);
+    if (i === KEYS) await json(await op(`/keys/${created.key_id}`, { method: "DELETE" }));
+  }
+  return { keys: keys.slice(0, KEYS), revoked: keys[KEYS] as string };
+}
+
+// ---- traffic ----------------------------------------------------------------------------------
+
+const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)] as T;
+/** Partners call from a few addresses; attackers from many. */
+const partnerIps = Array.from({ length: 4 }, (_, i) => `192.0.2.${i + 1}`);
+const randomIp = () =>
+  `198.51.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}`;
+
+const STATEMENTS_PATH = "/v2/customers/cus_soak/accounts/acc_soak/statements";
+
+function mix(keys: string[], revoked: string, tokens: string[], links: string[]): Target {
+  const key = pick(keys);
+  const bearer = (k: string) => ({ authorization: `Bearer ${k}` });
+  const r = Math.random();
+  // About two thirds valid traffic, one third hostile.
+  if (r < 0.25) {
+    const limit = pick(["", "?limit=1", "?limit=10", "?limit=100"]);
+    return { path: `${STATEMENTS_PATH}${limit}`, headers: bearer(key), hostile: false };
+  }
+  if (r < 0.35 && tokens.length > 0) {
+    const token = encodeURIComponent(pick(tokens));
+    return {
+      path: `${STATEMENTS_PATH}?limit=5&starting_after=${token}`,
+      headers: bearer(key),
+      hostile: false,
+    };
+  }
+  if (r < 0.42) {
+    const path = pick([
+      "/v2/customers",
+      "/v2/customers/cus_soak",
+      "/v2/customers/cus_soak/accounts",
+    ]);
+    return { path, headers: { ...bearer(key), "x-service-version": "latest" }, hostile: false };
+  }
+  if (r < 0.55 && links.length > 0) {
+    const headers = pick<Record<string, string>>([
+      {},
+      { range: "bytes=0-99" },
+      { "if-none-match": '"nope"' },
+      { "if-modified-since": new Date().toUTCString() },
+    ]);
+    return { path: pick(links), headers, hostile: false };
+  }
+  if (r < 0.6) return { path: pick(["/changelog", "/openapi/2025-05-05.json"]), hostile: false };
+  if (r < 0.65) {
+    return {
+      method: "POST",
+      path: "/v2/customers/cus_soak/link",
+      headers: { ...bearer(key), "content-type": "application/json" },
+      body: JSON.stringify({ partner_customer_id: `p-${Math.floor(Math.random() * 1000)}` }),
+      hostile: false,
+    };
+  }
+  // Hostile: unknown, revoked and malformed credentials from many addresses, and bad input.
+  const ip = randomIp();
+  const hostile: Target[] = [
+    { path: STATEMENTS_PATH, headers: { authorization: `Bearer sk_sandbox_${"0".repeat(34)}` } },
+    { path: STATEMENTS_PATH, headers: bearer(revoked) },
+    { path: STATEMENTS_PATH, headers: { authorization: "Basic !!!" } },
+    { path: "/operator/v1/import", method: "POST", headers: { authorization: "Bearer guess" } },
+    { path: `${STATEMENTS_PATH}?limit=1000`, headers: bearer(key) },
+    { path: `${STATEMENTS_PATH}?starting_after=forged.token.AAAAAAAA`, headers: bearer(key) },
+    { path: STATEMENTS_PATH, headers: { ...bearer(key), "x-service-version": "1999-01-01" } },
+    { path: "/v2/customers/..%2F..%2Fetc/accounts", headers: bearer(key) },
+    { path: `/v2/customers/${"x".repeat(2000)}`, headers: bearer(key) },
+    {
+      path: "/v2/customers/cus_soak/link",
+      method: "POST",
+      headers: { ...bearer(key), "content-type": "application/json" },
+      body: "{not json",
+    },
+    { path: "/files/statements/st_soak_059/pdf?expires=1&signature=forged" },
+    ...(links.length > 0
+      ? [
+          { path: pick(links), headers: { "if-none-match": "garbage" } },
+          { path: pick(links), headers: { range: "bytes=999999-" } },
+          { path: pick(links), headers: { "if-match": '"x"', range: "bytes=-5" } },
+        ]
+      : []),
+  ].map((t) => ({ ...t, hostile: true }));
+  const target = pick(hostile);
+  return { ...target, headers: { "cf-connecting-ip": ip, ...target.headers } };
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
+}
+
+function median(values: number[]): number {
+  return percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
+}
+
+// ---- run --------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  console.log(`soak: ${SECONDS} s, ${CONCURRENCY} concurrent clients, starting a local run…`);
+  const service = await startLocalService();
+  let failed = false;
+  try {
+    const { base, pid } = service;
+    if (!pid) throw new Error("the local run has no process id");
+    const { keys, revoked } = await seed(base, service.operatorToken);
+
+    // Page tokens and links to reuse, fetched once (links live an hour: longer than the soak).
+    const first = await json(
+      await fetch(`${base}${STATEMENTS_PATH}?limit=20`, {
+        headers: {
+          authorization: `Bearer ${keys[0]}`,
+          "cf-connecting-ip": partnerIps[0] as string,
+        },
+      }),
+    );
+    const data = first.data as { pdf_url?: string }[];
+    const links = data.flatMap((s) => (s.pdf_url ? [s.pdf_url.replace(base, "")] : []));
+    const tokens = [first.next_page_token as string];
+
+    await sleep(2000);
+    const startRss = runtimeRss(pid);
+    const samples: { at: number; rss: number }[] = [{ at: 0, rss: startRss }];
+    const statuses = new Map<number, number>();
+    const latencies: number[] = [];
+    const serverErrors: string[] = [];
+    let requests = 0;
+    const started = Date.now();
+    const deadline = started + SECONDS * 1000;
+
+    const sampler = setInterval(() => {
+      samples.push({ at: Date.now() - started, rss: runtimeRss(pid) });
+    }, SAMPLE_MS);
+
+    const client = async () => {
+      while (Date.now() < deadline) {
+        const target = mix(keys, revoked, tokens, links);
+        const headers = { "cf-connecting-ip": pick(partnerIps), ...target.headers };
+        const t0 = performance.now();
+        let status = 0;
+        try {
+          const res = await fetch(`${base}${target.path}`, {
+            method: target.method ?? "GET",
+            headers,
+            body: target.body,
+          });
+          status = res.status;
+          const text = await res.text();
+          if (status >= 500)
+            serverErrors.push(
+              `${target.method ?? "GET"} ${target.path} → ${status} ${text.slice(0, 200)}`,
+            );
+          if (status === 200 && target.path.includes("limit=5&") && tokens.length < 50) {
+            const next = (JSON.parse(text) as { next_page_token?: string }).next_page_token;
+            if (next) tokens.push(next);
+          }
+        } catch (err) {
+          serverErrors.push(`${target.path} → ${String(err)}`);
+        }
+        latencies.push(performance.now() - t0);
+        statuses.set(status, (statuses.get(status) ?? 0) + 1);
+        requests += 1;
+      }
+    };
+    const progress = setInterval(() => {
+      const last = samples.at(-1);
+      const elapsed = Math.round((Date.now() - started) / 1000);
+      console.log(`  ${elapsed} s: ${requests} requests, runtime ${mb(last?.rss ?? 0)}`);
+    }, 60_000);
+    await Promise.all(Array.from({ length: CONCURRENCY }, client));
+    clearInterval(progress);
+    clearInterval(sampler);
+    const elapsed = (Date.now() - started) / 1000;
+
+    // Let the runtime settle, then read what memory came back.
+    await sleep(10_000);
+    const endRss = runtimeRss(pid);
+    const peakRss = Math.max(...samples.map((s) => s.rss), endRss);
+
+    // Keeps rising: the second half of the run still grows past the limit.
+    const during = samples.filter((s) => s.at > 0);
+    const half = during.filter((s) => s.at >= (SECONDS * 1000) / 2);
+    const midRss = median(
+      half.slice(0, Math.max(1, Math.floor(half.length / 5))).map((s) => s.rss),
+    );
+    const lateRss = median(half.slice(-Math.max(1, Math.floor(half.length / 5))).map((s) => s.rss));
+    const growth = lateRss - midRss;
+
+    const sorted = [...latencies].sort((a, b) => a - b);
+    const report = {
+      seconds: Math.round(elapsed),
+      concurrency: CONCURRENCY,
+      requests,
+      requests_per_second: Math.round(requests / elapsed),
+      statuses: Object.fromEntries([...statuses].sort(([a], [b]) => a - b)),
+      server_errors: serverErrors.length,
+      latency_ms: {
+        p50: +percentile(sorted, 50).toFixed(1),
+        p99: +percentile(sorted, 99).toFixed(1),
+      },
+      memory: {
+        start: mb(startRss),
+        peak: mb(peakRss),
+        end: mb(endRss),
+        second_half_growth: mb(growth),
+      },
+    };
+    console.log(JSON.stringify(report, null, 2));
+    if (serverErrors.length > 0) {
+      failed = true;
+      console.error(`✖ ${serverErrors.length} server errors, first ones:`);
+      for (const line of serverErrors.slice(0, 10)) console.error(`  ${line}`);
+    }
+    if (growth > GROWTH_LIMIT_BYTES) {
+      failed = true;
+      console.error(`✖ runtime memory kept rising: +${mb(growth)} over the second half`);
+    }
+    if (!failed) console.log("✔ no 5xx, runtime memory steady");
+  } finally {
+    await service.stop();
+  }
+  process.exitCode = failed ? 1 : 0;
+}
+
+await main();
