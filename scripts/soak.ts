@@ -24,8 +24,11 @@ interface Target {
 
 // ---- memory of the runtime ------------------------------------------------------------------
 
-/** Resident memory (bytes) of every workerd process started under `root`. */
-function runtimeRss(root: number): number {
+/**
+ * Resident memory (bytes) of the workerd processes under `root`: the runtime that serves the
+ * Worker, and wrangler's dev proxy (the one listening on the service's own port), told apart.
+ */
+function workerdRss(root: number, port: number): { runtime: number; devProxy: number } {
   const children = new Map<number, number[]>();
   const names = new Map<number, string>();
   for (const entry of readdirSync("/proc")) {
@@ -41,7 +44,7 @@ function runtimeRss(root: number): number {
       // The process ended while being read.
     }
   }
-  let total = 0;
+  const rss = { runtime: 0, devProxy: 0 };
   const queue = [root];
   while (queue.length > 0) {
     const pid = queue.shift() as number;
@@ -49,12 +52,15 @@ function runtimeRss(root: number): number {
     if (!names.get(pid)?.startsWith("workerd")) continue;
     try {
       const status = readFileSync(`/proc/${pid}/status`, "utf8");
-      total += Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+      const bytes = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+      if (cmdline.includes(`entry=127.0.0.1:${port}`)) rss.devProxy += bytes;
+      else rss.runtime += bytes;
     } catch {
       // Gone.
     }
   }
-  return total;
+  return rss;
 }
 
 const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
@@ -195,7 +201,7 @@ function mix(keys: string[], revoked: string, tokens: string[], links: string[])
   }
   // Hostile: unknown, revoked and malformed credentials from many addresses, and bad input.
   const ip = randomIp();
-  const hostile: Target[] = [
+  const hostile: Omit<Target, "hostile">[] = [
     { path: STATEMENTS_PATH, headers: { authorization: `Bearer sk_sandbox_${"0".repeat(34)}` } },
     { path: STATEMENTS_PATH, headers: bearer(revoked) },
     { path: STATEMENTS_PATH, headers: { authorization: "Basic !!!" } },
@@ -213,15 +219,15 @@ function mix(keys: string[], revoked: string, tokens: string[], links: string[])
     },
     { path: "/files/statements/st_soak_059/pdf?expires=1&signature=forged" },
     ...(links.length > 0
-      ? [
+      ? <Omit<Target, "hostile">[]>[
           { path: pick(links), headers: { "if-none-match": "garbage" } },
           { path: pick(links), headers: { range: "bytes=999999-" } },
           { path: pick(links), headers: { "if-match": '"x"', range: "bytes=-5" } },
         ]
       : []),
-  ].map((t) => ({ ...t, hostile: true }));
+  ];
   const target = pick(hostile);
-  return { ...target, headers: { "cf-connecting-ip": ip, ...target.headers } };
+  return { ...target, headers: { "cf-connecting-ip": ip, ...target.headers }, hostile: true };
 }
 
 function percentile(sorted: number[], p: number): number {
@@ -243,8 +249,9 @@ async function main(): Promise<void> {
   const service = await startLocalService();
   let failed = false;
   try {
-    const { base, pid } = service;
+    const { base, pid, port } = service;
     if (!pid) throw new Error("the local run has no process id");
+    const sample = () => workerdRss(pid, port);
     const { keys, revoked } = await seed(base, service.operatorToken);
 
     // Page tokens and links to reuse, fetched once (links live an hour: longer than the soak).
@@ -261,8 +268,11 @@ async function main(): Promise<void> {
     const tokens = [first.next_page_token as string];
 
     await sleep(2000);
-    const startRss = runtimeRss(pid);
-    const samples: { at: number; rss: number }[] = [{ at: 0, rss: startRss }];
+    const start = sample();
+    const startRss = start.runtime;
+    const samples: { at: number; rss: number; devProxy: number }[] = [
+      { at: 0, rss: startRss, devProxy: start.devProxy },
+    ];
     const statuses = new Map<number, number>();
     const latencies: number[] = [];
     const serverErrors: string[] = [];
@@ -271,7 +281,8 @@ async function main(): Promise<void> {
     const deadline = started + SECONDS * 1000;
 
     const sampler = setInterval(() => {
-      samples.push({ at: Date.now() - started, rss: runtimeRss(pid) });
+      const { runtime, devProxy } = sample();
+      samples.push({ at: Date.now() - started, rss: runtime, devProxy });
     }, SAMPLE_MS);
 
     const client = async () => {
@@ -307,7 +318,10 @@ async function main(): Promise<void> {
     const progress = setInterval(() => {
       const last = samples.at(-1);
       const elapsed = Math.round((Date.now() - started) / 1000);
-      console.log(`  ${elapsed} s: ${requests} requests, runtime ${mb(last?.rss ?? 0)}`);
+      console.log(
+        `  ${elapsed} s: ${requests} requests, runtime ${mb(last?.rss ?? 0)}, ` +
+          `dev proxy ${mb(last?.devProxy ?? 0)}`,
+      );
     }, 60_000);
     await Promise.all(Array.from({ length: CONCURRENCY }, client));
     clearInterval(progress);
@@ -316,7 +330,8 @@ async function main(): Promise<void> {
 
     // Let the runtime settle, then read what memory came back.
     await sleep(10_000);
-    const endRss = runtimeRss(pid);
+    const end = sample();
+    const endRss = end.runtime;
     const peakRss = Math.max(...samples.map((s) => s.rss), endRss);
 
     // Keeps rising: the second half of the run still grows past the limit.
@@ -345,6 +360,13 @@ async function main(): Promise<void> {
         peak: mb(peakRss),
         end: mb(endRss),
         second_half_growth: mb(growth),
+        samples_mb: samples.map((s) => Math.round(s.rss / 1024 / 1024)),
+      },
+      // wrangler's own dev proxy, in front of the runtime: tooling, reported apart.
+      dev_proxy_memory: {
+        start: mb(start.devProxy),
+        peak: mb(Math.max(...samples.map((s) => s.devProxy), end.devProxy)),
+        end: mb(end.devProxy),
       },
     };
     console.log(JSON.stringify(report, null, 2));
