@@ -201,7 +201,16 @@ function mix(keys: string[], revoked: string, tokens: string[], links: string[])
   }
   // Hostile: unknown, revoked and malformed credentials from many addresses, and bad input.
   const ip = randomIp();
-  const hostile: Omit<Target, "hostile">[] = [
+  type Attack = Omit<Target, "hostile">;
+  const onLinks: Attack[] =
+    links.length > 0
+      ? [
+          { path: pick(links), headers: { "if-none-match": "garbage" } },
+          { path: pick(links), headers: { range: "bytes=999999-" } },
+          { path: pick(links), headers: { "if-match": '"x"', range: "bytes=-5" } },
+        ]
+      : [];
+  const hostile: Attack[] = [
     { path: STATEMENTS_PATH, headers: { authorization: `Bearer sk_sandbox_${"0".repeat(34)}` } },
     { path: STATEMENTS_PATH, headers: bearer(revoked) },
     { path: STATEMENTS_PATH, headers: { authorization: "Basic !!!" } },
@@ -218,13 +227,7 @@ function mix(keys: string[], revoked: string, tokens: string[], links: string[])
       body: "{not json",
     },
     { path: "/files/statements/st_soak_059/pdf?expires=1&signature=forged" },
-    ...(links.length > 0
-      ? <Omit<Target, "hostile">[]>[
-          { path: pick(links), headers: { "if-none-match": "garbage" } },
-          { path: pick(links), headers: { range: "bytes=999999-" } },
-          { path: pick(links), headers: { "if-match": '"x"', range: "bytes=-5" } },
-        ]
-      : []),
+    ...onLinks,
   ];
   const target = pick(hostile);
   return { ...target, headers: { "cf-connecting-ip": ip, ...target.headers }, hostile: true };
