@@ -304,14 +304,31 @@ const requests = () =>
       ...rest,
     }));
 
+/** The fixture's value for each path parameter, so that a request can reach a handler's end. */
+function coherent(name: string, method: string): string {
+  const f = world.fixture;
+  const values: Record<string, string> = {
+    customer_id: f.customerId,
+    account_id: f.accountId,
+    // Writes (hide, upload) go to another statement, so that the linked one stays downloadable.
+    statement_id: ["GET", "HEAD"].includes(method) ? world.statementId : `${f.accountId}_st_001`,
+    partner_id: f.partnerId,
+    key_id: world.sacrificialKeyId,
+    environment: "sandbox",
+    file: "2025-05-05.json",
+  };
+  return values[name] ?? "x";
+}
+
 function fillPattern(pattern: string, method = "GET"): fc.Arbitrary<string> {
   const names = [...pattern.matchAll(/:(\w+)/g)].map((m) => m[1] as string);
   if (names.length === 0) return fc.constant(pattern);
-  return fc
-    .tuple(...names.map(() => segment()))
-    .map((values) =>
-      names.reduce((path, name, i) => path.replace(`:${name}`, values[i] as string), pattern),
-    );
+  const fill = (values: string[]) =>
+    names.reduce((path, name, i) => path.replace(`:${name}`, values[i] as string), pattern);
+  return fc.oneof(
+    fc.constant(fill(names.map((name) => coherent(name, method)))),
+    fc.tuple(...names.map(() => segment())).map(fill),
+  );
 }
 
 // ---- the property ---------------------------------------------------------------------------

@@ -14,7 +14,6 @@ import {
   createKey,
   expectJson,
   type Fixture,
-  importData,
   monthlyStatement,
   OPERATOR_TOKEN,
   operator,
