@@ -97,6 +97,18 @@ describe("per API key on /v2", () => {
     });
   }
 
+  it("lets browser clients read the rate-limit fields", async () => {
+    const f = await seedAccount({ statements: 1 });
+    const res = await api(statementsPath(f), {
+      key: f.key,
+      headers: { origin: "https://partner.example" },
+    });
+    const exposed = (res.headers.get("access-control-expose-headers") ?? "").toLowerCase();
+    for (const name of ["retry-after", "ratelimit-policy", "ratelimit"]) {
+      expect(exposed.split(/\s*,\s*/)).toContain(name);
+    }
+  });
+
   it("counts each key on its own", async () => {
     const a = await seedAccount({ statements: 1 });
     const b = await seedAccount({ statements: 1 });

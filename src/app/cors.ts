@@ -21,7 +21,14 @@ export function corsFor(env: AppEnv["Bindings"]): MiddlewareHandler {
       origin: allowedOrigins(env.CORS_ALLOWED_ORIGINS),
       allowMethods: ["GET", "POST", "PUT", "DELETE", "OPTIONS"],
       allowHeaders: ["Authorization", "Content-Type", versionHeader(env), merchantKeyHeader(env)],
-      exposeHeaders: [versionHeader(env), "x-request-id"],
+      exposeHeaders: [
+        versionHeader(env),
+        "x-request-id",
+        // So that a browser client can pace itself and back off.
+        "Retry-After",
+        "RateLimit-Policy",
+        "RateLimit",
+      ],
       maxAge: 600,
     });
     corsByConfig.set(key, handler);
