@@ -14,6 +14,7 @@ import {
   OPERATOR_TOKEN,
   operator,
   pdfBytes,
+  request,
   seedAccount,
   statementsPath,
   uniqueId,
@@ -71,6 +72,25 @@ describe("configuration", () => {
     expect(configured.filter((c) => stated.some((s) => s.binding === c.binding))).toHaveLength(
       stated.length,
     );
+  });
+});
+
+describe("the reference", () => {
+  it("documents the 429 and its fields on every operation of every version", async () => {
+    for (const version of bundle.versions.map((v) => v.id)) {
+      const doc = await expectJson<{
+        paths: Record<string, Record<string, { responses: Record<string, { $ref?: string }> }>>;
+        components: { responses: Record<string, { headers: Record<string, unknown> }> };
+      }>(await request(`/openapi/${version}.json`), 200);
+      const operations = Object.values(doc.paths).flatMap((methods) => Object.values(methods));
+      expect(operations.length).toBeGreaterThan(0);
+      for (const operation of operations) {
+        expect(operation.responses["429"]).toEqual({ $ref: "#/components/responses/RateLimited" });
+      }
+      expect(Object.keys(doc.components.responses.RateLimited?.headers ?? {})).toEqual(
+        expect.arrayContaining(["Retry-After", "RateLimit-Policy", "RateLimit"]),
+      );
+    }
   });
 });
 

@@ -137,8 +137,3 @@ export async function failedAuthentication(
   block(ip, now + policy.period * 1000, now);
   return rateLimited(policy);
 }
-
-/** How many clients this isolate currently refuses (for tests of the bound). */
-export function blockedClientCount(): number {
-  return blockedClients.size;
-}
