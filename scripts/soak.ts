@@ -148,10 +148,12 @@ async function seed(base: string, operatorToken: string) {
 // ---- traffic ----------------------------------------------------------------------------------
 
 const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)] as T;
-/** Partners call from a few addresses; attackers from many. */
+/** Partners call from a few addresses; attackers from many, and a few of them persistently. */
 const partnerIps = Array.from({ length: 4 }, (_, i) => `192.0.2.${i + 1}`);
 const randomIp = () =>
-  `198.51.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}`;
+  Math.random() < 0.5
+    ? `203.0.113.${Math.floor(Math.random() * 8)}`
+    : `198.51.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}`;
 
 const STATEMENTS_PATH = "/v2/customers/cus_soak/accounts/acc_soak/statements";
 
