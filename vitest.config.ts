@@ -2,10 +2,16 @@ import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
-// Four projects: `workers` runs inside workerd with the wrangler.toml bindings (migrations applied
+/** A limiter no test run can exhaust. */
+const unlimited = (namespace_id: string) => ({
+  namespace_id,
+  simple: { limit: 1_000_000_000, period: 60 as const },
+});
+
+// Five projects: `workers` runs inside workerd with the wrangler.toml bindings (migrations applied
 // in test/setup.ts); `e2e` runs in Node and drives `npm start` over real HTTP; `node` checks the
-// scripts and the OpenAPI documents from Node; `browser` runs in Node and drives headless Chromium
-// against a throwaway local run (test/support/local-service.ts).
+// scripts and the OpenAPI documents from Node; `client` tests the typed client; `browser` runs in
+// Node and drives headless Chromium against a throwaway local run (test/support/local-service.ts).
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
   return {
@@ -32,6 +38,19 @@ export default defineConfig(async () => {
                   WEBHOOK_TIMEOUT_MS: "1000",
                   // As in production: only public https hosts (.dev.vars allows loopback).
                   WEBHOOK_ALLOW_LOOPBACK: "false",
+                  // The fuzzer's seed and size: FUZZ_SEED=<seed> replays a run.
+                  FUZZ_SEED: process.env.FUZZ_SEED ?? "",
+                  FUZZ_RUNS: process.env.FUZZ_RUNS ?? "",
+                },
+                // The suite sends thousands of requests per key and from one address: the
+                // configured limits are lifted here, and the 429 path is tested with the tight
+                // limiter below swapped in (test/rate-limit.test.ts).
+                ratelimits: {
+                  PARTNER_KEY_RATE_LIMITER: unlimited("1001"),
+                  AUTH_FAILURE_RATE_LIMITER: unlimited("1002"),
+                  PDF_LINK_RATE_LIMITER: unlimited("1003"),
+                  OPERATOR_RATE_LIMITER: unlimited("1004"),
+                  TIGHT_RATE_LIMITER: { namespace_id: "1009", simple: { limit: 3, period: 60 } },
                 },
               },
             }),

@@ -9,6 +9,7 @@ import { routeNotFound } from "./app/errors";
 import { idempotent } from "./app/idempotency";
 import {
   authenticate,
+  enforceKeyRateLimit,
   requireRouteInVersion,
   requireScope,
   resolveProduct,
@@ -17,6 +18,7 @@ import {
 import { requestContext } from "./app/request-context";
 import { renderError } from "./app/respond";
 import { ROUTES } from "./app/route-table";
+import { securityHeaders } from "./app/security-headers";
 import { createVersionUsage, type VersionUsageOptions } from "./app/version-usage";
 import type { DeliveryRef } from "./db/event-writes";
 import { deliverWebhooks } from "./jobs/deliver-webhooks";
@@ -43,7 +45,7 @@ export function createApp(bundle: VersionBundle, options: VersionUsageOptions = 
     c.set("versionUsage", versionUsage);
     await next();
   });
-  app.use("*", requestContext);
+  app.use("*", requestContext, securityHeaders);
   app.use("/v2/*", (c, next) => corsFor(c.env)(c, next));
 
   // Unauthenticated surfaces.
@@ -53,9 +55,9 @@ export function createApp(bundle: VersionBundle, options: VersionUsageOptions = 
   app.route("/", dashboardRoutes);
 
   // The partner API: every /v2 request is authenticated, then versioned, before anything else.
-  // A statements page plans its reads first, so they share the key lookup's round trip.
+  // A statements page plans its reads first, so that they are the key lookup's own statement.
   app.get(STATEMENTS_PATH, planStatementPage);
-  app.use("/v2/*", authenticate, resolveVersion);
+  app.use("/v2/*", authenticate, resolveVersion, enforceKeyRateLimit);
   for (const spec of ROUTES) {
     // A route the version does not have answers exactly as an unknown route, before any check.
     app.on(spec.method, spec.path, requireRouteInVersion(spec));

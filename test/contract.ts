@@ -165,11 +165,13 @@ export async function assertMatchesReference(
   const type = response.headers.get("content-type") ?? "";
 
   if (version === null) {
-    // Rejected before a version is chosen: bad credentials or an unsupported version.
-    if (response.status !== 401 && response.status !== 400) {
+    // Rejected before a version is chosen: bad credentials (or too many of them), an
+    // unsupported version, or storage unavailable while authenticating.
+    if (![400, 401, 429, 503].includes(response.status)) {
       fail(what, `a response after version resolution must carry ${VERSION_HEADER}`);
     }
     if (!type.startsWith("application/json")) fail(what, `content-type ${type}`);
+    if (method.toUpperCase() === "HEAD") return;
     // Sent before a version is chosen: the canonical envelope, as the newest version has it.
     const ref = await referenceOf(bundle.versions[0]?.id as string, fetcher);
     checkBody(ref, ref.doc.components.schemas.ApiError, text, `${what} (no version)`);

@@ -156,7 +156,16 @@ describe("GET /openapi/{version}.json", () => {
       maximum: 100,
       default: 10,
     });
-    expect(Object.keys(op.responses)).toEqual(["200", "400", "401", "403", "404", "500", "503"]);
+    expect(Object.keys(op.responses)).toEqual([
+      "200",
+      "400",
+      "401",
+      "403",
+      "404",
+      "429",
+      "500",
+      "503",
+    ]);
     expect(op.responses["200"].content["application/json"].schema).toEqual({
       $ref: "#/components/schemas/StatementList",
     });

@@ -1,6 +1,8 @@
 // The Hono environment shared by every sub-app: bindings, and what the pipeline sets per request.
 import type { Environment, VersionBundle } from "../../versions";
 import type { Database, QueryStats } from "../db/client";
+import type { ReadAhead } from "../db/queries";
+import type { DocumentStore } from "../db/storage";
 import type { Signer } from "../domain/signing";
 import type { User } from "../domain/user";
 import type { HeldKey } from "./idempotency";
@@ -32,6 +34,10 @@ export interface Bindings extends Omit<Env, "OPERATOR_TOKEN" | "SIGNING_SECRET" 
   MAIL_API_KEY?: string;
   /** `cloudflare` mailer: a `send_email` binding (Cloudflare Email Service). */
   MAIL?: SendEmail;
+  /** During a rotation: the token being replaced, still accepted until it is deleted. */
+  OPERATOR_TOKEN_PREVIOUS?: string;
+  /** During a rotation: the secret being replaced, still accepted for verification only. */
+  SIGNING_SECRET_PREVIOUS?: string;
 }
 
 /** The authenticated caller: what the key lookup returns. */
@@ -56,6 +62,8 @@ export interface Variables {
   db: Database;
   queryStats: QueryStats;
   signer: Signer;
+  /** The PDF bucket, its failures classified like D1's. */
+  documents: DocumentStore;
   /** The request clock; tests move it with fake timers. */
   now: () => Date;
   caller: Caller;
@@ -64,15 +72,17 @@ export interface Variables {
   /** The product the request reads, for customer-scoped routes. */
   merchantKey: string;
   /**
-   * Reads a route planned from the request alone, sent in the key lookup's batch so that the
-   * request costs one round trip; set before authentication, answered in `readAheadResults`.
+   * Reads a route planned from the request alone, to share the key lookup's round trip; set
+   * before authentication, answered in `readAheadResults` (see `findCallerByKeyHash`).
    */
-  readAhead: readonly D1PreparedStatement[];
+  readAhead: ReadAhead;
   readAheadResults: D1Result[];
   /** The signed-in dashboard user, on /dashboard pages that need one. */
   session: DashboardSession;
   /** The Idempotency-Key this POST holds while it runs, if it sent one. */
   idempotencyKey?: HeldKey;
+  /** The API key's rate-limit check, started alongside the key lookup. */
+  keyWithinLimit: Promise<boolean>;
 }
 
 export type AppEnv = { Bindings: Bindings; Variables: Variables };

@@ -28,15 +28,18 @@ export function corsFor(env: AppEnv["Bindings"]): MiddlewareHandler {
         merchantKeyHeader(env),
         "Idempotency-Key",
       ],
-      // A browser client may read the version, and whether it is deprecated (RFC 9745, 8594).
+      // A browser client may read the version and whether it is deprecated (RFC 9745, 8594),
+      // whether a response is replayed, and pace itself and back off.
       exposeHeaders: [
         versionHeader(env),
         "x-request-id",
         "Idempotent-Replayed",
-        "Retry-After",
         "Deprecation",
         "Sunset",
         "Link",
+        "Retry-After",
+        "RateLimit-Policy",
+        "RateLimit",
       ],
       maxAge: 600,
     });

@@ -14,8 +14,11 @@ export type ErrorType =
   | "CONFLICT_ERROR"
   | "IDEMPOTENCY_KEY_IN_USE_ERROR"
   | "IDEMPOTENCY_KEY_REUSED_ERROR"
+  | "PRECONDITION_FAILED_ERROR"
   | "PAYLOAD_TOO_LARGE_ERROR"
   | "UNSUPPORTED_MEDIA_TYPE_ERROR"
+  | "RANGE_NOT_SATISFIABLE_ERROR"
+  | "RATE_LIMITED_ERROR"
   | "NOT_IMPLEMENTED_ERROR"
   | "SERVICE_UNAVAILABLE_ERROR"
   | "INTERNAL_ERROR";
@@ -40,10 +43,16 @@ export function statusOf(type: ErrorType): ContentfulStatusCode {
       return 409;
     case "IDEMPOTENCY_KEY_REUSED_ERROR":
       return 422;
+    case "PRECONDITION_FAILED_ERROR":
+      return 412;
     case "PAYLOAD_TOO_LARGE_ERROR":
       return 413;
     case "UNSUPPORTED_MEDIA_TYPE_ERROR":
       return 415;
+    case "RANGE_NOT_SATISFIABLE_ERROR":
+      return 416;
+    case "RATE_LIMITED_ERROR":
+      return 429;
     case "INTERNAL_ERROR":
       return 500;
     case "NOT_IMPLEMENTED_ERROR":

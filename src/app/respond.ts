@@ -2,6 +2,7 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Json, ResourceName } from "../../versions";
+import { isStorageOutage } from "../db/storage";
 import type { AppEnv } from "./context";
 import { ApiError } from "./errors";
 import { markVersion } from "./version-headers";
@@ -38,20 +39,6 @@ export function sendShaped(c: Context<AppEnv>, body: Json, status: ContentfulSta
   const version = c.get("version");
   if (version) markVersion(c, version);
   return c.json(body, status);
-}
-
-/** Storage failures are transient: the client should retry, unlike a bug. */
-function isStorageOutage(err: unknown): boolean {
-  for (let e: unknown = err; e instanceof Error; e = e.cause) {
-    if (
-      /D1_|SQLITE_BUSY|Network connection lost|storage.*(unavailable|reset|overloaded)|R2/i.test(
-        e.message,
-      )
-    ) {
-      return true;
-    }
-  }
-  return false;
 }
 
 /** The single error renderer (`app.onError`): ApiErrors as they are, anything else without internals. */

@@ -1,5 +1,6 @@
 // The D1 handle of one request: drizzle over a D1 binding that counts round trips and rows read.
 import { type DrizzleD1Database, drizzle } from "drizzle-orm/d1";
+import { storageCall, storageFailure } from "./storage";
 
 /** Per-request storage cost, reported in the request's log line. */
 export interface QueryStats {
@@ -35,7 +36,7 @@ class CountedStatement {
   }
 
   async all<T>(): Promise<D1Result<T>> {
-    const result = await this.inner.all<T>();
+    const result = await storageCall(() => this.inner.all<T>());
     record(this.stats, [result]);
     return result;
   }
@@ -57,12 +58,21 @@ class CountedStatement {
   }
 }
 
-/** Wraps the binding just enough for drizzle: `prepare` and `batch`. */
+/**
+ * Wraps the binding just enough for drizzle: `prepare` and `batch`. Every failure of the binding
+ * is classified on the way out (db/storage.ts), so an outage is told apart from a bad statement.
+ */
 function countingD1(db: D1Database, stats: QueryStats): D1Database {
   const client = {
-    prepare: (query: string) => new CountedStatement(db.prepare(query), stats),
+    prepare(query: string) {
+      try {
+        return new CountedStatement(db.prepare(query), stats);
+      } catch (err) {
+        throw storageFailure(err);
+      }
+    },
     async batch(statements: CountedStatement[]) {
-      const results = await db.batch(statements.map((s) => s.inner));
+      const results = await storageCall(() => db.batch(statements.map((s) => s.inner)));
       record(stats, results);
       return results;
     },

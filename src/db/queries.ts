@@ -14,7 +14,7 @@ import {
   type SQLWrapper,
   sql,
 } from "drizzle-orm";
-import { QueryBuilder } from "drizzle-orm/sqlite-core";
+import { QueryBuilder, type SQLiteColumn } from "drizzle-orm/sqlite-core";
 import type { Caller } from "../app/context";
 import type { PagePosition } from "../domain/page-token";
 import type { Database } from "./client";
@@ -36,21 +36,34 @@ export function keyIsLive(now: SQLWrapper | string): SQL {
   ) as SQL;
 }
 
-const KEY_LOOKUP = qb
-  .select({
-    keyId: apiKeys.keyId,
-    partnerId: apiKeys.partnerId,
-    environment: apiKeys.environment,
-    scopes: apiKeys.scopes,
-    lastUsedOn: apiKeys.lastUsedOn,
-    savedVersionSandbox: partners.savedVersionSandbox,
-    savedVersionProduction: partners.savedVersionProduction,
-    merchantKeys: partners.merchantKeys,
-  })
-  .from(apiKeys)
-  .innerJoin(partners, eq(partners.partnerId, apiKeys.partnerId))
-  .where(and(eq(apiKeys.keyHash, placeholder("keyHash")), keyIsLive(placeholder("now"))))
-  .toSQL();
+/**
+ * When a key may authenticate: its hash matches and it is live at the request's `now`. The key
+ * lookup filters on it, and every read planned before authentication is driven by the row it
+ * selects (see `statementPageReads`), so a key that fails it reads nothing else.
+ */
+const LIVE_KEY = and(eq(apiKeys.keyHash, placeholder("keyHash")), keyIsLive(placeholder("now")));
+
+/** What authentication needs to know about the caller: the key's row and its partner's. */
+const CALLER_COLUMNS = {
+  keyId: apiKeys.keyId,
+  partnerId: apiKeys.partnerId,
+  environment: apiKeys.environment,
+  scopes: apiKeys.scopes,
+  lastUsedOn: apiKeys.lastUsedOn,
+  savedVersionSandbox: partners.savedVersionSandbox,
+  savedVersionProduction: partners.savedVersionProduction,
+  merchantKeys: partners.merchantKeys,
+};
+
+/** The caller's columns and `extra`, from the live key's row and its partner's. */
+function fromLiveKey<Extra extends Record<string, SQLiteColumn | SQL.Aliased>>(extra: Extra) {
+  return qb
+    .select({ ...CALLER_COLUMNS, ...extra })
+    .from(apiKeys)
+    .innerJoin(partners, eq(partners.partnerId, apiKeys.partnerId));
+}
+
+const KEY_LOOKUP = fromLiveKey({}).where(LIVE_KEY).toSQL();
 
 interface KeyRow {
   key_id: string;
@@ -73,24 +86,15 @@ function bound(
 }
 
 /**
- * The key with this hash if it is live at `now`, with its partner's saved versions and products
- * (null if none), and the results of `readAhead`: statements sent in the same batch, so that a
- * route's reads share the key lookup's round trip. Their results must only be used once the
- * caller is known to own them.
+ * Reads a route plans before authentication, given the key's hash and the request's instant. The
+ * first statement replaces the key lookup: it selects the caller's columns from the live key
+ * (`fromLiveKey`) with the route's rows joined, so an unknown, revoked or expired key reads none
+ * of them.
  */
-export async function findCallerByKeyHash(
-  db: Database,
-  keyHash: string,
-  now: Date,
-  readAhead: readonly D1PreparedStatement[] = [],
-): Promise<{ caller: Caller | null; readAhead: D1Result[] }> {
-  const [lookup, ...results] = await db.$client.batch([
-    bound(db, KEY_LOOKUP, { keyHash, now: now.toISOString() }),
-    ...readAhead,
-  ]);
-  const row = lookup?.results[0] as KeyRow | undefined;
-  if (!row) return { caller: null, readAhead: results };
-  const caller: Caller = {
+export type ReadAhead = (keyHash: string, now: string) => D1PreparedStatement[];
+
+function callerOf(row: KeyRow): Caller {
+  return {
     keyId: row.key_id,
     partnerId: row.partner_id,
     environment: row.environment,
@@ -100,7 +104,25 @@ export async function findCallerByKeyHash(
       row.environment === "sandbox" ? row.saved_version_sandbox : row.saved_version_production,
     merchantKeys: JSON.parse(row.merchant_keys) as string[],
   };
-  return { caller, readAhead: results };
+}
+
+/**
+ * The live key with this hash, with its partner's saved versions and products (null if none): one
+ * round trip, which also carries the reads a route planned (`readAhead`), answered in `readAhead`.
+ * Those results must only be used once the caller is known to own what they hold.
+ */
+export async function findCallerByKeyHash(
+  db: Database,
+  keyHash: string,
+  now: Date,
+  readAhead?: ReadAhead,
+): Promise<{ caller: Caller | null; readAhead: D1Result[] }> {
+  const at = now.toISOString();
+  const results = await db.$client.batch(
+    readAhead ? readAhead(keyHash, at) : [bound(db, KEY_LOOKUP, { keyHash, now: at })],
+  );
+  const row = results[0]?.results[0] as KeyRow | undefined;
+  return { caller: row ? callerOf(row) : null, readAhead: results };
 }
 
 /** Where a customer-scoped read may look: the caller's partner, environment and product. */
@@ -130,28 +152,58 @@ export interface AccountOwner {
   merchantKey: string;
 }
 
+/** [field, column] pairs of a statement row, to map D1's column-named objects. */
+const STATEMENT_COLUMNS = Object.entries(getTableColumns(statements)).map(
+  ([field, column]) => [field, column.name] as const,
+);
+
+// The account's owner, aliased: its columns share names with the key's.
+const OWNER_COLUMNS = {
+  ownerCustomerId: sql<string>`${accounts.customerId}`.as("owner_customer_id"),
+  ownerPartnerId: sql<string>`${accounts.partnerId}`.as("owner_partner_id"),
+  ownerEnvironment: sql<string>`${accounts.environment}`.as("owner_environment"),
+  ownerMerchantKey: sql<string>`${accounts.merchantKey}`.as("owner_merchant_key"),
+};
+
 const visibleStatements = and(
   eq(statements.accountId, placeholder("accountId")),
   isNull(statements.hiddenAt),
 );
-const pageQuery = (where: SQL | undefined) =>
-  qb
-    .select()
-    .from(statements)
-    .where(where)
-    .orderBy(desc(statements.periodEndDate), desc(statements.statementId))
-    .limit(placeholder("limit"))
-    .toSQL();
-const FIRST_PAGE = pageQuery(visibleStatements);
+const newestFirst = [desc(statements.periodEndDate), desc(statements.statementId)];
 const keysetAfter = sql`(${statements.periodEndDate}, ${statements.statementId}) < (${placeholder("afterEnd")}, ${placeholder("afterId")})`;
-const NEXT_PAGE = pageQuery(and(visibleStatements, keysetAfter));
 // Filtered listings: the bounds are one range of the same index. A continuation needs no upper
 // bound: its position, taken from a row that passed the filter, is already below it.
 const fromBound = gte(statements.periodEndDate, placeholder("gte"));
-const FIRST_FILTERED_PAGE = pageQuery(
-  and(visibleStatements, fromBound, lt(statements.periodEndDate, placeholder("lt"))),
-);
-const NEXT_FILTERED_PAGE = pageQuery(and(visibleStatements, fromBound, keysetAfter));
+const belowBound = lt(statements.periodEndDate, placeholder("lt"));
+
+/**
+ * A first page in one statement, driven by the live key's row: the caller, the account's owner
+ * (a left join, so a missing account still yields the caller) and up to `limit` visible
+ * statements matching `on`, newest first, through `statements_page_idx`. The statements' terms
+ * sit in the join, not the WHERE clause, so a page without statements still yields the caller.
+ */
+const firstPage = (on: SQL | undefined) =>
+  fromLiveKey({ ...OWNER_COLUMNS, ...getTableColumns(statements) })
+    .leftJoin(accounts, eq(accounts.accountId, placeholder("accountId")))
+    .leftJoin(statements, on)
+    .where(LIVE_KEY)
+    .orderBy(...newestFirst)
+    .limit(placeholder("limit"))
+    .toSQL();
+
+/** A continuation page: the same, after the token's position and without the owner. */
+const nextPage = (on: SQL | undefined) =>
+  fromLiveKey(getTableColumns(statements))
+    .leftJoin(statements, on)
+    .where(LIVE_KEY)
+    .orderBy(...newestFirst)
+    .limit(placeholder("limit"))
+    .toSQL();
+
+const FIRST_PAGE = firstPage(visibleStatements);
+const NEXT_PAGE = nextPage(and(visibleStatements, keysetAfter));
+const FIRST_FILTERED_PAGE = firstPage(and(visibleStatements, fromBound, belowBound));
+const NEXT_FILTERED_PAGE = nextPage(and(visibleStatements, fromBound, keysetAfter));
 
 /** Bounds on `period_end_date` (normalised timestamps); an absent bound does not filter. */
 export interface PeriodEndBounds {
@@ -161,21 +213,6 @@ export interface PeriodEndBounds {
 // Every stored date (`YYYY-…`) sorts after "" and before "~".
 const NO_LOWER_BOUND = "";
 const NO_UPPER_BOUND = "~";
-const ACCOUNT_OWNER = qb
-  .select({
-    customerId: accounts.customerId,
-    partnerId: accounts.partnerId,
-    environment: accounts.environment,
-    merchantKey: accounts.merchantKey,
-  })
-  .from(accounts)
-  .where(eq(accounts.accountId, placeholder("accountId")))
-  .toSQL();
-
-/** [field, column] pairs of a statement row, to map D1's column-named objects. */
-const STATEMENT_COLUMNS = Object.entries(getTableColumns(statements)).map(
-  ([field, column]) => [field, column.name] as const,
-);
 
 function toStatementRow(raw: Record<string, unknown>): StatementRow {
   const row: Record<string, unknown> = {};
@@ -184,11 +221,13 @@ function toStatementRow(raw: Record<string, unknown>): StatementRow {
 }
 
 /**
- * The reads of a statements page, all answerable without knowing the caller, so they can travel
- * in the key lookup's batch: the account's owner (first page only) and up to `limit + 1` visible
- * statements after `after`, newest first, through `statements_page_idx` (the extra row only
- * signals `has_more`). A continuation page skips the owner: its token, signed under the very
- * binding the owner check proved, is issued only after that check, and ownership never changes.
+ * The reads of a statements page, planned from the request alone so that they travel with the
+ * key lookup: one statement that is the key lookup itself, joined with the account's owner
+ * (first page only) and up to `limit + 1` visible statements after `after` (the extra row only
+ * signals `has_more`). Rows read: the key, its partner, the account, the page, and nothing at all
+ * past the key for a key that is not live. A continuation page skips the owner: its token,
+ * signed under the very binding the owner check proved, is issued only after that check, and
+ * ownership never changes.
  */
 export function statementPageReads(
   db: Database,
@@ -196,54 +235,43 @@ export function statementPageReads(
   after: PagePosition | null,
   limit: number,
   bounds?: PeriodEndBounds,
-): D1PreparedStatement[] {
-  if (bounds && (bounds.gte !== undefined || bounds.lt !== undefined)) {
-    return filteredPageReads(db, accountId, after, limit, bounds);
-  }
-  if (after) {
+): ReadAhead {
+  const filtered = bounds !== undefined && (bounds.gte !== undefined || bounds.lt !== undefined);
+  const values = { accountId, limit: limit + 1 };
+  const position = after && { afterEnd: after.periodEndDate, afterId: after.statementId };
+  const range = { gte: bounds?.gte ?? NO_LOWER_BOUND, lt: bounds?.lt ?? NO_UPPER_BOUND };
+  return (keyHash, now) => {
+    const key = { keyHash, now };
+    if (!filtered) {
+      return [
+        position
+          ? bound(db, NEXT_PAGE, { ...key, ...values, ...position })
+          : bound(db, FIRST_PAGE, { ...key, ...values }),
+      ];
+    }
     return [
-      bound(db, NEXT_PAGE, {
-        accountId,
-        limit: limit + 1,
-        afterEnd: after.periodEndDate,
-        afterId: after.statementId,
-      }),
+      position
+        ? bound(db, NEXT_FILTERED_PAGE, { ...key, ...values, ...position, gte: range.gte })
+        : bound(db, FIRST_FILTERED_PAGE, { ...key, ...values, ...range }),
     ];
-  }
-  return [
-    bound(db, ACCOUNT_OWNER, { accountId }),
-    bound(db, FIRST_PAGE, { accountId, limit: limit + 1 }),
-  ];
+  };
 }
 
-function filteredPageReads(
+/**
+ * A first page of an account's visible statements read without a key: for the dashboard's
+ * version preview, whose caller the dashboard session already authorised.
+ */
+export async function readFirstStatementPage(
   db: Database,
   accountId: string,
-  after: PagePosition | null,
   limit: number,
-  bounds: PeriodEndBounds,
-): D1PreparedStatement[] {
-  const gte = bounds.gte ?? NO_LOWER_BOUND;
-  if (after) {
-    return [
-      bound(db, NEXT_FILTERED_PAGE, {
-        accountId,
-        limit: limit + 1,
-        gte,
-        afterEnd: after.periodEndDate,
-        afterId: after.statementId,
-      }),
-    ];
-  }
-  return [
-    bound(db, ACCOUNT_OWNER, { accountId }),
-    bound(db, FIRST_FILTERED_PAGE, {
-      accountId,
-      limit: limit + 1,
-      gte,
-      lt: bounds.lt ?? NO_UPPER_BOUND,
-    }),
-  ];
+): Promise<StatementRow[]> {
+  return db
+    .select()
+    .from(statements)
+    .where(and(eq(statements.accountId, accountId), isNull(statements.hiddenAt)))
+    .orderBy(...newestFirst)
+    .limit(limit + 1);
 }
 
 /** Splits the results of `statementPageReads` into the owner (first page only) and the rows. */
@@ -251,26 +279,29 @@ export function statementPageResults(
   results: readonly D1Result[],
   continuation: boolean,
 ): { owner: AccountOwner | null | undefined; rows: StatementRow[] } {
-  const [first, second] = results;
-  if (continuation) {
-    return {
-      owner: undefined,
-      rows: (first?.results ?? []).map((r) => toStatementRow(r as Record<string, unknown>)),
-    };
-  }
-  const owner = first?.results[0] as
-    | { customer_id: string; partner_id: string; environment: string; merchant_key: string }
+  const raw = (results[0]?.results ?? []) as Record<string, unknown>[];
+  // The left join yields one row of nulls for a page without statements.
+  const rows = raw.filter((r) => r.statement_id !== null).map(toStatementRow);
+  if (continuation) return { owner: undefined, rows };
+  const first = raw[0] as
+    | {
+        owner_customer_id: string | null;
+        owner_partner_id: string;
+        owner_environment: string;
+        owner_merchant_key: string;
+      }
     | undefined;
   return {
-    owner: owner
-      ? {
-          customerId: owner.customer_id,
-          partnerId: owner.partner_id,
-          environment: owner.environment,
-          merchantKey: owner.merchant_key,
-        }
-      : null,
-    rows: (second?.results ?? []).map((r) => toStatementRow(r as Record<string, unknown>)),
+    owner:
+      first && first.owner_customer_id !== null
+        ? {
+            customerId: first.owner_customer_id,
+            partnerId: first.owner_partner_id,
+            environment: first.owner_environment,
+            merchantKey: first.owner_merchant_key,
+          }
+        : null,
+    rows,
   };
 }
 

@@ -2,6 +2,7 @@
 import * as z from "zod";
 import { bundle } from "../../versions";
 import { normaliseTimestamp } from "./timestamp";
+import { describeProblem, relevantIssues } from "./validation-messages";
 
 /**
  * The import's amount fields, with the column each one is stored in. The import's names, not the
@@ -34,13 +35,20 @@ const AMOUNT_SIGNS: Partial<Record<ImportAmountField, "positive" | "negative">> 
 
 const MAX_ITEMS = 5000;
 
+/** Ids every route can address: no dot segments, no controls or spaces, nothing to escape. */
+export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
+
 const id = z
   .string()
-  .min(1)
-  .max(255)
-  .regex(/^[\x21-\x7e]+$/, "must be printable ASCII without spaces");
+  .regex(
+    ID_PATTERN,
+    "must be 1 to 128 letters, digits, '_', '-' or '.', starting with a letter or digit",
+  );
 const environment = z.enum(["sandbox", "production"]);
-const amount = z.number().int("must be an integer").refine(Number.isSafeInteger, "is out of range");
+const amount = z
+  .number()
+  .int()
+  .refine(Number.isSafeInteger, "is out of range: integers up to 2^53 - 1 in size");
 
 /** An RFC 3339 timestamp, normalised to UTC with milliseconds (the stored and served form). */
 const timestamp = z.string().transform((value, ctx) => {
@@ -212,13 +220,7 @@ function describeIssue(input: unknown, issue: z.core.$ZodIssue): string {
     if (typeof itemId === "string") where += ` (${JSON.stringify(itemId.slice(0, 64))})`;
   }
   for (const part of rest) where += typeof part === "number" ? `[${part}]` : `.${String(part)}`;
-  const message =
-    issue.code === "unrecognized_keys"
-      ? `unknown field(s) ${issue.keys.map((k) => JSON.stringify(k)).join(", ")}`
-      : issue.code === "invalid_type" && issue.input === undefined
-        ? "is required"
-        : issue.message;
-  return `${where}: ${message}`;
+  return `${where}: ${describeProblem(input, issue)}`;
 }
 
 /** The validated payload, or the list of problems (each naming its item and field). */
@@ -229,6 +231,8 @@ export function parseImportPayload(
   if (result.success) return { ok: true, payload: result.data };
   return {
     ok: false,
-    details: result.error.issues.slice(0, 50).map((i) => describeIssue(input, i)),
+    details: relevantIssues(result.error.issues)
+      .slice(0, 50)
+      .map((i) => describeIssue(input, i)),
   };
 }

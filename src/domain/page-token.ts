@@ -1,7 +1,7 @@
 // Page tokens: the last row's sort key, signed and bound to who may continue the listing (and
 // with which filters). Statements pages and events pages each sign under their own purpose.
 import { fromBase64Url, toBase64Url } from "./encoding";
-import type { Signer } from "./signing";
+import { KEY_ID, type Signer } from "./signing";
 
 /** The keyset position: the last statement returned, in (period_end_date, statement_id) order. */
 export interface PagePosition {
@@ -38,7 +38,11 @@ function bindingParts(binding: PageBinding): string[] {
   return parts;
 }
 
-/** `<payload>.<mac>`, both URL-safe base64; the payload is the position as a JSON pair. */
+/**
+ * `<payload>.<mac>.<key id>`: payload and mac URL-safe base64 (the payload is the position as a
+ * JSON pair), the key id naming the secret that signed. Tokens issued before key ids
+ * (`<payload>.<mac>`) still verify.
+ */
 async function encodeToken(
   signer: Signer,
   purpose: string,
@@ -46,14 +50,21 @@ async function encodeToken(
   position: [string, string],
 ): Promise<string> {
   const payload = toBase64Url(new TextEncoder().encode(JSON.stringify(position)));
-  return `${payload}.${await signer.sign(purpose, [...parts, payload])}`;
+  const [mac, keyId] = await Promise.all([
+    signer.sign(purpose, [...parts, payload]),
+    signer.keyId(),
+  ]);
+  return `${payload}.${mac}.${keyId}`;
 }
 
-function splitToken(token: string): { payload: string; mac: string } | null {
+function splitToken(
+  token: string,
+): { payload: string; mac: string; keyId: string | undefined } | null {
   if (token.length > 512) return null;
-  const [payload, mac, extra] = token.split(".");
+  const [payload, mac, keyId, extra] = token.split(".");
   if (!payload || !mac || extra !== undefined) return null;
-  return { payload, mac };
+  if (keyId !== undefined && !KEY_ID.test(keyId)) return null;
+  return { payload, mac, keyId };
 }
 
 async function decodeToken(
@@ -64,7 +75,9 @@ async function decodeToken(
 ): Promise<[string, string] | null> {
   const split = splitToken(token);
   if (!split) return null;
-  if (!(await signer.verify(purpose, [...parts, split.payload], split.mac))) return null;
+  if (!(await signer.verify(purpose, [...parts, split.payload], split.mac, split.keyId))) {
+    return null;
+  }
   return parsePair(split.payload);
 }
 

@@ -1,5 +1,5 @@
 // Signed, expiring links to a statement's PDF, served by routes/files.ts without an API key.
-import type { Signer } from "./signing";
+import { KEY_ID, type Signer } from "./signing";
 
 /** A link lives one hour from the instant the statement was read (`as_of`). */
 export const LINK_LIFETIME_MS = 3600 * 1000;
@@ -11,28 +11,41 @@ export function statementPdfPath(statementId: string): string {
   return `/files/statements/${encodeURIComponent(statementId)}/pdf`;
 }
 
-/** An absolute link valid until `expiresAt` (epoch milliseconds). */
+/** An absolute link valid until `expiresAt` (epoch milliseconds), naming the key that signed it. */
 export async function signStatementLink(
   signer: Signer,
   origin: string,
   statementId: string,
   expiresAt: number,
 ): Promise<string> {
-  const signature = await signer.sign(PURPOSE, [statementId, String(expiresAt)]);
-  return `${origin}${statementPdfPath(statementId)}?expires=${expiresAt}&signature=${signature}`;
+  const [signature, keyId] = await Promise.all([
+    signer.sign(PURPOSE, [statementId, String(expiresAt)]),
+    signer.keyId(),
+  ]);
+  return (
+    `${origin}${statementPdfPath(statementId)}` +
+    `?expires=${expiresAt}&signature=${signature}&kid=${keyId}`
+  );
 }
 
 export type LinkCheck = "valid" | "invalid" | "expired";
+
+/** The query of a link: `kid` is absent from links issued before key ids. */
+export interface LinkQuery {
+  expires: string | undefined;
+  signature: string | undefined;
+  keyId: string | undefined;
+}
 
 /** Checks a link's signature first, then its expiry against `now` (epoch milliseconds). */
 export async function verifyStatementLink(
   signer: Signer,
   statementId: string,
-  expires: string | undefined,
-  signature: string | undefined,
+  { expires, signature, keyId }: LinkQuery,
   now: number,
 ): Promise<LinkCheck> {
   if (!expires || !signature || !/^\d{1,15}$/.test(expires)) return "invalid";
-  if (!(await signer.verify(PURPOSE, [statementId, expires], signature))) return "invalid";
+  if (keyId !== undefined && !KEY_ID.test(keyId)) return "invalid";
+  if (!(await signer.verify(PURPOSE, [statementId, expires], signature, keyId))) return "invalid";
   return now < Number(expires) ? "valid" : "expired";
 }

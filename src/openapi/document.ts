@@ -73,6 +73,7 @@ function operationOf(route: RouteSpec, headers: HeaderNames, deprecated: boolean
       headers: {
         ...versionedHeaders(headers, deprecated),
         ...(idempotent ? { "Idempotent-Replayed": { $ref: "#/components/headers/Replayed" } } : {}),
+        "RateLimit-Policy": { $ref: "#/components/headers/RateLimitPolicy" },
       },
     };
     if (served.schema) success.content = json(ref(served.schema));
@@ -91,6 +92,7 @@ function operationOf(route: RouteSpec, headers: HeaderNames, deprecated: boolean
     responses[409] = errors("IdempotencyKeyInUse");
     responses[422] = errors("IdempotencyKeyReused");
   }
+  responses[429] = errors("RateLimited");
   responses[500] = errors("InternalError");
   // Every other answer of a route this service does not implement is its 501: `default` says so
   // (and a 501 is no success an operation could document).

@@ -42,6 +42,21 @@ export function headerComponents(version: string, deprecated: boolean): Record<s
       description: "`true` when this is the stored response of an earlier request.",
       schema: { type: "string", const: "true" },
     },
+    RetryAfter: {
+      description: "Seconds to wait before retrying.",
+      schema: { type: "string", pattern: "^[0-9]+$" },
+    },
+    RateLimitPolicy: {
+      description:
+        "The quota that applies, as the IETF RateLimit header fields draft writes it: " +
+        '`"api-key";q=1000;w=10` is 1000 requests per 10-second window for each API key.',
+      schema: { type: "string" },
+    },
+    RateLimit: {
+      description:
+        'What is left of the quota: `"api-key";r=0;t=10` says none, for up to 10 seconds.',
+      schema: { type: "string" },
+    },
   };
   if (deprecated) {
     out.Deprecation = {
@@ -122,12 +137,7 @@ export function errorResponses(
       "A request with this `Idempotency-Key` is still running: type " +
         "`IDEMPOTENCY_KEY_IN_USE_ERROR`; retry after the delay.",
       ["IDEMPOTENCY_KEY_IN_USE_ERROR"],
-      {
-        "Retry-After": {
-          description: "Seconds to wait before retrying.",
-          schema: { type: "string" },
-        },
-      },
+      { "Retry-After": { $ref: "#/components/headers/RetryAfter" } },
     ),
     IdempotencyKeyReused: error(
       "This `Idempotency-Key` was used with another request in the last 24 hours: type " +
@@ -135,15 +145,22 @@ export function errorResponses(
       ["IDEMPOTENCY_KEY_REUSED_ERROR"],
     ),
     InternalError: error("An unexpected failure: type `INTERNAL_ERROR`.", ["INTERNAL_ERROR"]),
+    RateLimited: error(
+      "Too many requests: type `RATE_LIMITED_ERROR`. Each API key has its own limit (see " +
+        "`RateLimit-Policy`); an address that fails authentication too often is refused for a " +
+        `while, whatever key it sends (that answer carries no \`${headers.version}\`). Wait ` +
+        "`Retry-After` seconds before retrying.",
+      ["RATE_LIMITED_ERROR"],
+      {
+        "Retry-After": { $ref: "#/components/headers/RetryAfter" },
+        "RateLimit-Policy": { $ref: "#/components/headers/RateLimitPolicy" },
+        RateLimit: { $ref: "#/components/headers/RateLimit" },
+      },
+    ),
     ServiceUnavailable: error(
       "Storage is briefly unavailable: type `SERVICE_UNAVAILABLE_ERROR`; retry after the delay.",
       ["SERVICE_UNAVAILABLE_ERROR"],
-      {
-        "Retry-After": {
-          description: "Seconds to wait before retrying.",
-          schema: { type: "string" },
-        },
-      },
+      { "Retry-After": { $ref: "#/components/headers/RetryAfter" } },
     ),
   };
 }

@@ -9,6 +9,7 @@ import type { AppEnv } from "../app/context";
 import { enqueueDeliveries } from "../app/delivery-queue";
 import { ApiError, invalidRequest } from "../app/errors";
 import { operatorAuth } from "../app/operator-auth";
+import { limitPerClientIp, RATE_LIMITS } from "../app/rate-limit";
 import { SCOPES } from "../app/route-table";
 import type { Database } from "../db/client";
 import { deliveriesOf, statementEventWrites } from "../db/event-writes";
@@ -18,6 +19,7 @@ import { createApiKey, keyOwner } from "../db/keys";
 import { changeSavedVersion, readSavedVersion } from "../db/saved-versions";
 import { partners, statements } from "../db/schema";
 import { parseImportPayload } from "../domain/import-payload";
+import { describeProblem, relevantIssues } from "../domain/validation-messages";
 import { readBoundedBody, readJsonBody } from "./json-body";
 import { operatorPartnerRoutes } from "./operator-partners";
 import { operatorVersionRoutes } from "./operator-versions";
@@ -36,16 +38,16 @@ const CreateKey = z.strictObject({
 });
 const SavedVersion = z.strictObject({ version: z.string() });
 
-/** `scopes[1]: Invalid option…`: each problem names its field, written as the import writes it. */
-function validationError(error: z.ZodError): ApiError {
+/** `scopes[1]: must be one of…`: each problem names its field, written as the import writes it. */
+function validationError(error: z.ZodError, input: unknown): ApiError {
   return invalidRequest(
-    error.issues.map((issue) => {
+    relevantIssues(error.issues).map((issue) => {
       const where = issue.path
         .map((part, i) =>
           typeof part === "number" ? `[${part}]` : `${i ? "." : ""}${String(part)}`,
         )
         .join("");
-      return `${where || "body"}: ${issue.message}`;
+      return `${where || "body"}: ${describeProblem(input, issue)}`;
     }),
   );
 }
@@ -58,9 +60,15 @@ async function partnerExists(db: Database, partnerId: string): Promise<void> {
   if (!row) throw new ApiError("NOT_FOUND_ERROR", `No such partner: ${JSON.stringify(partnerId)}`);
 }
 
-/** The R2 object key of a statement's PDF. */
-function pdfObjectKey(statementId: string): string {
-  return `statements/${encodeURIComponent(statementId)}.pdf`;
+/**
+ * The R2 object key of a statement's PDF: named by its content, so an upload never overwrites the
+ * bytes a stored row points to. The row moves to the new object only once it is fully stored:
+ * an upload that fails at any step leaves the statement as it was.
+ */
+async function pdfObjectKey(statementId: string, bytes: Uint8Array): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  const hex = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+  return `statements/${encodeURIComponent(statementId)}/${hex}.pdf`;
 }
 
 /**
@@ -86,7 +94,7 @@ function tooLarge(what: string, limit: number): ApiError {
 }
 
 export const operatorRoutes = new Hono<AppEnv>()
-  .use("/operator/*", operatorAuth)
+  .use("/operator/*", limitPerClientIp(RATE_LIMITS.operator), operatorAuth)
 
   .post("/operator/v1/import", async (c) => {
     const body = await readJsonBody(c.req.raw, {
@@ -107,8 +115,9 @@ export const operatorRoutes = new Hono<AppEnv>()
 
   .post("/operator/v1/partners/:partner_id/keys", async (c) => {
     const partnerId = c.req.param("partner_id");
-    const parsed = CreateKey.safeParse(await readJsonBody(c.req.raw));
-    if (!parsed.success) throw validationError(parsed.error);
+    const body = await readJsonBody(c.req.raw);
+    const parsed = CreateKey.safeParse(body);
+    if (!parsed.success) throw validationError(parsed.error, body);
     await partnerExists(c.get("db"), partnerId);
     const created = await createApiKey(c.get("db"), {
       partnerId,
@@ -146,8 +155,9 @@ export const operatorRoutes = new Hono<AppEnv>()
     if (!environment.success) {
       throw invalidRequest(['environment must be "sandbox" or "production"']);
     }
-    const parsed = SavedVersion.safeParse(await readJsonBody(c.req.raw));
-    if (!parsed.success) throw validationError(parsed.error);
+    const body = await readJsonBody(c.req.raw);
+    const parsed = SavedVersion.safeParse(body);
+    if (!parsed.success) throw validationError(parsed.error, body);
     const { version } = parsed.data;
     const bundle = c.get("bundle");
     if (!bundle.isSupported(version, environment.data)) {
@@ -199,8 +209,8 @@ export const operatorRoutes = new Hono<AppEnv>()
       .where(eq(statements.statementId, statementId));
     if (!row)
       throw new ApiError("NOT_FOUND_ERROR", `No such statement: ${JSON.stringify(statementId)}`);
-    const key = pdfObjectKey(statementId);
-    await c.env.PDFS.put(key, bytes, { httpMetadata: { contentType: "application/pdf" } });
+    const key = await pdfObjectKey(statementId, bytes);
+    await c.get("documents").put(key, bytes, "application/pdf");
     // The first document of a visible statement is announced; a replaced one is not.
     const db = c.get("db");
     const announced = statementEventWrites(

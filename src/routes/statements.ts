@@ -18,10 +18,11 @@ function startingAfter(values: string[] | undefined): string | null | undefined 
 }
 
 /**
- * Plans the page's reads from the request alone, before authentication, so they travel in the key
- * lookup's batch: one D1 round trip per page. Nothing read is used before the handler has checked
- * the caller, the product, the token's signature and the account's owner. A request whose
- * parameters are invalid plans nothing (the handler answers 400 without reading).
+ * Plans the page's reads from the request alone, before authentication, so that they are the key
+ * lookup itself (one D1 round trip per page, and nothing read for a key that is not live). Nothing
+ * read is used before the handler has checked the caller, the product, the token's signature and
+ * the account's owner. A request whose parameters are invalid plans nothing: it is authenticated
+ * as usual, and the handler answers 400 without reading.
  */
 export const planStatementPage: MiddlewareHandler<AppEnv> = async (c, next) => {
   const token = startingAfter(c.req.queries("starting_after"));
@@ -78,12 +79,9 @@ export const statementRoutes = new Hono<AppEnv>().get(STATEMENTS_PATH, async (c)
     }
   }
 
-  // Normally read in the key lookup's batch; read here when nothing was planned ahead.
-  const results =
-    c.get("readAheadResults") ??
-    (await c
-      .get("db")
-      .$client.batch(statementPageReads(c.get("db"), accountId, after, limit, filters)));
+  // Read with the key lookup: planning accepts every request whose limit and token pass here.
+  const results = c.get("readAheadResults");
+  if (!results) throw new Error("a valid statements request was not planned");
   const { owner, rows: pageRows } = statementPageResults(results, after !== null);
   // A continuation's token proves ownership; a first page checks the account's owner row.
   const owned =

@@ -3,7 +3,7 @@
 import type { Context } from "hono";
 import { bundle, type Environment, type Json, type VersionChange } from "../../../versions";
 import { sampleStatementAccount } from "../../db/preview";
-import { statementPageReads, statementPageResults } from "../../db/queries";
+import { readFirstStatementPage } from "../../db/queries";
 import type { AppEnv } from "../context";
 import { buildStatementPage } from "../statement-page";
 
@@ -59,10 +59,7 @@ export async function previewStatements(
   const db = c.get("db");
   const account = await sampleStatementAccount(db, partnerId, environment);
   if (!account) return null;
-  const results = await db.$client.batch(
-    statementPageReads(db, account.accountId, null, PREVIEW_LIMIT),
-  );
-  const { rows } = statementPageResults(results, false);
+  const rows = await readFirstStatementPage(db, account.accountId, PREVIEW_LIMIT);
   const now = c.get("now")();
   const origin = new URL(c.req.url).origin;
   const binding = { ...account, environment };

@@ -740,7 +740,7 @@ export interface components {
         ApiError: {
             error: {
                 /** @enum {string} */
-                type: "UNAUTHORIZED_ERROR" | "BAD_REQUEST_ERROR" | "INVALID_REQUEST_ERROR" | "FORBIDDEN_ERROR" | "NOT_FOUND_ERROR" | "CUSTOMER_NOT_FOUND_ERROR" | "ACCOUNT_NOT_FOUND_ERROR" | "STATEMENT_NOT_FOUND_ERROR" | "CONFLICT_ERROR" | "IDEMPOTENCY_KEY_IN_USE_ERROR" | "IDEMPOTENCY_KEY_REUSED_ERROR" | "PAYLOAD_TOO_LARGE_ERROR" | "UNSUPPORTED_MEDIA_TYPE_ERROR" | "NOT_IMPLEMENTED_ERROR" | "SERVICE_UNAVAILABLE_ERROR" | "INTERNAL_ERROR";
+                type: "UNAUTHORIZED_ERROR" | "BAD_REQUEST_ERROR" | "INVALID_REQUEST_ERROR" | "FORBIDDEN_ERROR" | "NOT_FOUND_ERROR" | "CUSTOMER_NOT_FOUND_ERROR" | "ACCOUNT_NOT_FOUND_ERROR" | "STATEMENT_NOT_FOUND_ERROR" | "CONFLICT_ERROR" | "IDEMPOTENCY_KEY_IN_USE_ERROR" | "IDEMPOTENCY_KEY_REUSED_ERROR" | "PRECONDITION_FAILED_ERROR" | "PAYLOAD_TOO_LARGE_ERROR" | "UNSUPPORTED_MEDIA_TYPE_ERROR" | "RANGE_NOT_SATISFIABLE_ERROR" | "RATE_LIMITED_ERROR" | "NOT_IMPLEMENTED_ERROR" | "SERVICE_UNAVAILABLE_ERROR" | "INTERNAL_ERROR";
                 message: string;
                 /** @description The parameter or header at fault. */
                 param?: string;
@@ -981,8 +981,7 @@ export interface components {
             headers: {
                 "x-service-version": components["headers"]["Version"];
                 "x-request-id": components["headers"]["RequestId"];
-                /** @description Seconds to wait before retrying. */
-                "Retry-After"?: string;
+                "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
@@ -1011,13 +1010,26 @@ export interface components {
                 "application/json": components["schemas"]["ApiError"];
             };
         };
+        /** @description Too many requests: type `RATE_LIMITED_ERROR`. Each API key has its own limit (see `RateLimit-Policy`); an address that fails authentication too often is refused for a while, whatever key it sends (that answer carries no `x-service-version`). Wait `Retry-After` seconds before retrying. */
+        RateLimited: {
+            headers: {
+                "x-service-version": components["headers"]["Version"];
+                "x-request-id": components["headers"]["RequestId"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                RateLimit: components["headers"]["RateLimit"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
         /** @description Storage is briefly unavailable: type `SERVICE_UNAVAILABLE_ERROR`; retry after the delay. */
         ServiceUnavailable: {
             headers: {
                 "x-service-version": components["headers"]["Version"];
                 "x-request-id": components["headers"]["RequestId"];
-                /** @description Seconds to wait before retrying. */
-                "Retry-After"?: string;
+                "Retry-After": components["headers"]["RetryAfter"];
                 [name: string]: unknown;
             };
             content: {
@@ -1044,6 +1056,12 @@ export interface components {
         RequestId: string;
         /** @description `true` when this is the stored response of an earlier request. */
         Replayed: "true";
+        /** @description Seconds to wait before retrying. */
+        RetryAfter: string;
+        /** @description The quota that applies, as the IETF RateLimit header fields draft writes it: `"api-key";q=1000;w=10` is 1000 requests per 10-second window for each API key. */
+        RateLimitPolicy: string;
+        /** @description What is left of the quota: `"api-key";r=0;t=10` says none, for up to 10 seconds. */
+        RateLimit: string;
     };
     pathItems: never;
 }
@@ -1067,6 +1085,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["NotImplemented"];
@@ -1090,6 +1109,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["NotImplemented"];
@@ -1113,6 +1133,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["NotImplemented"];
@@ -1136,6 +1157,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["NotImplemented"];
@@ -1162,6 +1184,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["NotImplemented"];
@@ -1188,6 +1211,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["NotImplemented"];
@@ -1214,6 +1238,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["NotImplemented"];
@@ -1240,6 +1265,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["NotImplemented"];
@@ -1266,6 +1292,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["NotImplemented"];
@@ -1292,6 +1319,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["NotImplemented"];
@@ -1315,6 +1343,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["NotImplemented"];
@@ -1343,6 +1372,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["NotImplemented"];
@@ -1378,6 +1408,7 @@ export interface operations {
                 headers: {
                     "x-service-version": components["headers"]["Version"];
                     "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1388,6 +1419,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["CustomerNotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1419,6 +1451,7 @@ export interface operations {
                 headers: {
                     "x-service-version": components["headers"]["Version"];
                     "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1429,6 +1462,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["CustomerNotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1456,6 +1490,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["NotImplemented"];
@@ -1497,6 +1532,7 @@ export interface operations {
                 headers: {
                     "x-service-version": components["headers"]["Version"];
                     "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1507,6 +1543,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["CustomerNotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1538,6 +1575,7 @@ export interface operations {
                 headers: {
                     "x-service-version": components["headers"]["Version"];
                     "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1546,6 +1584,7 @@ export interface operations {
             };
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1575,6 +1614,7 @@ export interface operations {
                 headers: {
                     "x-service-version": components["headers"]["Version"];
                     "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1584,6 +1624,7 @@ export interface operations {
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["CustomerNotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1620,6 +1661,7 @@ export interface operations {
                     "x-service-version": components["headers"]["Version"];
                     "x-request-id": components["headers"]["RequestId"];
                     "Idempotent-Replayed": components["headers"]["Replayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1631,6 +1673,7 @@ export interface operations {
             404: components["responses"]["CustomerNotFound"];
             409: components["responses"]["IdempotencyKeyInUse"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1662,6 +1705,7 @@ export interface operations {
                     "x-service-version": components["headers"]["Version"];
                     "x-request-id": components["headers"]["RequestId"];
                     "Idempotent-Replayed": components["headers"]["Replayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1672,6 +1716,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             409: components["responses"]["IdempotencyKeyInUse"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1703,6 +1748,7 @@ export interface operations {
                 headers: {
                     "x-service-version": components["headers"]["Version"];
                     "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1712,6 +1758,7 @@ export interface operations {
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1741,6 +1788,7 @@ export interface operations {
                 headers: {
                     "x-service-version": components["headers"]["Version"];
                     "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1751,6 +1799,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1785,6 +1834,7 @@ export interface operations {
                 headers: {
                     "x-service-version": components["headers"]["Version"];
                     "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1795,6 +1845,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1831,6 +1882,7 @@ export interface operations {
                     "x-service-version": components["headers"]["Version"];
                     "x-request-id": components["headers"]["RequestId"];
                     "Idempotent-Replayed": components["headers"]["Replayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1843,6 +1895,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["IdempotencyKeyInUse"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1874,6 +1927,7 @@ export interface operations {
                 headers: {
                     "x-service-version": components["headers"]["Version"];
                     "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1883,6 +1937,7 @@ export interface operations {
             400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1916,6 +1971,7 @@ export interface operations {
                     "x-service-version": components["headers"]["Version"];
                     "x-request-id": components["headers"]["RequestId"];
                     "Idempotent-Replayed": components["headers"]["Replayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1927,6 +1983,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             409: components["responses"]["IdempotencyKeyInUse"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1956,6 +2013,7 @@ export interface operations {
                 headers: {
                     "x-service-version": components["headers"]["Version"];
                     "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1966,6 +2024,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -1995,6 +2054,7 @@ export interface operations {
                 headers: {
                     "x-service-version": components["headers"]["Version"];
                     "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -2003,6 +2063,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2039,6 +2100,7 @@ export interface operations {
                     "x-service-version": components["headers"]["Version"];
                     "x-request-id": components["headers"]["RequestId"];
                     "Idempotent-Replayed": components["headers"]["Replayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2051,6 +2113,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["IdempotencyKeyInUse"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -2083,6 +2146,7 @@ export interface operations {
                     "x-service-version": components["headers"]["Version"];
                     "x-request-id": components["headers"]["RequestId"];
                     "Idempotent-Replayed": components["headers"]["Replayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2095,6 +2159,7 @@ export interface operations {
             404: components["responses"]["NotFound"];
             409: components["responses"]["IdempotencyKeyInUse"];
             422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
