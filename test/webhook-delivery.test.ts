@@ -266,6 +266,19 @@ describe.concurrent("webhook delivery", { timeout: 30_000 }, () => {
       (a) => a.length === 2,
     );
     expect(attempts.map((a) => a.status)).toEqual(["succeeded", "succeeded"]);
+    // The partner's audit log records the re-send, by the key that asked for it.
+    const audit = await expectJson<{ data: { action: string }[] }>(
+      await operator("GET", `/partners/${f.partnerId}/audit?limit=100`),
+      200,
+    );
+    expect(audit.data.filter((e) => e.action === "event.resent")).toEqual([
+      expect.objectContaining({
+        actor: expect.objectContaining({ type: "key", id: f.keyId }),
+        environment: "sandbox",
+        target: eventId,
+        details: { webhook_endpoint_ids: [endpoint.webhook_endpoint_id] },
+      }),
+    ]);
   });
 
   it("signs with the new and the rolled secret until the rolled one expires", async () => {
