@@ -166,7 +166,8 @@ function ResendForm(props: EndpointPageProps) {
         />
         <span id="resend-event-hint" class="muted">
           Any event of this product from the last 30 days (<code>GET /v2/events</code>), even one
-          from before this endpoint existed. It arrives with its own id, for de-duplication.
+          from before this endpoint existed. It keeps its id (<code>webhook-id</code>), so your
+          receiver can tell a repeat.
         </span>
         <div>
           <button type="submit">Re-send event</button>
