@@ -204,6 +204,9 @@ describe.concurrent("webhook delivery", { timeout: 30_000 }, () => {
     expect(notices).toHaveLength(1);
     expect(notices[0]?.subject).toBe(`Webhook endpoint disabled (sandbox): ${RECEIVER}${path}`);
     expect(notices[0]?.text).toContain(endpoint.webhook_endpoint_id);
+    // The mail links the endpoint's dashboard page, on the origin it was registered through.
+    const page = `http://api.test/dashboard/sandbox/webhooks/${endpoint.webhook_endpoint_id}`;
+    expect(notices[0]?.text).toContain(page);
     expect((await outboxFor(developer)).filter((m) => m.subject.includes("disabled"))).toEqual([]);
     const [first] = await receiver.waitFor(path, 1);
     const eventId = first?.headers["webhook-id"] as string;
