@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DashboardClient, seedTeam } from "./dashboard-helpers";
 import { createInPage, disableAsConsumerDoes, webhookAudit } from "./dashboard-webhook-helpers";
 import { type Fixture, importData, monthlyStatement, seedAccount, uniqueId } from "./helpers";
+import { withRequestLog } from "./request-log";
 import { RECEIVER, type Receiver, startReceiver } from "./webhook-receiver";
 
 let receiver: Receiver;
@@ -117,6 +118,26 @@ describe.concurrent("an endpoint's deliveries", { timeout: 30_000 }, () => {
     });
   });
 
+  it("re-sends by id an event from before the endpoint existed", async () => {
+    const { f, team } = await teamWithAccount();
+    const earlierPath = `/ok/${uniqueId("earlier")}`;
+    await endpointAt(team.admin, earlierPath);
+    await newStatement(f, 4);
+    const [earlier] = await receiver.waitFor(earlierPath, 1);
+    const eventId = earlier?.headers["webhook-id"] ?? "";
+    const path = `/ok/${uniqueId("later")}`;
+    const later = await endpointAt(team.admin, path);
+    const form = await pageUntil(team.admin, later, () => true);
+    expect(form).toContain('<label for="resend-event">Event id</label>');
+    const res = await team.admin.post(`/dashboard/sandbox/webhooks/${later}/resend`, {
+      event_id: eventId,
+    });
+    expect(res.status).toBe(303);
+    const [delivery] = await receiver.waitFor(path, 1);
+    expect(delivery?.headers["webhook-id"]).toBe(eventId);
+    expect(JSON.parse(delivery?.body ?? "{}")).toMatchObject({ type: "statement.created" });
+  });
+
   it("refuses an unknown event, another partner's, and a disabled endpoint", async () => {
     const { f, team } = await teamWithAccount();
     const other = await teamWithAccount();
@@ -166,6 +187,19 @@ describe.concurrent("an endpoint's deliveries", { timeout: 30_000 }, () => {
     const before = /\?before=(att_\w+)"/.exec(first)?.[1] ?? "";
     expect(firstIds.at(-1)).toBe(`<tr id="${before}">`);
     const older = await pageUntil(team.developer, endpoint, () => true, `?before=${before}`);
+    // Keyset pages: each reads its attempts (one more to know if older ones remain) and their
+    // events, plus the session, the endpoint and the products, however deep it starts.
+    for (const [query, shown] of [
+      ["", 50],
+      [`?before=${before}`, 5],
+    ] as const) {
+      const { log } = await withRequestLog(() =>
+        team.developer.get(`/dashboard/sandbox/webhooks/${endpoint}${query}`),
+      );
+      expect(log.status).toBe(200);
+      expect(log.d1_queries).toBeLessThanOrEqual(5);
+      expect(log.d1_rows_read, query).toBeLessThanOrEqual(2 * (shown + 1) + 6);
+    }
     const secondIds = rowsOf(older);
     expect(secondIds).toHaveLength(5);
     expect(older).not.toContain("Older deliveries");
