@@ -14,6 +14,7 @@ import { keyPageRoutes } from "./keys";
 import { signInRoutes, signOutRoutes } from "./sign-in";
 import { teamPageRoutes } from "./team";
 import { versionPageRoutes } from "./version";
+import { webhookEndpointPageRoutes } from "./webhook-endpoint";
 import { webhookPageRoutes } from "./webhooks";
 
 /** Every signed-in form post carries its session's CSRF token. */
@@ -44,6 +45,7 @@ export const dashboardRoutes = new Hono<AppEnv>()
   .route("/", auditPageRoutes)
   .route("/", keyPageRoutes)
   .route("/", webhookPageRoutes)
+  .route("/", webhookEndpointPageRoutes)
   .route("/", versionPageRoutes)
   .all("/dashboard/*", () => {
     throw new ApiError("NOT_FOUND_ERROR", "There is no such page in the dashboard.");

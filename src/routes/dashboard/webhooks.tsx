@@ -1,52 +1,27 @@
-// /dashboard/{environment}/webhooks: the partner's webhook endpoints by product; create one, roll
-// its secret, enable or delete it, and read its recent deliveries and re-send an event. The
-// rules, writes and audit rows are the API's own (app/webhook-endpoints.ts, app/events.ts).
-import { type Context, Hono } from "hono";
+// /dashboard/{environment}/webhooks: the partner's webhook endpoints by product, and adding one
+// with the API's own rules, writes and audit row (app/webhook-endpoints.ts). One endpoint's pages
+// are in webhook-endpoint.tsx.
+import { Hono } from "hono";
 import type { Environment } from "../../../versions";
 import { userActor } from "../../app/actor";
 import type { AppEnv } from "../../app/context";
 import { authorize, may } from "../../app/dashboard/authorize";
 import { ApiError } from "../../app/errors";
-import { resendEventTo } from "../../app/events";
-import {
-  type EndpointScope,
-  prepareEndpoint,
-  prepareSecretRoll,
-} from "../../app/webhook-endpoints";
+import { prepareEndpoint } from "../../app/webhook-endpoints";
 import type { Database } from "../../db/client";
 import { productsOf } from "../../db/partners";
 import { readSavedVersion } from "../../db/saved-versions";
-import { readEndpointAttempts } from "../../db/webhook-deliveries";
-import {
-  deleteEndpoint,
-  enableEndpoint,
-  findPartnerEndpoint,
-  listPartnerEndpoints,
-} from "../../db/webhook-endpoints";
-import { isRollGrace, ROLL_GRACE } from "../../domain/key-record";
+import { listPartnerEndpoints } from "../../db/webhook-endpoints";
 import { refusalOf } from "../../domain/permissions";
 import type { Product } from "../../domain/product";
 import type { ProductEndpoint } from "../../domain/webhook-endpoint";
 import { parseRequest } from "../request-body";
 import { environmentParam } from "./environment";
 import { field } from "./forms";
-import { DeleteEndpointPage, NewSecretPage, RollSecretPage } from "./views/webhook-actions";
-import { EndpointPage } from "./views/webhook-endpoint";
+import { NewSecretPage } from "./views/webhook-actions";
 import { type ProductEndpoints, WebhooksPage } from "./views/webhooks";
 
-/** Delivery attempts per page of an endpoint's history. */
-const ATTEMPTS_PAGE = 50;
-const ATTEMPT_ID = /^att_[0-9A-Za-z]{1,64}$/;
-
-const NOTICES: Record<string, string> = {
-  deleted: "Webhook endpoint deleted.",
-  enabled: "Webhook endpoint enabled.",
-  resent: "The event is queued for delivery to this endpoint.",
-};
-
-function endpointNotFound(): ApiError {
-  return new ApiError("NOT_FOUND_ERROR", "There is no such webhook endpoint in this environment.");
-}
+const NOTICES: Record<string, string> = { deleted: "Webhook endpoint deleted." };
 
 /** The partner's saved version in the environment: a new endpoint's version by default. */
 async function savedVersionOf(db: Database, partnerId: string, environment: Environment) {
@@ -80,21 +55,6 @@ function byProduct(products: Product[], endpoints: ProductEndpoint[]): ProductEn
     }
   }
   return groups;
-}
-
-/**
- * The endpoint `endpointId` of the signed-in user's partner in `environment`, whichever product
- * it serves, and the scope its changes are made in; 404 for any other.
- */
-async function endpointOf(
-  c: Context<AppEnv>,
-  environment: Environment,
-  endpointId: string,
-): Promise<{ endpoint: ProductEndpoint; scope: EndpointScope }> {
-  const { partnerId } = c.get("session").user;
-  const endpoint = await findPartnerEndpoint(c.get("db"), partnerId, environment, endpointId);
-  if (!endpoint) throw endpointNotFound();
-  return { endpoint, scope: { partnerId, environment, merchantKey: endpoint.merchantKey } };
 }
 
 export const webhookPageRoutes = new Hono<AppEnv>()
@@ -155,151 +115,5 @@ export const webhookPageRoutes = new Hono<AppEnv>()
         now={c.get("now")()}
       />,
       201,
-    );
-  })
-
-  .get("/dashboard/:environment/webhooks/:endpoint_id", async (c) => {
-    const environment = environmentParam(c);
-    authorize(c, "webhooks.view", environment);
-    const before = c.req.query("before") ?? null;
-    if (before !== null && !ATTEMPT_ID.test(before)) {
-      throw new ApiError("NOT_FOUND_ERROR", "There is no such page of deliveries.");
-    }
-    const { endpoint } = await endpointOf(c, environment, c.req.param("endpoint_id"));
-    const db = c.get("db");
-    const [rows, products] = await Promise.all([
-      readEndpointAttempts(db, endpoint.endpointId, before, ATTEMPTS_PAGE),
-      productsOf(db, c.get("session").user.partnerId),
-    ]);
-    const attempts = rows.slice(0, ATTEMPTS_PAGE);
-    const last = attempts.at(-1);
-    return c.html(
-      <EndpointPage
-        session={c.get("session")}
-        environment={environment}
-        endpoint={endpoint}
-        product={
-          products.length > 1
-            ? (products.find((p) => p.merchantKey === endpoint.merchantKey) ?? null)
-            : null
-        }
-        attempts={attempts}
-        olderBefore={rows.length > ATTEMPTS_PAGE && last ? last.attemptId : null}
-        can={{
-          roll: may(c, "webhooks.roll_secret", environment),
-          delete: may(c, "webhooks.delete", environment),
-          enable: may(c, "webhooks.enable", environment),
-          resend: may(c, "webhooks.resend", environment),
-        }}
-        now={c.get("now")()}
-        notice={NOTICES[c.req.query("notice") ?? ""]}
-      />,
-    );
-  })
-
-  .get("/dashboard/:environment/webhooks/:endpoint_id/roll", async (c) => {
-    const environment = environmentParam(c);
-    authorize(c, "webhooks.roll_secret", environment);
-    const { endpoint } = await endpointOf(c, environment, c.req.param("endpoint_id"));
-    return c.html(
-      <RollSecretPage session={c.get("session")} environment={environment} endpoint={endpoint} />,
-    );
-  })
-
-  .post("/dashboard/:environment/webhooks/:endpoint_id/roll", async (c) => {
-    const environment = environmentParam(c);
-    authorize(c, "webhooks.roll_secret", environment);
-    const { user } = c.get("session");
-    const overlap = await field(c, "previous");
-    if (!isRollGrace(overlap)) {
-      throw new ApiError("BAD_REQUEST_ERROR", "Choose how long the previous secret keeps signing.");
-    }
-    const { scope, endpoint } = await endpointOf(c, environment, c.req.param("endpoint_id"));
-    // The choices are the API's `previous_secret_expires_in` values: 0 s to 7 days.
-    const { previous_secret_expires_in: keepForSeconds = 0 } = parseRequest(
-      "RollWebhookEndpointSecretRequest",
-      { previous_secret_expires_in: ROLL_GRACE[overlap] / 1000 },
-    );
-    const prepared = await prepareSecretRoll(c, {
-      scope,
-      endpointId: endpoint.endpointId,
-      keepForSeconds,
-      actor: userActor(c, user),
-    });
-    await prepared.commit();
-    return c.html(
-      <NewSecretPage
-        session={c.get("session")}
-        environment={environment}
-        title="Secret rolled"
-        endpoint={prepared.endpoint}
-        previousUntil={prepared.endpoint.previous_secret_expires_at ?? ""}
-        now={c.get("now")()}
-      />,
-    );
-  })
-
-  .get("/dashboard/:environment/webhooks/:endpoint_id/delete", async (c) => {
-    const environment = environmentParam(c);
-    authorize(c, "webhooks.delete", environment);
-    const { endpoint } = await endpointOf(c, environment, c.req.param("endpoint_id"));
-    return c.html(
-      <DeleteEndpointPage
-        session={c.get("session")}
-        environment={environment}
-        endpoint={endpoint}
-      />,
-    );
-  })
-
-  .post("/dashboard/:environment/webhooks/:endpoint_id/delete", async (c) => {
-    const environment = environmentParam(c);
-    authorize(c, "webhooks.delete", environment);
-    const { user } = c.get("session");
-    const { scope, endpoint } = await endpointOf(c, environment, c.req.param("endpoint_id"));
-    const change = {
-      scope,
-      endpointId: endpoint.endpointId,
-      actor: userActor(c, user),
-      now: c.get("now")(),
-    };
-    if (!(await deleteEndpoint(c.get("db"), change))) throw endpointNotFound();
-    return c.redirect(`/dashboard/${environment}/webhooks?notice=deleted`, 303);
-  })
-
-  .post("/dashboard/:environment/webhooks/:endpoint_id/enable", async (c) => {
-    const environment = environmentParam(c);
-    authorize(c, "webhooks.enable", environment);
-    const { user } = c.get("session");
-    const { scope, endpoint } = await endpointOf(c, environment, c.req.param("endpoint_id"));
-    const change = {
-      scope,
-      endpointId: endpoint.endpointId,
-      actor: userActor(c, user),
-      now: c.get("now")(),
-    };
-    if (!(await enableEndpoint(c.get("db"), change))) throw endpointNotFound();
-    return c.redirect(
-      `/dashboard/${environment}/webhooks/${endpoint.endpointId}?notice=enabled`,
-      303,
-    );
-  })
-
-  .post("/dashboard/:environment/webhooks/:endpoint_id/resend", async (c) => {
-    const environment = environmentParam(c);
-    authorize(c, "webhooks.resend", environment);
-    const { user } = c.get("session");
-    const eventId = await field(c, "event_id");
-    if (eventId === "") throw new ApiError("BAD_REQUEST_ERROR", "Enter the id of an event.");
-    const { scope, endpoint } = await endpointOf(c, environment, c.req.param("endpoint_id"));
-    await resendEventTo(c, {
-      scope,
-      eventId,
-      endpointId: endpoint.endpointId,
-      actor: userActor(c, user),
-    });
-    return c.redirect(
-      `/dashboard/${environment}/webhooks/${endpoint.endpointId}?notice=resent`,
-      303,
     );
   });

@@ -19,10 +19,7 @@ export function NewSecretPage(props: {
   const base = `/dashboard/${environment}/webhooks`;
   return (
     <Page title={props.title} session={props.session} environment={environment} section="webhooks">
-      <p>
-        Copy the signing secret now and give it to your receiver, which verifies every delivery with
-        it (Standard Webhooks): it is shown only this once.
-      </p>
+      <p>Copy the signing secret for your receiver now: it is shown only this once.</p>
       <label for="new-secret">Signing secret</label>
       <input id="new-secret" class="secret mono" type="text" readonly value={endpoint.secret} />{" "}
       <button type="button" data-copy="new-secret" hidden>
@@ -82,9 +79,8 @@ export function RollSecretPage(props: {
       section="webhooks"
     >
       <p>
-        Rolling the secret of <code>{endpoint.url}</code> (<code>{endpoint.endpointId}</code>)
-        issues a new one. While the previous one still signs, each delivery carries both signatures,
-        so your receiver can switch to the new secret without missing an event.
+        A new secret for <code>{endpoint.url}</code>. While the previous one still signs, each
+        delivery carries both signatures: switch your receiver without missing an event.
       </p>
       <form method="post" action={`${base}/roll`} class="stack">
         <CsrfField session={props.session} />
@@ -126,9 +122,8 @@ export function DeleteEndpointPage(props: {
       section="webhooks"
     >
       <p>
-        Deleting <code>{endpoint.url}</code> (<code>{endpoint.endpointId}</code>) stops every
-        delivery to it at once, retries under way included, and deletes its delivery history. This
-        cannot be undone.
+        Deliveries to <code>{endpoint.url}</code> stop at once, retries included, and its history
+        goes too. This cannot be undone.
       </p>
       <form method="post" action={`${base}/delete`} class="stack">
         <CsrfField session={props.session} />

@@ -36,10 +36,7 @@ function Actions(props: EndpointPageProps) {
       {endpoint.status === "disabled" && can.enable && (
         <form method="post" action={`${base}/enable`} class="stack">
           <CsrfField session={session} />
-          <p>
-            No event is sent to a disabled endpoint. Enable it once it answers 2xx again, then
-            re-send the events it missed.
-          </p>
+          <p>It gets no event until enabled. Then re-send the events it missed.</p>
           <div>
             <button type="submit">Enable endpoint</button>
           </div>
@@ -64,7 +61,7 @@ function Deliveries(props: EndpointPageProps) {
   return (
     <section aria-labelledby="deliveries-heading">
       <h2 id="deliveries-heading">Recent deliveries</h2>
-      <p>Every attempt to deliver an event here, newest first. Events are kept 30 days.</p>
+      <p>Every attempt, newest first; events are kept 30 days.</p>
       {attempts.length === 0 ? (
         <p>No delivery attempted yet.</p>
       ) : (
@@ -165,9 +162,7 @@ function ResendForm(props: EndpointPageProps) {
           aria-describedby="resend-event-hint"
         />
         <span id="resend-event-hint" class="muted">
-          Any event of this product from the last 30 days (<code>GET /v2/events</code>), even one
-          from before this endpoint existed. It keeps its id (<code>webhook-id</code>), so your
-          receiver can tell a repeat.
+          Any event of this product from the last 30 days; it keeps its <code>webhook-id</code>.
         </span>
         <div>
           <button type="submit">Re-send event</button>
@@ -221,7 +216,7 @@ export function EndpointPage(props: EndpointPageProps) {
         </dd>
         <dt>Signing secret</dt>
         <dd>
-          Shown only when the endpoint is created and when the secret is rolled.
+          Shown only when created or rolled.
           {previousUntil && previousUntil > now.toISOString() && (
             <>
               {" "}

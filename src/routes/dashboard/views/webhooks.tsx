@@ -56,7 +56,7 @@ export interface WebhooksPageProps {
 function CreateEndpointForm(props: WebhooksPageProps) {
   const { environment, products, versions, savedVersion } = props;
   if (products.length === 0) {
-    return <p>Your partner has no card product yet, so no event to send: ask the operator.</p>;
+    return <p>No card product yet, so no event to send.</p>;
   }
   return (
     <section aria-labelledby="create-heading">
@@ -73,8 +73,7 @@ function CreateEndpointForm(props: WebhooksPageProps) {
           aria-describedby="endpoint-url-hint"
         />
         <span id="endpoint-url-hint" class="muted">
-          An https URL on a public host, such as https://hooks.example.com/statements. Redirects are
-          not followed.
+          https, on a public host. Redirects are not followed.
         </span>
         <label for="endpoint-description">Description (optional)</label>
         <input id="endpoint-description" name="description" type="text" maxlength={255} />
@@ -177,10 +176,7 @@ export function WebhooksPage(props: WebhooksPageProps) {
       section="webhooks"
       notice={props.notice}
     >
-      <p>
-        Where the {environment} statement events of your products are sent, signed with each
-        endpoint's secret. Each endpoint receives one product's events.
-      </p>
+      <p>Where your {environment} statement events go; an endpoint gets one product's.</p>
       {props.canCreate ? <CreateEndpointForm {...props} /> : <p class="muted">{props.refusal}</p>}
       <h2>Endpoints</h2>
       {total === 0 && <p>No {environment} endpoint yet.</p>}
