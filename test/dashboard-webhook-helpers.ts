@@ -2,10 +2,12 @@
 // back through the API, and the audit entries they leave.
 import { env } from "cloudflare:workers";
 import { expect } from "vitest";
-import type { DashboardClient } from "./dashboard-helpers";
+import { type DashboardClient, seedTeam, type Team } from "./dashboard-helpers";
 import { api, createKey, expectJson, operator } from "./helpers";
 
 export type Env = "sandbox" | "production";
+
+export const URL_A = "https://hooks.example.com/statements";
 
 export interface ApiEndpoint {
   webhook_endpoint_id: string;
@@ -97,4 +99,10 @@ export async function webhookAudit(partnerId: string): Promise<AuditRow[]> {
   return data.filter(
     (e) => e.action.startsWith("webhook_endpoint.") || e.action.startsWith("event."),
   );
+}
+
+/** A team and a sandbox key of its partner. */
+export async function teamWithKey(): Promise<{ team: Team; key: string }> {
+  const team = await seedTeam();
+  return { team, key: await partnerKey(team.partnerId, "sandbox") };
 }
