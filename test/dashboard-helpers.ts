@@ -163,6 +163,8 @@ export async function inviteByOperator(
 
 export interface Team {
   partnerId: string;
+  /** The product of a partner `seedTeam` made; null for an existing partner. */
+  merchantKey: string | null;
   admin: DashboardClient;
   developer: DashboardClient;
   adminId: string;
@@ -175,13 +177,14 @@ export interface Team {
  */
 export async function seedTeam(existingPartner?: string): Promise<Team> {
   const partnerId = existingPartner ?? uniqueId("partner");
-  if (!existingPartner) {
+  const merchantKey = existingPartner ? null : uniqueId("mk");
+  if (merchantKey) {
     await importData({
       partners: [
         {
           partner_id: partnerId,
           name: "Team Partner",
-          products: [{ merchant_key: uniqueId("mk"), name: "Team Card" }],
+          products: [{ merchant_key: merchantKey, name: "Team Card" }],
         },
       ],
     });
@@ -191,5 +194,5 @@ export async function seedTeam(existingPartner?: string): Promise<Team> {
   const { user_id: adminId } = await inviteByOperator(partnerId, adminEmail, "Admin");
   const { user_id: developerId } = await inviteByOperator(partnerId, developerEmail, "Developer");
   const [admin, developer] = await Promise.all([signIn(adminEmail), signIn(developerEmail)]);
-  return { partnerId, admin, developer, adminId, developerId };
+  return { partnerId, merchantKey, admin, developer, adminId, developerId };
 }

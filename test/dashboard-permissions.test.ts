@@ -1,9 +1,20 @@
 // Who may do what, checked on the server for every action: the rules below are the whole table
-// (role × action × environment); each cell is tried over HTTP, and a refused action changes
-// nothing (the audit log, which records every change, stays as it was).
-import { describe, expect, it } from "vitest";
+// (role × action × environment), the permission table says the same, and each cell is tried over
+// HTTP; a refused action changes nothing (the audit log, which records every change, stays as it
+// was).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { allows, type DashboardAction, PERMISSIONS } from "../src/domain/permissions";
 import { type DashboardClient, seedTeam, type Team } from "./dashboard-helpers";
-import { createKey, expectJson, operator } from "./helpers";
+import { createThroughApi, disableAsConsumerDoes, partnerKey } from "./dashboard-webhook-helpers";
+import { api, createKey, expectJson, importData, operator, uniqueId } from "./helpers";
+import { RECEIVER, type Receiver, startReceiver } from "./webhook-receiver";
+
+// Re-sent events are delivered, to this receiver.
+let receiver: Receiver;
+beforeAll(() => {
+  receiver = startReceiver();
+});
+afterAll(() => receiver.restore());
 
 type Role = "Admin" | "Developer";
 type Where = "sandbox" | "production" | "partner-wide";
@@ -18,6 +29,18 @@ const RULES: [string, Where, boolean, boolean][] = [
   ["roll a key", "production", true, false],
   ["revoke a key", "sandbox", true, true],
   ["revoke a key", "production", true, false],
+  ["view webhooks", "sandbox", true, true],
+  ["view webhooks", "production", true, true],
+  ["create a webhook endpoint", "sandbox", true, true],
+  ["create a webhook endpoint", "production", true, false],
+  ["roll a webhook secret", "sandbox", true, true],
+  ["roll a webhook secret", "production", true, false],
+  ["delete a webhook endpoint", "sandbox", true, true],
+  ["delete a webhook endpoint", "production", true, false],
+  ["enable a webhook endpoint", "sandbox", true, true],
+  ["enable a webhook endpoint", "production", true, false],
+  ["re-send an event", "sandbox", true, true],
+  ["re-send an event", "production", true, false],
   ["view the API version", "sandbox", true, true],
   ["view the API version", "production", true, true],
   ["change the API version", "sandbox", true, false],
@@ -31,8 +54,12 @@ const RULES: [string, Where, boolean, boolean][] = [
   ["view the audit log", "partner-wide", true, false],
 ];
 
-/** What an attempt needs made first (by the operator), then the attempt itself. */
+/**
+ * The permission an action is, what an attempt needs made first (by the operator, or through the
+ * API with an operator's key), then the attempt itself.
+ */
 interface Attempt {
+  action: DashboardAction;
   prepare?: (team: Team, env: Env) => Promise<string>;
   send: (client: DashboardClient, env: Env, prepared: string) => Promise<Response>;
 }
@@ -67,21 +94,104 @@ async function savedVersion(team: Team, env: Env): Promise<string> {
   return /<strong>([^<]+)<\/strong>, the\s+saved version/.exec(page)?.[1] ?? "";
 }
 
+/** An endpoint of the team's partner in `env`, made through the API. */
+async function apiEndpoint(team: Team, env: Env): Promise<string> {
+  const key = await partnerKey(team.partnerId, env);
+  const url = `${RECEIVER}/ok/${uniqueId("matrix")}`;
+  return (await createThroughApi(key, { url })).webhook_endpoint_id;
+}
+
+async function disabledEndpoint(team: Team, env: Env): Promise<string> {
+  const endpointId = await apiEndpoint(team, env);
+  await disableAsConsumerDoes(endpointId);
+  return endpointId;
+}
+
+/** A statement event of the team's product in `env`, and an endpoint: "endpoint event". */
+async function eventAndEndpoint(team: Team, env: Env): Promise<string> {
+  const [customer, account] = [uniqueId("cus"), uniqueId("acc")];
+  await importData({
+    customers: [
+      {
+        customer_id: customer,
+        partner_id: team.partnerId,
+        environment: env,
+        merchant_key: team.merchantKey ?? "",
+      },
+    ],
+    accounts: [{ account_id: account, customer_id: customer, status: "OPEN", currency: "USD" }],
+    statements: [
+      {
+        statement_id: `${account}_st`,
+        account_id: account,
+        period_end_date: "2026-01-31T23:59:59Z",
+        currency: "USD",
+        statement_balance: 100,
+      },
+    ],
+  });
+  const events = await api("/v2/events?limit=1", { key: await partnerKey(team.partnerId, env) });
+  const [event] = (await expectJson<{ data: { event_id: string }[] }>(events, 200)).data;
+  return `${await apiEndpoint(team, env)} ${event?.event_id}`;
+}
+
 const ATTEMPTS: Record<string, Attempt> = {
-  "view keys": { send: (client, env) => client.get(`/dashboard/${env}/keys`) },
-  "create a key": { send: (client, env) => client.post(`/dashboard/${env}/keys`, { name: "k" }) },
+  "view keys": { action: "keys.view", send: (client, env) => client.get(`/dashboard/${env}/keys`) },
+  "create a key": {
+    action: "keys.create",
+    send: (client, env) => client.post(`/dashboard/${env}/keys`, { name: "k" }),
+  },
   "roll a key": {
+    action: "keys.roll",
     prepare: operatorKey,
     send: (client, env, key) =>
       client.post(`/dashboard/${env}/keys/${key}/roll`, { expires: "1h" }),
   },
   "revoke a key": {
+    action: "keys.revoke",
     prepare: operatorKey,
     send: (client, env, key) =>
       client.post(`/dashboard/${env}/keys/${key}/revoke`, { cascade: "1" }),
   },
-  "view the API version": { send: (client, env) => client.get(`/dashboard/${env}/version`) },
+  "view webhooks": {
+    action: "webhooks.view",
+    send: (client, env) => client.get(`/dashboard/${env}/webhooks`),
+  },
+  "create a webhook endpoint": {
+    action: "webhooks.create",
+    send: (client, env) =>
+      client.post(`/dashboard/${env}/webhooks`, { url: `${RECEIVER}/ok/${uniqueId("made")}` }),
+  },
+  "roll a webhook secret": {
+    action: "webhooks.roll_secret",
+    prepare: apiEndpoint,
+    send: (client, env, endpoint) =>
+      client.post(`/dashboard/${env}/webhooks/${endpoint}/roll`, { previous: "1h" }),
+  },
+  "delete a webhook endpoint": {
+    action: "webhooks.delete",
+    prepare: apiEndpoint,
+    send: (client, env, endpoint) => client.post(`/dashboard/${env}/webhooks/${endpoint}/delete`),
+  },
+  "enable a webhook endpoint": {
+    action: "webhooks.enable",
+    prepare: disabledEndpoint,
+    send: (client, env, endpoint) => client.post(`/dashboard/${env}/webhooks/${endpoint}/enable`),
+  },
+  "re-send an event": {
+    action: "webhooks.resend",
+    prepare: eventAndEndpoint,
+    send: (client, env, prepared) => {
+      const [endpoint, eventId = ""] = prepared.split(" ");
+      return client.post(`/dashboard/${env}/webhooks/${endpoint}/resend`, { event_id: eventId });
+    },
+  },
+  "view the API version": {
+    action: "version.view",
+    send: (client, env) => client.get(`/dashboard/${env}/version`),
+  },
   "change the API version": {
+    action: "version.change",
     prepare: savedVersion,
     send: (client, env, saved) =>
       client.post(`/dashboard/${env}/version`, {
@@ -90,11 +200,13 @@ const ATTEMPTS: Record<string, Attempt> = {
       }),
   },
   "roll back the API version": {
+    action: "version.rollback",
     prepare: recentChange,
     send: (client, env, change) => client.post(`/dashboard/${env}/version/rollback`, { change }),
   },
-  "view the team": { send: (client) => client.get("/dashboard/team") },
+  "view the team": { action: "team.view", send: (client) => client.get("/dashboard/team") },
   "invite a user": {
+    action: "team.invite",
     send: (client) =>
       client.post("/dashboard/team", {
         email: `invitee-${crypto.randomUUID()}@example.com`,
@@ -102,14 +214,16 @@ const ATTEMPTS: Record<string, Attempt> = {
       }),
   },
   "change a role": {
+    action: "team.change_role",
     prepare: thirdUser,
     send: (client, _env, user) => client.post(`/dashboard/team/${user}/role`, { role: "Admin" }),
   },
   "remove a user": {
+    action: "team.remove",
     prepare: thirdUser,
     send: (client, _env, user) => client.post(`/dashboard/team/${user}/remove`),
   },
-  "view the audit log": { send: (client) => client.get("/dashboard/audit") },
+  "view the audit log": { action: "audit.view", send: (client) => client.get("/dashboard/audit") },
 };
 
 async function auditCount(team: Team): Promise<number> {
@@ -120,6 +234,20 @@ async function auditCount(team: Team): Promise<number> {
 describe("the role × action × environment rules", () => {
   it("cover every action the dashboard has", () => {
     expect(new Set(RULES.map(([action]) => action))).toEqual(new Set(Object.keys(ATTEMPTS)));
+    expect(new Set(Object.values(ATTEMPTS).map((a) => a.action))).toEqual(
+      new Set(Object.keys(PERMISSIONS)),
+    );
+  });
+
+  it("are what the permission table says", () => {
+    for (const [action, where, ...allowed] of RULES) {
+      const permission = (ATTEMPTS[action] as Attempt).action;
+      const envs: Env[] = where === "partner-wide" ? ["sandbox", "production"] : [where];
+      for (const env of envs) {
+        expect(allows("Admin", permission, env), `Admin ${action} ${env}`).toBe(allowed[0]);
+        expect(allows("Developer", permission, env), `Developer ${action} ${env}`).toBe(allowed[1]);
+      }
+    }
   });
 
   for (const [action, where, ...allowed] of RULES) {

@@ -204,6 +204,9 @@ describe.concurrent("webhook delivery", { timeout: 30_000 }, () => {
     expect(notices).toHaveLength(1);
     expect(notices[0]?.subject).toBe(`Webhook endpoint disabled (sandbox): ${RECEIVER}${path}`);
     expect(notices[0]?.text).toContain(endpoint.webhook_endpoint_id);
+    // The mail links the endpoint's dashboard page, on the origin it was registered through.
+    const page = `http://api.test/dashboard/sandbox/webhooks/${endpoint.webhook_endpoint_id}`;
+    expect(notices[0]?.text).toContain(page);
     expect((await outboxFor(developer)).filter((m) => m.subject.includes("disabled"))).toEqual([]);
     const [first] = await receiver.waitFor(path, 1);
     const eventId = first?.headers["webhook-id"] as string;
@@ -266,6 +269,19 @@ describe.concurrent("webhook delivery", { timeout: 30_000 }, () => {
       (a) => a.length === 2,
     );
     expect(attempts.map((a) => a.status)).toEqual(["succeeded", "succeeded"]);
+    // The partner's audit log records the re-send, by the key that asked for it.
+    const audit = await expectJson<{ data: { action: string }[] }>(
+      await operator("GET", `/partners/${f.partnerId}/audit?limit=100`),
+      200,
+    );
+    expect(audit.data.filter((e) => e.action === "event.resent")).toEqual([
+      expect.objectContaining({
+        actor: expect.objectContaining({ type: "key", id: f.keyId }),
+        environment: "sandbox",
+        target: eventId,
+        details: { webhook_endpoint_ids: [endpoint.webhook_endpoint_id] },
+      }),
+    ]);
   });
 
   it("signs with the new and the rolled secret until the rolled one expires", async () => {

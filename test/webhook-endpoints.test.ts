@@ -1,8 +1,9 @@
 // /v2/webhook_endpoints: https URLs of public hosts only, pinned versions, secrets shown only when
 // issued, one product of one environment per endpoint, and the usual 400/404 answers.
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { bundle } from "../versions";
-import { api, expectJson, type Fixture, seedAccount } from "./helpers";
+import { api, expectJson, type Fixture, operator, seedAccount } from "./helpers";
 
 interface Endpoint {
   webhook_endpoint_id: string;
@@ -207,5 +208,75 @@ describe("webhook endpoints", () => {
     expect(overlap).toBeLessThanOrEqual(86_400_000);
     expect(rolled.secret).toMatch(/^whsec_/);
     expect(rolled.secret).not.toBe(endpoint.secret);
+  });
+
+  it("records each change in the partner's audit log, by the key that made it", async () => {
+    const f = await seedAccount();
+    const other = await seedAccount();
+    const endpoint = await expectJson<Endpoint>(
+      await create(f, { url: "https://hooks.example.com/audited", description: "ledger" }),
+      201,
+    );
+    const id = endpoint.webhook_endpoint_id;
+    const path = `/v2/webhook_endpoints/${id}`;
+    const roll = { key: f.key, method: "POST", body: { previous_secret_expires_in: 60 } };
+    expect((await api(`${path}/roll_secret`, roll)).status).toBe(200);
+    // Enabling an enabled endpoint changes nothing, so it records nothing.
+    expect((await api(`${path}/enable`, { key: f.key, method: "POST" })).status).toBe(200);
+    // Disabled as the delivery consumer disables it after days of failures
+    // (test/webhook-delivery.test.ts), then enabled again.
+    await env.DB.prepare(
+      "UPDATE webhook_endpoints SET status = 'disabled', disabled_at = ?, disabled_reason = ? WHERE endpoint_id = ?",
+    )
+      .bind(new Date().toISOString(), "Every delivery attempt failed for too long.", id)
+      .run();
+    expect((await api(`${path}/enable`, { key: f.key, method: "POST" })).status).toBe(200);
+    // Another partner's key reaches nothing, so nothing is recorded for it.
+    for (const [method, suffix] of [
+      ["DELETE", ""],
+      ["POST", "/roll_secret"],
+      ["POST", "/enable"],
+    ] as const) {
+      expect((await api(`${path}${suffix}`, { key: other.key, method })).status).toBe(404);
+    }
+    expect((await api(path, { key: f.key, method: "DELETE" })).status).toBe(204);
+
+    type Entry = { action: string; actor: { type: string; id: string }; details: object };
+    const logOf = async (partnerId: string) =>
+      (
+        await expectJson<{ data: (Entry & { target: string; environment: string })[] }>(
+          await operator("GET", `/partners/${partnerId}/audit?limit=100`),
+          200,
+        )
+      ).data.filter((e) => e.action.startsWith("webhook_endpoint."));
+    const log = await logOf(f.partnerId);
+    expect(log.map((e) => e.action)).toEqual([
+      "webhook_endpoint.deleted",
+      "webhook_endpoint.enabled",
+      "webhook_endpoint.secret_rolled",
+      "webhook_endpoint.created",
+    ]);
+    for (const entry of log) {
+      expect(entry).toMatchObject({
+        actor: { type: "key", id: f.keyId },
+        environment: "sandbox",
+        target: id,
+      });
+    }
+    expect(log.at(-1)?.details).toEqual({
+      url: "https://hooks.example.com/audited",
+      merchant_key: f.merchantKey,
+      api_version: "latest",
+      description: "ledger",
+    });
+    expect(log[0]?.details).toEqual({
+      url: "https://hooks.example.com/audited",
+      merchant_key: f.merchantKey,
+    });
+    expect(log[1]?.details).toEqual({
+      disabled_at: expect.any(String),
+      disabled_reason: "Every delivery attempt failed for too long.",
+    });
+    expect(await logOf(other.partnerId)).toEqual([]);
   });
 });

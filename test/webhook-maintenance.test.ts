@@ -215,6 +215,7 @@ describe("the disabled-endpoint notice", () => {
         environment: "production",
         endpointId: "we_123",
         url: "https://hooks.acme.example/statements",
+        apiOrigin: "https://api.acme-cards.example",
         failingSince: "2026-11-20T10:00:00.000Z",
         disabledAt: "2026-11-23T10:00:00.000Z",
       },
@@ -226,5 +227,8 @@ describe("the disabled-endpoint notice", () => {
     );
     expect(sent[0]?.text).toContain("since 2026-11-20T10:00:00.000Z");
     expect(sent[0]?.text).toContain("POST /v2/webhook_endpoints/we_123/enable");
+    expect(sent[0]?.text).toContain(
+      "https://api.acme-cards.example/dashboard/production/webhooks/we_123",
+    );
   });
 });

@@ -6,6 +6,8 @@ export interface EndpointDisabledNotice {
   environment: string;
   endpointId: string;
   url: string;
+  /** The origin it was registered through, which serves the dashboard too. */
+  apiOrigin: string;
   /** When the run of failed attempts began. */
   failingSince: string;
   disabledAt: string;
@@ -30,7 +32,9 @@ export async function notifyEndpointDisabled(
     "No further events are sent to it. Events stay listable for 30 days (GET /v2/events) and each",
     "attempt is listed under GET /v2/events/{event_id}/delivery_attempts. Once the endpoint",
     `answers 2xx again, enable it (POST /v2/webhook_endpoints/${notice.endpointId}/enable) and`,
-    "re-send the events you missed (POST /v2/events/{event_id}/resend).",
+    "re-send the events you missed (POST /v2/events/{event_id}/resend), or do both from its",
+    "page in the dashboard, which lists every attempt:",
+    `${notice.apiOrigin}/dashboard/${notice.environment}/webhooks/${notice.endpointId}`,
   ].join("\n");
   for (const to of recipients) await deps.mailer.send({ to, subject, text });
   return recipients.length;

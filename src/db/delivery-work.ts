@@ -131,6 +131,8 @@ export interface DisabledEndpoint {
   partnerId: string;
   environment: string;
   url: string;
+  /** Where the endpoint was registered: its dashboard page is there. */
+  apiOrigin: string;
   failingSince: string;
   disabledAt: string;
 }
@@ -208,6 +210,7 @@ export async function recordAttempt(
         partnerId: webhookEndpoints.partnerId,
         environment: webhookEndpoints.environment,
         url: webhookEndpoints.url,
+        apiOrigin: webhookEndpoints.apiOrigin,
         failingSince: webhookEndpoints.failingSince,
       }),
   );

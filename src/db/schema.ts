@@ -379,7 +379,12 @@ export const webhookAttempts = sqliteTable(
     responseStatus: integer("response_status"),
     error: text("error"),
   },
-  (t) => [index("webhook_attempts_event_idx").on(t.eventId, t.attemptedAt, t.attemptId)],
+  (t) => [
+    index("webhook_attempts_event_idx").on(t.eventId, t.attemptedAt, t.attemptId),
+    // An endpoint's delivery history, newest first (attempt ids sort by their start), and
+    // deleting an endpoint's attempts with it.
+    index("webhook_attempts_endpoint_idx").on(t.endpointId, t.attemptId),
+  ],
 );
 
 /**

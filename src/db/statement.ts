@@ -7,7 +7,8 @@ import type { Database } from "./client";
 
 const dialect = new SQLiteAsyncDialect();
 
-type Query = SQL | { toSQL(): { sql: string; params: unknown[] } };
+/** What a batch takes: a drizzle query or a `sql` template. */
+export type Query = SQL | { toSQL(): { sql: string; params: unknown[] } };
 
 /** A prepared statement on the request's counting client, for `db.$client.batch`. */
 export function statement(db: Database, query: Query): D1PreparedStatement {

@@ -1,11 +1,16 @@
 // Webhook endpoints of one read scope (partner, environment, product): create, read, roll,
-// enable and delete. Deleting an endpoint deletes its deliveries and attempts with it.
-import { and, asc, count, eq, gt, type SQL } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
-import type { EndpointFields } from "../domain/webhook-endpoint";
+// enable and delete, whether through the API or the dashboard. Each change is one atomic batch
+// with its audit row, gated on the same condition. Deleting an endpoint deletes its deliveries
+// and attempts with it.
+import { and, asc, count, eq, gt, type SQL, sql } from "drizzle-orm";
+import type { Environment } from "../../versions";
+import type { Actor, AuditAction } from "../domain/audit";
+import type { EndpointFields, ProductEndpoint } from "../domain/webhook-endpoint";
+import { auditInsert } from "./audit";
 import type { Database } from "./client";
 import type { ReadScope } from "./queries";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "./schema";
+import { atomically, type Query } from "./statement";
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 
@@ -34,9 +39,53 @@ function oneOfScope(scope: ReadScope, endpointId: string): SQL {
   return and(ofScope(scope), eq(webhookEndpoints.endpointId, endpointId)) as SQL;
 }
 
-/** The insert of a new endpoint, for the caller's batch. */
-export function insertEndpoint(db: Database, row: EndpointRow): BatchItem<"sqlite"> {
-  return db.insert(webhookEndpoints).values(row);
+/** `EXISTS` the endpoint in the scope (and matching `also`): the guard of a change's audit row. */
+function endpointExists(scope: ReadScope, endpointId: string, also?: SQL): SQL {
+  const where = also ? and(oneOfScope(scope, endpointId), also) : oneOfScope(scope, endpointId);
+  return sql`EXISTS (SELECT 1 FROM ${webhookEndpoints} WHERE ${where})`;
+}
+
+/** Who acted on which endpoint, and when: what every change records in the audit log. */
+export interface EndpointChange {
+  scope: ReadScope;
+  endpointId: string;
+  actor: Actor;
+  now: Date;
+}
+
+/** The audit row of a change to the endpoint; `guard` says whether the change happens. */
+function auditOf(change: EndpointChange, action: AuditAction, guard: SQL, details: SQL): SQL {
+  const { scope, endpointId, actor, now } = change;
+  return auditInsert(
+    scope.partnerId,
+    actor,
+    { action, environment: scope.environment as Environment, target: endpointId },
+    now,
+    { guard, details },
+  );
+}
+
+/** The writes that store a new endpoint with its audit row, for the caller's batch. */
+export function endpointInsert(db: Database, row: EndpointRow, actor: Actor, now: Date): Query[] {
+  return [
+    db.insert(webhookEndpoints).values(row),
+    auditInsert(
+      row.partnerId,
+      actor,
+      {
+        action: "webhook_endpoint.created",
+        environment: row.environment,
+        target: row.endpointId,
+        details: {
+          url: row.url,
+          merchant_key: row.merchantKey,
+          api_version: row.apiVersion,
+          description: row.description,
+        },
+      },
+      now,
+    ),
+  ];
 }
 
 export async function countEndpoints(db: Database, scope: ReadScope): Promise<number> {
@@ -71,53 +120,119 @@ export async function findEndpoint(
   return row ?? null;
 }
 
-/**
- * Replaces the secret; the one replaced keeps signing until `previousExpiresAt`. The update is
- * returned for the caller's batch; it answers the endpoint, or nothing outside the scope.
- */
-export function rollSecretWrite(
-  db: Database,
-  scope: ReadScope,
-  endpointId: string,
-  secret: string,
-  previousExpiresAt: string,
-) {
-  return db
-    .update(webhookEndpoints)
-    .set({
-      previousSecret: webhookEndpoints.secret,
-      previousSecretExpiresAt: previousExpiresAt,
-      secret,
-    })
-    .where(oneOfScope(scope, endpointId))
-    .returning(PUBLIC);
+function ofPartner(partnerId: string, environment: Environment): SQL {
+  return and(
+    eq(webhookEndpoints.partnerId, partnerId),
+    eq(webhookEndpoints.environment, environment),
+  ) as SQL;
 }
 
-/** Enables an endpoint again, as if it had never failed; null outside the scope. */
-export async function enableEndpoint(
+/**
+ * Every endpoint of the partner in the environment, by product, then in creation order: at most
+ * `MAX_ENDPOINTS` per product, read from the leading columns of `webhook_endpoints_scope_idx`.
+ */
+export function listPartnerEndpoints(
   db: Database,
-  scope: ReadScope,
+  partnerId: string,
+  environment: Environment,
+): Promise<ProductEndpoint[]> {
+  return db
+    .select({ ...PUBLIC, merchantKey: webhookEndpoints.merchantKey })
+    .from(webhookEndpoints)
+    .where(ofPartner(partnerId, environment))
+    .orderBy(asc(webhookEndpoints.merchantKey), asc(webhookEndpoints.endpointId));
+}
+
+/** One endpoint of the partner in the environment, whichever its product; null otherwise. */
+export async function findPartnerEndpoint(
+  db: Database,
+  partnerId: string,
+  environment: Environment,
   endpointId: string,
-): Promise<EndpointFields | null> {
+): Promise<ProductEndpoint | null> {
   const [row] = await db
-    .update(webhookEndpoints)
-    .set({ status: "enabled", disabledAt: null, disabledReason: null, failingSince: null })
-    .where(oneOfScope(scope, endpointId))
-    .returning(PUBLIC);
+    .select({ ...PUBLIC, merchantKey: webhookEndpoints.merchantKey })
+    .from(webhookEndpoints)
+    .where(and(ofPartner(partnerId, environment), eq(webhookEndpoints.endpointId, endpointId)));
   return row ?? null;
 }
 
-/** Deletes the endpoint, its deliveries and its attempts in one batch; false outside the scope. */
-export async function deleteEndpoint(
+/**
+ * Replaces the secret; the one replaced keeps signing until `previousExpiresAt`. One batch with
+ * its audit row and `alongside` (a stored idempotent response); false when the endpoint is not in
+ * the scope (nothing is rolled nor recorded then).
+ */
+export async function rollEndpointSecret(
   db: Database,
-  scope: ReadScope,
-  endpointId: string,
+  change: EndpointChange & { secret: string; previousExpiresAt: string },
+  alongside: Query[] = [],
 ): Promise<boolean> {
-  if (!(await findEndpoint(db, scope, endpointId))) return false;
-  await db.batch([
-    db.delete(webhookAttempts).where(eq(webhookAttempts.endpointId, endpointId)),
-    db.delete(webhookDeliveries).where(eq(webhookDeliveries.endpointId, endpointId)),
+  const { scope, endpointId, previousExpiresAt } = change;
+  const [, rolled] = await atomically(db, [
+    auditOf(
+      change,
+      "webhook_endpoint.secret_rolled",
+      endpointExists(scope, endpointId),
+      sql`json_object('previous_secret_expires_at', ${previousExpiresAt})`,
+    ),
+    db
+      .update(webhookEndpoints)
+      .set({
+        previousSecret: webhookEndpoints.secret,
+        previousSecretExpiresAt: previousExpiresAt,
+        secret: change.secret,
+      })
+      .where(oneOfScope(scope, endpointId)),
+    ...alongside,
+  ]);
+  return rolled?.meta.changes === 1;
+}
+
+/**
+ * Enables an endpoint again, as if it had never failed; null outside the scope. Enabling an
+ * enabled endpoint changes nothing and records nothing.
+ */
+export async function enableEndpoint(
+  db: Database,
+  change: EndpointChange,
+): Promise<EndpointFields | null> {
+  const { scope, endpointId } = change;
+  await atomically(db, [
+    auditOf(
+      change,
+      "webhook_endpoint.enabled",
+      endpointExists(scope, endpointId, eq(webhookEndpoints.status, "disabled")),
+      sql`(SELECT json_object('disabled_at', disabled_at, 'disabled_reason', disabled_reason)
+        FROM ${webhookEndpoints} WHERE ${oneOfScope(scope, endpointId)})`,
+    ),
+    db
+      .update(webhookEndpoints)
+      .set({ status: "enabled", disabledAt: null, disabledReason: null, failingSince: null })
+      .where(oneOfScope(scope, endpointId)),
+  ]);
+  return findEndpoint(db, scope, endpointId);
+}
+
+/**
+ * Deletes the endpoint, its deliveries and its attempts, with its audit row, in one batch; false
+ * outside the scope.
+ */
+export async function deleteEndpoint(db: Database, change: EndpointChange): Promise<boolean> {
+  const { scope, endpointId } = change;
+  // The id only when the endpoint is in the scope: its deliveries and attempts go with it.
+  const theEndpoint = sql`SELECT endpoint_id FROM ${webhookEndpoints}
+    WHERE ${oneOfScope(scope, endpointId)}`;
+  const [, , , deleted] = await atomically(db, [
+    auditOf(
+      change,
+      "webhook_endpoint.deleted",
+      endpointExists(scope, endpointId),
+      sql`(SELECT json_object('url', url, 'merchant_key', merchant_key)
+        FROM ${webhookEndpoints} WHERE ${oneOfScope(scope, endpointId)})`,
+    ),
+    db.delete(webhookAttempts).where(sql`${webhookAttempts.endpointId} IN (${theEndpoint})`),
+    db.delete(webhookDeliveries).where(sql`${webhookDeliveries.endpointId} IN (${theEndpoint})`),
     db.delete(webhookEndpoints).where(oneOfScope(scope, endpointId)),
   ]);
-  return true;
+  return deleted?.meta.changes === 1;
 }

@@ -18,6 +18,11 @@ export const AUDIT_ACTIONS = [
   "key.created",
   "key.rolled",
   "key.revoked",
+  "webhook_endpoint.created",
+  "webhook_endpoint.secret_rolled",
+  "webhook_endpoint.enabled",
+  "webhook_endpoint.deleted",
+  "event.resent",
   "saved_version.changed",
   "saved_version.rolled_back",
   "user.invited",
@@ -35,7 +40,7 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export interface AuditChange {
   action: AuditAction;
   environment?: Environment | null;
-  /** The key id, user id or version the action was about. */
+  /** The key id, user id, endpoint id, event id or version the action was about. */
   target?: string | null;
   details?: Record<string, unknown>;
 }

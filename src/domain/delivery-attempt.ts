@@ -1,4 +1,5 @@
 // One attempt to deliver an event to an endpoint, as partners read it.
+import type { EventType } from "./event";
 
 export type AttemptStatus = "succeeded" | "failed" | "timed_out";
 
@@ -34,4 +35,17 @@ export function toDeliveryAttempt(row: {
   if (row.responseStatus !== null) out.response_status = row.responseStatus;
   if (row.error !== null) out.error = row.error;
   return out;
+}
+
+/** An attempt in an endpoint's delivery history, with the type of the event it carried. */
+export interface EndpointAttempt {
+  attemptId: string;
+  eventId: string;
+  /** Null once the event is purged (its attempts go with it, so only in between). */
+  eventType: EventType | null;
+  attemptedAt: string;
+  durationMs: number;
+  status: AttemptStatus;
+  responseStatus: number | null;
+  error: string | null;
 }

@@ -9,14 +9,20 @@ const NONE: readonly Environment[] = [];
 
 /**
  * Each action, per role, with the environments it is allowed in. Partner-wide actions (team,
- * audit) list both environments or none. Developers build against sandbox: they manage its keys,
- * and only look at production's.
+ * audit) list both environments or none. Developers build against sandbox: they manage its keys
+ * and webhook endpoints, and only look at production's.
  */
 export const PERMISSIONS = {
   "keys.view": { Admin: BOTH, Developer: BOTH },
   "keys.create": { Admin: BOTH, Developer: ["sandbox"] },
   "keys.roll": { Admin: BOTH, Developer: ["sandbox"] },
   "keys.revoke": { Admin: BOTH, Developer: ["sandbox"] },
+  "webhooks.view": { Admin: BOTH, Developer: BOTH },
+  "webhooks.create": { Admin: BOTH, Developer: ["sandbox"] },
+  "webhooks.roll_secret": { Admin: BOTH, Developer: ["sandbox"] },
+  "webhooks.delete": { Admin: BOTH, Developer: ["sandbox"] },
+  "webhooks.enable": { Admin: BOTH, Developer: ["sandbox"] },
+  "webhooks.resend": { Admin: BOTH, Developer: ["sandbox"] },
   "version.view": { Admin: BOTH, Developer: BOTH },
   "version.change": { Admin: BOTH, Developer: NONE },
   "version.rollback": { Admin: BOTH, Developer: NONE },
@@ -39,6 +45,12 @@ const DESCRIPTIONS: Record<DashboardAction, string> = {
   "keys.create": "create API keys",
   "keys.roll": "roll API keys",
   "keys.revoke": "revoke API keys",
+  "webhooks.view": "view webhook endpoints",
+  "webhooks.create": "create webhook endpoints",
+  "webhooks.roll_secret": "roll webhook secrets",
+  "webhooks.delete": "delete webhook endpoints",
+  "webhooks.enable": "enable webhook endpoints",
+  "webhooks.resend": "re-send events",
   "version.view": "view the saved API version",
   "version.change": "change the saved API version",
   "version.rollback": "roll back the saved API version",

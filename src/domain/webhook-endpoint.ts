@@ -42,6 +42,11 @@ export interface EndpointFields {
   createdAt: string;
 }
 
+/** An endpoint with the product it serves: how the dashboard lists a partner's endpoints. */
+export interface ProductEndpoint extends EndpointFields {
+  merchantKey: string;
+}
+
 /** The endpoint as partners read it; `secret` only where it was just issued. */
 export function toWebhookEndpoint(
   row: EndpointFields,

@@ -58,6 +58,14 @@ export async function readRequest<N extends RequestName>(
     throw err;
   }
   options.refuse?.(canonical);
+  return parseRequest(name, canonical);
+}
+
+/**
+ * A canonical body checked by the schema of request `name`, or a 400 naming every problem: what
+ * a dashboard form doing the same as a request validates its fields with.
+ */
+export function parseRequest<N extends RequestName>(name: N, canonical: unknown): RequestOf<N> {
   const parsed = REQUEST_SCHEMAS[name].safeParse(canonical);
   if (!parsed.success) {
     const { issues } = parsed.error;

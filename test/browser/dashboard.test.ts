@@ -1,9 +1,12 @@
 // The partner dashboard in a real browser, offline, against a throwaway local run: invite →
 // sign in through the outbox link → create a sandbox key → call the API with it → roll it →
-// upgrade the saved version with the preview shown → roll back → a Developer is refused a
-// production change in the page and over HTTP → revoke → the API answers 401. axe-core checks
-// every page on the way for WCAG 2.1 A/AA violations.
+// upgrade the saved version with the preview shown → roll back → add a webhook endpoint (its
+// secret shown once), see a delivery signed with it and re-send it, roll the secret, delete the
+// endpoint → a Developer is refused a production change in the page and over HTTP → revoke → the
+// API answers 401. axe-core checks every page on the way for WCAG 2.1 A/AA violations.
+import { createServer, type Server } from "node:http";
 import type { Browser, BrowserContext, Page } from "playwright-core";
+import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LocalService, startLocalService } from "../support/local-service";
 import { axeViolations, keepOnOrigin, launchChromium } from "./chromium";
@@ -11,6 +14,47 @@ import { axeViolations, keepOnOrigin, launchChromium } from "./chromium";
 let service: LocalService;
 let browser: Browser;
 const pagesChecked: string[] = [];
+
+/** Webhook deliveries the loopback receiver got (local runs allow loopback endpoints). */
+interface Delivery {
+  headers: Record<string, string>;
+  body: string;
+}
+const deliveries: Delivery[] = [];
+let receiver: Server;
+let receiverUrl: string;
+
+function startReceiver(): Promise<void> {
+  receiver = createServer((req, res) => {
+    let body = "";
+    req.on("data", (chunk: Buffer) => {
+      body += chunk.toString();
+    });
+    req.on("end", () => {
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(req.headers)) {
+        if (typeof value === "string") headers[name] = value;
+      }
+      deliveries.push({ headers, body });
+      res.end();
+    });
+  });
+  return new Promise((resolve) => {
+    receiver.listen(0, "127.0.0.1", () => {
+      const address = receiver.address();
+      receiverUrl = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
+      resolve();
+    });
+  });
+}
+
+/** Waits until the receiver holds `count` deliveries. */
+async function receivedCount(count: number): Promise<Delivery[]> {
+  for (let attempt = 0; attempt < 300 && deliveries.length < count; attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  return deliveries;
+}
 
 const PARTNER = "browser_bank";
 const ADMIN = "admin@browser-bank.example";
@@ -73,7 +117,7 @@ async function expectAccessible(page: Page): Promise<void> {
 }
 
 beforeAll(async () => {
-  [service, browser] = await Promise.all([startLocalService(), launchChromium()]);
+  [service, browser] = await Promise.all([startLocalService(), launchChromium(), startReceiver()]);
   const imported = await operatorFetch("/import", {
     method: "POST",
     body: JSON.stringify({
@@ -125,6 +169,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await service?.stop();
+  receiver?.close();
 });
 
 describe("the partner dashboard in a browser", () => {
@@ -206,6 +251,82 @@ describe("the partner dashboard in a browser", () => {
     await admin.getByText("The saved version is rolled back.").waitFor();
     expect((await statements(rolledKey)).headers.get("x-service-version")).toBe("2025-05-05");
 
+    // A webhook endpoint on the loopback receiver: its secret is shown once, with a copy button.
+    await admin.getByRole("link", { name: "Webhooks" }).click();
+    await admin.waitForURL(/\/dashboard\/sandbox\/webhooks$/);
+    await expectAccessible(admin);
+    const hookUrl = `${receiverUrl}/statements`;
+    await admin.getByLabel("URL", { exact: true }).fill(hookUrl);
+    await admin.getByLabel("Description (optional)").fill("browser test");
+    await admin.getByRole("button", { name: "Add endpoint" }).click();
+    await admin.getByRole("heading", { name: "Your new endpoint" }).waitFor();
+    await expectAccessible(admin);
+    const secret = await admin.locator("#new-secret").inputValue();
+    expect(secret).toMatch(/^whsec_/);
+    await admin.getByRole("button", { name: "Copy" }).click();
+    await admin.locator("#new-secret-status", { hasText: "Copied to the clipboard." }).waitFor();
+    await admin.getByRole("link", { name: "Back to the webhook endpoints" }).click();
+    await admin.waitForURL(/\/dashboard\/sandbox\/webhooks$/);
+    expect(await admin.content()).not.toContain(secret);
+
+    // A new statement reaches it, signed with that secret; its page lists the attempt.
+    const imported = await operatorFetch("/import", {
+      method: "POST",
+      body: JSON.stringify({
+        statements: [
+          {
+            statement_id: "st_browser_4",
+            account_id: ACCOUNT,
+            period_end_date: "2025-04-28T23:59:59Z",
+            currency: "USD",
+            statement_balance: 4000,
+          },
+        ],
+      }),
+    });
+    expect(imported.status).toBe(200);
+    const [delivery] = await receivedCount(1);
+    const event = new Webhook(secret).verify(delivery?.body ?? "", delivery?.headers ?? {});
+    expect(event).toMatchObject({ type: "statement.created" });
+    await admin.getByRole("link", { name: hookUrl }).click();
+    await admin.waitForURL(/\/dashboard\/sandbox\/webhooks\/we_\w+$/);
+    // The attempt is recorded just after the receiver answers: reload until it is listed.
+    for (let attempt = 0; attempt < 50; attempt++) {
+      if ((await admin.getByText("Succeeded").count()) > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await admin.reload();
+    }
+    await admin.getByText("Succeeded").waitFor();
+    await expectAccessible(admin);
+    await admin.getByRole("button", { name: /^Re-send evt_/ }).click();
+    await admin.getByText("The event is queued for delivery to this endpoint.").waitFor();
+    const resent = await receivedCount(2);
+    expect(resent.map((d) => d.headers["webhook-id"])).toEqual([
+      delivery?.headers["webhook-id"],
+      delivery?.headers["webhook-id"],
+    ]);
+
+    // Roll its secret, keeping the previous one signing for an hour; then delete it.
+    await admin.getByRole("link", { name: "Roll the signing secret" }).click();
+    await admin.waitForURL(/\/webhooks\/we_\w+\/roll$/);
+    await expectAccessible(admin);
+    await admin.getByLabel("For 1 hour").check();
+    await admin.getByRole("button", { name: "Roll secret" }).click();
+    await admin.getByRole("heading", { name: "Secret rolled" }).waitFor();
+    await expectAccessible(admin);
+    const rolledSecret = await admin.locator("#new-secret").inputValue();
+    expect(rolledSecret).toMatch(/^whsec_/);
+    expect(rolledSecret).not.toBe(secret);
+    await admin.getByText("Deliveries are signed with both secrets until").waitFor();
+    await admin.getByRole("link", { name: "Go to the endpoint" }).click();
+    await admin.getByRole("link", { name: "Delete this endpoint" }).click();
+    await admin.waitForURL(/\/webhooks\/we_\w+\/delete$/);
+    await expectAccessible(admin);
+    await admin.getByRole("button", { name: "Delete endpoint" }).click();
+    await admin.getByText("Webhook endpoint deleted.").waitFor();
+    expect(await admin.getByRole("link", { name: hookUrl }).count()).toBe(0);
+    await expectAccessible(admin);
+
     // Invite a Developer from the team page; they sign in through their mail.
     await admin.getByRole("link", { name: "Team" }).click();
     await admin.waitForURL(/\/dashboard\/team$/);
@@ -227,6 +348,13 @@ describe("the partner dashboard in a browser", () => {
     await developer.getByText("Developers cannot create API keys in production").waitFor();
     expect(await developer.getByRole("button", { name: "Create key" }).count()).toBe(0);
     expect(await developer.getByRole("link", { name: /^(Roll|Revoke)/ }).count()).toBe(0);
+    await developer.getByRole("link", { name: "Webhooks" }).click();
+    await developer.waitForURL(/\/dashboard\/production\/webhooks$/);
+    await developer.getByText("Developers cannot create webhook endpoints in production").waitFor();
+    expect(await developer.getByRole("button", { name: "Add endpoint" }).count()).toBe(0);
+    await expectAccessible(developer);
+    await developer.getByRole("link", { name: "API keys" }).click();
+    await developer.waitForURL(/\/dashboard\/production\/keys$/);
     // ...and the server refuses the change when sent anyway, with the session's own token.
     const liveKeyId = await developer.locator('tr[id^="key_"]').first().getAttribute("id");
     const csrf = await developer.locator('input[name="csrf"]').first().inputValue();
@@ -262,6 +390,10 @@ describe("the partner dashboard in a browser", () => {
     await expectAccessible(admin);
     const log = (await admin.locator("tbody").textContent()) ?? "";
     for (const what of [
+      "Deleted a webhook endpoint",
+      "Rolled a webhook secret",
+      "Re-sent an event",
+      "Created a webhook endpoint",
       "Revoked a key",
       "Invited a user",
       "Rolled back the saved version",
@@ -290,14 +422,20 @@ describe("the partner dashboard in a browser", () => {
   });
 
   it("checked every kind of dashboard page for accessibility", () => {
-    expect(new Set(pagesChecked.map((p) => p.replace(/key_\w+/, ":key")))).toEqual(
+    const kinds = pagesChecked.map((p) => p.replace(/key_\w+/, ":key").replace(/we_\w+/, ":id"));
+    expect(new Set(kinds)).toEqual(
       new Set([
         "/dashboard/sign-in/confirm",
         "/dashboard/sandbox/keys",
         "/dashboard/sandbox/keys/:key/roll",
         "/dashboard/sandbox/keys/:key/revoke",
+        "/dashboard/sandbox/webhooks",
+        "/dashboard/sandbox/webhooks/:id",
+        "/dashboard/sandbox/webhooks/:id/roll",
+        "/dashboard/sandbox/webhooks/:id/delete",
         "/dashboard/sandbox/version",
         "/dashboard/production/keys",
+        "/dashboard/production/webhooks",
         "/dashboard/team",
         "/dashboard/audit",
         "/dashboard/sign-in",

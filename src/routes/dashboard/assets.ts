@@ -38,7 +38,7 @@ form.stack { display: grid; gap: .6rem; max-width: 36rem; margin: 1rem 0; }
 fieldset { border: 1px solid var(--line); padding: .75rem 1rem; }
 label { font-weight: 600; }
 fieldset label { font-weight: 400; }
-input[type="email"], input[type="text"], select { font: inherit; padding: .35rem .5rem;
+input[type="email"], input[type="text"], input[type="url"], select { font: inherit; padding: .35rem .5rem;
   border: 1px solid #6b7280; border-radius: 4px; }
 input.secret { width: 100%; max-width: 44rem; }
 button { font: inherit; padding: .35rem .9rem; border: 1px solid var(--accent); border-radius: 4px;
@@ -49,6 +49,7 @@ button.danger { background: #9b1c1c; border-color: #9b1c1c; }
 .status-active { color: var(--ok); font-weight: 600; }
 .status-expiring { color: var(--warn); font-weight: 600; }
 .status-expired, .status-revoked { color: var(--muted); }
+.status-disabled { color: #9b1c1c; font-weight: 600; }
 .inline { display: inline; }
 .side-by-side { display: grid; grid-template-columns: 1fr 1fr; gap: 1rem; }
 .side-by-side figure { margin: 0; min-width: 0; }

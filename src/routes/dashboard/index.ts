@@ -1,5 +1,5 @@
-// The partner dashboard under /dashboard: server-rendered pages for API keys, the saved API
-// version, the team and the audit log, behind passwordless sign-in. Every response carries the
+// The partner dashboard under /dashboard: server-rendered pages for API keys, webhooks, the saved
+// API version, the team and the audit log, behind passwordless sign-in. Every response carries the
 // security headers; every form post is checked for its origin and, once signed in, its CSRF token.
 import { Hono, type MiddlewareHandler } from "hono";
 import type { AppEnv } from "../../app/context";
@@ -14,6 +14,8 @@ import { keyPageRoutes } from "./keys";
 import { signInRoutes, signOutRoutes } from "./sign-in";
 import { teamPageRoutes } from "./team";
 import { versionPageRoutes } from "./version";
+import { webhookEndpointPageRoutes } from "./webhook-endpoint";
+import { webhookPageRoutes } from "./webhooks";
 
 /** Every signed-in form post carries its session's CSRF token. */
 const checkCsrf: MiddlewareHandler<AppEnv> = async (c, next) => {
@@ -42,6 +44,8 @@ export const dashboardRoutes = new Hono<AppEnv>()
   .route("/", teamPageRoutes)
   .route("/", auditPageRoutes)
   .route("/", keyPageRoutes)
+  .route("/", webhookPageRoutes)
+  .route("/", webhookEndpointPageRoutes)
   .route("/", versionPageRoutes)
   .all("/dashboard/*", () => {
     throw new ApiError("NOT_FOUND_ERROR", "There is no such page in the dashboard.");

@@ -7,6 +7,11 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   "key.created": "Created a key",
   "key.rolled": "Rolled a key",
   "key.revoked": "Revoked a key",
+  "webhook_endpoint.created": "Created a webhook endpoint",
+  "webhook_endpoint.secret_rolled": "Rolled a webhook secret",
+  "webhook_endpoint.enabled": "Enabled a webhook endpoint",
+  "webhook_endpoint.deleted": "Deleted a webhook endpoint",
+  "event.resent": "Re-sent an event",
   "saved_version.changed": "Changed the saved version",
   "saved_version.rolled_back": "Rolled back the saved version",
   "user.invited": "Invited a user",
@@ -42,8 +47,8 @@ export function AuditPage(props: {
   return (
     <Page title="Audit log" session={props.session} section="audit">
       <p>
-        Every change to keys, saved versions and users, and every sign-in, whoever made it: a
-        dashboard user, an API key (<code>POST /v2/keys</code>) or the operator.
+        Every change to keys, webhook endpoints, saved versions and users, every re-sent event and
+        every sign-in, whoever made it: a dashboard user, an API key or the operator.
       </p>
       {props.entries.length === 0 ? (
         <p>Nothing yet.</p>

@@ -6,7 +6,7 @@ import type { Environment } from "../../../../versions";
 import type { DashboardSession } from "../../../app/context";
 import { allows } from "../../../domain/permissions";
 
-export type Section = "keys" | "version" | "team" | "audit";
+export type Section = "keys" | "webhooks" | "version" | "team" | "audit";
 
 export interface PageProps {
   title: string;
@@ -45,6 +45,12 @@ function Header({ session, environment, section }: PageProps) {
   const admin = allows(session.user.role, "team.view", env);
   const links: { id: Section; label: string; href: string; show: boolean }[] = [
     { id: "keys", label: "API keys", href: `/dashboard/${env}/keys`, show: true },
+    {
+      id: "webhooks",
+      label: "Webhooks",
+      href: `/dashboard/${env}/webhooks`,
+      show: allows(session.user.role, "webhooks.view", env),
+    },
     { id: "version", label: "API version", href: `/dashboard/${env}/version`, show: true },
     { id: "team", label: "Team", href: "/dashboard/team", show: admin },
     { id: "audit", label: "Audit log", href: "/dashboard/audit", show: admin },

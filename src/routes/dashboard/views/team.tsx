@@ -31,8 +31,9 @@ export function TeamPage(props: {
           </div>
         </form>
         <p class="muted">
-          Admins manage keys in both environments, the saved API version, the team and the audit
-          log. Developers manage sandbox keys and see production keys and versions.
+          Admins manage keys and webhooks in both environments, the saved API version, the team and
+          the audit log. Developers manage sandbox keys and webhooks, and see production's keys,
+          webhooks and versions.
         </p>
       </section>
       <h2>Users</h2>
