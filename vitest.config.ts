@@ -2,15 +2,24 @@ import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
-// Three projects: `workers` runs inside workerd with the wrangler.toml bindings (migrations applied
-// in test/setup.ts); `e2e` runs in Node and drives `npm start` over real HTTP; `browser` runs in
+/** A limiter no test run can exhaust. */
+const unlimited = (namespace_id: string) => ({
+  namespace_id,
+  simple: { limit: 1_000_000_000, period: 60 as const },
+});
+
+// Five projects: `workers` runs inside workerd with the wrangler.toml bindings (migrations applied
+// in test/setup.ts); `e2e` runs in Node and drives `npm start` over real HTTP; `node` checks the
+// scripts and the OpenAPI documents from Node; `client` tests the typed client; `browser` runs in
 // Node and drives headless Chromium against a throwaway local run (test/support/local-service.ts).
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
   return {
     test: {
       // The Worker logs one JSON line per request; tests read it through spies, not stdout.
-      onConsoleLog: (log: string) => !log.includes('{"request_id"'),
+      onConsoleLog: (log: string) => !log.includes('{"request_id"') && !log.startsWith("[outbox]"),
+      // The interactive reference is copied into the static assets first (public/docs/vendor/).
+      globalSetup: ["./test/support/reference-assets.global.ts"],
       projects: [
         {
           plugins: [
@@ -21,6 +30,27 @@ export default defineConfig(async () => {
                   TEST_MIGRATIONS: migrations,
                   OPERATOR_TOKEN: "test-operator-token",
                   SIGNING_SECRET: "test-signing-secret-0123456789abcdefghijklmnop",
+                  MAILER: "outbox",
+                  // Webhook retries in seconds, not days, so delivery tests finish quickly.
+                  WEBHOOK_RETRY_BASE_SECONDS: "1",
+                  WEBHOOK_RETRY_WINDOW_SECONDS: "4",
+                  WEBHOOK_DISABLE_AFTER_SECONDS: "3",
+                  WEBHOOK_TIMEOUT_MS: "1000",
+                  // As in production: only public https hosts (.dev.vars allows loopback).
+                  WEBHOOK_ALLOW_LOOPBACK: "false",
+                  // The fuzzer's seed and size: FUZZ_SEED=<seed> replays a run.
+                  FUZZ_SEED: process.env.FUZZ_SEED ?? "",
+                  FUZZ_RUNS: process.env.FUZZ_RUNS ?? "",
+                },
+                // The suite sends thousands of requests per key and from one address: the
+                // configured limits are lifted here, and the 429 path is tested with the tight
+                // limiter below swapped in (test/rate-limit.test.ts).
+                ratelimits: {
+                  PARTNER_KEY_RATE_LIMITER: unlimited("1001"),
+                  AUTH_FAILURE_RATE_LIMITER: unlimited("1002"),
+                  PDF_LINK_RATE_LIMITER: unlimited("1003"),
+                  OPERATOR_RATE_LIMITER: unlimited("1004"),
+                  TIGHT_RATE_LIMITER: { namespace_id: "1009", simple: { limit: 3, period: 60 } },
                 },
               },
             }),
@@ -29,7 +59,7 @@ export default defineConfig(async () => {
             name: "workers",
             setupFiles: ["./test/setup.ts"],
             include: ["test/**/*.test.ts"],
-            exclude: ["test/e2e/**", "test/browser/**", "test/support/**"],
+            exclude: ["test/e2e/**", "test/browser/**", "test/support/**", "test/node/**"],
           },
         },
         {
@@ -38,6 +68,23 @@ export default defineConfig(async () => {
             environment: "node",
             include: ["test/e2e/**/*.test.ts"],
             testTimeout: 60_000,
+          },
+        },
+        {
+          test: {
+            name: "client",
+            environment: "node",
+            include: ["packages/client/test/**/*.test.ts"],
+          },
+        },
+        {
+          test: {
+            // Node-side checks: the scripts (version:new) and the published OpenAPI documents.
+            name: "node",
+            environment: "node",
+            include: ["test/node/**/*.test.ts"],
+            testTimeout: 60_000,
+            hookTimeout: 180_000,
           },
         },
         {

@@ -8,8 +8,9 @@
 //                partner, the account's owner), checked in code afterwards, as the service reads
 //   /two-trips   diagnostic: the same checks in the service's earlier two round trips (key
 //                lookup, then ownership check + page in one batch)
-//   /import      the import's floor: the statements of an import body inserted with one raw
-//                prepared statement per row, all in one D1 batch; no validation, no reads
+//   /import      the import's floor: the rows an import writes (each statement and its
+//                `statement.created` event) inserted with one raw prepared statement per row,
+//                all in one D1 batch; no validation, no reads
 
 /** The slice of the D1 binding this Worker uses (bench/ type-checks without the Workers types). */
 interface D1Statement {
@@ -35,9 +36,9 @@ const COLUMNS =
   "statement_balance, minimum_due, previous_balance, purchases, payments, credits, refunds, " +
   "interest, fees, overdue_amount, pdf_key, hidden_at, created_at";
 
-// The same statements as src/db/queries.ts readStatementPage: visible rows of one account, newest
-// first, limit + 1 rows (the extra one only tells whether there is more), through the partial index
-// statements_page_idx.
+// The page query of src/db/queries.ts (statementPageReads), on its own: visible rows of one account,
+// newest first, limit + 1 rows (the extra one only tells whether there is more), through the
+// partial index statements_page_idx.
 const FIRST_PAGE =
   `SELECT ${COLUMNS} FROM statements WHERE account_id = ?1 AND hidden_at IS NULL ` +
   "ORDER BY period_end_date DESC, statement_id DESC LIMIT ?2";
@@ -51,7 +52,8 @@ const NEXT_PAGE =
 const CALLER =
   "SELECT k.key_id, k.partner_id, k.environment, k.scopes, p.saved_version_sandbox, " +
   "p.saved_version_production, p.merchant_keys FROM api_keys k " +
-  "JOIN partners p ON p.partner_id = k.partner_id WHERE k.key_hash = ?1 AND k.revoked_at IS NULL";
+  "JOIN partners p ON p.partner_id = k.partner_id WHERE k.key_hash = ?1 AND k.revoked_at IS NULL " +
+  "AND (k.expires_at IS NULL OR k.expires_at > ?2)";
 const OWNERSHIP =
   "SELECT CASE WHEN EXISTS (SELECT 1 FROM accounts WHERE account_id = ?1 AND customer_id = ?2 " +
   "AND partner_id = ?3 AND environment = ?4 AND merchant_key = ?5) THEN 2 " +
@@ -85,23 +87,40 @@ const INSERT_STATEMENT =
   `INSERT INTO statements (${IMPORTED.join(", ")}, created_at) ` +
   `VALUES (${IMPORTED.map((_, i) => `?${i + 1}`).join(", ")}, ?${IMPORTED.length + 1})`;
 
+/** A statement's `statement.created` event, its owner copied from the account row. */
+const INSERT_EVENT =
+  "INSERT INTO events (event_id, type, statement_id, account_id, customer_id, partner_id, " +
+  "environment, merchant_key, created_at) SELECT ?1, 'statement.created', ?2, account_id, " +
+  "customer_id, partner_id, environment, merchant_key, ?3 FROM accounts WHERE account_id = ?4";
+
+/** An event id shaped like the service's (`evt_` and 24 hex digits). */
+function eventId(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(12));
+  return `evt_${Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("")}`;
+}
+
 /**
- * The import's floor: what D1 itself takes to insert the same rows in one batch. The bench sends
- * dates already in the stored form, so the rows match the import's byte for byte.
+ * The import's floor: what D1 itself takes to insert the same rows in one batch, each statement
+ * and its event. The bench sends dates already in the stored form, so the rows match the
+ * import's byte for byte.
  */
 async function importFloor(request: Request, env: FloorEnv): Promise<Response> {
   const body = (await request.json()) as { statements?: Record<string, unknown>[] };
   const rows = body.statements ?? [];
   const createdAt = new Date().toISOString();
   const insert = env.DB.prepare(INSERT_STATEMENT);
+  const announce = env.DB.prepare(INSERT_EVENT);
+  const writes = rows.map((row) => insert.bind(...IMPORTED.map((c) => row[c] ?? null), createdAt));
+  for (const row of rows) {
+    writes.push(announce.bind(eventId(), row.statement_id, createdAt, row.account_id));
+  }
   const started = performance.now();
-  const results = await env.DB.batch(
-    rows.map((row) => insert.bind(...IMPORTED.map((c) => row[c] ?? null), createdAt)),
-  );
+  const results = await env.DB.batch(writes);
   const headers = {
     ...JSON_HEADERS,
     "x-d1-ms": String(performance.now() - started),
     "x-d1-size-after": String(results.at(-1)?.meta?.size_after ?? ""),
+    "x-d1-rows-written": String(results.reduce((n, r) => n + (r.meta?.rows_written ?? 0), 0)),
   };
   return new Response(JSON.stringify({ imported: { statements: rows.length } }), { headers });
 }
@@ -116,6 +135,11 @@ async function sha256Hex(text: string): Promise<string> {
 
 function keyHash(request: Request): Promise<string> {
   return sha256Hex((request.headers.get("authorization") ?? "").replace(/^Bearer /, ""));
+}
+
+/** The key lookup of a request, live at this instant. */
+async function callerLookup(env: FloorEnv, request: Request): Promise<D1Statement> {
+  return env.DB.prepare(CALLER).bind(await keyHash(request), new Date().toISOString());
 }
 
 /** The caller's single product, as the service picks it when no merchant-key header is sent. */
@@ -144,11 +168,7 @@ export default {
     const headers: Record<string, string> = { ...JSON_HEADERS };
     let results: Record<string, unknown>[];
     if (url.pathname === "/two-trips") {
-      const caller = (
-        await env.DB.prepare(CALLER)
-          .bind(await keyHash(request))
-          .all()
-      ).results[0];
+      const caller = (await (await callerLookup(env, request)).all()).results[0];
       if (!caller) return reject(401);
       const scope = [customerId, caller.partner_id, caller.environment, soleProduct(caller)];
       const ownership = env.DB.prepare(OWNERSHIP).bind(accountId, ...scope);
@@ -157,7 +177,7 @@ export default {
       results = rows?.results ?? [];
     } else if (url.pathname === "/one-trip") {
       const [callers, accounts, rows] = await env.DB.batch([
-        env.DB.prepare(CALLER).bind(await keyHash(request)),
+        await callerLookup(env, request),
         env.DB.prepare(ACCOUNT).bind(accountId),
         page,
       ]);

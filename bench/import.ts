@@ -27,6 +27,8 @@ export interface ImportSample {
   ms: number;
   /** The longest single D1 call the request made (ms). */
   longestD1Ms: number;
+  /** Rows written, indexes included, as D1 reports them. */
+  rowsWritten: number;
 }
 
 export interface ImportSegment {
@@ -55,10 +57,13 @@ export interface ImportResults {
   /** The largest V8 heap seen during any monthly import request. */
   monthlyHeap: HeapPeak;
   largest: LargestImport[];
-  /** Database bytes per stored statement (rows and both statement indexes), from D1's size. */
+  /**
+   * Database bytes per stored statement (its row, both statement indexes, and its event with the
+   * event's indexes), from D1's size.
+   */
   bytesPerStatement: { service: number; floor: number };
-  /** Of those bytes, each index's share per statement, from building a copy of it. */
-  indexBytesPerStatement: { page: number; id: number };
+  /** Of those bytes, the shares per statement, from building a copy of each part. */
+  indexBytesPerStatement: { page: number; id: number; event: number };
   /** The largest body again, in a workerd whose V8 heap is capped at `capMb`. */
   headroom: { capMb: number; status: number | string; ms: number };
 }
@@ -96,8 +101,9 @@ async function sizeOf(server: BenchServer, worker: string): Promise<number> {
 }
 
 /**
- * What each statement index costs, per statement: D1 offers no dbstat, so a copy of each index is
- * built and the database's growth measured (the copy fills new pages), then dropped.
+ * What each statement index costs, per statement, and what its event costs (the event's row and
+ * its four indexes): D1 offers no dbstat, so a copy of each part is built and the database's
+ * growth measured (the copy fills new pages), then dropped.
  */
 async function indexBytes(server: BenchServer, worker: string, statements: number) {
   const db = await server.database(worker);
@@ -111,8 +117,24 @@ async function indexBytes(server: BenchServer, worker: string, statements: numbe
       "WHERE hidden_at IS NULL",
   );
   const id = await grow("CREATE UNIQUE INDEX probe_id_idx ON statements (statement_id)");
-  await db.batch([db.prepare("DROP INDEX probe_page_idx"), db.prepare("DROP INDEX probe_id_idx")]);
-  return { page, id };
+  let event = await grow("CREATE TABLE probe_events AS SELECT * FROM events");
+  // The events table's four indexes: its primary key, events_page_idx, the (statement, type)
+  // unique index and events_created_idx (migrations/0004).
+  const eventIndexes = [
+    "event_id",
+    "partner_id, environment, merchant_key, created_at, event_id",
+    "statement_id, type",
+    "created_at",
+  ];
+  for (const [i, columns] of eventIndexes.entries()) {
+    event += await grow(`CREATE INDEX probe_events_${i} ON probe_events (${columns})`);
+  }
+  await db.batch([
+    db.prepare("DROP INDEX probe_page_idx"),
+    db.prepare("DROP INDEX probe_id_idx"),
+    db.prepare("DROP TABLE probe_events"),
+  ]);
+  return { page, id, event };
 }
 
 /** V8 flags capping each isolate's heap, as a Worker isolate is capped in production. */
@@ -214,7 +236,12 @@ async function monthlyAndLargest(options: ImportOptions): Promise<Omit<ImportRes
         monthlyHeap.usedBytes = Math.max(monthlyHeap.usedBytes, peak.usedBytes);
         monthlyHeap.totalBytes = Math.max(monthlyHeap.totalBytes, peak.totalBytes);
         monthlyHeap.samples += peak.samples;
-        service.push({ statements: IMPORT_ACCOUNTS, ms, longestD1Ms: log.d1_longest_ms ?? 0 });
+        service.push({
+          statements: IMPORT_ACCOUNTS,
+          ms,
+          longestD1Ms: log.d1_longest_ms ?? 0,
+          rowsWritten: log.d1_rows_written ?? 0,
+        });
       };
       const runFloor = async () => {
         const started = performance.now();
@@ -226,6 +253,7 @@ async function monthlyAndLargest(options: ImportOptions): Promise<Omit<ImportRes
           statements: IMPORT_ACCOUNTS,
           ms,
           longestD1Ms: Number(res.headers.get("x-d1-ms")),
+          rowsWritten: Number(res.headers.get("x-d1-rows-written")),
         });
       };
       // Each side goes first every other request, so neither always meets a warmer machine.

@@ -1,5 +1,7 @@
 // Single requests the timed arms need before they start: page tokens at chosen depths of the deep
 // account (reached by paging, as a partner would), and each request's D1 cost from its log line.
+import { randomInt } from "node:crypto";
+import { crc32 } from "node:zlib";
 import { CUSTOMER } from "./data.ts";
 import type { BenchServer, WorkerName } from "./serve.ts";
 
@@ -12,6 +14,22 @@ interface PageBody {
   data: StatementBody[];
   has_more: boolean;
   next_page_token?: string;
+}
+
+const BASE62 = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz";
+
+/**
+ * A well-formed key that no partner holds: random, with the checksum src/domain/api-keys.ts
+ * checks (CRC-32 of the rest, 6 base62 digits), so the service looks it up.
+ */
+export function unknownKey(): string {
+  let body = "sk_live_";
+  for (let i = 0; i < 32; i++) body += BASE62[randomInt(62)];
+  let sum = "";
+  for (let rest = crc32(body), i = 0; i < 6; i++, rest = Math.floor(rest / 62)) {
+    sum = BASE62[rest % 62] + sum;
+  }
+  return body + sum;
 }
 
 /** The floor's path for a page of `accountId` (see bench/floor-worker.ts). */
@@ -38,22 +56,25 @@ async function getPage(
   worker: WorkerName,
   path: string,
   headers: Record<string, string>,
+  expected = 200,
 ): Promise<PageBody> {
   const res = await fetch(new URL(path, server.url(worker)), { headers });
   const text = await res.text();
-  if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${text}`);
-  return JSON.parse(text) as PageBody;
+  if (res.status !== expected) throw new Error(`GET ${path}: ${res.status} ${text}`);
+  return res.status === 200 ? (JSON.parse(text) as PageBody) : { data: [], has_more: false };
 }
 
 /**
- * Pages through `accountId` 100 statements at a time and returns the position of a page starting
- * at each of `depths` (multiples of 100, ascending).
+ * Pages through `accountId` 100 statements at a time (inside the date filters `filter`, a query
+ * string, if given) and returns the position of a page starting at each of `depths` (multiples
+ * of 100, ascending).
  */
 export async function positionsAt(
   server: BenchServer,
   accountId: string,
   key: string,
   depths: readonly number[],
+  filter = "",
 ): Promise<PagePosition[]> {
   const headers = { authorization: `Bearer ${key}` };
   const positions: PagePosition[] = [];
@@ -62,7 +83,7 @@ export async function positionsAt(
   for (let seen = 0; positions.length < depths.length; seen += 100) {
     if (depths.includes(seen)) positions.push({ depth: seen, token, floorCursor });
     if (positions.length === depths.length) break;
-    const query = `limit=100${token ? `&starting_after=${token}` : ""}`;
+    const query = `limit=100${filter ? `&${filter}` : ""}${token ? `&starting_after=${token}` : ""}`;
     const page = await getPage(server, "api", statementsPath(accountId, query), headers);
     const last = page.data.at(-1);
     if (!page.next_page_token || !last) throw new Error(`${accountId} ends before ${seen + 100}`);
@@ -100,14 +121,19 @@ export async function costOf(
     depth: number;
     /** The floor's URL path for the same page, to measure the page query alone. */
     floorPath?: string;
+    /** The status the request must answer (200 unless told). */
+    status?: number;
   },
 ): Promise<RequestCost> {
   probes += 1;
   const requestId = `bench-cost-${probes}`;
-  const page = await getPage(server, options.worker, options.path, {
-    authorization: `Bearer ${options.key}`,
-    "x-request-id": requestId,
-  });
+  const page = await getPage(
+    server,
+    options.worker,
+    options.path,
+    { authorization: `Bearer ${options.key}`, "x-request-id": requestId },
+    options.status,
+  );
   const log = await server.logOf(requestId);
   let pageQueryRows: number | undefined;
   if (options.floorPath) {

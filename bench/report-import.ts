@@ -30,14 +30,17 @@ export function importSection(imports: ImportResults): string[] {
       `| ${i + 1} | ${mb(l.bytes)} | ${count(l.rowsWritten)} | ${l.d1Queries} | ` +
       `${seconds(l.ms)} | ${seconds(l.longestD1Ms)} | ${mb(l.heap.usedBytes)} |`,
   );
-  const { page, id } = imports.indexBytesPerStatement;
+  const { page, id, event } = imports.indexBytesPerStatement;
   const total = imports.bytesPerStatement.floor;
+  const perStatement = (samples: { statements: number; rowsWritten: number }[]) =>
+    samples.reduce((n, s) => n + s.rowsWritten, 0) / samples.reduce((n, s) => n + s.statements, 0);
   return [
     "## Import",
     "",
     `The operator import of the production bundle against its floor (the floor Worker inserting ` +
-      "the same rows with one raw prepared statement per row, in one D1 batch per request, with " +
-      "no validation and no read), each on its own empty database on a second workerd whose V8 " +
+      "the same rows, each statement and its `statement.created` event, with one raw prepared " +
+      "statement per row, in one D1 batch per request, with no validation and no read), each on " +
+      "its own empty database on a second workerd whose V8 " +
       `heap is capped at 128 MB, like a Worker isolate. ${count(imports.total / imports.statementsPerRequest)} ` +
       `requests a side of ${count(imports.statementsPerRequest)} statements (one month of every ` +
       "account), the sides alternating which goes first, until each table holds " +
@@ -57,6 +60,9 @@ export function importSection(imports: ImportResults): string[] {
       `${seconds(Math.max(...imports.service.map((s) => s.longestD1Ms)))} (the floor's ` +
       `${seconds(Math.max(...imports.floor.map((s) => s.longestD1Ms)))}), most memory in use ` +
       `${mb(imports.monthlyHeap.usedBytes)}.`,
+    `- Rows written per imported statement, indexes included (D1's \`rows_written\`): ` +
+      `${fixed(perStatement(imports.service), 1)} by the import, ` +
+      `${fixed(perStatement(imports.floor), 1)} by the floor.`,
     "",
     "The largest body the import accepts (5,000 items in every section: partners each with a " +
       "product, customers with authorized users filling the body to its 20 MiB limit, accounts, " +
@@ -74,8 +80,9 @@ export function importSection(imports: ImportResults): string[] {
     "Storage, measured on the floor's table (D1's database size before and after the import; each " +
       "index's share by building a copy of it):",
     "",
-    `- ${count(total)} bytes per statement: the row ${count(total - page - id)}, the id index ` +
-      `${count(id)}, statements_page_idx ${count(page)}.`,
+    `- ${count(total)} bytes per statement: the row ${count(total - page - id - event)}, the id ` +
+      `index ${count(id)}, statements_page_idx ${count(page)}, and its \`statement.created\` ` +
+      `event with the event's four indexes ${count(event)} (events are purged after 30 days).`,
     `- The service's table: ${count(imports.bytesPerStatement.service)} bytes per statement.`,
     "",
   ];

@@ -17,6 +17,7 @@ import {
   positionsAt,
   type RequestCost,
   statementsPath,
+  unknownKey,
 } from "./probe.ts";
 import { loadResults, type RunResults, saveResults, writeResults } from "./report.ts";
 import type { BenchServer } from "./serve.ts";
@@ -137,13 +138,22 @@ function cpuArms(server: BenchServer, key: string): CpuArm[] {
   ]);
 }
 
-/** The D1 cost of every statements request the arms send, and of limit=100 at every depth. */
+/** Date filters that keep most of the deep account's statements (one a day back from 2026). */
+const FILTER = "period_end_date_gte=1800-01-01T00:00:00Z&period_end_date_lt=2026-01-01T00:00:00Z";
+/** How deep the filtered listing's cost is taken. */
+const FILTERED_DEPTH = 50_000;
+
+/**
+ * The D1 cost of every statements request the arms send, of both limits at every depth, of a
+ * date-filtered listing on its first page and deep, and of a well-formed key that does not exist.
+ */
 async function measureCosts(
   server: BenchServer,
   keys: { large: string; small: string },
   positions: PagePosition[],
 ): Promise<RequestCost[]> {
   const costs: RequestCost[] = [];
+  const filtered = await positionsAt(server, DEEP_ACCOUNT, keys.large, [0, FILTERED_DEPTH], FILTER);
   for (const limit of [10, 100]) {
     for (const p of positions) {
       const query = `limit=${limit}${p.token ? `&starting_after=${p.token}` : ""}`;
@@ -175,7 +185,33 @@ async function measureCosts(
         }),
       );
     }
+    for (const p of filtered) {
+      costs.push(
+        await costOf(server, {
+          label: `filtered deep account, ${p.depth.toLocaleString("en")} deep`,
+          worker: "api",
+          path: statementsPath(
+            DEEP_ACCOUNT,
+            `limit=${limit}&${FILTER}${p.token ? `&starting_after=${p.token}` : ""}`,
+          ),
+          key: keys.large,
+          limit,
+          depth: p.depth,
+        }),
+      );
+    }
   }
+  costs.push(
+    await costOf(server, {
+      label: "a key that does not exist (401)",
+      worker: "api",
+      path: statementsPath(MAIN_ACCOUNT, "limit=10"),
+      key: unknownKey(),
+      limit: 10,
+      depth: 0,
+      status: 401,
+    }),
+  );
   return costs;
 }
 

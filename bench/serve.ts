@@ -57,10 +57,19 @@ async function productionSettings() {
   const flags = /^compatibility_flags\s*=\s*\[([^\]]*)\]/m.exec(toml)?.[1] ?? "";
   const brand = /^BRAND\s*=\s*"([^"]+)"/m.exec(toml)?.[1] ?? "service";
   if (!date) throw new Error("wrangler.toml has no compatibility_date");
+  // The rate limiters, each called as in production but with its limit lifted: the load
+  // generator sends far more per key and per address than a partner may.
+  const limiters = [
+    ...toml.matchAll(/^\[\[ratelimits\]\]\s*name\s*=\s*"([^"]+)"\s*namespace_id\s*=\s*"([^"]+)"/gm),
+  ].map(([, name, id]) => [
+    name as string,
+    { namespace_id: id as string, simple: { limit: 1_000_000_000, period: 60 as const } },
+  ]);
   return {
     compatibilityDate: date,
     compatibilityFlags: [...flags.matchAll(/"([^"]+)"/g)].map((m) => m[1] as string),
     brand,
+    ratelimits: Object.fromEntries(limiters),
   };
 }
 
@@ -108,6 +117,7 @@ export async function startServer(options: {
     },
     d1Databases: { DB: database },
     r2Buckets: { PDFS: "bench-pdfs" },
+    ratelimits: settings.ratelimits,
     unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }],
   });
   // Miniflare passes V8 flags to workerd only through this variable, read as it builds the config.

@@ -9,6 +9,8 @@ import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
 import {
   DEMO_KEYS,
+  DEMO_PARTNER,
+  DEMO_USERS,
   type DemoAccountRef,
   demoImport,
   renderStatementPdf,
@@ -54,12 +56,27 @@ function readVars(file: string): Record<string, string> {
   return vars;
 }
 
-/** A fresh clone has no .dev.vars: start from the committed example (local-only secrets). */
+/**
+ * A fresh clone has no .dev.vars: start from the committed example (local-only secrets). An older
+ * .dev.vars gains the variables the example added since, so a new setting reaches every checkout.
+ */
 function ensureDevVars(): Record<string, string> {
   const file = path.join(ROOT, ".dev.vars");
+  const example = path.join(ROOT, ".dev.vars.example");
   if (!existsSync(file)) {
-    copyFileSync(path.join(ROOT, ".dev.vars.example"), file);
+    copyFileSync(example, file);
     console.log("Created .dev.vars from .dev.vars.example");
+  }
+  const present = readVars(file);
+  const missing = Object.entries(readVars(example)).filter(([name]) => !(name in present));
+  if (missing.length > 0) {
+    const text = readFileSync(file, "utf8");
+    const lines = missing.map(([name, value]) => `${name}=${value}`);
+    writeFileSync(
+      file,
+      `${text}${text.endsWith("\n") || text === "" ? "" : "\n"}${lines.join("\n")}\n`,
+    );
+    console.log(`Added ${missing.map(([name]) => name).join(", ")} to .dev.vars from the example`);
   }
   return readVars(file);
 }
@@ -89,7 +106,7 @@ function migrate(): void {
 
 /** While the demo loads, its own requests are not worth a screenful of log lines. */
 let loadingDemo = true;
-const REQUEST_LOG = /^(\{"request_id"|\[wrangler:info\] [A-Z]+ \/)/;
+const REQUEST_LOG = /^(\{"request_id"|\[wrangler:info\] [A-Z]+ \/|\[outbox\] )/;
 
 function startWrangler(port: number): ChildProcess {
   const args = [WRANGLER, "dev", "--port", String(port), "--ip", "127.0.0.1"];
@@ -243,6 +260,55 @@ async function uploadMissingPdfs(
   return missing.length;
 }
 
+/** The newest outbox mail id to `to` (0 when none). */
+async function newestMailId(base: string, operator: Record<string, string>, to: string) {
+  const res = await call(`${base}/operator/v1/outbox?to=${encodeURIComponent(to)}`, {
+    headers: operator,
+  });
+  if (res.status !== 200) fail(`reading the local outbox failed: ${res.status} ${res.text}`);
+  const mail = (res.body as { data: { id: number; text: string }[] }).data;
+  return mail.at(-1)?.id ?? 0;
+}
+
+/**
+ * Invites the demo users (once), then asks for a sign-in link for each exactly as the sign-in
+ * page does and reads it from the local outbox: one click takes a newcomer into the dashboard.
+ */
+async function demoSignInLinks(base: string, operator: Record<string, string>) {
+  const links: { email: string; role: string; link: string }[] = [];
+  for (const user of DEMO_USERS) {
+    const invited = await call(`${base}/operator/v1/partners/${DEMO_PARTNER}/users`, {
+      method: "POST",
+      headers: { ...operator, "content-type": "application/json" },
+      body: JSON.stringify(user),
+    });
+    if (invited.status !== 201 && invited.status !== 409) {
+      fail(`inviting the demo ${user.role} failed: ${invited.status} ${invited.text}`);
+    }
+    const before = await newestMailId(base, operator, user.email);
+    const asked = await call(`${base}/dashboard/sign-in`, {
+      method: "POST",
+      headers: { origin: base, "content-type": "application/x-www-form-urlencoded" },
+      body: new URLSearchParams({ email: user.email }).toString(),
+    });
+    if (asked.status !== 200) fail(`asking for a demo sign-in link failed: ${asked.status}`);
+    // The link is mailed just after the answer: wait for it in the outbox.
+    let link: string | undefined;
+    for (let attempt = 0; attempt < 100 && !link; attempt++) {
+      const res = await call(
+        `${base}/operator/v1/outbox?to=${encodeURIComponent(user.email)}&after=${before}`,
+        { headers: operator },
+      );
+      const mail = (res.body as { data: { text: string }[] }).data;
+      link = mail.at(-1)?.text.match(/\S+\/dashboard\/sign-in\/confirm\?token=\S+/)?.[0];
+      if (!link) await sleep(100);
+    }
+    if (!link) fail(`no sign-in link reached the outbox for ${user.email}`);
+    links.push({ email: user.email, role: user.role, link });
+  }
+  return links;
+}
+
 /** Shell exports for the README's curls: `source .wrangler/demo.env`. */
 function writeEnvFile(base: string, keys: Record<string, SavedKey>): void {
   const lines = [`export BASE=${base}`];
@@ -285,6 +351,7 @@ async function main(): Promise<void> {
     const keys = await ensureKeys(base, brand, operator);
     const uploaded = await uploadMissingPdfs(base, brand, operator, keys);
     writeEnvFile(base, keys);
+    const signIns = await demoSignInLinks(base, operator);
 
     // The curl printed below, checked before it is shown.
     const demoKey = keys[DEMO_KEYS[0]?.name ?? ""]?.api_key ?? "";
@@ -305,6 +372,10 @@ async function main(): Promise<void> {
         "",
         "  Keys for the README's examples: source .wrangler/demo.env",
         `  Operator API token: ${operatorToken} · API reference: ${base}/docs`,
+        "",
+        `  Partner dashboard (${DEMO_PARTNER}): open a link to sign in (each works once, for 15 min):`,
+        ...signIns.map((s) => `    ${s.role.padEnd(9)} ${s.email.padEnd(28)} ${s.link}`),
+        `  More links: ${base}/dashboard/sign-in. Mail goes to the local outbox, printed here.`,
         "  Press Ctrl-C to stop.",
         "",
       ].join("\n"),

@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "../src/db/client";
 import { accountPageQuery } from "../src/db/customer-queries";
+import { ALL_VERSIONS, OLDEST, versionsWith } from "./bundle-versions";
 import {
   api,
   createKey,
@@ -86,7 +87,7 @@ describe("GET /v2/customers/{customer_id}/accounts", () => {
     const before = Date.now();
     const res = await api(accountsPath(f.customerId), { key: f.key });
     const body = await expectJson<AccountList>(res, 200);
-    expect(res.headers.get("x-service-version")).toBe("2025-05-05");
+    expect(res.headers.get("x-service-version")).toBe(OLDEST);
     const asOf = body.data[0]?.as_of as string;
     expect(asOf).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
     expect(Date.parse(asOf)).toBeGreaterThanOrEqual(before - 1);
@@ -187,34 +188,34 @@ describe("GET /v2/customers/{customer_id}/accounts", () => {
     ["starting_after="],
     ["starting_after=a&starting_after=b"],
     [`starting_after=${"a".repeat(1025)}`],
-  ])("rejects ?%s with the 2025-05-05 validation error", async (query) => {
+  ])("rejects ?%s with the oldest version's validation error", async (query) => {
     const f = await seedAccount();
     const path = accountsPath(f.customerId, `?${query}`);
     const res = await api(path, { key: f.key });
     const body = await expectJson(res, 400);
-    expect(res.headers.get("x-service-version")).toBe("2025-05-05");
+    expect(res.headers.get("x-service-version")).toBe(OLDEST);
     expect(Object.keys(body).sort()).toEqual(["details", "error", "path", "status", "timestamp"]);
     expect(body).toMatchObject({ path: path.split("?")[0], error: "Bad Request", status: 400 });
     expect((body.details as string[])[0]).toMatch(/limit|starting_after/);
   });
 
-  it("rejects a bad limit with the ApiError envelope in latest", async () => {
-    const f = await seedAccount();
-    const res = await api(accountsPath(f.customerId, "?limit=0"), {
-      key: f.key,
-      version: "latest",
-    });
-    const body = await expectJson(res, 400);
-    expect(res.headers.get("x-service-version")).toBe("latest");
-    expect(body).toEqual({
-      error: {
-        type: "INVALID_REQUEST_ERROR",
-        message: expect.stringContaining("limit"),
-        param: "limit",
-        details: [expect.stringContaining("limit")],
-      },
-    });
-  });
+  it.each(versionsWith("useApiErrorEnvelopeForAllErrors"))(
+    "rejects a bad limit with the ApiError envelope in %s",
+    async (version) => {
+      const f = await seedAccount();
+      const res = await api(accountsPath(f.customerId, "?limit=0"), { key: f.key, version });
+      const body = await expectJson(res, 400);
+      expect(res.headers.get("x-service-version")).toBe(version);
+      expect(body).toEqual({
+        error: {
+          type: "INVALID_REQUEST_ERROR",
+          message: expect.stringContaining("limit"),
+          param: "limit",
+          details: [expect.stringContaining("limit")],
+        },
+      });
+    },
+  );
 
   it("costs one D1 round trip after authentication, through the account index", async () => {
     const f = await seedAccount();
@@ -284,11 +285,12 @@ describe("GET /v2/customers/{customer_id}/accounts/{account_id}", () => {
     });
   });
 
-  it.each([
-    ["2025-05-05", "flat"],
-    ["2026-10-13", "flat"],
-    ["latest", "envelope"],
-  ])("shapes the not-found errors for %s (%s)", async (version, shape) => {
+  it.each(
+    ALL_VERSIONS.map((v) => [
+      v,
+      versionsWith("useApiErrorEnvelopeForAllErrors").includes(v) ? "envelope" : "flat",
+    ]),
+  )("shapes the not-found errors for %s (%s)", async (version, shape) => {
     const f = await seedAccount();
     const missingAccount = await api(`${accountsPath(f.customerId)}/acc_none`, {
       key: f.key,
@@ -317,7 +319,7 @@ describe("GET /v2/customers/{customer_id}/accounts/{account_id}", () => {
 
   it("serves accounts in every version with the same body", async () => {
     const f = await seedAccount();
-    for (const version of ["2025-05-05", "2026-10-13", "latest"]) {
+    for (const version of ALL_VERSIONS) {
       const res = await api(`${accountsPath(f.customerId)}/${f.accountId}`, {
         key: f.key,
         version,
@@ -424,7 +426,7 @@ describe("isolation of accounts by partner, product and environment", () => {
       200,
     );
     expect(list.data.map((a) => a.account_id)).toEqual([p.accA]);
-    for (const version of ["2025-05-05", "latest"]) {
+    for (const version of ALL_VERSIONS) {
       const options = { key, merchantKey: p.mkB, version };
       await expectSameAsNeverExisting((id) => accountsPath(id), p.cusA, options);
       await expectSameAsNeverExisting((id) => `${accountsPath(id)}/${p.accA}`, p.cusA, options);

@@ -1,8 +1,10 @@
 // Contract check of every /v2 response against the OpenAPI reference of its version: the body must
-// match the documented schema of the operation and status, with no field the reference omits.
+// match the documented schema of the operation and status, with no field the reference omits,
+// and its fields must come in the order the reference lists them.
 
 import { exports } from "cloudflare:workers";
 import { dereference, type Schema, validate } from "@cfworker/json-schema";
+import { bundle } from "../versions";
 
 const BASE = "http://api.test";
 const VERSION_HEADER = "x-service-version";
@@ -16,7 +18,11 @@ interface Reference {
   operations: { pattern: RegExp; literals: number; path: string; methods: Json }[];
 }
 
-const references = new Map<string, Promise<Reference>>();
+type Fetcher = (request: Request) => Promise<Response>;
+const serviceFetch: Fetcher = (req) => exports.default.fetch(req);
+
+/** Per app (by its fetch function), per version. */
+const references = new Map<Fetcher, Map<string, Promise<Reference>>>();
 
 /** The reference closes every object: a field it does not document is drift, not an extension. */
 function closeObjects(schema: Json): void {
@@ -31,8 +37,8 @@ function closeObjects(schema: Json): void {
   for (const child of Object.values(schema)) closeObjects(child);
 }
 
-async function loadReference(version: string): Promise<Reference> {
-  const res = await exports.default.fetch(new Request(`${BASE}/openapi/${version}.json`));
+async function loadReference(version: string, fetcher: Fetcher): Promise<Reference> {
+  const res = await fetcher(new Request(`${BASE}/openapi/${version}.json`));
   if (res.status !== 200) {
     throw new Error(`no reference for version ${JSON.stringify(version)}: ${res.status}`);
   }
@@ -62,11 +68,16 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-function referenceOf(version: string): Promise<Reference> {
-  let reference = references.get(version);
+function referenceOf(version: string, fetcher: Fetcher): Promise<Reference> {
+  let ofApp = references.get(fetcher);
+  if (!ofApp) {
+    ofApp = new Map();
+    references.set(fetcher, ofApp);
+  }
+  let reference = ofApp.get(version);
   if (!reference) {
-    reference = loadReference(version);
-    references.set(version, reference);
+    reference = loadReference(version, fetcher);
+    ofApp.set(version, reference);
   }
   return reference;
 }
@@ -82,6 +93,46 @@ function documentedResponse(ref: Reference, operation: Json, status: number): Js
   return name === undefined ? response : ref.doc.components.responses[name];
 }
 
+/** The named schema a `$ref` points to, or the schema itself. */
+function resolved(ref: Reference, schema: Json): Json {
+  const name = /^#\/components\/schemas\/(.+)$/.exec(schema?.$ref ?? "")?.[1];
+  return name === undefined ? schema : ref.doc.components.schemas[name];
+}
+
+/** Fails when an object's fields come in another order than its schema lists them. */
+function checkOrder(ref: Reference, schemaOrRef: Json, body: unknown, where: string, what: string) {
+  const schema = resolved(ref, schemaOrRef);
+  if (typeof schema !== "object" || schema === null) return;
+  const branches = schema.anyOf ?? schema.oneOf;
+  if (Array.isArray(branches)) {
+    const branch = branches.find(
+      (b: Json) => validate(body, b, "2020-12", ref.lookup, false).valid,
+    );
+    if (branch) checkOrder(ref, branch, body, where, what);
+    return;
+  }
+  if (Array.isArray(body)) {
+    for (const [i, item] of body.entries()) {
+      checkOrder(ref, schema.items, item, `${where}[${i}]`, what);
+    }
+    return;
+  }
+  if (typeof body !== "object" || body === null || !schema.properties) return;
+  const order = Object.keys(schema.properties);
+  const keys = Object.keys(body).filter((key) => order.includes(key));
+  for (let i = 1; i < keys.length; i++) {
+    if (order.indexOf(keys[i] as string) < order.indexOf(keys[i - 1] as string)) {
+      fail(
+        what,
+        `${where || "/"}: fields ${keys.join(", ")} are not in the reference's order ${order.join(", ")}`,
+      );
+    }
+  }
+  for (const key of keys) {
+    checkOrder(ref, schema.properties[key], (body as Json)[key], `${where}/${key}`, what);
+  }
+}
+
 function checkBody(ref: Reference, schema: Json, text: string, what: string): void {
   let body: unknown;
   try {
@@ -94,6 +145,7 @@ function checkBody(ref: Reference, schema: Json, text: string, what: string): vo
     const problems = result.errors.map((e) => `${e.instanceLocation || "/"} ${e.error}`);
     fail(what, `${problems.slice(0, 8).join("; ")}\nbody: ${text.slice(0, 1000)}`);
   }
+  checkOrder(ref, schema, body, "", what);
 }
 
 /** Fails when a /v2 response does not match its version's reference. */
@@ -101,6 +153,7 @@ export async function assertMatchesReference(
   path: string,
   method: string,
   response: Response,
+  fetcher: Fetcher = serviceFetch,
 ): Promise<void> {
   const url = new URL(path, BASE);
   // A CORS preflight is not an operation of the API.
@@ -112,17 +165,20 @@ export async function assertMatchesReference(
   const type = response.headers.get("content-type") ?? "";
 
   if (version === null) {
-    // Rejected before a version is chosen: bad credentials or an unsupported version.
-    if (response.status !== 401 && response.status !== 400) {
+    // Rejected before a version is chosen: bad credentials (or too many of them), an
+    // unsupported version, or storage unavailable while authenticating.
+    if (![400, 401, 429, 503].includes(response.status)) {
       fail(what, `a response after version resolution must carry ${VERSION_HEADER}`);
     }
     if (!type.startsWith("application/json")) fail(what, `content-type ${type}`);
-    const ref = await referenceOf("latest");
+    if (method.toUpperCase() === "HEAD") return;
+    // Sent before a version is chosen: the canonical envelope, as the newest version has it.
+    const ref = await referenceOf(bundle.versions[0]?.id as string, fetcher);
     checkBody(ref, ref.doc.components.schemas.ApiError, text, `${what} (no version)`);
     return;
   }
 
-  const ref = await referenceOf(version);
+  const ref = await referenceOf(version, fetcher);
   const matches = ref.operations
     .filter((o) => o.pattern.test(url.pathname) && o.methods[verb])
     .sort((a, b) => b.literals - a.literals);

@@ -2,6 +2,7 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "../src/db/client";
 import { customerPageQuery } from "../src/db/customer-queries";
+import { ALL_VERSIONS, OLDEST, versionsWith } from "./bundle-versions";
 import { api, createKey, expectJson, importData, seedAccount, uniqueId } from "./helpers";
 import { withRequestLog } from "./request-log";
 
@@ -10,7 +11,9 @@ interface CustomerList {
   has_more: boolean;
 }
 
-const VERSIONS = ["2025-05-05", "2026-10-13", "latest"] as const;
+const VERSIONS = ALL_VERSIONS;
+/** Versions whose errors are all in the ApiError envelope. */
+const ENVELOPED = versionsWith("useApiErrorEnvelopeForAllErrors");
 const USERS = [
   { authorized_user_id: "au_1", name: "Sam Lee" },
   { authorized_user_id: "au_2", name: "Ana Ruiz" },
@@ -129,7 +132,7 @@ describe("GET /v2/customers", () => {
     const res = await api("/v2/customers?limit=101", { key: f.key, version });
     const body = await expectJson(res, 400);
     expect(res.headers.get("x-service-version")).toBe(version);
-    if (version === "latest") {
+    if (ENVELOPED.includes(version)) {
       expect(body).toMatchObject({ error: { type: "INVALID_REQUEST_ERROR", param: "limit" } });
     } else {
       expect(body).toMatchObject({ path: "/v2/customers", error: "Bad Request", status: 400 });
@@ -220,20 +223,19 @@ describe("GET /v2/customers/{customer_id}", () => {
     }
   });
 
-  it.each([
-    ["2025-05-05", false],
-    ["2026-10-13", false],
-    ["latest", true],
-  ])("shapes CUSTOMER_NOT_FOUND_ERROR for %s", async (version, enveloped) => {
-    const f = await seedAccount();
-    const res = await api("/v2/customers/cus_none", { key: f.key, version });
-    const error = {
-      type: "CUSTOMER_NOT_FOUND_ERROR",
-      message: 'No such customer: "cus_none"',
-      param: "customer_id",
-    };
-    expect(await expectJson(res, 404)).toEqual(enveloped ? { error } : error);
-  });
+  it.each(VERSIONS.map((v) => [v, ENVELOPED.includes(v)] as const))(
+    "shapes CUSTOMER_NOT_FOUND_ERROR for %s",
+    async (version, enveloped) => {
+      const f = await seedAccount();
+      const res = await api("/v2/customers/cus_none", { key: f.key, version });
+      const error = {
+        type: "CUSTOMER_NOT_FOUND_ERROR",
+        message: 'No such customer: "cus_none"',
+        param: "customer_id",
+      };
+      expect(await expectJson(res, 404)).toEqual(enveloped ? { error } : error);
+    },
+  );
 });
 
 describe("POST /v2/customers/{customer_id}/link", () => {
@@ -330,12 +332,12 @@ describe("POST /v2/customers/{customer_id}/link", () => {
     ["an empty body", ""],
   ];
 
-  it.each(invalid)("refuses %s in the 2025-05-05 validation shape", async (_, body) => {
+  it.each(invalid)("refuses %s in the oldest version's validation shape", async (_, body) => {
     const f = await seedAccount();
     const path = `/v2/customers/${f.customerId}/link`;
     const res = await api(path, { key: f.key, method: "POST", body: body as string });
     const error = await expectJson(res, 400);
-    expect(res.headers.get("x-service-version")).toBe("2025-05-05");
+    expect(res.headers.get("x-service-version")).toBe(OLDEST);
     expect(error).toEqual({
       path,
       details: [expect.any(String)],
@@ -348,31 +350,28 @@ describe("POST /v2/customers/{customer_id}/link", () => {
     expect(read).toEqual({ customer_id: f.customerId });
   });
 
-  it.each(["2026-10-13", "latest"])(
-    "refuses a 256-character id in the %s shape",
-    async (version) => {
-      const f = await seedAccount();
-      const path = `/v2/customers/${f.customerId}/link`;
-      const res = await link(path, f.key, { partner_customer_id: "a".repeat(256) }, version);
-      const body = await expectJson(res, 400);
-      expect(res.headers.get("x-service-version")).toBe(version);
-      if (version === "latest") {
-        expect(body).toEqual({
-          error: {
-            type: "INVALID_REQUEST_ERROR",
-            message: "partner_customer_id must be 1 to 255 characters long; got 256",
-            param: "partner_customer_id",
-            details: ["partner_customer_id must be 1 to 255 characters long; got 256"],
-          },
-        });
-      } else {
-        expect(body).toMatchObject({
+  it.each(VERSIONS)("refuses a 256-character id in the %s shape", async (version) => {
+    const f = await seedAccount();
+    const path = `/v2/customers/${f.customerId}/link`;
+    const res = await link(path, f.key, { partner_customer_id: "a".repeat(256) }, version);
+    const body = await expectJson(res, 400);
+    expect(res.headers.get("x-service-version")).toBe(version);
+    if (ENVELOPED.includes(version)) {
+      expect(body).toEqual({
+        error: {
+          type: "INVALID_REQUEST_ERROR",
+          message: "partner_customer_id must be 1 to 255 characters long; got 256",
+          param: "partner_customer_id",
           details: ["partner_customer_id must be 1 to 255 characters long; got 256"],
-          error: "Bad Request",
-        });
-      }
-    },
-  );
+        },
+      });
+    } else {
+      expect(body).toMatchObject({
+        details: ["partner_customer_id must be 1 to 255 characters long; got 256"],
+        error: "Bad Request",
+      });
+    }
+  });
 
   it("cannot link nor reveal a customer out of reach", async () => {
     const p = await partnerWithCustomers(1);

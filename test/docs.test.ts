@@ -1,8 +1,12 @@
 // The public documentation (changelog, per-version OpenAPI documents, the interactive reference)
 // and the contract between each version's reference and what the API answers in that version.
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ROUTES } from "../src/app/route-table";
+import { renderInlineMarkdown, renderMarkdown } from "../src/openapi/markdown";
+import { DOCS_CSP } from "../src/routes/docs";
 import { bundle } from "../versions";
+import { OLDEST, versionsBefore, versionsWith } from "./bundle-versions";
 import { assertMatchesReference } from "./contract";
 import {
   api,
@@ -17,8 +21,12 @@ import {
 
 // Every version of the bundle is covered, so a version added to it is covered too.
 const VERSIONS = bundle.versions.map((v) => v.id);
-/** Versions that predate the changes now in latest. */
-const BEFORE_LATEST = ["2026-10-13", "2025-05-05"];
+/** Versions that predate the pdf object, and those that have it. */
+const WITH_PDF_URL = versionsBefore("replacePdfUrlWithPdfObject");
+const WITH_PDF_OBJECT = versionsWith("replacePdfUrlWithPdfObject");
+/** Versions that predate the one error envelope, and one that has it. */
+const FLAT_ERRORS = versionsBefore("useApiErrorEnvelopeForAllErrors");
+const ENVELOPE = versionsWith("useApiErrorEnvelopeForAllErrors")[0] as string;
 
 // biome-ignore lint/suspicious/noExplicitAny: documents are inspected as plain JSON
 type Json = any;
@@ -41,21 +49,22 @@ describe("GET /changelog", () => {
         released: version.released,
         environments: version.released ? ["sandbox", "production"] : ["sandbox"],
         summary: version.summary,
+        deprecated: version.deprecated?.date,
+        sunset: version.deprecated?.sunset,
         reference: `/openapi/${version.id}.json`,
         changes: version.changes.map((change) => ({
           name: change.name,
           description: change.description,
-          resources: change.resources,
+          resources: [...bundle.touchedBy(change)],
           behaviour: change.sideEffects === true,
         })),
       });
     }
-    expect(body.versions[0]).toMatchObject({ version: "latest", released: false });
     const changes = body.versions.flatMap((v: Json) => v.changes);
     expect(changes).toContainEqual({
       name: "replacePdfUrlWithPdfObject",
       description: expect.stringContaining("`pdf_url`"),
-      resources: ["Statement", "StatementList"],
+      resources: ["Statement", "StatementList", "Event", "EventList"],
       behaviour: false,
     });
     expect(changes.map((c: Json) => c.name)).toContain("useApiErrorEnvelopeForAllErrors");
@@ -98,7 +107,7 @@ describe("GET /openapi/{version}.json", () => {
   });
 
   it("documents every /v2 route of the route table with its scope and responses", async () => {
-    const doc = await documentOf("2025-05-05");
+    const doc = await documentOf(OLDEST);
     const operations = Object.values<Json>(doc.paths).flatMap((ops) => Object.values<Json>(ops));
     expect(operations).toHaveLength(ROUTES.length);
     const ids = new Set(operations.map((op) => op.operationId));
@@ -116,23 +125,28 @@ describe("GET /openapi/{version}.json", () => {
       expect(merchantKey).toBe(route.customerScoped);
       if (route.implemented) {
         const success = Object.keys(op.responses).find((s) => s.startsWith("2")) as string;
-        expect(op.responses[success].content["application/json"].schema.$ref).toMatch(
-          /^#\/components\/schemas\//,
-        );
+        // A 204 has no body; every other success names its schema.
+        if (success !== "204") {
+          expect(op.responses[success].content["application/json"].schema.$ref).toMatch(
+            /^#\/components\/schemas\//,
+          );
+        }
       } else {
-        expect(op.responses["501"]).toEqual({ $ref: "#/components/responses/NotImplemented" });
+        expect(op.responses.default).toEqual({ $ref: "#/components/responses/NotImplemented" });
       }
     }
   });
 
   it("documents the statements listing in full", async () => {
-    const doc = await documentOf("2025-05-05");
+    const doc = await documentOf(WITH_PDF_URL[0] as string);
     const op = doc.paths[STATEMENTS].get;
     expect(op.parameters.map((p: Json) => p.name ?? p.$ref)).toEqual([
       "customer_id",
       "account_id",
       "limit",
       "starting_after",
+      "period_end_date_gte",
+      "period_end_date_lt",
       "#/components/parameters/Version",
       "#/components/parameters/MerchantKey",
     ]);
@@ -142,7 +156,16 @@ describe("GET /openapi/{version}.json", () => {
       maximum: 100,
       default: 10,
     });
-    expect(Object.keys(op.responses)).toEqual(["200", "400", "401", "403", "404", "500", "503"]);
+    expect(Object.keys(op.responses)).toEqual([
+      "200",
+      "400",
+      "401",
+      "403",
+      "404",
+      "429",
+      "500",
+      "503",
+    ]);
     expect(op.responses["200"].content["application/json"].schema).toEqual({
       $ref: "#/components/schemas/StatementList",
     });
@@ -173,14 +196,16 @@ describe("GET /openapi/{version}.json", () => {
     ]);
   });
 
-  it("shows the pdf object only in latest", async () => {
-    const latest = (await documentOf("latest")).components.schemas.Statement.properties;
-    expect(latest.pdf.properties).toEqual({
-      url: expect.objectContaining({ format: "uri" }),
-      expires_at: expect.objectContaining({ format: "date-time" }),
-    });
-    expect(latest.pdf_url).toBeUndefined();
-    for (const version of BEFORE_LATEST) {
+  it("shows the pdf object only from the version that introduced it", async () => {
+    for (const version of WITH_PDF_OBJECT) {
+      const props = (await documentOf(version)).components.schemas.Statement.properties;
+      expect(props.pdf.properties).toEqual({
+        url: expect.objectContaining({ format: "uri" }),
+        expires_at: expect.objectContaining({ format: "date-time" }),
+      });
+      expect(props.pdf_url).toBeUndefined();
+    }
+    for (const version of WITH_PDF_URL) {
       const props = (await documentOf(version)).components.schemas.Statement.properties;
       expect(props.pdf).toBeUndefined();
       expect(props.pdf_url).toMatchObject({ type: "string", format: "uri" });
@@ -188,7 +213,7 @@ describe("GET /openapi/{version}.json", () => {
   });
 
   it("documents every error in the shape of its version", async () => {
-    for (const version of BEFORE_LATEST) {
+    for (const version of FLAT_ERRORS) {
       const { schemas } = (await documentOf(version)).components;
       expect(schemas.InvalidRequestError.required).toEqual([
         "path",
@@ -206,7 +231,7 @@ describe("GET /openapi/{version}.json", () => {
         "INVALID_REQUEST_ERROR",
       );
     }
-    const { schemas, responses } = (await documentOf("latest")).components;
+    const { schemas, responses } = (await documentOf(ENVELOPE)).components;
     for (const name of ["ApiError", "InvalidRequestError", "CustomerNotFoundError"]) {
       expect(schemas[name].required, name).toEqual(["error"]);
     }
@@ -223,49 +248,126 @@ describe("GET /openapi/{version}.json", () => {
   });
 
   it("answers 404 JSON for a version that does not exist", async () => {
-    for (const file of ["2024-01-01.json", "latest", "LATEST.json", "%3Cscript%3E.json"]) {
+    const unreleased = VERSIONS[0] as string;
+    for (const file of [
+      "1999-12-31.json",
+      unreleased,
+      `${unreleased.toUpperCase()}X.json`,
+      "%3Cscript%3E.json",
+    ]) {
       const res = await request(`/openapi/${file}`);
       const body = await expectJson<Json>(res, 404);
       expect(body.error.type).toBe("NOT_FOUND_ERROR");
-      expect(body.error.message).toContain("2025-05-05.json");
+      expect(body.error.message).toContain(`${OLDEST}.json`);
     }
   });
 });
 
 describe("GET /docs", () => {
-  it("serves Scalar on the newest released version, with a picker of every version", async () => {
+  it("serves the reference from this origin, on the newest released version", async () => {
     const res = await request("/docs");
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(res.headers.get("content-security-policy")).toBe(DOCS_CSP);
+    const scripts = /script-src ([^;]*)/.exec(DOCS_CSP)?.[1];
+    expect(scripts).toBe("'self'");
     const page = await res.text();
-    expect(page).toContain('<script src="https://cdn.jsdelivr.net/npm/@scalar/api-reference">');
-    expect(page).toContain(`"url": "/openapi/${bundle.newestReleased}.json"`);
+    expect([...page.matchAll(/<script\b[^>]*>/g)].map((m) => m[0])).toEqual([
+      '<script src="/docs/vendor/scalar-api-reference.js" defer>',
+      '<script src="/docs/docs.js" defer>',
+    ]);
+    expect(page).not.toMatch(/\son[a-z]+=/);
+    expect(page).not.toMatch(/(src|href)="(https?:)?\/\//);
+    expect(page).toContain(`data-openapi-url="/openapi/${bundle.newestReleased}.json"`);
     expect(page).toContain('<select id="version-picker" name="version"');
     for (const version of VERSIONS) expect(page).toContain(`<option value="${version}"`);
     expect(page).toContain(`<option value="${bundle.newestReleased}" selected>`);
   });
 
-  it("lists a version's operations in plain HTML, for browsers without Scalar", async () => {
-    const older = await (await request("/docs?version=2025-05-05")).text();
-    expect(older).toContain('<section class="operation" id="listAccountStatements">');
-    expect(older).toContain("<code>data[].pdf_url</code>");
-    expect(older).not.toContain("<code>data[].pdf</code>");
-    const latest = await (await request("/docs?version=latest")).text();
-    expect(latest).toContain('"url": "/openapi/latest.json"');
-    expect(latest).toContain("<code>data[].pdf.expires_at</code>");
-    expect(latest).not.toContain("<code>data[].pdf_url</code>");
+  it("has the interactive reference and the pages' script in the static assets", async () => {
+    for (const [path, text] of [
+      ["/docs/vendor/scalar-api-reference.js", "createApiReference"],
+      ["/docs/docs.js", "createApiReference"],
+    ]) {
+      const res = await env.ASSETS.fetch(new Request(`http://api.test${path}`));
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get("content-type")).toMatch(/javascript/);
+      expect(await res.text()).toContain(text);
+    }
+  });
+
+  it("lists each version's operations in plain HTML, in that version's shapes", async () => {
+    for (const version of VERSIONS) {
+      const page = await (await request(`/docs?version=${version}`)).text();
+      expect(page).toContain('<section class="operation" id="listAccountStatements">');
+      const pdfUrl = WITH_PDF_URL.includes(version);
+      expect(page.includes("<code>data[].pdf_url</code>"), version).toBe(pdfUrl);
+      expect(page.includes("<code>data[].pdf.expires_at</code>"), version).toBe(!pdfUrl);
+      expect(page).toContain(`data-openapi-url="/openapi/${version}.json"`);
+    }
+  });
+
+  it("shows every parameter, header, security scheme and error of each operation", async () => {
+    const doc = await documentOf(bundle.newestReleased);
+    const page = await (await request(`/docs?version=${bundle.newestReleased}`)).text();
+    const section = (id: string) => {
+      const start = page.indexOf(`<section class="operation" id="${id}">`);
+      return page.slice(start, page.indexOf("</section>", start));
+    };
+    for (const [name, scheme] of Object.entries<Json>(doc.components.securitySchemes)) {
+      expect(page).toContain(`<dt id="security-${name}"><code>${name}</code>: ${scheme.type}`);
+    }
+    for (const [path, operations] of Object.entries<Json>(doc.paths)) {
+      for (const [method, op] of Object.entries<Json>(operations)) {
+        const html = section(op.operationId);
+        expect(html, `${method} ${path}`).toContain(`<code>${path}</code>`);
+        expect(html).toContain('href="#security-basicAuth"');
+        for (const p of op.parameters) {
+          const parameter = p.$ref ? doc.components.parameters[p.$ref.split("/").pop()] : p;
+          expect(html, `${op.operationId} ${parameter.name}`).toContain(
+            `<code>${parameter.name}</code>`,
+          );
+        }
+        for (const [status, r] of Object.entries<Json>(op.responses)) {
+          const response = r.$ref ? doc.components.responses[r.$ref.split("/").pop()] : r;
+          expect(html, `${op.operationId} ${status}`).toContain(`<strong>${status}</strong>`);
+          for (const header of Object.keys(response.headers ?? {})) {
+            expect(html, `${op.operationId} ${status} ${header}`).toContain(
+              `<code>${header}</code>`,
+            );
+          }
+        }
+      }
+    }
+    // Markdown is rendered: the version's description links to the changelog.
+    expect(page).toContain('<a href="/docs/changelog">/docs/changelog</a>');
+    expect(page).not.toContain("**");
+  });
+
+  it("renders Markdown without letting HTML or script links through", async () => {
+    const out = String(
+      renderMarkdown(
+        'Text <img src=x onerror="alert(1)"> [a](javascript:alert(1)) [b](/docs) `<code>`',
+      ),
+    );
+    expect(out).not.toContain("<img");
+    expect(out).toContain("&lt;img src=x");
+    expect(out).not.toContain("javascript:");
+    expect(out).toContain('<a href="/docs">b</a>');
+    expect(out).toContain("<code>&lt;code&gt;</code>");
+    expect(String(renderInlineMarkdown("**bold** <b>"))).toBe("<strong>bold</strong> &lt;b&gt;");
   });
 
   it("escapes a version it does not know, and answers 404", async () => {
     for (const asked of ["<script>alert(1)</script>", '"><img src=x onerror=alert(1)>']) {
       const res = await request(`/docs?version=${encodeURIComponent(asked)}`);
       expect(res.status).toBe(404);
+      expect(res.headers.get("content-security-policy")).toBe(DOCS_CSP);
       const page = await res.text();
       expect(page).not.toContain("<script>alert(1)");
       expect(page).not.toContain("<img src=x");
       expect(page).toContain("&lt;");
       expect(page).toContain('<select id="version-picker"');
-      expect(page).not.toContain("cdn.jsdelivr.net");
     }
   });
 });
@@ -287,23 +389,33 @@ describe("contract: every version's reference matches what the API answers", () 
     const pdf = { url: "https://api.test/f", expires_at: "2026-11-02T11:00:00.000Z" };
     const list = (item: object) => ({ data: [item], has_more: false });
 
-    await assertMatchesReference(path, "GET", respond("latest", list({ ...statement, pdf })));
+    const newer = WITH_PDF_OBJECT[0] as string;
+    const older = WITH_PDF_URL[0] as string;
+    await assertMatchesReference(path, "GET", respond(newer, list({ ...statement, pdf })));
     await expect(
-      assertMatchesReference(path, "GET", respond("2025-05-05", list({ ...statement, pdf }))),
+      assertMatchesReference(path, "GET", respond(older, list({ ...statement, pdf }))),
     ).rejects.toThrow(/drifts/);
     await expect(
-      assertMatchesReference(path, "GET", respond("2026-10-13", list({ ...statement, hidden: 1 }))),
+      assertMatchesReference(path, "GET", respond(older, list({ ...statement, hidden: 1 }))),
     ).rejects.toThrow(/drifts/);
     await expect(
-      assertMatchesReference(path, "GET", respond("2025-05-05", list({ ...statement, fees: 1.5 }))),
+      assertMatchesReference(path, "GET", respond(older, list({ ...statement, fees: 1.5 }))),
     ).rejects.toThrow(/drifts/);
+    const { as_of, ...rest } = statement;
+    await expect(
+      assertMatchesReference(path, "GET", respond(older, list({ ...rest, as_of }))),
+    ).resolves.toBeUndefined();
+    const { customer_id, ...reordered } = statement;
+    await expect(
+      assertMatchesReference(path, "GET", respond(older, list({ ...reordered, customer_id }))),
+    ).rejects.toThrow(/not in the reference's order/);
     const flat = { type: "CUSTOMER_NOT_FOUND_ERROR", message: "no", param: "customer_id" };
-    await assertMatchesReference(path, "GET", respond("2025-05-05", flat, 404));
-    await expect(assertMatchesReference(path, "GET", respond("latest", flat, 404))).rejects.toThrow(
+    await assertMatchesReference(path, "GET", respond(FLAT_ERRORS[0] as string, flat, 404));
+    await expect(assertMatchesReference(path, "GET", respond(ENVELOPE, flat, 404))).rejects.toThrow(
       /drifts/,
     );
     await expect(
-      assertMatchesReference(path, "GET", respond("2025-05-05", list(statement), 418)),
+      assertMatchesReference(path, "GET", respond(older, list(statement), 418)),
     ).rejects.toThrow(/not documented/);
     await expect(
       assertMatchesReference(path, "GET", new Response("{}", { status: 200 })),
@@ -323,7 +435,7 @@ describe("contract: every version's reference matches what the API answers", () 
         api(path, { key: f.key, version, ...options });
 
       const page = await expectJson<Json>(await call(statementsPath(f, "?limit=2")), 200);
-      expect(page.data[0][version === "latest" ? "pdf" : "pdf_url"]).toBeDefined();
+      expect(page.data[0][WITH_PDF_URL.includes(version) ? "pdf_url" : "pdf"]).toBeDefined();
       await expectJson(
         await call(statementsPath(f, `?starting_after=${page.next_page_token}`)),
         200,

@@ -1,5 +1,15 @@
 declare namespace Cloudflare {
   interface Env {
     TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
+    /** A limiter of 3 requests per minute, swapped in to test the 429 path. */
+    TIGHT_RATE_LIMITER: RateLimit;
+    FUZZ_SEED: string;
+    FUZZ_RUNS: string;
   }
+}
+
+/** Vite's raw imports: a file's text (the README's recipe is checked against its test). */
+declare module "*?raw" {
+  const text: string;
+  export default text;
 }

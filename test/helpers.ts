@@ -4,6 +4,7 @@ import { exports } from "cloudflare:workers";
 import { expect } from "vitest";
 import type * as z from "zod";
 import type { ImportPayload as ImportPayloadSchema } from "../src/domain/import-payload";
+import { OLDEST } from "./bundle-versions";
 import { assertMatchesReference } from "./contract";
 
 export const BASE = "http://api.test";
@@ -16,9 +17,19 @@ export function uniqueId(prefix: string): string {
   return `${prefix}_${Date.now().toString(36)}${counter}${Math.random().toString(36).slice(2, 6)}`;
 }
 
-/** Sends a request to the Worker. */
-export function request(path: string, init: RequestInit = {}): Promise<Response> {
-  return exports.default.fetch(new Request(`${BASE}${path}`, init));
+/** Sends a request to a Worker: the service's own, unless another app's fetch is given. */
+export type Fetcher = (request: Request) => Promise<Response>;
+
+/** The service's Worker. */
+export const serviceFetch: Fetcher = (req) => exports.default.fetch(req);
+
+/** Sends a request to the Worker (or to `fetcher`). */
+export function request(
+  path: string,
+  init: RequestInit = {},
+  fetcher: Fetcher = serviceFetch,
+): Promise<Response> {
+  return fetcher(new Request(`${BASE}${path}`, init));
 }
 
 /** Calls the operator API with the test operator token. */
@@ -67,6 +78,8 @@ export interface ApiOptions {
   method?: string;
   body?: unknown;
   headers?: Record<string, string>;
+  /** Another app than the service's (see `fetcherOf` in test/apps.ts). */
+  fetch?: Fetcher;
 }
 
 /**
@@ -86,8 +99,8 @@ export async function api(path: string, options: ApiOptions = {}): Promise<Respo
     init.body = typeof options.body === "string" ? options.body : JSON.stringify(options.body);
     headers["content-type"] ??= "application/json";
   }
-  const res = await request(path, init);
-  await assertMatchesReference(path, init.method as string, res.clone());
+  const res = await request(path, init, options.fetch);
+  await assertMatchesReference(path, init.method as string, res.clone(), options.fetch);
   return res;
 }
 
@@ -146,7 +159,8 @@ export interface Fixture {
 
 /**
  * A partner with one product, a sandbox customer with one account holding `statements` monthly
- * statements (month 1 oldest), and a sandbox ACCOUNT_READ key.
+ * statements (month 1 oldest), and a sandbox ACCOUNT_READ key. The partner saves the oldest
+ * version of the bundle unless told otherwise.
  */
 export async function seedAccount(
   options: { statements?: number; savedVersion?: string; scopes?: string[] } = {},
@@ -155,7 +169,7 @@ export async function seedAccount(
   const merchantKey = uniqueId("mk");
   const customerId = uniqueId("cus");
   const accountId = uniqueId("acc");
-  const saved = options.savedVersion ?? "2025-05-05";
+  const saved = options.savedVersion ?? OLDEST;
   await importData({
     partners: [
       {

@@ -25,9 +25,9 @@ interface Page {
 const ACCOUNTS = 5;
 const PER_ACCOUNT = 1000;
 
-/** A long id, so that 5,000 of them fill more than one chunk of ids as well as of rows. */
+/** The longest id the import accepts: 5,000 of them fill more than one chunk of ids and of rows. */
 const longId = (prefix: string, n: number) =>
-  `${prefix}_${String(n).padStart(6, "0")}`.padEnd(150, "x");
+  `${prefix}_${String(n).padStart(6, "0")}`.padEnd(128, "x");
 
 /** One statement a day from 2020-01-01. */
 function daily(statementId: string, accountId: string, day: number): StatementInput {

@@ -1,6 +1,7 @@
 // POST /operator/v1/import over HTTP: counts, upserts, atomicity, conflicts and validation.
 import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import { NEWEST_RELEASED, OLDEST, SANDBOX_ONLY } from "./bundle-versions";
 import {
   api,
   createKey,
@@ -84,7 +85,7 @@ describe("POST /operator/v1/import", () => {
             { merchant_key: mk1, name: "Acme Card" },
             { merchant_key: mk2, name: "Acme Gold" },
           ],
-          saved_versions: { sandbox: "2026-10-13", production: "2025-05-05" },
+          saved_versions: { sandbox: NEWEST_RELEASED, production: OLDEST },
         },
       ],
       customers: [
@@ -125,7 +126,7 @@ describe("POST /operator/v1/import", () => {
       "AUTHORIZED_USER_READ",
     ]);
     const customer = await api(`/v2/customers/${cus1}`, { key: apiKey, merchantKey: mk1 });
-    expect(customer.headers.get("x-service-version")).toBe("2026-10-13");
+    expect(customer.headers.get("x-service-version")).toBe(NEWEST_RELEASED);
     expect(await expectJson(customer, 200)).toEqual({
       customer_id: cus1,
       partner_customer_id: "p-77",
@@ -206,7 +207,7 @@ describe("POST /operator/v1/import", () => {
     const f = await seedAccount();
     const updated = await postImport({
       partners: [
-        { partner_id: f.partnerId, name: "Renamed", saved_versions: { sandbox: "latest" } },
+        { partner_id: f.partnerId, name: "Renamed", saved_versions: { sandbox: SANDBOX_ONLY } },
       ],
       customers: [
         {
@@ -223,7 +224,7 @@ describe("POST /operator/v1/import", () => {
       imported: { partners: 1, customers: 1, accounts: 1, statements: 0 },
     });
     const customer = await api(`/v2/customers/${f.customerId}`, { key: f.key });
-    expect(customer.headers.get("x-service-version")).toBe("latest");
+    expect(customer.headers.get("x-service-version")).toBe(SANDBOX_ONLY);
     expect(await expectJson(customer, 200)).toEqual({
       customer_id: f.customerId,
       partner_customer_id: "linked-1",
@@ -237,11 +238,11 @@ describe("POST /operator/v1/import", () => {
   });
 
   it("keeps a partner's saved versions and products when a re-import leaves them out", async () => {
-    const f = await seedAccount({ statements: 1, savedVersion: "2026-10-13" });
+    const f = await seedAccount({ statements: 1, savedVersion: NEWEST_RELEASED });
     await importData({ partners: [{ partner_id: f.partnerId, name: "Again" }] });
     const res = await api(statementsPath(f), { key: f.key });
     expect(res.status).toBe(200);
-    expect(res.headers.get("x-service-version")).toBe("2026-10-13");
+    expect(res.headers.get("x-service-version")).toBe(NEWEST_RELEASED);
   });
 
   it("adds a product to a partner, after which the merchant-key header is required", async () => {
@@ -868,17 +869,17 @@ describe("import validation names the item and field", () => {
 
   it("rejects saved_versions that the environment does not offer", async () => {
     await expectInvalid(
-      { partners: [{ ...newPartner("p_probe"), saved_versions: { production: "latest" } }] },
+      { partners: [{ ...newPartner("p_probe"), saved_versions: { production: SANDBOX_ONLY } }] },
       'partners[0] ("p_probe").saved_versions.production: ',
     );
-    for (const version of ["2099-01-01", "", " latest", 1]) {
+    for (const version of ["1999-12-31", "", ` ${SANDBOX_ONLY}`, 1]) {
       await expectInvalid(
         { partners: [{ ...newPartner("p_probe"), saved_versions: { sandbox: version } }] },
         'partners[0] ("p_probe").saved_versions.sandbox: ',
       );
     }
     await expectInvalid(
-      { partners: [{ ...newPartner("p_probe"), saved_versions: { staging: "2025-05-05" } }] },
+      { partners: [{ ...newPartner("p_probe"), saved_versions: { staging: OLDEST } }] },
       'partners[0] ("p_probe").saved_versions: unknown field(s) "staging"',
     );
   });

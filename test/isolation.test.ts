@@ -1,6 +1,7 @@
 // Isolation across partners, environments and products: data outside the caller's reach answers
 // exactly as if it had never existed, and the merchant-key header rules pick the product.
 import { beforeAll, describe, expect, it } from "vitest";
+import { ALL_VERSIONS, OLDEST, RELEASED_VERSIONS } from "./bundle-versions";
 import {
   api,
   createKey,
@@ -75,7 +76,7 @@ async function readEverything(reader: Reader, target: Target, version: string): 
  */
 async function expectUnseen(
   reader: Reader,
-  versions: string[],
+  versions: readonly string[],
   place: (target: Target) => Promise<void>,
 ): Promise<Target> {
   const target = { customerId: uniqueId("cus"), accountId: uniqueId("acc") };
@@ -135,9 +136,7 @@ describe("cross-partner isolation", () => {
     const a = await seedAccount({ statements: 1 });
     const b = await seedAccount({ statements: 1 });
     const reader = { key: a.key, ownCustomerId: a.customerId };
-    const target = await expectUnseen(reader, ["2025-05-05", "2026-10-13", "latest"], (t) =>
-      placeCustomer(t, b, "sandbox"),
-    );
+    const target = await expectUnseen(reader, ALL_VERSIONS, (t) => placeCustomer(t, b, "sandbox"));
     await expectOwnerSees(b, target);
   });
 });
@@ -146,7 +145,7 @@ describe("cross-environment isolation", () => {
   it("hides production data from a sandbox key", async () => {
     const f = await seedAccount({ statements: 1 });
     const reader = { key: f.key, ownCustomerId: f.customerId };
-    const target = await expectUnseen(reader, ["2025-05-05", "latest"], (t) =>
+    const target = await expectUnseen(reader, ALL_VERSIONS, (t) =>
       placeCustomer(t, f, "production"),
     );
     const live = await createKey(f.partnerId, "production", ["ACCOUNT_READ"]);
@@ -168,7 +167,7 @@ describe("cross-environment isolation", () => {
       ],
     });
     const reader = { key: live.apiKey, ownCustomerId: liveCustomer };
-    const target = await expectUnseen(reader, ["2025-05-05", "2026-10-13"], (t) =>
+    const target = await expectUnseen(reader, RELEASED_VERSIONS, (t) =>
       placeCustomer(t, f, "sandbox"),
     );
     await expectOwnerSees({ key: f.key }, target);
@@ -200,7 +199,7 @@ describe("cross-product isolation", () => {
             { merchant_key: classic, name: "Classic" },
             { merchant_key: gold, name: "Gold" },
           ],
-          saved_versions: { sandbox: "2025-05-05" },
+          saved_versions: { sandbox: OLDEST },
         },
       ],
       customers: [
@@ -223,7 +222,7 @@ describe("cross-product isolation", () => {
 
   it("hides a gold customer from reads that name the classic product", async () => {
     const reader = { key, merchantKey: classic, ownCustomerId: classicCustomer };
-    const target = await expectUnseen(reader, ["2025-05-05", "latest"], (t) =>
+    const target = await expectUnseen(reader, ALL_VERSIONS, (t) =>
       placeCustomer(t, { partnerId, merchantKey: gold }, "sandbox"),
     );
     await expectOwnerSees({ key, merchantKey: gold }, target);
@@ -231,7 +230,7 @@ describe("cross-product isolation", () => {
 
   it("hides a classic customer from reads that name the gold product", async () => {
     const reader = { key, merchantKey: gold, ownCustomerId: goldCustomer };
-    const target = await expectUnseen(reader, ["2025-05-05"], (t) =>
+    const target = await expectUnseen(reader, [OLDEST], (t) =>
       placeCustomer(t, { partnerId, merchantKey: classic }, "sandbox"),
     );
     await expectOwnerSees({ key, merchantKey: classic }, target);
@@ -253,7 +252,7 @@ describe("merchant-key header rules", () => {
     const body = JSON.parse(foreignText) as ErrorBody;
     expect(body.error.type).toBe("BAD_REQUEST_ERROR");
     expect(body.error.message).toContain("x-service-merchant-key");
-    expect(foreign.headers.get("x-service-version")).toBe("2025-05-05");
+    expect(foreign.headers.get("x-service-version")).toBe(OLDEST);
 
     const unknown = await api(path, { key: a.key, merchantKey: uniqueId("mk") });
     expect(unknown.status).toBe(400);
@@ -294,7 +293,7 @@ describe("merchant-key header rules", () => {
     const body = await expectJson<ErrorBody>(res, 400);
     expect(body.error.type).toBe("BAD_REQUEST_ERROR");
     expect(body.error.message).toMatch(/x-service-merchant-key/);
-    expect(res.headers.get("x-service-version")).toBe("2025-05-05");
+    expect(res.headers.get("x-service-version")).toBe(OLDEST);
     const chosen = await api(path, { key: f.key, merchantKey: f.merchantKey });
     expect((await expectJson<{ data: unknown[] }>(chosen, 200)).data).toHaveLength(1);
   });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { SCOPES } from "../src/app/route-table";
+import { ALL_VERSIONS, OLDEST, SANDBOX_ONLY, versionsWith } from "./bundle-versions";
 import {
   api,
   createKey,
@@ -38,7 +39,7 @@ describe("POST /v2/keys", () => {
     const before = Date.now();
     const res = await createVia(f.key);
     const created = await expectJson<CreatedKey>(res, 201);
-    expect(res.headers.get("x-service-version")).toBe("2025-05-05");
+    expect(res.headers.get("x-service-version")).toBe(OLDEST);
     expect(Object.keys(created).sort()).toEqual([
       "api_key",
       "created_at",
@@ -127,21 +128,24 @@ describe("POST /v2/keys", () => {
     expect(await expectJson(res, 400)).toMatchObject({ path: "/v2/keys", error: "Bad Request" });
   });
 
-  it("refuses scopes with the ApiError envelope in latest", async () => {
-    const f = await seedAccount();
-    const res = await createVia(f.key, { scopes: [] }, { version: "latest" });
-    expect(res.headers.get("x-service-version")).toBe("latest");
-    expect(await expectJson(res, 400)).toEqual({
-      error: {
-        type: "INVALID_REQUEST_ERROR",
-        message: expect.stringContaining("scopes"),
-        param: "scopes",
-        details: [expect.stringContaining("scopes")],
-      },
-    });
-  });
+  it.each(versionsWith("useApiErrorEnvelopeForAllErrors"))(
+    "refuses scopes with the ApiError envelope in %s",
+    async (version) => {
+      const f = await seedAccount();
+      const res = await createVia(f.key, { scopes: [] }, { version });
+      expect(res.headers.get("x-service-version")).toBe(version);
+      expect(await expectJson(res, 400)).toEqual({
+        error: {
+          type: "INVALID_REQUEST_ERROR",
+          message: expect.stringContaining("scopes"),
+          param: "scopes",
+          details: [expect.stringContaining("scopes")],
+        },
+      });
+    },
+  );
 
-  it.each(["2025-05-05", "2026-10-13", "latest"])("answers 201 in %s", async (version) => {
+  it.each(ALL_VERSIONS)("answers 201 in %s", async (version) => {
     const f = await seedAccount();
     const res = await createVia(f.key, undefined, { version });
     expect(res.headers.get("x-service-version")).toBe(version);
@@ -184,8 +188,10 @@ describe("POST /v2/keys", () => {
     expect((await api(statementsPath(f), live)).status).toBe(404);
     const listed = await expectJson(await api("/v2/customers", live), 200);
     expect(listed).toEqual({ data: [{ customer_id: liveCustomer }], has_more: false });
-    // latest is a sandbox-only version.
-    const latest = await api("/v2/customers", { ...live, version: "latest" });
-    expect(await expectJson(latest, 400)).toMatchObject({ error: { type: "BAD_REQUEST_ERROR" } });
+    // An unreleased version is for sandbox keys only.
+    const unreleased = await api("/v2/customers", { ...live, version: SANDBOX_ONLY });
+    expect(await expectJson(unreleased, 400)).toMatchObject({
+      error: { type: "BAD_REQUEST_ERROR" },
+    });
   });
 });

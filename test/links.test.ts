@@ -1,5 +1,6 @@
 // Signed PDF links: valid until as_of + 1 h, bound to their statement, no API key needed.
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { versionsWith } from "./bundle-versions";
 import {
   api,
   expectJson,
@@ -156,17 +157,20 @@ describe("statement PDF links", () => {
     expect(new Set(data.map((s) => s.as_of)).size).toBe(1);
   });
 
-  it("shows latest clients a pdf object with the same expiry", async () => {
-    const f = await seedWithPdf();
-    const res = await api(statementsPath(f), { key: f.key, version: "latest" });
-    const { data } = await expectJson<{
-      data: { as_of: string; pdf?: { url: string; expires_at: string }; pdf_url?: string }[];
-    }>(res, 200);
-    const first = data[0];
-    expect(first).not.toHaveProperty("pdf_url");
-    expect(first?.pdf?.expires_at).toBe(
-      new Date(Date.parse(first?.as_of as string) + 3600_000).toISOString(),
-    );
-    expect((await request(local(first?.pdf?.url as string))).status).toBe(200);
-  });
+  it.each(versionsWith("replacePdfUrlWithPdfObject"))(
+    "shows %s clients a pdf object with the same expiry",
+    async (version) => {
+      const f = await seedWithPdf();
+      const res = await api(statementsPath(f), { key: f.key, version });
+      const { data } = await expectJson<{
+        data: { as_of: string; pdf?: { url: string; expires_at: string }; pdf_url?: string }[];
+      }>(res, 200);
+      const first = data[0];
+      expect(first).not.toHaveProperty("pdf_url");
+      expect(first?.pdf?.expires_at).toBe(
+        new Date(Date.parse(first?.as_of as string) + 3600_000).toISOString(),
+      );
+      expect((await request(local(first?.pdf?.url as string))).status).toBe(200);
+    },
+  );
 });

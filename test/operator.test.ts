@@ -4,6 +4,7 @@ import { env, exports } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { generateApiKey } from "../src/domain/api-keys";
 import worker from "../src/index";
+import { ALL_VERSIONS, NEWEST_RELEASED, OLDEST, SANDBOX_ONLY } from "./bundle-versions";
 import {
   api,
   BASE,
@@ -59,7 +60,7 @@ const OPERATOR_ROUTES: { method: string; path: string; body?: string; type?: str
   {
     method: "PUT",
     path: "/operator/v1/partners/p/saved-versions/sandbox",
-    body: '{"version":"2025-05-05"}',
+    body: `{"version":"${OLDEST}"}`,
     type: "application/json",
   },
   {
@@ -341,84 +342,86 @@ describe("operator saved versions", () => {
     const f = await seedAccount({ statements: 1 });
     const live = await createKey(f.partnerId, "production", ["ACCOUNT_READ"]);
     const path = statementsPath(f);
-    expect(await versionServed(f.key, path)).toBe("2025-05-05");
+    expect(await versionServed(f.key, path)).toBe(OLDEST);
 
     const put = await operator("PUT", `/partners/${f.partnerId}/saved-versions/sandbox`, {
-      version: "2026-10-13",
+      version: NEWEST_RELEASED,
     });
     expect(await expectJson(put, 200)).toEqual({
       partner_id: f.partnerId,
       environment: "sandbox",
-      version: "2026-10-13",
+      version: NEWEST_RELEASED,
     });
-    expect(await versionServed(f.key, path)).toBe("2026-10-13");
+    expect(await versionServed(f.key, path)).toBe(NEWEST_RELEASED);
     // The production saved version is separate.
     const liveRes = await api("/v2/customers", { key: live.apiKey });
-    expect(liveRes.headers.get("x-service-version")).toBe("2025-05-05");
+    expect(liveRes.headers.get("x-service-version")).toBe(OLDEST);
 
-    await operator("PUT", `/partners/${f.partnerId}/saved-versions/sandbox`, { version: "latest" });
-    expect(await versionServed(f.key, path)).toBe("latest");
+    await operator("PUT", `/partners/${f.partnerId}/saved-versions/sandbox`, {
+      version: SANDBOX_ONLY,
+    });
+    expect(await versionServed(f.key, path)).toBe(SANDBOX_ONLY);
     const body = await expectJson<StatementList>(await api(path, { key: f.key }), 200);
     expect(body.data).toHaveLength(1);
 
     await operator("PUT", `/partners/${f.partnerId}/saved-versions/production`, {
-      version: "2026-10-13",
+      version: NEWEST_RELEASED,
     });
-    expect(await versionServed(live.apiKey, "/v2/customers")).toBe("2026-10-13");
-    expect(await versionServed(f.key, path)).toBe("latest");
+    expect(await versionServed(live.apiKey, "/v2/customers")).toBe(NEWEST_RELEASED);
+    expect(await versionServed(f.key, path)).toBe(SANDBOX_ONLY);
   });
 
   it("lets the request header override the saved version", async () => {
     const f = await seedAccount({ statements: 1 });
     await operator("PUT", `/partners/${f.partnerId}/saved-versions/sandbox`, {
-      version: "2026-10-13",
+      version: NEWEST_RELEASED,
     });
-    const res = await api(statementsPath(f), { key: f.key, version: "2025-05-05" });
-    expect(res.headers.get("x-service-version")).toBe("2025-05-05");
+    const res = await api(statementsPath(f), { key: f.key, version: OLDEST });
+    expect(res.headers.get("x-service-version")).toBe(OLDEST);
   });
 
   it("refuses latest for production with 400 and keeps the saved version", async () => {
     const f = await seedAccount();
     const live = await createKey(f.partnerId, "production", []);
     const res = await operator("PUT", `/partners/${f.partnerId}/saved-versions/production`, {
-      version: "latest",
+      version: SANDBOX_ONLY,
     });
     const body = await expectJson<ErrorBody>(res, 400);
     expect(body.error.type).toBe("INVALID_REQUEST_ERROR");
-    expect(body.error.message).toContain('"latest"');
-    expect(body.error.message).toContain("2025-05-05");
-    expect(await versionServed(live.apiKey, "/v2/customers")).toBe("2025-05-05");
+    expect(body.error.message).toContain(JSON.stringify(SANDBOX_ONLY));
+    expect(body.error.message).toContain(OLDEST);
+    expect(await versionServed(live.apiKey, "/v2/customers")).toBe(OLDEST);
   });
 
   it("refuses versions that are not offered with 400", async () => {
     const f = await seedAccount();
     const bad: unknown[] = [
       { version: "" },
-      { version: " 2025-05-05" },
-      { version: "2025-05-05 " },
+      { version: ` ${OLDEST}` },
+      { version: `${OLDEST} ` },
       { version: "2099-01-01" },
       { version: "LATEST" },
-      { version: "2025-05-05,2026-10-13" },
+      { version: `${OLDEST},${NEWEST_RELEASED}` },
       { version: 20250505 },
       { version: null },
       {},
-      { version: "2025-05-05", extra: 1 },
+      { version: OLDEST, extra: 1 },
       [],
-      "2025-05-05",
+      OLDEST,
     ];
     for (const body of bad) {
       const res = await operator("PUT", `/partners/${f.partnerId}/saved-versions/sandbox`, body);
       const error = await expectJson<ErrorBody>(res, 400);
       expect(error.error.type, JSON.stringify(body)).toBe("INVALID_REQUEST_ERROR");
     }
-    expect(await versionServed(f.key, `/v2/customers/${f.customerId}`)).toBe("2025-05-05");
+    expect(await versionServed(f.key, `/v2/customers/${f.customerId}`)).toBe(OLDEST);
   });
 
   it("answers 400 for an unknown environment", async () => {
     const f = await seedAccount();
     for (const environment of ["staging", "Sandbox", "live", "sandbox%20"]) {
       const res = await operator("PUT", `/partners/${f.partnerId}/saved-versions/${environment}`, {
-        version: "2025-05-05",
+        version: OLDEST,
       });
       expect((await expectJson<ErrorBody>(res, 400)).error.type).toBe("INVALID_REQUEST_ERROR");
     }
@@ -426,7 +429,7 @@ describe("operator saved versions", () => {
 
   it("answers 404 for an unknown partner", async () => {
     const res = await operator("PUT", `/partners/${uniqueId("nobody")}/saved-versions/sandbox`, {
-      version: "2025-05-05",
+      version: OLDEST,
     });
     expect((await expectJson<ErrorBody>(res, 404)).error.type).toBe("NOT_FOUND_ERROR");
   });
@@ -550,7 +553,7 @@ describe("operator hide", () => {
     expect(await first.text()).toBe("");
     expect((await operator("POST", `/statements/${hiddenId}/hide`)).status).toBe(204);
 
-    for (const version of ["2025-05-05", "2026-10-13", "latest"]) {
+    for (const version of ALL_VERSIONS) {
       const list = await listStatements(f, version);
       expect(list.data.map((s) => s.statement_id)).toEqual([
         `${f.accountId}_st_003`,
@@ -615,13 +618,13 @@ describe("operator input never causes a 5xx", () => {
         [
           "PUT",
           `/partners/${id}/saved-versions/sandbox`,
-          '{"version":"2025-05-05"}',
+          `{"version":"${OLDEST}"}`,
           "application/json",
         ],
         [
           "PUT",
           `/partners/${f.partnerId}/saved-versions/${id}`,
-          '{"version":"2025-05-05"}',
+          `{"version":"${OLDEST}"}`,
           "application/json",
         ],
         ["PUT", `/statements/${id}/pdf`, "%PDF-1.4\n", "application/pdf"],

@@ -3,6 +3,15 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import app from "../src/index";
 import {
+  ALL_VERSIONS,
+  NEWEST_RELEASED,
+  OLDEST,
+  RELEASED_VERSIONS,
+  SANDBOX_ONLY,
+  versionsBefore,
+  versionsWith,
+} from "./bundle-versions";
+import {
   api,
   BASE,
   createKey,
@@ -76,7 +85,7 @@ describe("authentication", () => {
       `Bearer ${"x".repeat(5000)}`,
     ];
     for (const authorization of cases) {
-      const headers: Record<string, string> = { "x-service-version": "2025-05-05" };
+      const headers: Record<string, string> = { "x-service-version": OLDEST };
       if (authorization !== undefined) headers.authorization = authorization;
       const res = await request(statementsPath(f), { headers });
       expect(res.status, authorization).toBe(401);
@@ -101,43 +110,44 @@ describe("authentication", () => {
 
 describe("version resolution", () => {
   it("uses the partner's saved version when no header is sent", async () => {
-    const f = await seedAccount({ statements: 1, savedVersion: "2026-10-13" });
+    const f = await seedAccount({ statements: 1, savedVersion: NEWEST_RELEASED });
     const res = await api(statementsPath(f), { key: f.key });
-    expect(res.headers.get("x-service-version")).toBe("2026-10-13");
+    expect(res.headers.get("x-service-version")).toBe(NEWEST_RELEASED);
   });
 
   it("lets the header override the saved version for one request only", async () => {
     const f = await seedAccount({ statements: 1 });
-    const once = await api(statementsPath(f), { key: f.key, version: "2026-10-13" });
-    expect(once.headers.get("x-service-version")).toBe("2026-10-13");
+    const once = await api(statementsPath(f), { key: f.key, version: NEWEST_RELEASED });
+    expect(once.headers.get("x-service-version")).toBe(NEWEST_RELEASED);
     const next = await api(statementsPath(f), { key: f.key });
-    expect(next.headers.get("x-service-version")).toBe("2025-05-05");
+    expect(next.headers.get("x-service-version")).toBe(OLDEST);
   });
 
   it("reads the header name case-insensitively", async () => {
     const f = await seedAccount({ statements: 1 });
     const res = await request(statementsPath(f), {
-      headers: { authorization: `Bearer ${f.key}`, "X-Service-Version": "2026-10-13" },
+      headers: { authorization: `Bearer ${f.key}`, "X-Service-Version": NEWEST_RELEASED },
     });
-    expect(res.headers.get("x-service-version")).toBe("2026-10-13");
+    expect(res.headers.get("x-service-version")).toBe(NEWEST_RELEASED);
   });
 
-  it("offers latest in sandbox", async () => {
+  it("offers an unreleased version in sandbox", async () => {
     const f = await seedAccount({ statements: 1 });
-    const res = await api(statementsPath(f), { key: f.key, version: "latest" });
+    const res = await api(statementsPath(f), { key: f.key, version: SANDBOX_ONLY });
     expect(res.status).toBe(200);
-    expect(res.headers.get("x-service-version")).toBe("latest");
+    expect(res.headers.get("x-service-version")).toBe(SANDBOX_ONLY);
   });
 
-  it("refuses latest with a production key, listing the released versions", async () => {
+  it("refuses an unreleased version to a production key, listing the released ones", async () => {
     const f = await seedAccount({ statements: 1 });
     const { apiKey } = await createKey(f.partnerId, "production", ["ACCOUNT_READ"]);
-    const res = await api(statementsPath(f), { key: apiKey, version: "latest" });
+    const res = await api(statementsPath(f), { key: apiKey, version: SANDBOX_ONLY });
     expect(await expectJson(res, 400)).toEqual({
       error: {
         type: "BAD_REQUEST_ERROR",
         message:
-          'Unsupported x-service-version value "latest". Supported versions: 2026-10-13, 2025-05-05.',
+          `Unsupported x-service-version value ${JSON.stringify(SANDBOX_ONLY)}. ` +
+          `Supported versions: ${RELEASED_VERSIONS.join(", ")}.`,
         param: "x-service-version",
       },
     });
@@ -145,12 +155,12 @@ describe("version resolution", () => {
   });
 
   it.each([
-    ["an unknown date", "2025-05-06"],
+    ["an unknown date", "1999-12-31"],
     ["an empty value", ""],
-    ["two values", "2025-05-05, 2026-10-13"],
-    ["a quoted value", '"2025-05-05"'],
-    ["another format", "2025.05.05"],
-    ["the wrong case", "LATEST"],
+    ["two values", `${OLDEST}, ${NEWEST_RELEASED}`],
+    ["a quoted value", `"${OLDEST}"`],
+    ["another format", OLDEST.replaceAll("-", ".")],
+    ["the wrong case", SANDBOX_ONLY.toUpperCase()],
   ])("refuses %s with 400 and no version header", async (_, value) => {
     const f = await seedAccount({ statements: 1 });
     const res = await request(statementsPath(f), {
@@ -159,7 +169,7 @@ describe("version resolution", () => {
     const body = await expectJson<{ error: { type: string; message: string } }>(res, 400);
     expect(body.error.type).toBe("BAD_REQUEST_ERROR");
     expect(body.error.message).toContain(JSON.stringify(value));
-    expect(body.error.message).toContain("latest, 2026-10-13, 2025-05-05");
+    expect(body.error.message).toContain(ALL_VERSIONS.join(", "));
     expect(res.headers.has("x-service-version")).toBe(false);
   });
 
@@ -179,48 +189,54 @@ describe("version resolution", () => {
       "/v2/unknown-route",
     ];
     for (const path of cases) {
-      const res = await api(path, { key: f.key, version: "2026-10-13" });
+      const res = await api(path, { key: f.key, version: NEWEST_RELEASED });
       expect(res.status).toBeGreaterThanOrEqual(400);
-      expect(res.headers.get("x-service-version")).toBe("2026-10-13");
+      expect(res.headers.get("x-service-version")).toBe(NEWEST_RELEASED);
     }
   });
 });
 
 describe("errors in every version", () => {
-  it("uses the ApiError envelope for validation and not-found errors in latest", async () => {
-    const f = await seedAccount({ statements: 1 });
-    const invalid = await api(statementsPath(f, "?limit=0"), { key: f.key, version: "latest" });
-    expect(await expectJson(invalid, 400)).toEqual({
-      error: {
-        type: "INVALID_REQUEST_ERROR",
-        message: expect.stringContaining("limit"),
-        param: "limit",
-        details: [expect.stringContaining("limit")],
-      },
-    });
-    const missing = await api(statementsPath({ ...f, customerId: "nobody" }), {
-      key: f.key,
-      version: "latest",
-    });
-    expect(await expectJson(missing, 404)).toEqual({
-      error: {
-        type: "CUSTOMER_NOT_FOUND_ERROR",
-        message: expect.any(String),
-        param: "customer_id",
-      },
-    });
-  });
+  it.each(versionsWith("useApiErrorEnvelopeForAllErrors"))(
+    "uses the ApiError envelope for validation and not-found errors in %s",
+    async (version) => {
+      const f = await seedAccount({ statements: 1 });
+      const invalid = await api(statementsPath(f, "?limit=0"), { key: f.key, version });
+      expect(await expectJson(invalid, 400)).toEqual({
+        error: {
+          type: "INVALID_REQUEST_ERROR",
+          message: expect.stringContaining("limit"),
+          param: "limit",
+          details: [expect.stringContaining("limit")],
+        },
+      });
+      const missing = await api(statementsPath({ ...f, customerId: "nobody" }), {
+        key: f.key,
+        version,
+      });
+      expect(await expectJson(missing, 404)).toEqual({
+        error: {
+          type: "CUSTOMER_NOT_FOUND_ERROR",
+          message: expect.any(String),
+          param: "customer_id",
+        },
+      });
+    },
+  );
 
-  it("keeps the 2025-05-05 shapes in 2026-10-13", async () => {
-    const f = await seedAccount({ statements: 1 });
-    const invalid = await api(statementsPath(f, "?limit=0"), { key: f.key, version: "2026-10-13" });
-    expect(await expectJson(invalid, 400)).toMatchObject({ error: "Bad Request", status: 400 });
-    const missing = await api(statementsPath({ ...f, accountId: "nothing" }), {
-      key: f.key,
-      version: "2026-10-13",
-    });
-    expect(await expectJson(missing, 404)).toMatchObject({ type: "ACCOUNT_NOT_FOUND_ERROR" });
-  });
+  it.each(versionsBefore("useApiErrorEnvelopeForAllErrors"))(
+    "keeps the flat error shapes in %s",
+    async (version) => {
+      const f = await seedAccount({ statements: 1 });
+      const invalid = await api(statementsPath(f, "?limit=0"), { key: f.key, version });
+      expect(await expectJson(invalid, 400)).toMatchObject({ error: "Bad Request", status: 400 });
+      const missing = await api(statementsPath({ ...f, accountId: "nothing" }), {
+        key: f.key,
+        version,
+      });
+      expect(await expectJson(missing, 404)).toMatchObject({ type: "ACCOUNT_NOT_FOUND_ERROR" });
+    },
+  );
 });
 
 describe("routes and cross-cutting headers", () => {
@@ -229,7 +245,7 @@ describe("routes and cross-cutting headers", () => {
     const res = await api("/v2/statements", { key: f.key });
     const body = await expectJson<{ error: { type: string } }>(res, 404);
     expect(body.error.type).toBe("NOT_FOUND_ERROR");
-    expect(res.headers.get("x-service-version")).toBe("2025-05-05");
+    expect(res.headers.get("x-service-version")).toBe(OLDEST);
   });
 
   it("puts an x-request-id on every response, and keeps a well-formed incoming one", async () => {
@@ -269,8 +285,9 @@ describe("routes and cross-cutting headers", () => {
       headers: { authorization: `Bearer ${f.key}`, origin: "https://partner.example" },
     });
     const exposed = (get.headers.get("access-control-expose-headers") ?? "").toLowerCase();
-    expect(exposed).toContain("x-service-version");
-    expect(exposed).toContain("x-request-id");
+    for (const name of ["x-service-version", "x-request-id", "deprecation", "sunset", "link"]) {
+      expect(exposed).toContain(name);
+    }
   });
 
   it("allows only the configured origins when CORS_ALLOWED_ORIGINS lists some", async () => {
@@ -293,11 +310,11 @@ describe("routes and cross-cutting headers", () => {
     const f = await seedAccount({ statements: 1 });
     const res = await fetchWithEnv(
       statementsPath(f),
-      { headers: { authorization: `Bearer ${f.key}`, "x-acme-version": "2026-10-13" } },
+      { headers: { authorization: `Bearer ${f.key}`, "x-acme-version": NEWEST_RELEASED } },
       { BRAND: "acme" },
     );
     expect(res.status).toBe(200);
-    expect(res.headers.get("x-acme-version")).toBe("2026-10-13");
+    expect(res.headers.get("x-acme-version")).toBe(NEWEST_RELEASED);
     expect(res.headers.has("x-service-version")).toBe(false);
   });
 

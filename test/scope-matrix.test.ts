@@ -1,7 +1,9 @@
 // The route × scope matrix, generated from the table the app enforces (src/app/route-table.ts).
 import { beforeAll, describe, expect, it } from "vitest";
 import { ROUTES, type RouteSpec, SCOPES, type Scope, SOFT_SCOPES } from "../src/app/route-table";
-import app from "../src/index";
+import { app } from "../src/index";
+import { bundle } from "../versions";
+import { ALL_VERSIONS, OLDEST } from "./bundle-versions";
 import { api, createKey, seedAccount } from "./helpers";
 
 /** SPEC.md's scope table and the other routes it names, written out independently of ROUTES. */
@@ -28,7 +30,20 @@ const SPECIFIED: readonly [string, Scope | null][] = [
   ["POST /v2/keys", null],
 ];
 
-const VERSIONS = ["2025-05-05", "2026-10-13", "latest"];
+/** The routes that integrate partners: statement events and their webhook endpoints. */
+const INTEGRATION: readonly [string, Scope | null][] = [
+  ["GET /v2/events", "ACCOUNT_READ"],
+  ["GET /v2/events/:event_id", "ACCOUNT_READ"],
+  ["GET /v2/events/:event_id/delivery_attempts", "ACCOUNT_READ"],
+  ["POST /v2/events/:event_id/resend", "ACCOUNT_READ"],
+  ["POST /v2/webhook_endpoints", "ACCOUNT_READ"],
+  ["GET /v2/webhook_endpoints", "ACCOUNT_READ"],
+  ["GET /v2/webhook_endpoints/:webhook_endpoint_id", "ACCOUNT_READ"],
+  ["DELETE /v2/webhook_endpoints/:webhook_endpoint_id", "ACCOUNT_READ"],
+  ["POST /v2/webhook_endpoints/:webhook_endpoint_id/roll_secret", "ACCOUNT_READ"],
+  ["POST /v2/webhook_endpoints/:webhook_endpoint_id/enable", "ACCOUNT_READ"],
+];
+
 const METHODS = ["GET", "POST", "PUT", "DELETE"] as const;
 const nameOf = (r: { method: string; path: string }) => `${r.method} ${r.path}`;
 
@@ -42,6 +57,21 @@ interface Keys {
 
 let fixture: Awaited<ReturnType<typeof seedAccount>>;
 let keys: Keys;
+/** An event and a webhook endpoint of the fixture's product, for the routes that name one. */
+let eventId: string;
+let endpointId: string;
+
+async function createEndpoint(): Promise<string> {
+  const res = await api("/v2/webhook_endpoints", {
+    key: keys.all,
+    method: "POST",
+    body: { url: "https://hooks.example.com/matrix" },
+  });
+  const body = (await res.json()) as { webhook_endpoint_id?: string };
+  if (!body.webhook_endpoint_id)
+    throw new Error(`endpoint creation failed: ${JSON.stringify(body)}`);
+  return body.webhook_endpoint_id;
+}
 
 beforeAll(async () => {
   fixture = await seedAccount({ statements: 1, scopes: [] });
@@ -54,30 +84,54 @@ beforeAll(async () => {
     only.set(scope, await key([scope]));
   }
   keys = { allBut, only, none: fixture.key, all: await key([...SCOPES]) };
+  const events = (await (await api("/v2/events", { key: keys.all })).json()) as {
+    data: { event_id: string }[];
+  };
+  eventId = events.data[0]?.event_id as string;
+  endpointId = await createEndpoint();
 });
 
 /** The route's path with its parameters filled: the fixture's customer and account, else ids. */
-function pathOf(route: { path: string }): string {
+function pathOf(route: { path: string }, endpoint = endpointId): string {
   return route.path.replace(/:(\w+)/g, (_, name: string) => {
     if (name === "customer_id") return fixture.customerId;
     if (name === "account_id") return fixture.accountId;
+    if (name === "event_id") return eventId;
+    if (name === "webhook_endpoint_id") return endpoint;
     return `${name}_1`;
   });
 }
 
-function call(route: RouteSpec, key: string, version?: string): Promise<Response> {
-  const body = route.path.endsWith("/link") ? { partner_customer_id: "crm-matrix" } : undefined;
-  return api(pathOf(route), {
+/** A body each POST accepts. */
+const BODIES: Record<string, unknown> = {
+  "/v2/customers/:customer_id/link": { partner_customer_id: "crm-matrix" },
+  "/v2/webhook_endpoints": { url: "https://hooks.example.com/matrix" },
+};
+
+async function call(route: RouteSpec, key: string, version?: string): Promise<Response> {
+  const body = route.method === "POST" ? BODIES[route.path] : undefined;
+  // A deleted endpoint is gone: each deletion gets one of its own.
+  const endpoint = route.method === "DELETE" ? await createEndpoint() : endpointId;
+  const res = await api(pathOf(route, endpoint), {
     key,
     method: route.method,
     ...(body ? { body } : {}),
     ...(version ? { version } : {}),
   });
+  // Endpoints are capped per product: leave none behind.
+  const created = route.path === "/v2/webhook_endpoints" && res.status === 201;
+  const left = created
+    ? ((await res.clone().json()) as { webhook_endpoint_id: string }).webhook_endpoint_id
+    : route.method === "DELETE" && res.status !== 204
+      ? endpoint
+      : null;
+  if (left) await api(`/v2/webhook_endpoints/${left}`, { key: keys.all, method: "DELETE" });
+  return res;
 }
 
 describe("the route table", () => {
-  it("is SPEC.md's scope table plus the routes it names without a scope", () => {
-    expect(ROUTES.map((r) => [nameOf(r), r.scope])).toEqual(SPECIFIED);
+  it("is SPEC.md's scope table, the routes it names without a scope, and the event routes", () => {
+    expect(ROUTES.map((r) => [nameOf(r), r.scope])).toEqual([...SPECIFIED, ...INTEGRATION]);
   });
 
   it("never requires a soft scope", () => {
@@ -117,7 +171,7 @@ describe.each(ROUTES.map((r) => [nameOf(r), r] as const))("%s", (_, route) => {
       expect(JSON.parse(text)).toEqual({
         error: { type: "FORBIDDEN_ERROR", message: "forbidden" },
       });
-      expect(res.headers.get("x-service-version")).toBe("2025-05-05");
+      expect(res.headers.get("x-service-version")).toBe(OLDEST);
     } else {
       expect(res.status, text).not.toBe(403);
     }
@@ -130,26 +184,36 @@ describe.each(ROUTES.map((r) => [nameOf(r), r] as const))("%s", (_, route) => {
     const text = await res.text();
     expect(res.status, text).not.toBe(403);
     // Past the scope check, the route itself answers: 2xx when served, 501 otherwise.
-    if (route.implemented) expect([200, 201], text).toContain(res.status);
+    if (route.implemented) expect([200, 201, 202, 204], text).toContain(res.status);
     else expect(res.status, text).toBe(501);
   });
 
-  it.each(VERSIONS)("answers in %s after authentication, version and scope", async (version) => {
-    const unauthenticated = await api(pathOf(route), { method: route.method });
-    expect(unauthenticated.status).toBe(401);
-    expect(unauthenticated.headers.get("x-service-version")).toBeNull();
+  it.each(ALL_VERSIONS)(
+    "answers in %s after authentication, version and scope",
+    async (version) => {
+      const unauthenticated = await api(pathOf(route), { method: route.method });
+      expect(unauthenticated.status).toBe(401);
+      expect(unauthenticated.headers.get("x-service-version")).toBeNull();
 
-    const res = await call(route, keys.all, version);
-    expect(res.headers.get("x-service-version")).toBe(version);
-    const body = await res.json();
-    if (route.implemented) {
-      expect([200, 201], JSON.stringify(body)).toContain(res.status);
-    } else {
-      expect(res.status).toBe(501);
-      const shown = route.path.replace(/:(\w+)/g, "{$1}");
-      expect(body).toEqual({
-        error: { type: "NOT_IMPLEMENTED_ERROR", message: expect.stringContaining(shown) },
-      });
-    }
-  });
+      const res = await call(route, keys.all, version);
+      expect(res.headers.get("x-service-version")).toBe(version);
+      const text = await res.text();
+      const body = text === "" ? null : JSON.parse(text);
+      if (!bundle.routeExists(version, route.method, route.path)) {
+        // Not in this version: exactly an unknown route.
+        expect(res.status).toBe(404);
+        expect(body).toEqual({
+          error: { type: "NOT_FOUND_ERROR", message: `No route ${route.method} ${pathOf(route)}.` },
+        });
+      } else if (route.implemented) {
+        expect([200, 201, 202, 204], text).toContain(res.status);
+      } else {
+        expect(res.status).toBe(501);
+        const shown = route.path.replace(/:(\w+)/g, "{$1}");
+        expect(body).toEqual({
+          error: { type: "NOT_IMPLEMENTED_ERROR", message: expect.stringContaining(shown) },
+        });
+      }
+    },
+  );
 });

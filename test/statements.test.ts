@@ -1,5 +1,6 @@
 // GET /v2/customers/{customer_id}/accounts/{account_id}/statements (SPEC "List an account's statements").
 import { describe, expect, it } from "vitest";
+import { OLDEST } from "./bundle-versions";
 import {
   api,
   expectJson,
@@ -44,7 +45,7 @@ describe("listing statements", () => {
     expect(typeof page.next_page_token).toBe("string");
   });
 
-  it("returns every field of a statement in the 2025-05-05 shape", async () => {
+  it("returns every field of a statement in the oldest version's shape", async () => {
     const f = await seedAccount({ statements: 1 });
     const page = await expectJson<Page>(await api(statementsPath(f), { key: f.key }), 200);
     expect(page).toEqual({
@@ -373,6 +374,6 @@ describe("scope", () => {
     expect(await expectJson(res, 403)).toEqual({
       error: { type: "FORBIDDEN_ERROR", message: "forbidden" },
     });
-    expect(res.headers.get("x-service-version")).toBe("2025-05-05");
+    expect(res.headers.get("x-service-version")).toBe(OLDEST);
   });
 });

@@ -1,25 +1,25 @@
-// The version bundle: its invariants, its transform chains, and how a new dated version plugs in.
+// The version bundle: its invariants, what each declarative instruction does to bodies, requests,
+// routes and the reference, and the order in which changes apply.
 import { describe, expect, it } from "vitest";
-import { buildChangelog } from "../src/openapi/changelog";
-import { buildOpenApiDocument } from "../src/openapi/document";
 import {
   type ApiVersion,
   bundle,
   checkBundle,
   createBundle,
+  endpoint,
+  error,
+  type Instruction,
   type Json,
+  schema,
+  UnknownRequestField,
   VERSIONS,
   type VersionChange,
 } from "../versions";
-import { v2025_05_05 } from "../versions/2025-05-05";
-import { v2026_10_13 } from "../versions/2026-10-13";
-import { latest } from "../versions/latest";
-import { replaceProperty } from "../versions/schema-edits";
+import { versionsBefore, versionsWith } from "./bundle-versions";
 
-const headers = { version: "x-service-version", merchantKey: "x-service-merchant-key" };
 const ctx = { path: "/v2/x", status: 200, timestamp: "2026-11-02T10:00:00.000Z" };
 
-const canonicalStatement = {
+const statement = {
   statement_id: "st_1",
   customer_id: "cus_1",
   account_id: "acc_1",
@@ -27,15 +27,16 @@ const canonicalStatement = {
   period_end_date: "2026-10-31T23:59:59.000Z",
   pdf: { url: "https://api.test/files/st_1", expires_at: "2026-11-02T11:00:00.000Z" },
   currency: "USD",
+  statement_balance: 1200,
+  fees: 5,
   overdue_amount: 0,
 };
-const canonicalList = { data: [canonicalStatement], has_more: false };
+const list = { data: [statement], has_more: false };
 
 const change = (name: string, extra: Partial<VersionChange> = {}): VersionChange => ({
   name,
   description: `${name} description`,
-  resources: ["Statement"],
-  response: {},
+  sideEffects: true,
   ...extra,
 });
 const dated = (id: string, changes: VersionChange[] = []): ApiVersion => ({
@@ -43,267 +44,472 @@ const dated = (id: string, changes: VersionChange[] = []): ApiVersion => ({
   released: true,
   changes,
 });
+const OLDEST = dated("2020-01-01");
+/** A bundle of one change in 2027-01-01 over an empty oldest version. */
+const withChange = (...instructions: Instruction[]) =>
+  createBundle([
+    dated("2027-01-01", [{ name: "changeSomething", description: "d", instructions }]),
+    OLDEST,
+  ]);
+const older = (b: ReturnType<typeof withChange>, resource: "StatementList" | "Error", body: Json) =>
+  b.transform("2020-01-01", resource, body, ctx);
+
+/** Freezes a body deeply: a transform that mutated its input would throw. */
+function frozen<T>(value: T): T {
+  if (typeof value === "object" && value !== null) {
+    for (const child of Object.values(value)) frozen(child);
+    Object.freeze(value);
+  }
+  return value;
+}
 
 describe("bundle invariants", () => {
-  it("holds for the bundle the service runs", () => {
+  it("hold for the bundle the service runs", () => {
     expect(() => checkBundle(VERSIONS)).not.toThrow();
-    expect(VERSIONS[0]?.id).toBe("latest");
-    expect(VERSIONS.at(-1)?.id).toBe("2025-05-05");
-    expect(bundle.newestReleased).toBe(VERSIONS[1]?.id);
+    expect(VERSIONS.at(-1)?.changes).toEqual([]);
+    expect(bundle.newestReleased).toBe(VERSIONS.find((v) => v.released)?.id);
   });
 
-  it("offers latest to sandbox keys only", () => {
+  it("offer unreleased versions to sandbox keys only", () => {
     const all = VERSIONS.map((v) => v.id);
+    const released = VERSIONS.filter((v) => v.released).map((v) => v.id);
     expect(bundle.supported("sandbox")).toEqual(all);
-    expect(bundle.supported("production")).toEqual(all.slice(1));
-    expect(bundle.isSupported("latest", "production")).toBe(false);
-    expect(bundle.isSupported("latest", "sandbox")).toBe(true);
+    expect(bundle.supported("production")).toEqual(released);
+    for (const v of VERSIONS) expect(bundle.isSupported(v.id, "production")).toBe(v.released);
   });
 
-  it("rejects a version listed twice", () => {
-    expect(() => checkBundle([latest, v2026_10_13, v2026_10_13, v2025_05_05])).toThrow(/twice/);
-  });
-
-  it("rejects dated versions out of order", () => {
-    expect(() => checkBundle([latest, v2025_05_05, v2026_10_13])).toThrow(/ordered/);
-  });
-
-  it("rejects latest anywhere but first", () => {
-    expect(() => checkBundle([v2026_10_13, latest, v2025_05_05])).toThrow(/latest/);
-  });
-
-  it("rejects changes on the oldest version", () => {
-    expect(() => checkBundle([dated("2026-01-01"), dated("2025-01-01", [change("addX")])])).toThrow(
-      /oldest/,
-    );
+  const latest = { id: "latest", released: false, changes: [] };
+  it.each([
+    ["a version listed twice", [dated("2026-01-01"), dated("2026-01-01")], /twice/],
+    ["dated versions out of order", [dated("2025-01-01"), dated("2026-01-01")], /ordered/],
+    ["latest anywhere but first", [dated("2026-01-01"), latest, OLDEST], /latest/],
+    ["changes on the oldest version", [dated("2026-01-01", [change("addX")])], /oldest/],
+    ["a released latest", [{ ...latest, released: true }, OLDEST], /latest/],
+    [
+      "an unreleased dated version",
+      [{ ...dated("2027-01-01"), released: false }, OLDEST],
+      /released/,
+    ],
+    ["a day that does not exist", [dated("2026-02-30"), OLDEST], /2026-02-30/],
+    ["a name that is not verb-first", [dated("2027-01-01", [change("pdf")]), OLDEST], /verb-first/],
+    [
+      "a change that changes nothing",
+      [dated("2027-01-01", [change("addX", { sideEffects: false })]), OLDEST],
+      /changes nothing/,
+    ],
+    [
+      "a transformer for an unlisted resource",
+      [dated("2027-01-01", [change("renameX", { response: { Account: (b: Json) => b } })]), OLDEST],
+      /Account/,
+    ],
+  ] as const)("rejects %s", (_, versions, message) => {
+    expect(() => checkBundle(versions as readonly ApiVersion[])).toThrow(message);
   });
 
   it("rejects a change that belongs to two versions", () => {
     const twice = change("renameX");
-    const other = { ...change("renameY"), name: "renameX" };
     expect(() =>
-      checkBundle([dated("2027-01-01", [twice]), dated("2026-01-01", [twice]), v2025_05_05]),
-    ).toThrow(/two versions/);
-    expect(() =>
-      checkBundle([dated("2027-01-01", [twice]), dated("2026-01-01", [other]), v2025_05_05]),
+      checkBundle([dated("2027-01-01", [twice]), dated("2026-01-01", [twice]), OLDEST]),
     ).toThrow(/two versions/);
   });
 
-  it("rejects a released latest and an unreleased dated version", () => {
-    expect(() => checkBundle([{ ...latest, released: true }, v2025_05_05])).toThrow(/latest/);
-    expect(() => checkBundle([{ ...dated("2027-01-01"), released: false }, v2025_05_05])).toThrow(
-      /released/,
-    );
-  });
-
-  it("rejects a dated version that is not a calendar day", () => {
-    expect(() => checkBundle([dated("2026-02-30"), v2025_05_05])).toThrow(/2026-02-30/);
-    expect(() => checkBundle([dated("next"), v2025_05_05])).toThrow(/next/);
-  });
-
-  it("rejects a change that is not named verb-first or reshapes an unlisted resource", () => {
-    expect(() => checkBundle([dated("2027-01-01", [change("pdf")]), v2025_05_05])).toThrow(
-      /verb-first/,
-    );
-    const sneaky = change("renameX", { response: { Account: (b: Json) => b } });
-    expect(() => checkBundle([dated("2027-01-01", [sneaky]), v2025_05_05])).toThrow(/Account/);
+  it.each([
+    ["latest", [{ ...latest, deprecated: { date: "2026-01-01" } }, dated("2026-01-01"), OLDEST]],
+    [
+      "the newest released version",
+      [{ ...dated("2026-01-01"), deprecated: { date: "2026-01-01" } }, OLDEST],
+    ],
+    [
+      "a deprecation date that is not a day",
+      [dated("2026-01-01"), { ...OLDEST, deprecated: { date: "soon" } }],
+    ],
+    [
+      "a sunset before the deprecation",
+      [
+        dated("2026-01-01"),
+        { ...OLDEST, deprecated: { date: "2026-06-01", sunset: "2026-05-01" } },
+      ],
+    ],
+  ] as const)("refuses to deprecate %s", (_, versions) => {
+    expect(() => checkBundle(versions as readonly ApiVersion[])).toThrow();
   });
 });
 
-describe("transform chain", () => {
-  it("serves latest the canonical bodies untouched", () => {
-    expect(bundle.transform("latest", "StatementList", canonicalList, ctx)).toBe(canonicalList);
+describe("field instructions", () => {
+  it("rename a field in place, in every body holding the schema, without touching the input", () => {
+    const b = withChange(
+      schema("Statement").field("overdue_amount").had({ name: "amount_overdue" }),
+    );
+    const out = older(b, "StatementList", frozen(structuredClone(list)));
+    expect(Object.keys(out.data[0]).slice(-2)).toEqual(["fees", "amount_overdue"]);
+    expect(b.transform("2027-01-01", "StatementList", list, ctx)).toBe(list);
+    const props = Object.keys(b.schemasOf("2020-01-01").Statement?.properties);
+    expect(props.indexOf("amount_overdue")).toBe(props.indexOf("fees") + 1);
+    expect(props).not.toContain("overdue_amount");
   });
 
-  it("gives released versions pdf_url in place of the pdf object, in the same position", () => {
-    for (const version of ["2026-10-13", "2025-05-05"]) {
-      const list = bundle.transform(version, "StatementList", canonicalList, ctx);
-      expect(Object.keys(list.data[0])).toEqual([
-        "statement_id",
-        "customer_id",
-        "account_id",
-        "as_of",
-        "period_end_date",
-        "pdf_url",
-        "currency",
-        "overdue_amount",
-      ]);
-      expect(list.data[0].pdf_url).toBe(canonicalStatement.pdf.url);
+  it("change a field's type with its conversion, in the reference too", () => {
+    const b = withChange(
+      schema("Statement")
+        .field("statement_balance")
+        .had({ schema: { type: "string", pattern: "^-?[0-9]+$" }, toOlder: String }),
+    );
+    expect(older(b, "StatementList", list).data[0].statement_balance).toBe("1200");
+    expect(b.schemasOf("2020-01-01").Statement?.properties.statement_balance).toMatchObject({
+      type: "string",
+      description: expect.stringContaining("Balance owed"),
+    });
+  });
+
+  it("drop a field older versions did not have", () => {
+    const b = withChange(schema("Statement").field("fees").didntExist);
+    expect(older(b, "StatementList", list).data[0]).not.toHaveProperty("fees");
+    expect(b.schemasOf("2020-01-01").Statement?.properties.fees).toBeUndefined();
+  });
+
+  it("bring back a removed field from what the newer body holds, where it stood", () => {
+    const b = withChange(
+      schema("Statement")
+        .field("amount_due")
+        .existedAs({
+          schema: { type: "integer", format: "int64" },
+          after: "statement_balance",
+          from: (s: Json) => s.statement_balance,
+        }),
+      schema("Statement")
+        .field("document_url")
+        .existedAs({ schema: { type: "string" }, from: (s: Json) => s.pdf?.url }),
+    );
+    const [withPdf] = older(b, "StatementList", list).data;
+    expect(Object.keys(withPdf)).toEqual([
+      ...Object.keys(statement).slice(0, 8),
+      "amount_due",
+      "fees",
+      "overdue_amount",
+      "document_url",
+    ]);
+    expect(withPdf.amount_due).toBe(1200);
+    const { pdf: _, statement_balance: __, ...bare } = statement;
+    const [without] = older(b, "StatementList", { data: [bare], has_more: false }).data;
+    expect(without).not.toHaveProperty("document_url");
+    expect(Object.keys(without).indexOf("amount_due")).toBe(-1);
+    expect(Object.keys(b.schemasOf("2020-01-01").Statement?.properties).at(-1)).toBe(
+      "document_url",
+    );
+  });
+
+  it("refuse an instruction that does not fit the schema at its point, when the bundle is built", () => {
+    const built =
+      (...instructions: Json[]) =>
+      () =>
+        withChange(...instructions);
+    expect(built(schema("Statement").field("nope").had({ name: "x" }))).toThrow(/no such field/);
+    expect(built(schema("Statement").field("fees").had({ name: "interest" }))).toThrow(/exists/);
+    expect(
+      built(
+        schema("Statement")
+          .field("fees")
+          .had({ schema: { type: "string" } }),
+      ),
+    ).toThrow(/toOlder/);
+    expect(
+      built(
+        schema("CreateKeyRequest")
+          .field("name")
+          .had({ schema: { type: "integer" }, toOlder: String }),
+      ),
+    ).toThrow(/toNewer/);
+    expect(
+      built(
+        schema("Statement")
+          .field("fees")
+          .existedAs({ schema: {}, from: () => 1 }),
+      ),
+    ).toThrow(/exists already/);
+    expect(built(schema("Nothing").field("x").didntExist)).toThrow(/no object schema/);
+  });
+});
+
+describe("request bodies", () => {
+  const linkRename = schema("CustomerLinkRequest")
+    .field("partner_customer_id")
+    .had({ name: "partner_ref" });
+
+  it("come forward from an older version, and refuse the newer version's fields there", () => {
+    const b = withChange(linkRename);
+    expect(b.upgradeRequest("2020-01-01", "CustomerLinkRequest", { partner_ref: "p" })).toEqual({
+      partner_customer_id: "p",
+    });
+    const current = { partner_customer_id: "p" };
+    expect(b.upgradeRequest("2027-01-01", "CustomerLinkRequest", current)).toBe(current);
+    expect(() => b.upgradeRequest("2020-01-01", "CustomerLinkRequest", current)).toThrow(
+      UnknownRequestField,
+    );
+    expect(b.schemasOf("2020-01-01").CustomerLinkRequest?.required).toEqual(["partner_ref"]);
+  });
+
+  it("refuse a field that is new, drop one that was removed, and convert a changed type", () => {
+    const b = withChange(
+      schema("CreateKeyRequest").field("name").didntExist,
+      schema("CustomerLinkRequest")
+        .field("partner_customer_id")
+        .had({
+          schema: { type: "integer" },
+          toOlder: Number,
+          toNewer: String,
+        }),
+      schema("CustomerLinkRequest")
+        .field("note")
+        .existedAs({ schema: { type: "string" }, from: () => undefined }),
+    );
+    expect(() => b.upgradeRequest("2020-01-01", "CreateKeyRequest", { name: "k" })).toThrow(
+      /"name"/,
+    );
+    expect(
+      b.upgradeRequest("2020-01-01", "CustomerLinkRequest", { partner_customer_id: 7, note: "x" }),
+    ).toEqual({ partner_customer_id: "7" });
+  });
+
+  it("run through the changes oldest first, each seeing the shape just older than its own", () => {
+    const b = createBundle([
+      dated("2027-01-01", [
+        { name: "renameRefToId", description: "d", instructions: [linkRename] },
+      ]),
+      dated("2026-01-01", [
+        {
+          name: "renameCrmIdToRef",
+          description: "d",
+          instructions: [
+            schema("CustomerLinkRequest").field("partner_ref").had({ name: "crm_id" }),
+          ],
+        },
+      ]),
+      OLDEST,
+    ]);
+    expect(b.upgradeRequest("2020-01-01", "CustomerLinkRequest", { crm_id: "c" })).toEqual({
+      partner_customer_id: "c",
+    });
+    expect(b.upgradeRequest("2026-01-01", "CustomerLinkRequest", { partner_ref: "c" })).toEqual({
+      partner_customer_id: "c",
+    });
+    expect(b.schemasOf("2020-01-01").CustomerLinkRequest?.required).toEqual(["crm_id"]);
+  });
+});
+
+describe("error instructions", () => {
+  const forbidden = { error: { type: "FORBIDDEN_ERROR", message: "forbidden" } };
+  const notFound = { error: { type: "NOT_FOUND_ERROR", message: "No route GET /x." } };
+
+  it("rename a type inside the envelope, in bodies and in the reference", () => {
+    const b = withChange(error("FORBIDDEN_ERROR").had({ type: "ACCESS_DENIED_ERROR" }));
+    expect(older(b, "Error", frozen(structuredClone(forbidden)))).toEqual({
+      error: { type: "ACCESS_DENIED_ERROR", message: "forbidden" },
+    });
+    expect(older(b, "Error", notFound)).toBe(notFound);
+    const types = b.schemasOf("2020-01-01").ApiError?.properties.error.properties.type.enum;
+    expect(types).toContain("ACCESS_DENIED_ERROR");
+    expect(types).not.toContain("FORBIDDEN_ERROR");
+  });
+
+  it("reshape errors of some types, documented by their own schema from then on", () => {
+    const b = withChange(
+      error("FORBIDDEN_ERROR").had({
+        schema: "ForbiddenError",
+        shape: { type: "object", properties: { reason: { type: "string" } } },
+        from: (body: Json, c) => ({ reason: `${body.error.message} at ${c.path}` }),
+      }),
+    );
+    expect(older(b, "Error", forbidden)).toEqual({ reason: "forbidden at /v2/x" });
+    expect(older(b, "Error", notFound)).toBe(notFound);
+    expect(b.errorSchemasOf("2020-01-01").FORBIDDEN_ERROR).toBe("ForbiddenError");
+    expect(b.errorSchemasOf("2027-01-01").FORBIDDEN_ERROR).toBe("ApiError");
+    const schemas = b.schemasOf("2020-01-01");
+    expect(schemas.ForbiddenError).toEqual({
+      type: "object",
+      properties: { reason: { type: "string" } },
+    });
+    expect(schemas.ApiError?.properties.error.properties.type.enum).not.toContain(
+      "FORBIDDEN_ERROR",
+    );
+  });
+
+  it("hand an older change the body as the newer change left it, and nothing else", () => {
+    const b = createBundle([
+      dated("2027-01-01", [
+        {
+          name: "flattenForbidden",
+          description: "d",
+          instructions: [
+            error("FORBIDDEN_ERROR").had({
+              schema: "ForbiddenError",
+              shape: { type: "object", properties: { type: {}, message: {} } },
+              from: ({ error }: Json) => ({ type: error.type, message: error.message }),
+            }),
+          ],
+        },
+      ]),
+      dated("2026-01-01", [
+        {
+          name: "renameForbiddenMessage",
+          description: "d",
+          instructions: [
+            error("FORBIDDEN_ERROR").had({
+              schema: "ForbiddenError",
+              shape: { type: "object", properties: { reason: {} } },
+              from: (flat: Json) => ({ reason: flat.message }),
+            }),
+            error("NOT_FOUND_ERROR").had({ type: "NO_SUCH_ROUTE" }),
+          ],
+        },
+      ]),
+      OLDEST,
+    ]);
+    expect(b.transform("2026-01-01", "Error", forbidden, ctx)).toEqual(forbidden.error);
+    expect(b.transform("2020-01-01", "Error", forbidden, ctx)).toEqual({ reason: "forbidden" });
+    expect(b.transform("2020-01-01", "Error", notFound, ctx).error.type).toBe("NO_SUCH_ROUTE");
+    expect(() =>
+      createBundle([
+        dated("2027-01-01", [
+          {
+            name: "flattenForbidden",
+            description: "d",
+            instructions: b.versions[0]?.changes[0]?.instructions,
+          },
+        ]),
+        dated("2026-01-01", [
+          {
+            name: "renameForbidden",
+            description: "d",
+            instructions: [error("FORBIDDEN_ERROR").had({ type: "X" })],
+          },
+        ]),
+        OLDEST,
+      ]),
+    ).toThrow(/not in an error envelope/);
+  });
+
+  it("refuse a type that does not exist at their point", () => {
+    expect(() => withChange(error("NO_SUCH_ERROR").had({ type: "X" }))).toThrow(/no error type/);
+    expect(() => withChange(error("FORBIDDEN_ERROR").had({}))).toThrow(/older type/);
+  });
+});
+
+describe("endpoint instructions", () => {
+  it("hide a new route from older versions, and a removed one from newer versions", () => {
+    const b = createBundle([
+      dated("2027-01-01", [
+        {
+          name: "addKeys",
+          description: "d",
+          instructions: [endpoint("POST", "/v2/keys").didntExist],
+        },
+      ]),
+      dated("2026-01-01", [
+        {
+          name: "removeOrders",
+          description: "d",
+          instructions: [endpoint("GET", "/v2/orders").existed],
+        },
+      ]),
+      OLDEST,
+    ]);
+    const exists = (version: string, method: string, path: string) =>
+      b.routeExists(version, method, path);
+    expect([
+      exists("2027-01-01", "POST", "/v2/keys"),
+      exists("2026-01-01", "POST", "/v2/keys"),
+    ]).toEqual([true, false]);
+    expect([
+      exists("2027-01-01", "GET", "/v2/orders"),
+      exists("2026-01-01", "GET", "/v2/orders"),
+    ]).toEqual([false, false]);
+    expect(exists("2020-01-01", "GET", "/v2/orders")).toBe(true);
+    expect(b.touchedBy(b.versions[0]?.changes[0] as VersionChange)).toEqual(["POST /v2/keys"]);
+  });
+
+  it("refuse a route the table does not have, or one already gone", () => {
+    const gone = endpoint("POST", "/v2/keys").didntExist;
+    expect(() => withChange(endpoint("GET", "/v2/nothing").didntExist)).toThrow(/no such route/);
+    expect(() => withChange(gone, gone)).toThrow(/does not exist/);
+  });
+});
+
+describe("imperative changes", () => {
+  it("run after the change's instructions, on bodies, requests and the reference", () => {
+    const b = createBundle([
+      dated("2027-01-01", [
+        {
+          name: "renameFeesToCharges",
+          description: "d",
+          instructions: [schema("Statement").field("fees").had({ name: "charges" })],
+          resources: ["StatementList", "CreateKeyRequest"],
+          // Sees the body the instruction left: `charges`, not `fees`.
+          response: {
+            StatementList: (list: Json) => ({ ...list, count: list.data[0].charges }),
+          },
+          request: { CreateKeyRequest: ({ label, ...rest }: Json) => ({ ...rest, name: label }) },
+          schema: (schemas) => {
+            (schemas.StatementList as Json).properties.count = { type: "integer" };
+          },
+        },
+      ]),
+      OLDEST,
+    ]);
+    expect(older(b, "StatementList", list).count).toBe(5);
+    expect(b.upgradeRequest("2020-01-01", "CreateKeyRequest", { label: "k" })).toEqual({
+      name: "k",
+    });
+    expect(b.schemasOf("2020-01-01").StatementList?.properties.count).toEqual({ type: "integer" });
+    expect(b.schemasOf("2027-01-01").StatementList?.properties.count).toBeUndefined();
+    expect(b.touchedBy(b.versions[0]?.changes[0] as VersionChange)).toEqual([
+      "StatementList",
+      "CreateKeyRequest",
+      "Statement",
+      "Event",
+      "EventList",
+    ]);
+  });
+});
+
+describe("behaviour changes", () => {
+  it("are asked about by change, never by comparing dates", () => {
+    const reject = change("rejectUnknownQueryParameters");
+    const b = createBundle([dated("2027-01-01", [reject]), dated("2026-01-01"), OLDEST]);
+    expect(b.isApplied("2027-01-01", reject)).toBe(true);
+    expect(b.isApplied("2026-01-01", reject)).toBe(false);
+    expect(() => bundle.isApplied("2027-01-01", reject)).toThrow(/side-effect/);
+    expect(() => b.isApplied("1999-01-01", reject)).toThrow(/unknown version/);
+  });
+});
+
+describe("the service's bundle", () => {
+  it("serves pdf_url in place of the pdf object to versions before the change", () => {
+    for (const version of versionsBefore("replacePdfUrlWithPdfObject")) {
+      const [item] = bundle.transform(version, "StatementList", list, ctx).data;
+      expect(Object.keys(item)[5]).toBe("pdf_url");
+      expect(item.pdf_url).toBe(statement.pdf.url);
     }
-    expect(canonicalList.data[0]).toHaveProperty("pdf");
+    for (const version of versionsWith("replacePdfUrlWithPdfObject")) {
+      expect(bundle.transform(version, "StatementList", list, ctx)).toBe(list);
+    }
   });
 
-  it("reshapes enveloped validation and not-found errors into the released shapes", () => {
+  it("serves the flat validation and not-found errors to versions before the envelope", () => {
     const invalid = {
       error: { type: "INVALID_REQUEST_ERROR", message: "bad", details: ["bad limit"] },
     };
-    expect(bundle.transform("2025-05-05", "Error", invalid, { ...ctx, status: 400 })).toEqual({
-      path: "/v2/x",
-      details: ["bad limit"],
-      error: "Bad Request",
-      status: 400,
-      timestamp: ctx.timestamp,
-    });
     const missing = {
       error: { type: "ACCOUNT_NOT_FOUND_ERROR", message: "no", param: "account_id" },
     };
-    expect(bundle.transform("2026-10-13", "Error", missing, ctx)).toEqual({
-      type: "ACCOUNT_NOT_FOUND_ERROR",
-      message: "no",
-      param: "account_id",
-    });
-    const forbidden = { error: { type: "FORBIDDEN_ERROR", message: "forbidden" } };
-    expect(bundle.transform("2025-05-05", "Error", forbidden, ctx)).toEqual(forbidden);
-  });
-});
-
-// A new dated version, 2027-03-01, between latest and 2026-10-13: built only from version modules,
-// exactly as the recipe in the README ("Adding a dated version") adds one.
-const renameAmountOverdueToOverdueAmount: VersionChange = {
-  name: "renameAmountOverdueToOverdueAmount",
-  description: "`amount_overdue` is renamed `overdue_amount`, like the other amount fields.",
-  resources: ["Statement", "StatementList"],
-  response: {
-    Statement: renameOverdue,
-    StatementList: (list: Json) => ({ ...list, data: list.data.map(renameOverdue) }),
-  },
-  schema(schemas) {
-    const field = schemas.Statement?.properties.overdue_amount;
-    replaceProperty(schemas.Statement as Json, "overdue_amount", "amount_overdue", field);
-  },
-};
-
-function renameOverdue(statement: Json): Json {
-  const { overdue_amount, ...rest } = statement;
-  return overdue_amount === undefined ? rest : { ...rest, amount_overdue: overdue_amount };
-}
-
-const renamePartnerRefToPartnerCustomerId: VersionChange = {
-  name: "renamePartnerRefToPartnerCustomerId",
-  description: "The link request's `partner_ref` is renamed `partner_customer_id`.",
-  resources: ["CustomerLinkRequest"],
-  response: {},
-  request: {
-    CustomerLinkRequest: ({ partner_ref, ...rest }: Json) => ({
-      ...rest,
-      partner_customer_id: partner_ref,
-    }),
-  },
-  schema(schemas) {
-    const field = schemas.CustomerLinkRequest?.properties.partner_customer_id;
-    replaceProperty(
-      schemas.CustomerLinkRequest as Json,
-      "partner_customer_id",
-      "partner_ref",
-      field,
-    );
-  },
-};
-
-const rejectUnknownQueryParameters: VersionChange = {
-  name: "rejectUnknownQueryParameters",
-  description: "Unknown query parameters are rejected with 400 instead of ignored.",
-  resources: ["StatementList"],
-  response: {},
-  sideEffects: true,
-};
-
-const v2027_03_01: ApiVersion = {
-  id: "2027-03-01",
-  released: true,
-  changes: [
-    renameAmountOverdueToOverdueAmount,
-    renamePartnerRefToPartnerCustomerId,
-    rejectUnknownQueryParameters,
-  ],
-};
-
-describe("a new dated version", () => {
-  const extended = createBundle([latest, v2027_03_01, v2026_10_13, v2025_05_05]);
-
-  it("is picked up by the transform chain of every older version, and only those", () => {
-    const at = (version: string) =>
-      extended.transform(version, "StatementList", canonicalList, ctx);
-    expect(at("latest").data[0]).toMatchObject({ pdf: canonicalStatement.pdf, overdue_amount: 0 });
-    expect(at("2027-03-01").data[0]).toMatchObject({ pdf_url: canonicalStatement.pdf.url });
-    expect(at("2027-03-01").data[0]).toHaveProperty("overdue_amount", 0);
-    for (const older of ["2026-10-13", "2025-05-05"]) {
-      expect(at(older).data[0]).toMatchObject({ pdf_url: canonicalStatement.pdf.url });
-      expect(at(older).data[0]).toHaveProperty("amount_overdue", 0);
-      expect(at(older).data[0]).not.toHaveProperty("overdue_amount");
+    for (const version of versionsBefore("useApiErrorEnvelopeForAllErrors")) {
+      expect(bundle.transform(version, "Error", invalid, { ...ctx, status: 400 })).toEqual({
+        path: "/v2/x",
+        details: ["bad limit"],
+        error: "Bad Request",
+        status: 400,
+        timestamp: ctx.timestamp,
+      });
+      expect(bundle.transform(version, "Error", missing, ctx)).toEqual(missing.error);
     }
-    expect(extended.newestReleased).toBe("2027-03-01");
-    expect(extended.supported("production")).toEqual(["2027-03-01", "2026-10-13", "2025-05-05"]);
-  });
-
-  it("brings requests sent in older versions forward to the canonical shape", () => {
-    const sent = { partner_ref: "p-77" };
-    expect(extended.upgradeRequest("2026-10-13", "CustomerLinkRequest", sent)).toEqual({
-      partner_customer_id: "p-77",
-    });
-    const current = { partner_customer_id: "p-77" };
-    expect(extended.upgradeRequest("2027-03-01", "CustomerLinkRequest", current)).toBe(current);
-  });
-
-  it("answers isApplied for behaviour changes by version, never by comparing dates", () => {
-    expect(extended.isApplied("latest", rejectUnknownQueryParameters)).toBe(true);
-    expect(extended.isApplied("2027-03-01", rejectUnknownQueryParameters)).toBe(true);
-    expect(extended.isApplied("2026-10-13", rejectUnknownQueryParameters)).toBe(false);
-    expect(() => extended.isApplied("latest", renameAmountOverdueToOverdueAmount)).toThrow(
-      /side-effect/,
-    );
-    expect(() => bundle.isApplied("latest", rejectUnknownQueryParameters)).toThrow(/side-effect/);
-    expect(() => extended.isApplied("1999-01-01", rejectUnknownQueryParameters)).toThrow(
-      /unknown version/,
-    );
-  });
-
-  it("appears in the changelog between latest and 2026-10-13, with its changes", () => {
-    const { versions } = buildChangelog(extended);
-    expect(versions.map((v) => v.version)).toEqual([
-      "latest",
-      "2027-03-01",
-      "2026-10-13",
-      "2025-05-05",
-    ]);
-    expect(versions[1]).toMatchObject({
-      released: true,
-      environments: ["sandbox", "production"],
-      reference: "/openapi/2027-03-01.json",
-    });
-    expect(versions[1]?.changes).toEqual([
-      {
-        name: "renameAmountOverdueToOverdueAmount",
-        description: renameAmountOverdueToOverdueAmount.description,
-        resources: ["Statement", "StatementList"],
-        behaviour: false,
-      },
-      expect.objectContaining({ name: "renamePartnerRefToPartnerCustomerId" }),
-      expect.objectContaining({ name: "rejectUnknownQueryParameters", behaviour: true }),
-    ]);
-  });
-
-  it("gets its own OpenAPI document, and older documents gain its schema edits", () => {
-    const schemas = (version: string) =>
-      buildOpenApiDocument(extended, version, headers).components.schemas;
-    const newest = schemas("2027-03-01");
-    expect(Object.keys(newest.Statement.properties)).toContain("overdue_amount");
-    expect(Object.keys(newest.Statement.properties)).toContain("pdf_url");
-    expect(newest.CustomerLinkRequest.required).toEqual(["partner_customer_id"]);
-    const older = schemas("2026-10-13");
-    expect(Object.keys(older.Statement.properties)).toContain("amount_overdue");
-    expect(Object.keys(older.Statement.properties)).not.toContain("overdue_amount");
-    expect(older.CustomerLinkRequest.required).toEqual(["partner_ref"]);
-    expect(Object.keys(schemas("latest").Statement.properties)).toContain("pdf");
-    const doc = buildOpenApiDocument(extended, "2027-03-01", headers);
-    expect(doc.info.version).toBe("2027-03-01");
-    expect(doc.info.description).toContain("renameAmountOverdueToOverdueAmount");
-    expect(doc.components.parameters.Version.schema.enum).toContain("2027-03-01");
-  });
-
-  it("leaves the bundle the service runs unchanged", () => {
-    expect(bundle.versions.map((v) => v.id)).not.toContain("2027-03-01");
-    const served = buildOpenApiDocument(bundle, "2026-10-13", headers).components.schemas;
-    expect(Object.keys(served.Statement.properties)).toContain("overdue_amount");
   });
 });

@@ -1,25 +1,32 @@
-// The ordered bundle of API versions, newest first, and the transform chains built from it.
+// The ordered bundle of API versions, newest first, and what it serves: bodies reshaped per
+// version, requests brought forward, and per version its reference, errors and routes.
+import { canonicalModel } from "../src/openapi/canonical";
 import { v2025_05_05 } from "./2025-05-05";
 import { v2026_10_13 } from "./2026-10-13";
+import { checkBundle } from "./check";
+import { compile } from "./compile";
 import { latest } from "./latest";
 import type {
   ApiVersion,
+  CanonicalModel,
   Environment,
   Json,
   RequestName,
-  RequestTransformer,
   ResourceName,
   ResponseContext,
-  ResponseTransformer,
+  SchemaMap,
   VersionChange,
 } from "./types";
 
+export { checkBundle } from "./check";
+export { UnknownRequestField } from "./compile";
+export { endpoint, error, type Instruction, schema } from "./instructions";
 export type * from "./types";
 
-/** Newest first. Adding a version: one new module, one line here. */
+/** Newest first. Adding a version: `npm run version:new -- YYYY-MM-DD` writes both. */
 export const VERSIONS: readonly ApiVersion[] = [latest, v2026_10_13, v2025_05_05];
 
-/** A bundle checked for its invariants, with each version's transform chain precomputed. */
+/** A bundle checked for its invariants, with each version's chains precomputed. */
 export interface VersionBundle {
   /** Newest first. */
   versions: readonly ApiVersion[];
@@ -28,9 +35,14 @@ export interface VersionBundle {
   /** Versions a key of the environment may choose, newest first. */
   supported(environment: Environment): readonly string[];
   isSupported(version: string, environment: Environment): boolean;
-  /** Reshapes a canonical body into the shape of `version`. */
+  /** The version's entry; undefined for a version the bundle does not hold. */
+  versionOf(version: string): ApiVersion | undefined;
+  /** Reshapes a canonical body into the shape of `version`. Never mutates `body`. */
   transform(version: string, resource: ResourceName, body: Json, ctx: ResponseContext): Json;
-  /** Reshapes a request body sent in `version` into the canonical shape handlers read. */
+  /**
+   * Reshapes a request body sent in `version` into the canonical shape handlers read. Throws
+   * `UnknownRequestField` for a field that `version` does not have.
+   */
   upgradeRequest(version: string, request: RequestName, body: Json): Json;
   /**
    * Whether a client on `version` gets the behaviour `change` introduced: the one way code may
@@ -39,97 +51,29 @@ export interface VersionBundle {
   isApplied(version: string, change: VersionChange): boolean;
   /** The changes newer than `version`, newest first: what is undone to serve it. */
   changesNewerThan(version: string): readonly VersionChange[];
+  /** The named schemas of `version`'s reference (a fresh copy). */
+  schemasOf(version: string): SchemaMap;
+  /** Per canonical error type, the schema documenting its body in `version`. */
+  errorSchemasOf(version: string): Readonly<Record<string, string>>;
+  /** False for a route of the table that `version` does not have (added later, or removed). */
+  routeExists(version: string, method: string, path: string): boolean;
+  /** What a change touches: schemas, resources, `Error`, routes (for the changelog). */
+  touchedBy(change: VersionChange): readonly string[];
 }
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const VERB_FIRST = /^[a-z]+[A-Z][A-Za-z0-9]*$/;
-
-/** True for `YYYY-MM-DD` naming a day that exists. */
-function isCalendarDate(id: string): boolean {
-  const match = DATE.exec(id);
-  if (!match) return false;
-  const day = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
-  return day.toISOString().slice(0, 10) === id;
-}
-
-function checkChange(version: ApiVersion, change: VersionChange): void {
-  const where = `change ${change.name} (version ${version.id})`;
-  if (!VERB_FIRST.test(change.name)) throw new Error(`${where}: the name must be verb-first`);
-  if (change.description.trim() === "") throw new Error(`${where} needs a description`);
-  const touched = [...Object.keys(change.response), ...Object.keys(change.request ?? {})];
-  for (const resource of touched) {
-    if (!(change.resources as readonly string[]).includes(resource)) {
-      throw new Error(`${where} transforms ${resource} but does not list it in its resources`);
-    }
-  }
-}
-
-/** Throws if the bundle breaks an invariant; called at start-up and in tests. */
-export function checkBundle(versions: readonly ApiVersion[]): void {
-  const ids = new Set<string>();
-  const changeNames = new Set<string>();
-  const changes = new Set<VersionChange>();
-  for (const v of versions) {
-    if (ids.has(v.id)) throw new Error(`version ${v.id} is listed twice`);
-    ids.add(v.id);
-    if (v.id === "latest" ? v.released : !isCalendarDate(v.id) || !v.released) {
-      throw new Error(`version ${v.id}: only dated versions are released, and latest is not`);
-    }
-    for (const change of v.changes) {
-      if (changeNames.has(change.name) || changes.has(change)) {
-        throw new Error(`change ${change.name} is in two versions`);
-      }
-      changeNames.add(change.name);
-      changes.add(change);
-      checkChange(v, change);
-    }
-  }
-  if (versions.findIndex((v) => v.id === "latest") > 0) throw new Error("latest must come first");
-  const dated = versions.filter((v) => v.id !== "latest");
-  for (let i = 1; i < dated.length; i++) {
-    if ((dated[i - 1]?.id ?? "") <= (dated[i]?.id ?? "")) {
-      throw new Error("dated versions must be unique and ordered newest first");
-    }
-  }
-  const oldest = versions[versions.length - 1];
-  if (!oldest || oldest.id === "latest") throw new Error("the bundle needs a released version");
-  if (oldest.changes.length > 0) throw new Error(`the oldest version ${oldest.id} has changes`);
-}
-
-/** Per version, the functions to run in order, grouped by the body they reshape. */
-type Chains<Name extends string, Fn> = Map<string, Map<Name, Fn[]>>;
-
-function addTo<Name extends string, Fn>(chain: Map<Name, Fn[]>, name: Name, fn: Fn): void {
-  const list = chain.get(name) ?? [];
-  list.push(fn);
-  chain.set(name, list);
-}
-
-/** Builds a bundle: checks it, then precomputes per version the transformers to apply in order. */
-export function createBundle(versions: readonly ApiVersion[]): VersionBundle {
+/** Builds a bundle: checks it, then compiles per version what it serves. */
+export function createBundle(
+  versions: readonly ApiVersion[],
+  model: CanonicalModel = canonicalModel(),
+): VersionBundle {
   checkBundle(versions);
-  const responseChains: Chains<ResourceName, ResponseTransformer> = new Map();
-  const requestChains: Chains<RequestName, RequestTransformer> = new Map();
+  const compiled = compile(versions, model);
   const newerChanges = new Map<string, VersionChange[]>();
-  // A response to version V has every newer change undone, newest change first; a request sent
-  // in V is brought forward through the same changes, oldest first.
   versions.forEach((version, index) => {
-    const newer = versions.slice(0, index).flatMap((v) => v.changes);
-    const responses = new Map<ResourceName, ResponseTransformer[]>();
-    const requests = new Map<RequestName, RequestTransformer[]>();
-    for (const change of newer) {
-      for (const [name, fn] of Object.entries(change.response)) {
-        addTo(responses, name as ResourceName, fn);
-      }
-    }
-    for (const change of [...newer].reverse()) {
-      for (const [name, fn] of Object.entries(change.request ?? {})) {
-        addTo(requests, name as RequestName, fn);
-      }
-    }
-    responseChains.set(version.id, responses);
-    requestChains.set(version.id, requests);
-    newerChanges.set(version.id, newer);
+    newerChanges.set(
+      version.id,
+      versions.slice(0, index).flatMap((v) => v.changes),
+    );
   });
   // A change is applied for its own version and every newer one (smaller index: newer).
   const rank = new Map(versions.map((v, index) => [v.id, index]));
@@ -137,24 +81,37 @@ export function createBundle(versions: readonly ApiVersion[]): VersionBundle {
   versions.forEach((v, index) => {
     for (const change of v.changes) rankOfChange.set(change, index);
   });
-
+  const byId = new Map(versions.map((v) => [v.id, v]));
   const released = versions.filter((v) => v.released).map((v) => v.id);
   const all = versions.map((v) => v.id);
+  const known = (version: string) => {
+    if (!byId.has(version)) throw new Error(`unknown version ${version}`);
+    return version;
+  };
+
   return {
     versions,
     newestReleased: released[0] as string,
     supported: (environment) => (environment === "sandbox" ? all : released),
     isSupported: (version, environment) =>
       (environment === "sandbox" ? all : released).includes(version),
+    versionOf: (version) => byId.get(version),
     transform(version, resource, body, ctx) {
-      const fns = responseChains.get(version)?.get(resource);
+      if (resource === "Error") {
+        const steps = compiled.errors.get(version);
+        if (!steps || steps.length === 0) return body;
+        const state = { type: body?.error?.type, body };
+        for (const step of steps) step(state, ctx);
+        return state.body;
+      }
+      const fns = compiled.responses.get(version)?.get(resource);
       if (!fns) return body;
       let out = body;
       for (const fn of fns) out = fn(out, ctx);
       return out;
     },
     upgradeRequest(version, request, body) {
-      const fns = requestChains.get(version)?.get(request);
+      const fns = compiled.requests.get(version)?.get(request);
       if (!fns) return body;
       let out = body;
       for (const fn of fns) out = fn(out);
@@ -170,6 +127,11 @@ export function createBundle(versions: readonly ApiVersion[]): VersionBundle {
       return versionRank <= changeRank;
     },
     changesNewerThan: (version) => newerChanges.get(version) ?? [],
+    schemasOf: (version) => structuredClone(compiled.schemas.get(known(version)) as SchemaMap),
+    errorSchemasOf: (version) => compiled.errorSchemas.get(known(version)) ?? {},
+    routeExists: (version, method, path) =>
+      !compiled.absentRoutes.get(version)?.has(`${method} ${path}`),
+    touchedBy: (change) => compiled.touched.get(change) ?? [],
   };
 }
 

@@ -1,16 +1,43 @@
 // The Hono environment shared by every sub-app: bindings, and what the pipeline sets per request.
-import type { Environment } from "../../versions";
+import type { Environment, VersionBundle } from "../../versions";
 import type { Database, QueryStats } from "../db/client";
 import type { ReadAhead, ReadAheadResults } from "../db/queries";
+import type { DocumentStore } from "../db/storage";
 import type { Signer } from "../domain/signing";
+import type { User } from "../domain/user";
+import type { HeldKey } from "./idempotency";
+import type { VersionUsage } from "./version-usage";
+
+/** A dashboard request's signed-in user, its partner and session. */
+export interface DashboardSession {
+  user: User;
+  partnerName: string;
+  /** SHA-256 of the session id (the id itself stays in the cookie). */
+  sessionHash: string;
+  /** The token every state-changing form of this session carries. */
+  csrfToken: string;
+}
 
 /**
  * Secrets are set with `wrangler secret put` (locally: .dev.vars, which `wrangler types` reads);
  * a deployment may lack them, so they are optional here and checked where used.
  */
-export interface Bindings extends Omit<Env, "OPERATOR_TOKEN" | "SIGNING_SECRET"> {
+export interface Bindings extends Omit<Env, "OPERATOR_TOKEN" | "SIGNING_SECRET" | "MAILER"> {
   OPERATOR_TOKEN?: string;
   SIGNING_SECRET?: string;
+  /** How dashboard mail leaves: `outbox` (local), `cloudflare` (the MAIL binding) or `http`. */
+  MAILER?: string;
+  /** The sender of dashboard mail. */
+  MAIL_FROM?: string;
+  /** `http` mailer: the endpoint (Resend-compatible JSON) and its API key (a secret). */
+  MAIL_API_URL?: string;
+  MAIL_API_KEY?: string;
+  /** `cloudflare` mailer: a `send_email` binding (Cloudflare Email Service). */
+  MAIL?: SendEmail;
+  /** During a rotation: the token being replaced, still accepted until it is deleted. */
+  OPERATOR_TOKEN_PREVIOUS?: string;
+  /** During a rotation: the secret being replaced, still accepted for verification only. */
+  SIGNING_SECRET_PREVIOUS?: string;
 }
 
 /** The authenticated caller: what the key lookup returns. */
@@ -19,16 +46,24 @@ export interface Caller {
   partnerId: string;
   environment: Environment;
   scopes: readonly string[];
+  /** UTC day the key was last recorded as used (null: never), as the key lookup read it. */
+  lastUsedOn: string | null;
   savedVersion: string;
   /** The partner's products' merchant keys. */
   merchantKeys: readonly string[];
 }
 
 export interface Variables {
+  /** The versions this app serves (versions/index.ts in production; tests may pass another). */
+  bundle: VersionBundle;
+  /** Per-isolate request counts by version, flushed to D1 now and then. */
+  versionUsage: VersionUsage;
   requestId: string;
   db: Database;
   queryStats: QueryStats;
   signer: Signer;
+  /** The PDF bucket, its failures classified like D1's. */
+  documents: DocumentStore;
   /** The request clock; tests move it with fake timers. */
   now: () => Date;
   caller: Caller;
@@ -42,6 +77,12 @@ export interface Variables {
    */
   readAhead: ReadAhead;
   readAheadResults: ReadAheadResults;
+  /** The signed-in dashboard user, on /dashboard pages that need one. */
+  session: DashboardSession;
+  /** The Idempotency-Key this POST holds while it runs, if it sent one. */
+  idempotencyKey?: HeldKey;
+  /** The API key's rate-limit check, started alongside the key lookup. */
+  keyWithinLimit: Promise<boolean>;
 }
 
 export type AppEnv = { Bindings: Bindings; Variables: Variables };

@@ -12,8 +12,13 @@ export type ErrorType =
   | "ACCOUNT_NOT_FOUND_ERROR"
   | "STATEMENT_NOT_FOUND_ERROR"
   | "CONFLICT_ERROR"
+  | "IDEMPOTENCY_KEY_IN_USE_ERROR"
+  | "IDEMPOTENCY_KEY_REUSED_ERROR"
+  | "PRECONDITION_FAILED_ERROR"
   | "PAYLOAD_TOO_LARGE_ERROR"
   | "UNSUPPORTED_MEDIA_TYPE_ERROR"
+  | "RANGE_NOT_SATISFIABLE_ERROR"
+  | "RATE_LIMITED_ERROR"
   | "NOT_IMPLEMENTED_ERROR"
   | "SERVICE_UNAVAILABLE_ERROR"
   | "INTERNAL_ERROR";
@@ -34,11 +39,20 @@ export function statusOf(type: ErrorType): ContentfulStatusCode {
     case "STATEMENT_NOT_FOUND_ERROR":
       return 404;
     case "CONFLICT_ERROR":
+    case "IDEMPOTENCY_KEY_IN_USE_ERROR":
       return 409;
+    case "IDEMPOTENCY_KEY_REUSED_ERROR":
+      return 422;
+    case "PRECONDITION_FAILED_ERROR":
+      return 412;
     case "PAYLOAD_TOO_LARGE_ERROR":
       return 413;
     case "UNSUPPORTED_MEDIA_TYPE_ERROR":
       return 415;
+    case "RANGE_NOT_SATISFIABLE_ERROR":
+      return 416;
+    case "RATE_LIMITED_ERROR":
+      return 429;
     case "INTERNAL_ERROR":
       return 500;
     case "NOT_IMPLEMENTED_ERROR":
@@ -114,4 +128,9 @@ export function accountNotFound(accountId: string): ApiError {
     `No such account for this customer: ${JSON.stringify(accountId)}`,
     { param: "account_id" },
   );
+}
+
+/** 404 for a route that does not exist, or not in the request's version: the same bytes. */
+export function routeNotFound(method: string, path: string): ApiError {
+  return new ApiError("NOT_FOUND_ERROR", `No route ${method} ${path}.`);
 }

@@ -1,12 +1,22 @@
-// The /v2 request pipeline, in order: authenticate → resolve version → scope → product.
+// The /v2 request pipeline, in order: authenticate → resolve version → key rate limit → scope →
+// product.
 import type { MiddlewareHandler } from "hono";
-import { bundle } from "../../versions";
 import { findCallerByKeyHash } from "../db/queries";
 import { hashApiKey, parseApiKey } from "../domain/api-keys";
 import type { AppEnv } from "./context";
-import { ApiError } from "./errors";
+import { ApiError, routeNotFound } from "./errors";
 import { merchantKeyHeader, versionHeader } from "./headers";
-import type { Scope } from "./route-table";
+import { recordKeyUse } from "./key-use";
+import {
+  failedAuthentication,
+  policyField,
+  RATE_LIMITS,
+  rateLimited,
+  refuseBlockedClient,
+  withinLimit,
+} from "./rate-limit";
+import type { RouteSpec, Scope } from "./route-table";
+import { markVersion } from "./version-headers";
 
 const UNAUTHORIZED = () =>
   new ApiError(
@@ -37,25 +47,50 @@ function keyFromAuthorization(header: string | undefined): string | null {
   return colon === -1 ? decoded : decoded.slice(0, colon);
 }
 
-/** 401 for every failure cause alike; a key with a bad checksum never reaches storage. */
+/**
+ * 401 for every failure cause alike; a key with a bad checksum never reaches storage. A client
+ * that fails too often gets 429 instead, and is refused before any lookup for a while. The key's
+ * own rate limit is checked alongside its lookup and enforced once the version is known
+ * (`enforceKeyRateLimit`), so that its 429 speaks the request's version.
+ */
 export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
+  refuseBlockedClient(c);
   const key = keyFromAuthorization(c.req.header("authorization"));
   const environment = key === null ? null : parseApiKey(key);
-  if (key === null || environment === null) throw UNAUTHORIZED();
+  if (key === null || environment === null) throw await failedAuthentication(c, UNAUTHORIZED());
+  const keyHash = await hashApiKey(key);
+  const limited = withinLimit(c.env, RATE_LIMITS.partnerKey, keyHash);
+  const now = c.get("now")();
   const { caller, readAhead } = await findCallerByKeyHash(
     c.get("db"),
-    await hashApiKey(key),
+    keyHash,
+    now,
     c.get("readAhead"),
   );
-  if (!caller || caller.environment !== environment) throw UNAUTHORIZED();
+  if (!caller || caller.environment !== environment) {
+    throw await failedAuthentication(c, UNAUTHORIZED());
+  }
   c.set("caller", caller);
+  c.set("keyWithinLimit", limited);
+  recordKeyUse(c, caller, now);
   if (c.get("readAhead")) c.set("readAheadResults", readAhead);
   await next();
 };
 
-/** The header's version, else the partner's saved one; from here on every response names it. */
+/** 429 in the request's version once the key is over its limit; the policy on every answer. */
+export const enforceKeyRateLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
+  if (!(await c.get("keyWithinLimit"))) throw rateLimited(RATE_LIMITS.partnerKey);
+  c.header("RateLimit-Policy", policyField(RATE_LIMITS.partnerKey));
+  await next();
+};
+
+/**
+ * The header's version, else the partner's saved one; from here on every response names it (and,
+ * for a deprecated version, says so), and the request counts towards the version's usage.
+ */
 export const resolveVersion: MiddlewareHandler<AppEnv> = async (c, next) => {
   const caller = c.get("caller");
+  const bundle = c.get("bundle");
   const header = versionHeader(c.env);
   const requested = c.req.header(header);
   const version = requested ?? caller.savedVersion;
@@ -69,9 +104,20 @@ export const resolveVersion: MiddlewareHandler<AppEnv> = async (c, next) => {
     );
   }
   c.set("version", version);
-  c.header(header, version);
+  markVersion(c, version);
+  c.get("versionUsage").record(c, version);
   await next();
 };
+
+/** 404, exactly as for an unknown route, when the request's version does not have the route. */
+export function requireRouteInVersion(route: RouteSpec): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    if (!c.get("bundle").routeExists(c.get("version"), route.method, route.path)) {
+      throw routeNotFound(c.req.method, c.req.path);
+    }
+    await next();
+  };
+}
 
 /** 403 unless the key carries `scope`. */
 export function requireScope(scope: Scope): MiddlewareHandler<AppEnv> {

@@ -2,6 +2,7 @@
 import type { MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
 import { openDatabase } from "../db/client";
+import { openDocumentStore } from "../db/storage";
 import { createSigner } from "../domain/signing";
 import type { AppEnv } from "./context";
 import { versionHeader } from "./headers";
@@ -22,7 +23,8 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   c.set("requestId", requestId);
   c.set("db", db);
   c.set("queryStats", stats);
-  c.set("signer", createSigner(c.env.SIGNING_SECRET ?? ""));
+  c.set("signer", createSigner(c.env.SIGNING_SECRET ?? "", c.env.SIGNING_SECRET_PREVIOUS));
+  c.set("documents", openDocumentStore(c.env.PDFS));
   c.set("now", () => new Date());
 
   await next();
@@ -44,6 +46,7 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
       d1_sql_ms: Math.round(stats.sqlMs * 1000) / 1000,
       d1_replica_trips: stats.replicaTrips,
       d1_bookmark: stats.bookmark ?? undefined,
+      d1_deferred_writes: stats.deferredWrites,
     }),
   );
 };

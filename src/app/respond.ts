@@ -1,10 +1,11 @@
 // Rendering: canonical bodies go through the version chain of the request's version, then out.
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { bundle, type Json, type ResourceName } from "../../versions";
+import type { Json, ResourceName } from "../../versions";
+import { isStorageOutage } from "../db/storage";
 import type { AppEnv } from "./context";
 import { ApiError } from "./errors";
-import { versionHeader } from "./headers";
+import { markVersion } from "./version-headers";
 
 /** Sends a canonical body shaped for the request's version (unchanged before one is chosen). */
 export function respond(
@@ -13,25 +14,31 @@ export function respond(
   body: Json,
   status: ContentfulStatusCode = 200,
 ): Response {
-  const version = c.get("version");
-  if (!version) return c.json(body, status);
-  c.header(versionHeader(c.env), version);
-  const ctx = { path: c.req.path, status, timestamp: c.get("now")().toISOString() };
-  return c.json(bundle.transform(version, resource, body, ctx), status);
+  return sendShaped(c, shape(c, resource, body, status), status);
 }
 
-/** Storage failures are transient: the client should retry, unlike a bug. */
-function isStorageOutage(err: unknown): boolean {
-  for (let e: unknown = err; e instanceof Error; e = e.cause) {
-    if (
-      /D1_|SQLITE_BUSY|Network connection lost|storage.*(unavailable|reset|overloaded)|R2/i.test(
-        e.message,
-      )
-    ) {
-      return true;
-    }
-  }
-  return false;
+/** What the version modules make of a canonical body, for the request's version. */
+export function shape(
+  c: Context<AppEnv>,
+  resource: ResourceName,
+  body: Json,
+  status: ContentfulStatusCode = 200,
+): Json {
+  const version = c.get("version");
+  if (!version) return body;
+  return c.get("bundle").transform(version, resource, body, responseContext(c, status));
+}
+
+/** What a transformer may know of the response being built. */
+export function responseContext(c: Context<AppEnv>, status: number) {
+  return { path: c.req.path, status, timestamp: c.get("now")().toISOString() };
+}
+
+/** Sends a body already shaped for the request's version (see `shape`). */
+export function sendShaped(c: Context<AppEnv>, body: Json, status: ContentfulStatusCode): Response {
+  const version = c.get("version");
+  if (version) markVersion(c, version);
+  return c.json(body, status);
 }
 
 /** The single error renderer (`app.onError`): ApiErrors as they are, anything else without internals. */

@@ -117,4 +117,46 @@ export const ROUTES: readonly RouteSpec[] = [
   route("GET", "/v2/customers/:customer_id", null, "Retrieve a customer", served),
   route("POST", "/v2/customers/:customer_id/link", null, "Link a partner customer id", served),
   route("POST", "/v2/keys", null, "Create an API key", { implemented: true }),
+  // Statement events and their webhooks: they carry statements, so they need ACCOUNT_READ, and
+  // they belong to one product, so the merchant-key rules apply.
+  route("GET", "/v2/events", "ACCOUNT_READ", "List events", served),
+  route("GET", "/v2/events/:event_id", "ACCOUNT_READ", "Retrieve an event", served),
+  route(
+    "GET",
+    "/v2/events/:event_id/delivery_attempts",
+    "ACCOUNT_READ",
+    "List an event's delivery attempts",
+    served,
+  ),
+  route("POST", "/v2/events/:event_id/resend", "ACCOUNT_READ", "Resend an event", served),
+  route("POST", "/v2/webhook_endpoints", "ACCOUNT_READ", "Create a webhook endpoint", served),
+  route("GET", "/v2/webhook_endpoints", "ACCOUNT_READ", "List webhook endpoints", served),
+  route(
+    "GET",
+    "/v2/webhook_endpoints/:webhook_endpoint_id",
+    "ACCOUNT_READ",
+    "Retrieve a webhook endpoint",
+    served,
+  ),
+  route(
+    "DELETE",
+    "/v2/webhook_endpoints/:webhook_endpoint_id",
+    "ACCOUNT_READ",
+    "Delete a webhook endpoint",
+    served,
+  ),
+  route(
+    "POST",
+    "/v2/webhook_endpoints/:webhook_endpoint_id/roll_secret",
+    "ACCOUNT_READ",
+    "Roll a webhook endpoint's secret",
+    served,
+  ),
+  route(
+    "POST",
+    "/v2/webhook_endpoints/:webhook_endpoint_id/enable",
+    "ACCOUNT_READ",
+    "Enable a webhook endpoint",
+    served,
+  ),
 ];

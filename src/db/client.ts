@@ -7,6 +7,7 @@
 // fresh as that first read (the session's bookmark). No response reflects the database older
 // than its own request's first read. See docs/scale.md.
 import { type DrizzleD1Database, drizzle } from "drizzle-orm/d1";
+import { storageCall, storageFailure } from "./storage";
 
 /** Per-request storage cost, reported in the request's log line. */
 export interface QueryStats {
@@ -24,6 +25,8 @@ export interface QueryStats {
   replicaTrips: number;
   /** The session's bookmark after its last round trip: the database state the response saw. */
   bookmark: string | null;
+  /** Writes deferred until after the response (`waitUntil`), so not in the figures above. */
+  deferredWrites: number;
 }
 
 /** drizzle over the counting client; `$client` is that client, for the prebuilt hot-path SQL. */
@@ -64,7 +67,7 @@ class CountedStatement {
 
   async all<T>(): Promise<D1Result<T>> {
     const started = performance.now();
-    const result = await this.inner.all<T>();
+    const result = await storageCall(() => this.inner.all<T>());
     record(this.stats, this.session, [result], started);
     return result;
   }
@@ -86,13 +89,22 @@ class CountedStatement {
   }
 }
 
-/** Wraps a session just enough for drizzle: `prepare` and `batch`. */
+/**
+ * Wraps a session just enough for drizzle: `prepare` and `batch`. Every failure of the binding is
+ * classified on the way out (db/storage.ts), so an outage is told apart from a bad statement.
+ */
 function countingD1(session: D1DatabaseSession, stats: QueryStats): D1Database {
   const client = {
-    prepare: (query: string) => new CountedStatement(session.prepare(query), session, stats),
+    prepare(query: string) {
+      try {
+        return new CountedStatement(session.prepare(query), session, stats);
+      } catch (err) {
+        throw storageFailure(err);
+      }
+    },
     async batch(statements: CountedStatement[]) {
       const started = performance.now();
-      const results = await session.batch(statements.map((s) => s.inner));
+      const results = await storageCall(() => session.batch(statements.map((s) => s.inner)));
       record(stats, session, results, started);
       return results;
     },
@@ -113,8 +125,14 @@ export function openDatabase(binding: D1Database): { db: Database; stats: QueryS
     sqlMs: 0,
     replicaTrips: 0,
     bookmark: null,
+    deferredWrites: 0,
   };
-  const session = binding.withSession(SESSION_START);
+  let session: D1DatabaseSession;
+  try {
+    session = binding.withSession(SESSION_START);
+  } catch (err) {
+    throw storageFailure(err);
+  }
   // No relational schema: building its metadata on every request would cost more than it gives.
   return { db: drizzle(countingD1(session, stats)), stats };
 }

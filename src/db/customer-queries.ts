@@ -1,5 +1,6 @@
 // Customer and account reads: each one indexed round trip (a batch counts as one), paged by id.
 import { and, asc, eq, getTableColumns, gt, type SQL, sql } from "drizzle-orm";
+import type { Environment } from "../../versions";
 import type { Caller } from "../app/context";
 import type { Database } from "./client";
 import { customerInScope, type ReadScope } from "./queries";
@@ -13,7 +14,10 @@ export type CustomerFields = Pick<CustomerRow, "customerId" | "partnerCustomerId
   Partial<Pick<CustomerRow, "authorizedUsers">>;
 
 /** A customer-scoped request's read scope: the caller's partner and environment, one product. */
-export function readScopeOf(caller: Caller, merchantKey: string): ReadScope {
+export function readScopeOf(
+  caller: Caller,
+  merchantKey: string,
+): ReadScope & { environment: Environment } {
   return { partnerId: caller.partnerId, environment: caller.environment, merchantKey };
 }
 

@@ -2,9 +2,10 @@
 // statement per table (per chunk of ids), with only the columns the review compares.
 import type { ImportPayload } from "../domain/import-payload";
 import type { Database } from "./client";
+import { STATEMENT_COLUMNS } from "./import-writes";
 import { jsonChunks } from "./json-rows";
 
-/** A stored statement's owner and figures, under the import's own field names. */
+/** A stored statement's owner and figures, by column (see STATEMENT_COLUMNS). */
 export type StoredStatement = Record<string, string | number | null>;
 
 export interface Existing {
@@ -31,9 +32,8 @@ const LOOKUPS = {
     `WHERE ${idsIn("customer_id")}`,
   account: `SELECT account_id, customer_id FROM accounts WHERE ${idsIn("account_id")}`,
   statement:
-    "SELECT statement_id, account_id, period_start_date, period_end_date, due_date, currency, " +
-    "statement_balance, minimum_due, previous_balance, purchases, payments, credits, refunds, " +
-    `interest, fees, overdue_amount FROM statements WHERE ${idsIn("statement_id")}`,
+    `SELECT ${STATEMENT_COLUMNS.map(([, column]) => column).join(", ")} FROM statements ` +
+    `WHERE ${idsIn("statement_id")}`,
 } as const;
 
 type Kind = keyof typeof LOOKUPS;

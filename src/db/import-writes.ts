@@ -4,10 +4,20 @@
 // the stored rows: an ownership change makes a NOT NULL column NULL, a figure change trips the
 // immutability trigger (migrations/0001), and either fails the whole batch.
 import { bundle } from "../../versions";
-import type { ImportPayload, StatementInput } from "../domain/import-payload";
+import type { Actor } from "../domain/audit";
+import type { EventType } from "../domain/event";
+import {
+  IMPORT_AMOUNT_FIELDS,
+  type ImportPayload,
+  type StatementInput,
+} from "../domain/import-payload";
 import type { Database } from "./client";
+import { statementEventWrites } from "./event-writes";
 import type { Existing } from "./import-existing";
 import { jsonChunks } from "./json-rows";
+import { importedVersionRecords } from "./saved-versions";
+import { statements } from "./schema";
+import { statement } from "./statement";
 
 /** `?1` is a chunk of rows; each row is a JSON array read back with `value ->> n`. */
 const FROM_ROWS = "FROM json_each(?1) WHERE true";
@@ -77,55 +87,79 @@ const UPSERT_ACCOUNTS =
   `${keptOrNull("accounts", "customer_id", ["customer_id"])}, ` +
   ACCOUNT_FIGURES.map((f) => `${f} = coalesce(excluded.${f}, accounts.${f})`).join(", ");
 
-/** Statement columns an import writes, in row order (the input's field names are the same). */
-export const STATEMENT_FIELDS = [
-  "statement_id",
-  "account_id",
-  "period_start_date",
-  "period_end_date",
-  "due_date",
-  "currency",
-  "statement_balance",
-  "minimum_due",
-  "previous_balance",
-  "purchases",
-  "payments",
-  "credits",
-  "refunds",
-  "interest",
-  "fees",
-  "overdue_amount",
-] as const;
 /**
- * Rows: the statement's fields in STATEMENT_FIELDS order. Only statements the review found new are
+ * The statement fields an import writes, in row order: each import field with the column it is
+ * stored in. The import's names, not the API's (domain/import-payload.ts).
+ */
+export const STATEMENT_COLUMNS = (
+  [
+    ["statement_id", "statementId"],
+    ["account_id", "accountId"],
+    ["period_start_date", "periodStartDate"],
+    ["period_end_date", "periodEndDate"],
+    ["due_date", "dueDate"],
+    ["currency", "currency"],
+    ...IMPORT_AMOUNT_FIELDS,
+  ] as const
+).map(([field, key]) => [field, statements[key].name] as const);
+
+const COLUMN_NAMES = STATEMENT_COLUMNS.map(([, column]) => column);
+
+/**
+ * Rows: the statement's fields in STATEMENT_COLUMNS order. Only statements the review found new are
  * sent; if another import stored one meanwhile with other figures, the update trips the
  * immutability trigger and the whole batch rolls back.
  */
 const INSERT_STATEMENTS =
-  `INSERT INTO statements (${STATEMENT_FIELDS.join(", ")}, created_at) SELECT ` +
-  `${STATEMENT_FIELDS.map((_, i) => `value ->> ${i}`).join(", ")}, ?2 ${FROM_ROWS} ` +
+  `INSERT INTO statements (${COLUMN_NAMES.join(", ")}, created_at) SELECT ` +
+  `${COLUMN_NAMES.map((_, i) => `value ->> ${i}`).join(", ")}, ?2 ${FROM_ROWS} ` +
   "ON CONFLICT (statement_id) DO UPDATE SET " +
-  STATEMENT_FIELDS.slice(1)
-    .map((f) => `${f} = excluded.${f}`)
+  COLUMN_NAMES.slice(1)
+    .map((c) => `${c} = excluded.${c}`)
     .join(", ");
 
-const statementRow = (s: StatementInput) => STATEMENT_FIELDS.map((f) => s[f] ?? null);
+/** The event each new statement of an import announces. */
+const CREATED: EventType = "statement.created";
 
-/** The writes of an import, in dependency order, for one atomic batch. */
+const statementRow = (s: StatementInput) => STATEMENT_COLUMNS.map(([f]) => s[f] ?? null);
+
+/** An import's writes for one atomic batch; those from `deliveriesFrom` on answer deliveries. */
+export interface ImportWrites {
+  writes: D1PreparedStatement[];
+  deliveriesFrom: number;
+}
+
+/**
+ * The writes of an import, in dependency order, for one atomic batch: saved-version changes (with
+ * their audit rows, attributed to `actor`) before the partners change, then each section, then a
+ * `statement.created` event for each new statement and its webhook deliveries, last.
+ */
 export function writesOf(
   db: Database,
   payload: ImportPayload,
   existing: Existing,
   newStatements: StatementInput[],
-  createdAt: string,
-): D1PreparedStatement[] {
+  now: Date,
+  actor: Actor,
+): ImportWrites {
+  const createdAt = now.toISOString();
   const writes: D1PreparedStatement[] = [];
   const each = (query: string, chunks: string[], ...more: unknown[]) => {
-    const statement = db.$client.prepare(query);
-    for (const chunk of chunks) writes.push(statement.bind(chunk, ...more));
+    const prepared = db.$client.prepare(query);
+    for (const chunk of chunks) writes.push(prepared.bind(chunk, ...more));
   };
 
   const partners = payload.partners ?? [];
+  for (const environment of ["sandbox", "production"] as const) {
+    const changes = partners.flatMap((p) => {
+      const to = p.saved_versions?.[environment];
+      return to ? [[p.partner_id, to]] : [];
+    });
+    for (const rows of jsonChunks(changes, (row) => row)) {
+      const records = importedVersionRecords({ rows, environment, actor, now });
+      for (const query of records) writes.push(statement(db, query));
+    }
+  }
   const partnerChunks = jsonChunks(partners, (p) => [
     p.partner_id,
     p.name,
@@ -189,8 +223,14 @@ export function writesOf(
     createdAt,
   );
 
-  // Statement events belong in this batch too, written from the same chunks of new statements
-  // (one INSERT … SELECT per chunk), so that they commit or roll back with the rows.
-  each(INSERT_STATEMENTS, jsonChunks(newStatements, statementRow), createdAt);
-  return writes;
+  // Events belong in this batch too, written from the same chunks of new statements (one
+  // INSERT … SELECT per chunk), so that they commit or roll back with the rows. Statements already
+  // stored at the review get none: a re-import announces nothing.
+  const statementChunks = jsonChunks(newStatements, statementRow);
+  each(INSERT_STATEMENTS, statementChunks, createdAt);
+  const announced = statementChunks.map((rows) => statementEventWrites(CREATED, rows, createdAt));
+  for (const { events } of announced) writes.push(statement(db, events));
+  const deliveriesFrom = writes.length;
+  for (const { deliveries } of announced) writes.push(statement(db, deliveries));
+  return { writes, deliveriesFrom };
 }

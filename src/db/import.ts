@@ -2,10 +2,15 @@
 // everything in one atomic batch (all or nothing): see import-writes.ts for the writes and the
 // guards that refuse what another import changed between that read and the write.
 import { ApiError } from "../app/errors";
+import type { Actor } from "../domain/audit";
 import type { ImportPayload, StatementInput } from "../domain/import-payload";
 import type { Database } from "./client";
+import { type DeliveryRef, deliveriesOf } from "./event-writes";
 import { type Existing, readExisting, type StoredStatement } from "./import-existing";
-import { OWNERSHIP_GUARDS, STATEMENT_FIELDS, writesOf } from "./import-writes";
+import { OWNERSHIP_GUARDS, STATEMENT_COLUMNS, writesOf } from "./import-writes";
+
+/** Who an import's audit rows name when the caller does not say. */
+const OPERATOR: Actor = { type: "operator", id: null, label: "operator", ip: null };
 
 export interface ImportCounts {
   partners: number;
@@ -15,7 +20,9 @@ export interface ImportCounts {
 }
 
 function sameFigures(existing: StoredStatement, incoming: StatementInput): boolean {
-  return STATEMENT_FIELDS.every((field) => existing[field] === (incoming[field] ?? null));
+  return STATEMENT_COLUMNS.every(
+    ([field, column]) => existing[column] === (incoming[field] ?? null),
+  );
 }
 
 const label = (section: string, index: number, id: string) =>
@@ -92,12 +99,17 @@ function review(payload: ImportPayload, existing: Existing, now: Date) {
   return { invalid, conflicts, newStatements };
 }
 
-/** Applies an import atomically. Throws 400 for bad references, 409 for conflicting changes. */
+/**
+ * Applies an import atomically, with a `statement.created` event for each new statement in the
+ * same batch. Throws 400 for bad references, 409 for conflicting changes. Answers the counts and
+ * the webhook deliveries the new events created, for the caller to enqueue.
+ */
 export async function importPayload(
   db: Database,
   payload: ImportPayload,
   now: Date,
-): Promise<ImportCounts> {
+  actor: Actor = OPERATOR,
+): Promise<{ counts: ImportCounts; deliveries: DeliveryRef[] }> {
   const existing = await readExisting(db, payload);
   const { invalid, conflicts, newStatements } = review(payload, existing, now);
   if (invalid.length > 0) {
@@ -119,15 +131,17 @@ export async function importPayload(
   };
   // From here on only the writes' JSON chunks are needed: nothing else of the payload is used
   // across the write, so a large import holds one copy of its rows while D1 works.
-  const writes = writesOf(db, payload, existing, newStatements, now.toISOString());
+  const { writes, deliveriesFrom } = writesOf(db, payload, existing, newStatements, now, actor);
+  let deliveries: DeliveryRef[] = [];
   if (writes.length > 0) {
     try {
-      await db.$client.batch(writes);
+      const results = await db.$client.batch(writes);
+      deliveries = deliveriesOf(results.slice(deliveriesFrom));
     } catch (err) {
       throw concurrentChange(err) ?? err;
     }
   }
-  return counts;
+  return { counts, deliveries };
 }
 
 /** The 409 for a batch refused by a guard: another import changed the same rows meanwhile. */

@@ -1,5 +1,18 @@
 // The few queries the partner routes need, each one indexed round trip (a batch counts as one).
-import { and, desc, eq, fillPlaceholders, isNull, type SQL, sql } from "drizzle-orm";
+import {
+  and,
+  desc,
+  eq,
+  fillPlaceholders,
+  gt,
+  gte,
+  isNull,
+  lt,
+  or,
+  type SQL,
+  type SQLWrapper,
+  sql,
+} from "drizzle-orm";
 import { QueryBuilder, SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import type { Caller } from "../app/context";
 import type { PagePosition } from "../domain/page-token";
@@ -12,27 +25,45 @@ import { accounts, apiKeys, customers, partners, statements } from "./schema";
 const qb = new QueryBuilder();
 const placeholder = sql.placeholder;
 
-/** A key is live when it is not revoked: the one place that says so. */
-const LIVE_KEY = and(eq(apiKeys.keyHash, placeholder("keyHash")), isNull(apiKeys.revokedAt));
+/**
+ * The one definition of a live key: not revoked, and not past its expiry at `now` (the request
+ * clock, RFC 3339 UTC, which sorts like the stored instants). Every read gated on a key uses it.
+ */
+export function keyIsLive(now: SQLWrapper | string): SQL {
+  return and(
+    isNull(apiKeys.revokedAt),
+    or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, now)),
+  ) as SQL;
+}
+
+/**
+ * When a key may authenticate: its hash matches and it is live at the request's `now`. Every read
+ * planned before authentication is a column of the row it selects (see `keyLookup`), so a key
+ * that fails it reads nothing else.
+ */
+const LIVE_KEY = and(eq(apiKeys.keyHash, placeholder("keyHash")), keyIsLive(placeholder("now")));
 
 const CALLER_FIELDS = {
   keyId: apiKeys.keyId,
   partnerId: apiKeys.partnerId,
   environment: apiKeys.environment,
   scopes: apiKeys.scopes,
+  lastUsedOn: apiKeys.lastUsedOn,
   savedVersionSandbox: partners.savedVersionSandbox,
   savedVersionProduction: partners.savedVersionProduction,
   merchantKeys: partners.merchantKeys,
 };
 
 /**
- * The key lookup, with `aheads` as more columns of the key's row: scalar subqueries that SQLite
- * evaluates only for a live key (a dead or unknown key matches no row, so nothing else is read),
- * and that travel in the key lookup's one statement.
+ * The key lookup, with `aheads` as more columns of the key's row (`ahead_<name>`): scalar
+ * subqueries that SQLite evaluates only for a live key (a dead or unknown key matches no row, so
+ * nothing else is read), and that travel in the key lookup's one statement.
  */
-function keyLookup(aheads: Record<string, SQL.Aliased> = {}) {
+function keyLookup(aheads: Record<string, SQL> = {}) {
+  const columns: Record<string, SQL.Aliased> = {};
+  for (const name in aheads) columns[name] = (aheads[name] as SQL).as(`ahead_${name}`);
   return qb
-    .select({ ...CALLER_FIELDS, ...aheads })
+    .select({ ...CALLER_FIELDS, ...columns })
     .from(apiKeys)
     .innerJoin(partners, eq(partners.partnerId, apiKeys.partnerId))
     .where(LIVE_KEY)
@@ -48,6 +79,7 @@ interface KeyRow {
   partner_id: string;
   environment: "sandbox" | "production";
   scopes: string;
+  last_used_on: string | null;
   saved_version_sandbox: string;
   saved_version_production: string;
   merchant_keys: string;
@@ -64,17 +96,19 @@ export interface ReadAhead {
 export type ReadAheadResults = Record<string, unknown>;
 
 /**
- * The live key with this hash, with its partner's saved versions and products (null if none),
- * and the results of `readAhead`, read in the same statement: one round trip. The results must
- * only be used once the caller is known to own them.
+ * The key with this hash if it is live at `now`, with its partner's saved versions and products
+ * (null if none), and the results of `readAhead`, read in the same statement: one round trip. The
+ * results must only be used once the caller is known to own them.
  */
 export async function findCallerByKeyHash(
   db: Database,
   keyHash: string,
+  now: Date,
   readAhead?: ReadAhead,
 ): Promise<{ caller: Caller | null; readAhead: ReadAheadResults }> {
   const query = readAhead?.lookup ?? KEY_LOOKUP;
-  const values = readAhead ? { ...readAhead.values, keyHash } : { keyHash };
+  const key = { keyHash, now: now.toISOString() };
+  const values = readAhead ? { ...readAhead.values, ...key } : key;
   const { results } = await db.$client
     .prepare(query.sql)
     .bind(...fillPlaceholders(query.params, values))
@@ -90,6 +124,7 @@ export async function findCallerByKeyHash(
     partnerId: row.partner_id,
     environment: row.environment,
     scopes: JSON.parse(row.scopes) as string[],
+    lastUsedOn: row.last_used_on,
     savedVersion:
       row.environment === "sandbox" ? row.saved_version_sandbox : row.saved_version_production,
     merchantKeys: JSON.parse(row.merchant_keys) as string[],
@@ -113,6 +148,8 @@ export function customerInScope(scope: ReadScope, customerId: string): SQL {
     eq(customers.merchantKey, scope.merchantKey),
   ) as SQL;
 }
+
+export type StatementRow = typeof statements.$inferSelect;
 
 /** The owner of an account: its customer and that customer's read scope (copied at import). */
 export interface AccountOwner {
@@ -165,7 +202,7 @@ const visibleStatements = and(
  * Up to `limit` visible statements of the account from `where`, newest first, through
  * `statements_page_idx`, as one JSON array (see PAGE_COLUMNS).
  */
-function pageAsJson(where: SQL | undefined): SQL.Aliased<string> {
+function pageAsJson(where: SQL | undefined): SQL<string> {
   const page = qb
     .select(PAGE_COLUMNS)
     .from(statements)
@@ -176,9 +213,7 @@ function pageAsJson(where: SQL | undefined): SQL.Aliased<string> {
     Object.keys(PAGE_COLUMNS).map((name) => sql.identifier(name)),
     sql`, `,
   );
-  return sql<string>`(SELECT json_group_array(json_array(${values})) FROM (${page}))`.as(
-    "ahead_page",
-  );
+  return sql<string>`(SELECT json_group_array(json_array(${values})) FROM (${page}))`;
 }
 
 const OWNER = sql<string>`(SELECT json_array(${accounts.customerId}, ${accounts.partnerId}, ${
@@ -186,72 +221,82 @@ const OWNER = sql<string>`(SELECT json_array(${accounts.customerId}, ${accounts.
 }, ${accounts.merchantKey}) FROM ${accounts} WHERE ${eq(
   accounts.accountId,
   placeholder("accountId"),
-)})`.as("ahead_owner");
+)})`;
+const keysetAfter = sql`(${statements.periodEndDate}, ${statements.statementId}) < (${placeholder("afterEnd")}, ${placeholder("afterId")})`;
+// Filtered listings: the bounds are one range of the same index. A continuation needs no upper
+// bound: its position, taken from a row that passed the filter, is already below it.
+const fromBound = gte(statements.periodEndDate, placeholder("gte"));
+const belowBound = lt(statements.periodEndDate, placeholder("lt"));
 const FIRST_PAGE = pageAsJson(visibleStatements);
-const NEXT_PAGE = pageAsJson(
-  and(
-    visibleStatements,
-    sql`(${statements.periodEndDate}, ${statements.statementId}) < (${placeholder("afterEnd")}, ${placeholder("afterId")})`,
-  ),
-);
+const NEXT_PAGE = pageAsJson(and(visibleStatements, keysetAfter));
+const FIRST_FILTERED_PAGE = pageAsJson(and(visibleStatements, fromBound, belowBound));
+const NEXT_FILTERED_PAGE = pageAsJson(and(visibleStatements, fromBound, keysetAfter));
 
-/** The reads of a page, with and without the key lookup, built once per isolate. */
+/** The key lookups that carry a page, built once per isolate. */
 const PAGE_READS = {
-  first: {
-    withKey: keyLookup({ owner: OWNER, page: FIRST_PAGE }),
-    alone: alone(OWNER, FIRST_PAGE),
-  },
-  next: { withKey: keyLookup({ page: NEXT_PAGE }), alone: alone(NEXT_PAGE) },
+  first: keyLookup({ owner: OWNER, page: FIRST_PAGE }),
+  next: keyLookup({ page: NEXT_PAGE }),
+  firstFiltered: keyLookup({ owner: OWNER, page: FIRST_FILTERED_PAGE }),
+  nextFiltered: keyLookup({ page: NEXT_FILTERED_PAGE }),
 };
 
-/** The same reads without a key lookup, for a handler that planned nothing ahead. */
-function alone(...aheads: SQL.Aliased[]): BuiltQuery {
-  const columns = sql.join(
-    aheads.map((ahead) => sql`${ahead}`),
-    sql`, `,
-  );
-  return new SQLiteSyncDialect().sqlToQuery(sql`SELECT ${columns}`) as BuiltQuery;
-}
+/** A first page without a key lookup, for a reader the dashboard session already authorised. */
+const FIRST_PAGE_ALONE = new SQLiteSyncDialect().sqlToQuery(sql`SELECT ${FIRST_PAGE} AS page`);
 
-function pageValues(accountId: string, after: PagePosition | null, limit: number) {
-  return after
-    ? { accountId, limit: limit + 1, afterEnd: after.periodEndDate, afterId: after.statementId }
-    : { accountId, limit: limit + 1 };
+/** Bounds on `period_end_date` (normalised timestamps); an absent bound does not filter. */
+export interface PeriodEndBounds {
+  gte?: string;
+  lt?: string;
 }
+// Every stored date (`YYYY-…`) sorts after "" and before "~".
+const NO_LOWER_BOUND = "";
+const NO_UPPER_BOUND = "~";
 
 /**
  * The reads of a statements page, all answerable without knowing the caller, so they can ride in
  * the key lookup's statement: the account's owner (first page only) and up to `limit + 1`
- * visible statements after `after` (the extra row only signals `has_more`). A continuation page
- * skips the owner: its token, signed under the very binding the owner check proved, is issued
- * only after that check, and ownership never changes.
+ * visible statements after `after` and inside `bounds` (the extra row only signals `has_more`).
+ * Rows read: the key, its partner, the account, the page, and nothing past the key for a key that
+ * is not live. A continuation page skips the owner: its token, signed under the very binding the
+ * owner check proved, is issued only after that check, and ownership never changes.
  */
 export function statementPageReads(
   accountId: string,
   after: PagePosition | null,
   limit: number,
+  bounds: PeriodEndBounds = {},
 ): ReadAhead {
-  return {
-    lookup: PAGE_READS[after ? "next" : "first"].withKey,
-    values: pageValues(accountId, after, limit),
-  };
+  const filtered = bounds.gte !== undefined || bounds.lt !== undefined;
+  const values: Record<string, unknown> = { accountId, limit: limit + 1 };
+  if (after) {
+    values.afterEnd = after.periodEndDate;
+    values.afterId = after.statementId;
+  }
+  if (filtered) {
+    values.gte = bounds.gte ?? NO_LOWER_BOUND;
+    if (!after) values.lt = bounds.lt ?? NO_UPPER_BOUND;
+  }
+  const lookup = filtered
+    ? PAGE_READS[after ? "nextFiltered" : "firstFiltered"]
+    : PAGE_READS[after ? "next" : "first"];
+  return { lookup, values };
 }
 
-/** The same reads on their own, when nothing was planned ahead of authentication. */
-export async function readStatementPage(
+/**
+ * A first page of an account's visible statements (up to `limit + 1`, newest first) read without
+ * a key: for the dashboard's version preview, whose caller the dashboard session already
+ * authorised.
+ */
+export async function readFirstStatementPage(
   db: Database,
   accountId: string,
-  after: PagePosition | null,
   limit: number,
-): Promise<ReadAheadResults> {
-  const query = PAGE_READS[after ? "next" : "first"].alone;
-  const row = await db.$client
-    .prepare(query.sql)
-    .bind(...fillPlaceholders(query.params, pageValues(accountId, after, limit)))
-    .first<Record<string, unknown>>();
-  const aheads: ReadAheadResults = {};
-  for (const column in row ?? {}) aheads[column.slice(6)] = row?.[column];
-  return aheads;
+): Promise<StatementRecord[]> {
+  const page = await db.$client
+    .prepare(FIRST_PAGE_ALONE.sql)
+    .bind(...fillPlaceholders(FIRST_PAGE_ALONE.params, { accountId, limit: limit + 1 }))
+    .first<string>("page");
+  return statementPageResults({ page }).rows;
 }
 
 const newestFirst = (a: PageRow, b: PageRow) =>

@@ -1,6 +1,13 @@
 // D1 schema: the single source of truth; `npm run db:generate` writes migrations/ from it.
 import { sql } from "drizzle-orm";
-import { index, integer, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import {
+  index,
+  integer,
+  primaryKey,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/sqlite-core";
 
 /** A company running a co-brand card programme. Saved API versions are per environment. */
 export const partners = sqliteTable("partners", {
@@ -44,8 +51,27 @@ export const apiKeys = sqliteTable(
     name: text("name"),
     createdAt: text("created_at").notNull(),
     revokedAt: text("revoked_at"),
+    /** A key is live until this instant (null: no expiry); a roll sets it on the old key. */
+    expiresAt: text("expires_at"),
+    /** The key that minted this one with `POST /v2/keys`; revoking it revokes this one too. */
+    parentKeyId: text("parent_key_id"),
+    /** Who created the key; null for keys created before creators were recorded. */
+    createdBy: text("created_by", { enum: ["operator", "user", "key"] }),
+    /** The dashboard user who created (or rolled into) the key, when `created_by` is `user`. */
+    createdByUserId: text("created_by_user_id"),
+    /** Prefix and last four characters (`sk_live_…Ab3d`); null for keys older than the column. */
+    maskedKey: text("masked_key"),
+    /**
+     * UTC day (`YYYY-MM-DD`) the key last authenticated a request. Written at most once a day,
+     * after the response, only when the key lookup saw an older day.
+     */
+    lastUsedOn: text("last_used_on"),
   },
-  (t) => [uniqueIndex("api_keys_hash_idx").on(t.keyHash)],
+  (t) => [
+    uniqueIndex("api_keys_hash_idx").on(t.keyHash),
+    index("api_keys_partner_idx").on(t.partnerId, t.environment, t.createdAt),
+    index("api_keys_parent_idx").on(t.parentKeyId),
+  ],
 );
 
 export const customers = sqliteTable(
@@ -127,4 +153,276 @@ export const statements = sqliteTable(
       .on(t.accountId, t.periodEndDate, t.statementId)
       .where(sql`hidden_at IS NULL`),
   ],
+);
+
+/** Dashboard users: invitation-only members of one partner. Addresses are stored lowercased. */
+export const users = sqliteTable(
+  "users",
+  {
+    userId: text("user_id").primaryKey(),
+    partnerId: text("partner_id")
+      .notNull()
+      .references(() => partners.partnerId),
+    email: text("email").notNull(),
+    role: text("role", { enum: ["Admin", "Developer"] }).notNull(),
+    createdAt: text("created_at").notNull(),
+    lastSignedInAt: text("last_signed_in_at"),
+  },
+  (t) => [
+    uniqueIndex("users_partner_email_idx").on(t.partnerId, t.email),
+    index("users_email_idx").on(t.email),
+  ],
+);
+
+/** One-time sign-in links: only the SHA-256 of the token is stored; single use, short-lived. */
+export const signInTokens = sqliteTable(
+  "sign_in_tokens",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.userId),
+    createdAt: text("created_at").notNull(),
+    expiresAt: text("expires_at").notNull(),
+    usedAt: text("used_at"),
+  },
+  (t) => [index("sign_in_tokens_user_idx").on(t.userId)],
+);
+
+/** Dashboard sessions: only the SHA-256 of the cookie's id is stored. */
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    sessionHash: text("session_hash").primaryKey(),
+    userId: text("user_id")
+      .notNull()
+      .references(() => users.userId),
+    createdAt: text("created_at").notNull(),
+    /** Moves with use (at most once a minute); the idle timeout counts from here. */
+    lastSeenAt: text("last_seen_at").notNull(),
+    /** The absolute end of the session, whatever its use. */
+    expiresAt: text("expires_at").notNull(),
+  },
+  (t) => [index("sessions_user_idx").on(t.userId)],
+);
+
+/**
+ * Who changed what, for a partner: keys, saved versions, users and sign-ins, from the dashboard,
+ * the operator API and `POST /v2/keys`. Append-only; `id` orders it (newest first by keyset).
+ */
+export const auditEvents = sqliteTable(
+  "audit_events",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    partnerId: text("partner_id")
+      .notNull()
+      .references(() => partners.partnerId),
+    occurredAt: text("occurred_at").notNull(),
+    actorType: text("actor_type", { enum: ["user", "key", "operator"] }).notNull(),
+    /** The user id or key id; null for the operator. */
+    actorId: text("actor_id"),
+    /** What to show for the actor, as it was then (a user's address, a key id, `operator`). */
+    actorLabel: text("actor_label").notNull(),
+    action: text("action").notNull(),
+    environment: text("environment", { enum: ["sandbox", "production"] }),
+    /** The key id, user id or version the action was about. */
+    target: text("target"),
+    /** JSON object with the action's particulars. */
+    details: text("details"),
+    ip: text("ip"),
+  },
+  (t) => [index("audit_events_partner_idx").on(t.partnerId, t.id)],
+);
+
+/** Each change of a partner's saved version; the newest one may be rolled back for 72 hours. */
+export const savedVersionChanges = sqliteTable(
+  "saved_version_changes",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    partnerId: text("partner_id")
+      .notNull()
+      .references(() => partners.partnerId),
+    environment: text("environment", { enum: ["sandbox", "production"] }).notNull(),
+    fromVersion: text("from_version").notNull(),
+    toVersion: text("to_version").notNull(),
+    /** `change`, or `rollback` (which cannot itself be rolled back). */
+    kind: text("kind", { enum: ["change", "rollback"] }).notNull(),
+    changedAt: text("changed_at").notNull(),
+    /** Random, unique: lets the statements of the change's batch find the row it wrote. */
+    ref: text("ref").notNull(),
+  },
+  (t) => [index("saved_version_changes_idx").on(t.partnerId, t.environment, t.id)],
+);
+
+/** Mail kept instead of sent when `MAILER` is `outbox` (local runs and tests). */
+export const outbox = sqliteTable("outbox", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  recipient: text("recipient").notNull(),
+  subject: text("subject").notNull(),
+  text: text("text").notNull(),
+  html: text("html"),
+  createdAt: text("created_at").notNull(),
+});
+
+/**
+ * Statement events: one row per change a partner can learn of, written in the same atomic batch as
+ * the change itself. Each carries the read scope of the statement's account (copied, like
+ * `accounts`), so listing a product's events reads one index range. Kept 30 days.
+ */
+export const events = sqliteTable(
+  "events",
+  {
+    eventId: text("event_id").primaryKey(),
+    type: text("type", {
+      enum: ["statement.created", "statement.pdf_available", "statement.hidden"],
+    }).notNull(),
+    statementId: text("statement_id")
+      .notNull()
+      .references(() => statements.statementId),
+    accountId: text("account_id").notNull(),
+    customerId: text("customer_id").notNull(),
+    partnerId: text("partner_id").notNull(),
+    environment: text("environment", { enum: ["sandbox", "production"] }).notNull(),
+    merchantKey: text("merchant_key").notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [
+    // The keyset page index of `GET /v2/events`, newest first within one read scope.
+    index("events_page_idx").on(t.partnerId, t.environment, t.merchantKey, t.createdAt, t.eventId),
+    // Each transition happens once per statement: a concurrent import cannot announce it twice.
+    uniqueIndex("events_statement_type_idx").on(t.statementId, t.type),
+    // The retention purge deletes by age.
+    index("events_created_idx").on(t.createdAt),
+  ],
+);
+
+/**
+ * Where a partner's events are pushed: one product of one environment, pinned to the API version
+ * it was created under. The signing secret must stay usable, so it is stored as issued (never
+ * logged, shown only when created or rolled); the previous one keeps signing until it expires.
+ */
+export const webhookEndpoints = sqliteTable(
+  "webhook_endpoints",
+  {
+    endpointId: text("endpoint_id").primaryKey(),
+    partnerId: text("partner_id")
+      .notNull()
+      .references(() => partners.partnerId),
+    environment: text("environment", { enum: ["sandbox", "production"] }).notNull(),
+    merchantKey: text("merchant_key").notNull(),
+    url: text("url").notNull(),
+    description: text("description"),
+    apiVersion: text("api_version").notNull(),
+    /** Origin of the API the endpoint was registered through: where payload links point. */
+    apiOrigin: text("api_origin").notNull(),
+    secret: text("secret").notNull(),
+    previousSecret: text("previous_secret"),
+    previousSecretExpiresAt: text("previous_secret_expires_at"),
+    status: text("status", { enum: ["enabled", "disabled"] }).notNull(),
+    disabledAt: text("disabled_at"),
+    disabledReason: text("disabled_reason"),
+    /** Start of the current run of failed attempts; null after a success. */
+    failingSince: text("failing_since"),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [
+    index("webhook_endpoints_scope_idx").on(
+      t.partnerId,
+      t.environment,
+      t.merchantKey,
+      t.endpointId,
+    ),
+  ],
+);
+
+/**
+ * The delivery of one event to one endpoint: the outbox row the queue works from. `generation`
+ * changes when the event is re-sent, so that a message of an earlier cycle never attempts again.
+ */
+export const webhookDeliveries = sqliteTable(
+  "webhook_deliveries",
+  {
+    eventId: text("event_id")
+      .notNull()
+      .references(() => events.eventId),
+    endpointId: text("endpoint_id")
+      .notNull()
+      .references(() => webhookEndpoints.endpointId),
+    status: text("status", { enum: ["pending", "succeeded", "failed"] }).notNull(),
+    generation: integer("generation").notNull().default(0),
+    /** Attempts made in the current cycle. */
+    attempts: integer("attempts").notNull().default(0),
+    cycleStartedAt: text("cycle_started_at").notNull(),
+    nextAttemptAt: text("next_attempt_at").notNull(),
+    /** While an attempt runs: no other message may attempt before this instant. */
+    leaseUntil: text("lease_until"),
+    completedAt: text("completed_at"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.eventId, t.endpointId] }),
+    // The sweeper finds deliveries whose message was lost, or whose retry window closed.
+    index("webhook_deliveries_due_idx").on(t.status, t.nextAttemptAt),
+    index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.status),
+  ],
+);
+
+/** Every attempt to deliver an event: outcome, duration and the receiver's status code. */
+export const webhookAttempts = sqliteTable(
+  "webhook_attempts",
+  {
+    attemptId: text("attempt_id").primaryKey(),
+    eventId: text("event_id").notNull(),
+    endpointId: text("endpoint_id").notNull(),
+    attemptedAt: text("attempted_at").notNull(),
+    durationMs: integer("duration_ms").notNull(),
+    status: text("status", { enum: ["succeeded", "failed", "timed_out"] }).notNull(),
+    responseStatus: integer("response_status"),
+    error: text("error"),
+  },
+  (t) => [
+    index("webhook_attempts_event_idx").on(t.eventId, t.attemptedAt, t.attemptId),
+    // An endpoint's delivery history, newest first (attempt ids sort by their start), and
+    // deleting an endpoint's attempts with it.
+    index("webhook_attempts_endpoint_idx").on(t.endpointId, t.attemptId),
+  ],
+);
+
+/**
+ * Idempotency keys of partner POSTs, for 24 hours. Looked up by a hash of (partner, environment,
+ * key); the stored response is encrypted under a key derived from the Idempotency-Key itself, so
+ * a replayed secret (a new API key, a webhook secret) is unreadable without the client's key.
+ */
+export const idempotencyKeys = sqliteTable(
+  "idempotency_keys",
+  {
+    keyHash: text("key_hash").primaryKey(),
+    /** Hash of what makes two requests the same: method, path, version, product and body. */
+    fingerprint: text("fingerprint").notNull(),
+    state: text("state", { enum: ["running", "completed"] }).notNull(),
+    /** A running request's reservation; once past, a retry may take the key over. */
+    lockedUntil: text("locked_until"),
+    lockToken: text("lock_token"),
+    responseStatus: integer("response_status"),
+    response: text("response"),
+    createdAt: text("created_at").notNull(),
+    expiresAt: text("expires_at").notNull(),
+  },
+  (t) => [index("idempotency_keys_expiry_idx").on(t.expiresAt)],
+);
+
+/**
+ * Requests served per day, API version, partner and environment: added to by each isolate at most
+ * once a minute (src/app/version-usage.ts), read by the operator API. The key starts with the
+ * day, so "the last 30 days" is one range of the primary key.
+ */
+export const versionUsage = sqliteTable(
+  "version_usage",
+  {
+    day: text("day").notNull(),
+    version: text("version").notNull(),
+    partnerId: text("partner_id").notNull(),
+    environment: text("environment", { enum: ["sandbox", "production"] }).notNull(),
+    requests: integer("requests").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.day, t.version, t.partnerId, t.environment] })],
 );

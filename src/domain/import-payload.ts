@@ -1,52 +1,63 @@
 // Validation of the operator import payload: every problem is reported with its item and field.
 import * as z from "zod";
 import { bundle } from "../../versions";
-import { AMOUNT_FIELDS, AMOUNT_SIGNS } from "./statement";
+import { normaliseTimestamp } from "./timestamp";
+import { describeProblem, relevantIssues } from "./validation-messages";
+
+/**
+ * The import's amount fields, with the column each one is stored in. The import's names, not the
+ * API's: they change only with the operator import, never with an API version.
+ */
+export const IMPORT_AMOUNT_FIELDS = [
+  ["statement_balance", "statementBalance"],
+  ["minimum_due", "minimumDue"],
+  ["previous_balance", "previousBalance"],
+  ["purchases", "purchases"],
+  ["payments", "payments"],
+  ["credits", "credits"],
+  ["refunds", "refunds"],
+  ["interest", "interest"],
+  ["fees", "fees"],
+  ["overdue_amount", "overdueAmount"],
+] as const;
+
+type ImportAmountField = (typeof IMPORT_AMOUNT_FIELDS)[number][0];
+
+/** Card-statement sign convention: charges positive, money credited back negative. */
+const AMOUNT_SIGNS: Partial<Record<ImportAmountField, "positive" | "negative">> = {
+  purchases: "positive",
+  interest: "positive",
+  fees: "positive",
+  payments: "negative",
+  credits: "negative",
+  refunds: "negative",
+};
 
 const MAX_ITEMS = 5000;
 
+/** Ids every route can address: no dot segments, no controls or spaces, nothing to escape. */
+export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
+
 const id = z
   .string()
-  .min(1)
-  .max(255)
-  .regex(/^[\x21-\x7e]+$/, "must be printable ASCII without spaces");
-const environment = z.enum(["sandbox", "production"]);
-const amount = z.number().int("must be an integer").refine(Number.isSafeInteger, "is out of range");
-
-const RFC3339 =
-  /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-]\d{2}:\d{2})$/;
-
-function daysInMonth(year: number, month: number): number {
-  if (month === 2) return year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0) ? 29 : 28;
-  return [4, 6, 9, 11].includes(month) ? 30 : 31;
-}
-
-/** True when the fields of an RFC 3339 match name a real calendar date and time of day. */
-function isRealInstant(match: RegExpExecArray): boolean {
-  const [year = 0, month = 0, day = 0, hour = 0, minute = 0, second = 0] = match
-    .slice(1, 7)
-    .map(Number);
-  return (
-    month >= 1 &&
-    month <= 12 &&
-    day >= 1 &&
-    day <= daysInMonth(year, month) &&
-    hour <= 23 &&
-    minute <= 59 &&
-    second <= 59
+  .regex(
+    ID_PATTERN,
+    "must be 1 to 128 letters, digits, '_', '-' or '.', starting with a letter or digit",
   );
-}
+const environment = z.enum(["sandbox", "production"]);
+const amount = z
+  .number()
+  .int()
+  .refine(Number.isSafeInteger, "is out of range: integers up to 2^53 - 1 in size");
 
 /** An RFC 3339 timestamp, normalised to UTC with milliseconds (the stored and served form). */
 const timestamp = z.string().transform((value, ctx) => {
-  // Date alone would roll 2026-02-31 over into March: the calendar is checked first.
-  const match = RFC3339.exec(value);
-  const parsed = match && isRealInstant(match) ? new Date(value) : null;
-  if (!parsed || Number.isNaN(parsed.getTime())) {
+  const normalised = normaliseTimestamp(value);
+  if (normalised === null) {
     ctx.addIssue({ code: "custom", message: "must be an RFC 3339 timestamp" });
     return z.NEVER;
   }
-  return parsed.toISOString();
+  return normalised;
 });
 
 const Product = z.strictObject({ merchant_key: id, name: z.string().min(1).max(255) });
@@ -96,7 +107,7 @@ const Account = z.strictObject({
 });
 
 const amountShape = Object.fromEntries(
-  AMOUNT_FIELDS.map(([field]) => {
+  IMPORT_AMOUNT_FIELDS.map(([field]) => {
     const sign = AMOUNT_SIGNS[field];
     let rule = amount;
     if (sign === "positive") rule = rule.refine((v) => v >= 0, "must not be negative (a charge)");
@@ -106,7 +117,7 @@ const amountShape = Object.fromEntries(
     }
     return [field, rule.optional()];
   }),
-) as Record<(typeof AMOUNT_FIELDS)[number][0], z.ZodOptional<typeof amount>>;
+) as Record<ImportAmountField, z.ZodOptional<typeof amount>>;
 
 const Statement = z
   .strictObject({
@@ -209,13 +220,7 @@ function describeIssue(input: unknown, issue: z.core.$ZodIssue): string {
     if (typeof itemId === "string") where += ` (${JSON.stringify(itemId.slice(0, 64))})`;
   }
   for (const part of rest) where += typeof part === "number" ? `[${part}]` : `.${String(part)}`;
-  const message =
-    issue.code === "unrecognized_keys"
-      ? `unknown field(s) ${issue.keys.map((k) => JSON.stringify(k)).join(", ")}`
-      : issue.code === "invalid_type" && issue.input === undefined
-        ? "is required"
-        : issue.message;
-  return `${where}: ${message}`;
+  return `${where}: ${describeProblem(input, issue)}`;
 }
 
 /** The validated payload, or the list of problems (each naming its item and field). */
@@ -226,6 +231,8 @@ export function parseImportPayload(
   if (result.success) return { ok: true, payload: result.data };
   return {
     ok: false,
-    details: result.error.issues.slice(0, 50).map((i) => describeIssue(input, i)),
+    details: relevantIssues(result.error.issues)
+      .slice(0, 50)
+      .map((i) => describeIssue(input, i)),
   };
 }

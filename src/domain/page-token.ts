@@ -1,6 +1,7 @@
-// Statement page tokens: the last row's sort key, signed and bound to who may continue the listing.
+// Page tokens: the last row's sort key, signed and bound to who may continue the listing (and
+// with which filters). Statements pages and events pages each sign under their own purpose.
 import { fromBase64Url, toBase64Url } from "./encoding";
-import type { Signer } from "./signing";
+import { KEY_ID, type Signer } from "./signing";
 
 /** The keyset position: the last statement returned, in (period_end_date, statement_id) order. */
 export interface PagePosition {
@@ -15,37 +16,81 @@ export interface PageBinding {
   customerId: string;
   accountId: string;
   merchantKey: string;
+  /**
+   * The listing's filters in canonical form; absent for an unfiltered listing, whose tokens are
+   * signed exactly as before filters existed.
+   */
+  filters?: string;
 }
 
-const PURPOSE = "statement-page:v1";
+const STATEMENTS = "statement-page:v1";
+const EVENTS = "event-page:v1";
 
-function bindingParts(binding: PageBinding, payload: string): string[] {
-  return [
+function bindingParts(binding: PageBinding): string[] {
+  const parts = [
     binding.partnerId,
     binding.environment,
     binding.merchantKey,
     binding.customerId,
     binding.accountId,
-    payload,
   ];
+  if (binding.filters !== undefined) parts.push(`filters:${binding.filters}`);
+  return parts;
 }
 
-/** `<payload>.<mac>`, both URL-safe base64. */
-export async function encodePageToken(
+/**
+ * `<payload>.<mac>.<key id>`: payload and mac URL-safe base64 (the payload is the position as a
+ * JSON pair), the key id naming the secret that signed. Tokens issued before key ids
+ * (`<payload>.<mac>`) still verify.
+ */
+async function encodeToken(
+  signer: Signer,
+  purpose: string,
+  parts: string[],
+  position: [string, string],
+): Promise<string> {
+  const payload = toBase64Url(new TextEncoder().encode(JSON.stringify(position)));
+  const [mac, keyId] = await Promise.all([
+    signer.sign(purpose, [...parts, payload]),
+    signer.keyId(),
+  ]);
+  return `${payload}.${mac}.${keyId}`;
+}
+
+function splitToken(
+  token: string,
+): { payload: string; mac: string; keyId: string | undefined } | null {
+  if (token.length > 512) return null;
+  const [payload, mac, keyId, extra] = token.split(".");
+  if (!payload || !mac || extra !== undefined) return null;
+  if (keyId !== undefined && !KEY_ID.test(keyId)) return null;
+  return { payload, mac, keyId };
+}
+
+async function decodeToken(
+  signer: Signer,
+  purpose: string,
+  parts: string[],
+  token: string,
+): Promise<[string, string] | null> {
+  const split = splitToken(token);
+  if (!split) return null;
+  if (!(await signer.verify(purpose, [...parts, split.payload], split.mac, split.keyId))) {
+    return null;
+  }
+  return parsePair(split.payload);
+}
+
+/** A statements page token for the page after `position`. */
+export function encodePageToken(
   signer: Signer,
   binding: PageBinding,
   position: PagePosition,
 ): Promise<string> {
-  const json = JSON.stringify([position.periodEndDate, position.statementId]);
-  const payload = toBase64Url(new TextEncoder().encode(json));
-  return `${payload}.${await signer.sign(PURPOSE, bindingParts(binding, payload))}`;
-}
-
-function splitToken(token: string): { payload: string; mac: string } | null {
-  if (token.length > 512) return null;
-  const [payload, mac, extra] = token.split(".");
-  if (!payload || !mac || extra !== undefined) return null;
-  return { payload, mac };
+  return encodeToken(signer, STATEMENTS, bindingParts(binding), [
+    position.periodEndDate,
+    position.statementId,
+  ]);
 }
 
 /** The position in a token this endpoint issued for this binding, or null for anything else. */
@@ -54,12 +99,8 @@ export async function decodePageToken(
   binding: PageBinding,
   token: string,
 ): Promise<PagePosition | null> {
-  const parts = splitToken(token);
-  if (!parts) return null;
-  if (!(await signer.verify(PURPOSE, bindingParts(binding, parts.payload), parts.mac))) {
-    return null;
-  }
-  return parsePosition(parts.payload);
+  const pair = await decodeToken(signer, STATEMENTS, bindingParts(binding), token);
+  return pair && { periodEndDate: pair[0], statementId: pair[1] };
 }
 
 /**
@@ -67,19 +108,52 @@ export async function decodePageToken(
  * handler verifies the token before using anything read with it.
  */
 export function peekPagePosition(token: string): PagePosition | null {
-  const parts = splitToken(token);
-  return parts ? parsePosition(parts.payload) : null;
+  const split = splitToken(token);
+  const pair = split && parsePair(split.payload);
+  return pair && { periodEndDate: pair[0], statementId: pair[1] };
 }
 
-function parsePosition(payload: string): PagePosition | null {
+/** What an events page token is bound to: one product of one partner's environment. */
+export interface EventPageBinding {
+  partnerId: string;
+  environment: string;
+  merchantKey: string;
+}
+
+/** The keyset position of an events page: the last event returned, in (created_at, id) order. */
+export interface EventPagePosition {
+  createdAt: string;
+  eventId: string;
+}
+
+const eventParts = (b: EventPageBinding) => [b.partnerId, b.environment, b.merchantKey];
+
+export function encodeEventPageToken(
+  signer: Signer,
+  binding: EventPageBinding,
+  position: EventPagePosition,
+): Promise<string> {
+  return encodeToken(signer, EVENTS, eventParts(binding), [position.createdAt, position.eventId]);
+}
+
+export async function decodeEventPageToken(
+  signer: Signer,
+  binding: EventPageBinding,
+  token: string,
+): Promise<EventPagePosition | null> {
+  const pair = await decodeToken(signer, EVENTS, eventParts(binding), token);
+  return pair && { createdAt: pair[0], eventId: pair[1] };
+}
+
+function parsePair(payload: string): [string, string] | null {
   const bytes = fromBase64Url(payload);
   if (!bytes) return null;
   try {
     const value: unknown = JSON.parse(new TextDecoder().decode(bytes));
     if (!Array.isArray(value) || value.length !== 2) return null;
-    const [periodEndDate, statementId] = value;
-    if (typeof periodEndDate !== "string" || typeof statementId !== "string") return null;
-    return { periodEndDate, statementId };
+    const [first, second] = value;
+    if (typeof first !== "string" || typeof second !== "string") return null;
+    return [first, second];
   } catch {
     return null;
   }

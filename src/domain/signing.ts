@@ -1,7 +1,11 @@
-// HMAC signing of page tokens and PDF links. The key is imported once per isolate, per secret.
+// HMAC signing of page tokens and PDF links. Keys are imported once per isolate, per secret.
+// A rotation keeps the previous secret for verification only; each token and link names the key
+// that signed it (a key id derived from the secret), and those issued before key ids existed are
+// tried against both secrets.
 import { fromBase64Url, toBase64Url } from "./encoding";
 
 const keyCache = new Map<string, Promise<CryptoKey>>();
+const keyIdCache = new Map<string, Promise<string>>();
 const encoder = new TextEncoder();
 
 function importKey(secret: string): Promise<CryptoKey> {
@@ -19,12 +23,38 @@ function importKey(secret: string): Promise<CryptoKey> {
   return key;
 }
 
-/** Signs and verifies values under one secret; `purpose` separates token kinds from each other. */
+/**
+ * A short public name for a secret: the start of an HMAC of a fixed label under it, which says
+ * nothing about the secret but tells two secrets apart.
+ */
+function keyIdOf(secret: string): Promise<string> {
+  let id = keyIdCache.get(secret);
+  if (!id) {
+    id = importKey(secret)
+      .then((key) => crypto.subtle.sign("HMAC", key, encoder.encode("signing-key-id")))
+      .then((mac) => toBase64Url(new Uint8Array(mac)).slice(0, 8));
+    keyIdCache.set(secret, id);
+  }
+  return id;
+}
+
+/** Signs with the current secret; verifies with the secret a value names. */
 export interface Signer {
+  /** The id of the current secret, to write beside each signature. */
+  keyId(): Promise<string>;
   sign(purpose: string, parts: readonly string[]): Promise<string>;
   /** One signature per entry of `messages`, all computed at once (a page's links). */
   signEach(purpose: string, messages: readonly (readonly string[])[]): Promise<string[]>;
-  verify(purpose: string, parts: readonly string[], signature: string): Promise<boolean>;
+  /**
+   * `keyId` selects the secret (an unknown id fails); without one, as in tokens and links issued
+   * before key ids, the current and the previous secret are both tried.
+   */
+  verify(
+    purpose: string,
+    parts: readonly string[],
+    signature: string,
+    keyId: string | undefined,
+  ): Promise<boolean>;
 }
 
 /** Parts are JSON-encoded together, so no choice of ids can make two messages collide. */
@@ -35,37 +65,63 @@ function message(purpose: string, parts: readonly string[]): Uint8Array {
 /** Secrets shorter than this are refused: a weak HMAC key would make every token forgeable. */
 export const MIN_SECRET_LENGTH = 32;
 
-export function createSigner(secret: string): Signer {
+/** Key ids are 8 URL-safe base64 characters. */
+export const KEY_ID = /^[A-Za-z0-9_-]{8}$/;
+
+export function createSigner(secret: string, previous?: string): Signer {
   if (secret.length < MIN_SECRET_LENGTH) {
     const refuse = () => Promise.reject(new Error("SIGNING_SECRET is missing or too short"));
-    return { sign: refuse, signEach: refuse, verify: refuse };
+    return { keyId: refuse, sign: refuse, signEach: refuse, verify: refuse };
   }
-  // Resolved once per request; a page signs one link per statement.
-  let key: Promise<CryptoKey> | undefined;
-  const hmacKey = () => {
-    key ??= importKey(secret);
-    return key;
-  };
+  // A previous secret too short to be safe is not accepted either.
+  const secrets = [secret];
+  if (previous !== undefined && previous.length >= MIN_SECRET_LENGTH && previous !== secret) {
+    secrets.push(previous);
+  }
+  async function verifyWith(
+    candidate: string,
+    purpose: string,
+    parts: readonly string[],
+    mac: Uint8Array,
+  ): Promise<boolean> {
+    // subtle.verify compares in constant time.
+    return crypto.subtle.verify("HMAC", await importKey(candidate), mac, message(purpose, parts));
+  }
   return {
+    keyId: () => keyIdOf(secret),
     async sign(purpose, parts) {
-      const mac = await crypto.subtle.sign("HMAC", await hmacKey(), message(purpose, parts));
+      const mac = await crypto.subtle.sign(
+        "HMAC",
+        await importKey(secret),
+        message(purpose, parts),
+      );
       return toBase64Url(new Uint8Array(mac));
     },
     async signEach(purpose, messages) {
       // Every HMAC is started before any is awaited: one wait for the page, not one per link.
-      const hmac = await hmacKey();
+      const hmac = await importKey(secret);
       const macs = await Promise.all(
         messages.map((parts) => crypto.subtle.sign("HMAC", hmac, message(purpose, parts))),
       );
       return macs.map((mac) => toBase64Url(new Uint8Array(mac)));
     },
-    async verify(purpose, parts, signature) {
+    async verify(purpose, parts, signature, keyId) {
       const mac = fromBase64Url(signature);
       // Only the canonical encoding counts: base64's spare low bits must not let an altered
       // signature text pass as the same bytes.
       if (mac === null || mac.byteLength !== 32 || toBase64Url(mac) !== signature) return false;
-      // subtle.verify compares in constant time.
-      return crypto.subtle.verify("HMAC", await hmacKey(), mac, message(purpose, parts));
+      if (keyId === undefined) {
+        for (const candidate of secrets) {
+          if (await verifyWith(candidate, purpose, parts, mac)) return true;
+        }
+        return false;
+      }
+      for (const candidate of secrets) {
+        if ((await keyIdOf(candidate)) === keyId) {
+          return verifyWith(candidate, purpose, parts, mac);
+        }
+      }
+      return false;
     },
   };
 }

@@ -45,8 +45,12 @@ export interface Statement {
   overdue_amount?: number;
 }
 
-/** Amount fields in response order, with the column each one is read from. */
-export const AMOUNT_FIELDS = [
+/**
+ * The statement's amount fields in response order, with the column each one is read from. These
+ * are the API's names: the operator import names its own fields (domain/import-payload.ts), so a
+ * response field renamed in a new version leaves the import as it is.
+ */
+export const STATEMENT_AMOUNTS = [
   ["statement_balance", "statementBalance"],
   ["minimum_due", "minimumDue"],
   ["previous_balance", "previousBalance"],
@@ -57,26 +61,14 @@ export const AMOUNT_FIELDS = [
   ["interest", "interest"],
   ["fees", "fees"],
   ["overdue_amount", "overdueAmount"],
-] as const;
-
-/** Card-statement sign convention: charges positive, money credited back negative. */
-export const AMOUNT_SIGNS: Partial<
-  Record<(typeof AMOUNT_FIELDS)[number][0], "positive" | "negative">
-> = {
-  purchases: "positive",
-  interest: "positive",
-  fees: "positive",
-  payments: "negative",
-  credits: "negative",
-  refunds: "negative",
-};
+] as const satisfies readonly (readonly [keyof Statement, string])[];
 
 /**
  * The canonical statement of a row. Absent figures stay absent (never null, never 0); internal
  * columns (hidden flag, storage key) never leave this function.
  */
 export function toStatement(
-  row: StatementRecord,
+  row: Omit<StatementRecord, "hasPdf">,
   customerId: string,
   asOf: string,
   pdf: Statement["pdf"],
@@ -92,7 +84,7 @@ export function toStatement(
   if (row.dueDate !== null) out.due_date = row.dueDate;
   if (pdf) out.pdf = pdf;
   if (row.currency !== null) out.currency = row.currency;
-  for (const [field, column] of AMOUNT_FIELDS) {
+  for (const [field, column] of STATEMENT_AMOUNTS) {
     const value = row[column];
     if (value !== null) out[field] = value;
   }

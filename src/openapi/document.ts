@@ -1,7 +1,9 @@
 // One OpenAPI 3.1 document per version: the canonical schemas, edited back through every newer
 // change, and an operation for every /v2 route of the route table.
-import type { Json, JsonSchema, SchemaMap, VersionBundle } from "../../versions";
+import type { Json, VersionBundle } from "../../versions";
 import { ROUTES, type RouteSpec } from "../app/route-table";
+import { changelogEntryPath } from "../app/version-headers";
+import { PERIOD_END_FILTERS, webhooksOf } from "./integration-docs";
 import {
   openApiPath,
   operationIdOf,
@@ -11,71 +13,18 @@ import {
   TAGS,
   tagOf,
 } from "./operations";
-import { canonicalSchemas } from "./schemas";
+import {
+  errorResponses,
+  type HeaderNames,
+  headerComponents,
+  json,
+  ref,
+  versionedHeaders,
+} from "./responses";
 
-/** The wire names of the brand-carrying headers. */
-export interface HeaderNames {
-  version: string;
-  merchantKey: string;
-}
+export type { HeaderNames } from "./responses";
 
 export type OpenApiDocument = Record<string, Json>;
-
-const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-const json = (schema: JsonSchema) => ({ "application/json": { schema } });
-
-/** The schemas of `version`: the canonical ones edited back by each newer change, newest first. */
-export function schemasOf(bundle: VersionBundle, version: string): SchemaMap {
-  const schemas = structuredClone(canonicalSchemas());
-  for (const change of bundle.changesNewerThan(version)) change.schema?.(schemas);
-  return schemas;
-}
-
-function errorResponses(headers: HeaderNames): Record<string, Json> {
-  const versioned = { $ref: "#/components/headers/Version" };
-  const requestId = { $ref: "#/components/headers/RequestId" };
-  const error = (description: string, schema: JsonSchema, extra: Record<string, Json> = {}) => ({
-    description,
-    headers: { [headers.version]: versioned, "x-request-id": requestId, ...extra },
-    content: json(schema),
-  });
-  return {
-    BadRequest: error(
-      `An unsupported \`${headers.version}\` (sent without the version header), or a ` +
-        `\`${headers.merchantKey}\` that names none of your products.`,
-      ref("ApiError"),
-    ),
-    InvalidRequest: error(
-      "Invalid input (InvalidRequestError); or, as an ApiError, an unsupported " +
-        `\`${headers.version}\` (sent without the version header) or a ` +
-        `\`${headers.merchantKey}\` that names none of your products.`,
-      { anyOf: [ref("InvalidRequestError"), ref("ApiError")] },
-    ),
-    Unauthorized: {
-      description: "Missing, malformed, unknown or revoked API key. No version header.",
-      headers: {
-        "WWW-Authenticate": { schema: { type: "string" } },
-        "x-request-id": requestId,
-      },
-      content: json(ref("ApiError")),
-    },
-    Forbidden: error("The key lacks the required scope: type `FORBIDDEN_ERROR`.", ref("ApiError")),
-    CustomerNotFound: error(
-      "No such customer for this key and product, or the account is not the customer's.",
-      ref("CustomerNotFoundError"),
-    ),
-    NotImplemented: error(
-      "Not available in this service: type `NOT_IMPLEMENTED_ERROR`.",
-      ref("ApiError"),
-    ),
-    InternalError: error("An unexpected failure: type `INTERNAL_ERROR`.", ref("ApiError")),
-    ServiceUnavailable: error(
-      "Storage is briefly unavailable: type `SERVICE_UNAVAILABLE_ERROR`; retry after the delay.",
-      ref("ApiError"),
-      { "Retry-After": { schema: { type: "string" } } },
-    ),
-  };
-}
 
 function pageParameters(page: NonNullable<Served["page"]>): Json[] {
   return [
@@ -92,35 +41,43 @@ function pageParameters(page: NonNullable<Served["page"]>): Json[] {
       required: false,
       description:
         page === "token"
-          ? "The `next_page_token` of the previous page: an opaque cursor, not a statement id."
+          ? "The `next_page_token` of the previous page: an opaque cursor, not an object id."
           : "The id of the last object of the previous page.",
       schema: { type: "string" },
     },
   ];
 }
 
-function operationOf(route: RouteSpec, headers: HeaderNames): Json {
+function operationOf(route: RouteSpec, headers: HeaderNames, deprecated: boolean): Json {
   const served = route.implemented ? servedOf(route) : undefined;
   const parameters: Json[] = pathParameters(route.path).map((name) => ({
     name,
     in: "path",
     required: true,
+    description: `The \`${name}\` of the ${name.replace(/_id$/, "").replace(/_/g, " ")}.`,
     schema: { type: "string" },
   }));
   if (served?.page) parameters.push(...pageParameters(served.page));
+  if (served?.filters) parameters.push(...PERIOD_END_FILTERS);
   parameters.push({ $ref: "#/components/parameters/Version" });
+  const idempotent = route.implemented && route.method === "POST";
+  if (idempotent) parameters.push({ $ref: "#/components/parameters/IdempotencyKey" });
   if (route.customerScoped) parameters.push({ $ref: "#/components/parameters/MerchantKey" });
 
   const responses: Record<string, Json> = {};
   if (served) {
-    responses[served.status] = {
-      description: served.status === 201 ? "Created." : "Success.",
+    const success: Json = {
+      description: { 200: "Success.", 201: "Created.", 202: "Accepted.", 204: "Done." }[
+        served.status
+      ],
       headers: {
-        [headers.version]: { $ref: "#/components/headers/Version" },
-        "x-request-id": { $ref: "#/components/headers/RequestId" },
+        ...versionedHeaders(headers, deprecated),
+        ...(idempotent ? { "Idempotent-Replayed": { $ref: "#/components/headers/Replayed" } } : {}),
+        "RateLimit-Policy": { $ref: "#/components/headers/RateLimitPolicy" },
       },
-      content: json(ref(served.schema)),
     };
+    if (served.schema) success.content = json(ref(served.schema));
+    responses[served.status] = success;
   }
   const errors = (name: string) => ({ $ref: `#/components/responses/${name}` });
   responses[400] = errors(route.implemented ? "InvalidRequest" : "BadRequest");
@@ -128,9 +85,18 @@ function operationOf(route: RouteSpec, headers: HeaderNames): Json {
   if (route.scope) responses[403] = errors("Forbidden");
   if (route.implemented && route.path.includes(":customer_id")) {
     responses[404] = errors("CustomerNotFound");
+  } else if (route.implemented && /:(event_id|webhook_endpoint_id)/.test(route.path)) {
+    responses[404] = errors("NotFound");
   }
+  if (idempotent) {
+    responses[409] = errors("IdempotencyKeyInUse");
+    responses[422] = errors("IdempotencyKeyReused");
+  }
+  responses[429] = errors("RateLimited");
   responses[500] = errors("InternalError");
-  if (!route.implemented) responses[501] = errors("NotImplemented");
+  // Every other answer of a route this service does not implement is its 501: `default` says so
+  // (and a 501 is no success an operation could document).
+  if (!route.implemented) responses.default = errors("NotImplemented");
   responses[503] = errors("ServiceUnavailable");
 
   const notes = [
@@ -156,20 +122,58 @@ function operationOf(route: RouteSpec, headers: HeaderNames): Json {
 }
 
 function describeVersion(bundle: VersionBundle, version: string, headers: HeaderNames): string {
-  const entry = bundle.versions.find((v) => v.id === version);
+  const entry = bundle.versionOf(version);
   const lines = [
     `API version \`${version}\`${entry?.released ? "" : " (unreleased, sandbox keys only)"}. ` +
       `Send \`${headers.version}: ${version}\` to use it for one request, or save it as your ` +
       "default for an environment. Every response after authentication names its version in " +
       `\`${headers.version}\`.`,
   ];
+  const deprecated = entry?.deprecated;
+  if (deprecated) {
+    lines.push(
+      "",
+      `> **Deprecated** since ${deprecated.date}` +
+        (deprecated.sunset ? `; it may stop being served after **${deprecated.sunset}**` : "") +
+        `. Responses carry \`Deprecation\`${deprecated.sunset ? ", `Sunset`" : ""} and \`Link\` ` +
+        `headers; [move to a newer version](${changelogEntryPath(version)}).`,
+    );
+  }
   if (entry?.summary) lines.push("", entry.summary);
   if (entry && entry.changes.length > 0) {
-    lines.push("", "Changes in this version:");
+    lines.push("", "Changes in this version:", "");
     for (const change of entry.changes) lines.push(`- **${change.name}**: ${change.description}`);
   }
-  lines.push("", "The full changelog is at `/changelog`.");
+  lines.push("", "The full changelog is at [/docs/changelog](/docs/changelog).");
   return lines.join("\n");
+}
+
+/** The names of every schema and response a part of the document references. */
+function referenced(node: Json, kind: "schemas" | "responses", into: Set<string>): Set<string> {
+  if (Array.isArray(node)) for (const item of node) referenced(item, kind, into);
+  else if (typeof node === "object" && node !== null) {
+    const name = new RegExp(`^#/components/${kind}/(.+)$`).exec(node.$ref ?? "")?.[1];
+    if (name !== undefined) into.add(name);
+    for (const child of Object.values(node)) referenced(child, kind, into);
+  }
+  return into;
+}
+
+/** Keeps the components some operation uses, directly or through other components. */
+function withoutUnused<T>(
+  all: Record<string, T>,
+  roots: Set<string>,
+  kind: "schemas" | "responses",
+) {
+  const kept = new Set<string>();
+  const queue = [...roots];
+  while (queue.length > 0) {
+    const name = queue.pop() as string;
+    if (kept.has(name) || !(name in all)) continue;
+    kept.add(name);
+    queue.push(...referenced(all[name], kind, new Set()));
+  }
+  return Object.fromEntries(Object.entries(all).filter(([name]) => kept.has(name)));
 }
 
 /** Builds the reference of one version of the bundle. Throws for a version it does not hold. */
@@ -178,15 +182,30 @@ export function buildOpenApiDocument(
   version: string,
   headers: HeaderNames,
 ): OpenApiDocument {
-  if (!bundle.versions.some((v) => v.id === version)) throw new Error(`unknown version ${version}`);
+  const entry = bundle.versionOf(version);
+  if (!entry) throw new Error(`unknown version ${version}`);
+  const deprecated = entry.deprecated !== undefined;
   const paths: Record<string, Record<string, Json>> = {};
   for (const route of ROUTES) {
+    if (!bundle.routeExists(version, route.method, route.path)) continue;
     const path = openApiPath(route.path);
     paths[path] ??= {};
-    paths[path][route.method.toLowerCase()] = operationOf(route, headers);
+    paths[path][route.method.toLowerCase()] = operationOf(route, headers, deprecated);
   }
   const used = new Set(
     Object.values(paths).flatMap((ops) => Object.values(ops).map((o) => o.tags[0])),
+  );
+  // A version that lacks some routes lacks their schemas and responses too.
+  const responses = withoutUnused(
+    errorResponses(bundle, version, headers),
+    referenced(paths, "responses", new Set()),
+    "responses",
+  );
+  const webhooks = webhooksOf();
+  const schemas = withoutUnused(
+    bundle.schemasOf(version),
+    referenced([paths, webhooks, responses], "schemas", new Set()),
+    "schemas",
   );
   return {
     openapi: "3.1.0",
@@ -194,13 +213,19 @@ export function buildOpenApiDocument(
       title: "Card Account Statements API",
       version,
       description: describeVersion(bundle, version, headers),
+      license: {
+        name: "Proprietary: for partners under contract",
+        identifier: "LicenseRef-Partner",
+      },
     },
+    servers: [{ url: "/", description: "This service (the host serving this document)." }],
     tags: TAGS.filter(([, tag]) => used.has(tag)).map(([, name, description]) => ({
       name,
       description,
     })),
     security: [{ basicAuth: [] }, { bearerAuth: [] }],
     paths,
+    webhooks,
     components: {
       securitySchemes: {
         basicAuth: {
@@ -221,6 +246,17 @@ export function buildOpenApiDocument(
           schema: { type: "string", enum: bundle.versions.map((v) => v.id) },
           example: version,
         },
+        IdempotencyKey: {
+          name: "Idempotency-Key",
+          in: "header",
+          required: false,
+          description:
+            "Makes the request safe to retry: the same key with the same request (method, path, " +
+            "version, product and body) within 24 hours answers the first response again, " +
+            "marked `Idempotent-Replayed: true`, without doing anything twice. Keys belong to " +
+            "your partner and environment; use a new random one (a UUID) per request.",
+          schema: { type: "string", minLength: 1, maxLength: 255 },
+        },
         MerchantKey: {
           name: headers.merchantKey,
           in: "header",
@@ -230,18 +266,9 @@ export function buildOpenApiDocument(
           schema: { type: "string" },
         },
       },
-      headers: {
-        Version: {
-          description: "The API version that shaped this response.",
-          schema: { type: "string", const: version },
-        },
-        RequestId: {
-          description: "Identifies the request in the service's logs.",
-          schema: { type: "string" },
-        },
-      },
-      responses: errorResponses(headers),
-      schemas: schemasOf(bundle, version),
+      headers: headerComponents(version, deprecated),
+      responses,
+      schemas,
     },
   };
 }

@@ -4,10 +4,13 @@ import type { SchemaName } from "./schemas";
 
 /** The documented success of a served route. */
 export interface Served {
-  status: 200 | 201;
-  schema: SchemaName;
+  status: 200 | 201 | 202 | 204;
+  /** The body of the success; none for a 204. */
+  schema?: SchemaName;
   /** `token`: signed `next_page_token` cursors; `id`: the last object's id. */
   page?: "token" | "id";
+  /** Query filters beyond paging: the statement date bounds. */
+  filters?: "period_end_date";
   body?: { schema: SchemaName; required: boolean };
 }
 
@@ -17,6 +20,7 @@ export const SERVED: Readonly<Record<string, Served>> = {
     status: 200,
     schema: "StatementList",
     page: "token",
+    filters: "period_end_date",
   },
   "GET /v2/customers/:customer_id/accounts": { status: 200, schema: "AccountList", page: "id" },
   "GET /v2/customers/:customer_id/accounts/:account_id": { status: 200, schema: "Account" },
@@ -31,6 +35,35 @@ export const SERVED: Readonly<Record<string, Served>> = {
     status: 201,
     schema: "ApiKey",
     body: { schema: "CreateKeyRequest", required: false },
+  },
+  "GET /v2/events": { status: 200, schema: "EventList", page: "token" },
+  "GET /v2/events/:event_id": { status: 200, schema: "Event" },
+  "GET /v2/events/:event_id/delivery_attempts": {
+    status: 200,
+    schema: "DeliveryAttemptList",
+    page: "id",
+  },
+  "POST /v2/events/:event_id/resend": {
+    status: 202,
+    schema: "EventResend",
+    body: { schema: "ResendEventRequest", required: false },
+  },
+  "POST /v2/webhook_endpoints": {
+    status: 201,
+    schema: "WebhookEndpoint",
+    body: { schema: "CreateWebhookEndpointRequest", required: true },
+  },
+  "GET /v2/webhook_endpoints": { status: 200, schema: "WebhookEndpointList", page: "id" },
+  "GET /v2/webhook_endpoints/:webhook_endpoint_id": { status: 200, schema: "WebhookEndpoint" },
+  "DELETE /v2/webhook_endpoints/:webhook_endpoint_id": { status: 204 },
+  "POST /v2/webhook_endpoints/:webhook_endpoint_id/roll_secret": {
+    status: 200,
+    schema: "WebhookEndpoint",
+    body: { schema: "RollWebhookEndpointSecretRequest", required: false },
+  },
+  "POST /v2/webhook_endpoints/:webhook_endpoint_id/enable": {
+    status: 200,
+    schema: "WebhookEndpoint",
   },
 };
 
@@ -65,6 +98,17 @@ export const TAGS: readonly (readonly [segment: string, tag: string, description
   ["transaction_intents", "Transaction intents", "Not available in this service."],
   ["payment_methods", "Payment methods", "Not available in this service."],
   ["order", "Orders", "Not available in this service."],
+  [
+    "events",
+    "Events",
+    "What happened to statements, newest first, kept 30 days; the same events are pushed to " +
+      "webhook endpoints.",
+  ],
+  [
+    "webhook_endpoints",
+    "Webhook endpoints",
+    "HTTPS endpoints that receive statement events, signed per Standard Webhooks.",
+  ],
   ["keys", "Keys", "API keys, created with the scopes of the key creating them."],
   ["customers", "Customers", "The customers of the product your key reads."],
 ];

@@ -1,137 +1,103 @@
-// Server-rendered HTML: the changelog page, and the docs page's version picker and plain listing
-// of operations (readable without the interactive reference's script). Every value is escaped.
+// Server-rendered HTML pages: the reference (/docs), the changelog and an unknown version. They
+// work without script; the one script they load is ours, from this origin (a strict CSP allows
+// nothing else), and the interactive reference is served from this origin too.
 import { html, raw } from "hono/html";
 import type { HtmlEscapedString } from "hono/utils/html";
-import type { Json, JsonSchema, SchemaMap } from "../../versions";
 import type { ChangelogEntry } from "./changelog";
 import type { OpenApiDocument } from "./document";
+import { operationListing } from "./listing";
+import { renderInlineMarkdown, renderMarkdown } from "./markdown";
 
-type Html = HtmlEscapedString | Promise<HtmlEscapedString>;
+type Html = HtmlEscapedString | Promise<HtmlEscapedString> | "";
+
+/** Scalar's standalone bundle, copied from node_modules into the static assets. */
+export const REFERENCE_SCRIPT = "/docs/vendor/scalar-api-reference.js";
+/** The pages' own script (public/docs/docs.js): the picker, and starting the reference. */
+export const DOCS_SCRIPT = "/docs/docs.js";
 
 const STYLE = raw(`<style>
   .docs-bar, .docs-page { font: 15px/1.5 system-ui, sans-serif; color: #1b1b1f; }
   .docs-bar { display: flex; gap: 1.5rem; align-items: center; flex-wrap: wrap;
     padding: .6rem 1.2rem; border-bottom: 1px solid #ddd; background: #fafafa; }
   .docs-bar a { color: #0b5cad; } .docs-bar strong { margin-right: auto; }
-  .docs-page { max-width: 60rem; margin: 0 auto; padding: 1rem 1.2rem 3rem; }
+  .docs-page { max-width: 64rem; margin: 0 auto; padding: 1rem 1.2rem 3rem; }
+  .docs-page a { color: #0b5cad; }
   .notice { background: #fff4e5; border: 1px solid #f0b96b; padding: .5rem .8rem; }
-  .operation { border-top: 1px solid #eee; padding: .4rem 0; }
+  blockquote { background: #fff4e5; border-left: 4px solid #f0b96b; margin: 0; padding: .3rem .8rem; }
+  .operation { border-top: 1px solid #ddd; padding: .4rem 0; }
   .method { display: inline-block; min-width: 4rem; font-weight: 700; }
   code { background: #f2f2f5; padding: 0 .25rem; border-radius: 3px; }
   table { border-collapse: collapse; } td, th { text-align: left; padding: .15rem .8rem .15rem 0;
     vertical-align: top; }
-  .badge { font-size: .8rem; border: 1px solid #999; border-radius: 1rem; padding: 0 .5rem; }
+  .badge { font-size: .8rem; border: 1px solid #595959; border-radius: 1rem; padding: 0 .5rem; }
+  details.response { margin: .3rem 0; } summary { cursor: pointer; }
 </style>`);
 
-/** Escapes text, showing `backticked` spans as code. */
-function prose(text: string): Html[] {
-  return text
-    .split("`")
-    .map((part, i) => (i % 2 === 1 ? html`<code>${part}</code>` : html`${part}`));
-}
-
-/** The top bar of every docs page, with the version picker. */
+/** The top bar of every docs page, with the version picker (a form: it works without script). */
 export function docsBar(versions: readonly string[], current: string | null): Html {
   const options = versions.map(
     (v) => html`<option value="${v}" ${v === current ? "selected" : ""}>${v}</option>`,
   );
-  return html`${STYLE}
-<nav class="docs-bar">
+  return html`<header><nav class="docs-bar" aria-label="Documentation">
   <strong>Card Account Statements API</strong>
   <form method="get" action="/docs">
     <label for="version-picker">Version</label>
-    <select id="version-picker" name="version" onchange="this.form.submit()">${options}</select>
-    <noscript><button type="submit">Show</button></noscript>
+    <select id="version-picker" name="version">${options}</select>
+    <button type="submit">Show</button>
   </form>
   <a href="/docs/changelog">Changelog</a>
   ${current ? html`<a href="/openapi/${current}.json">OpenAPI document</a>` : ""}
-</nav>`;
+</nav></header>`;
 }
 
-function resolve(schema: JsonSchema | undefined, schemas: SchemaMap): JsonSchema | undefined {
-  const name = /^#\/components\/schemas\/(.+)$/.exec(schema?.$ref ?? "")?.[1];
-  return name === undefined ? schema : schemas[name];
+function page(title: string, body: Html, head: Html = ""): Html {
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8" />
+<meta name="viewport" content="width=device-width, initial-scale=1" />
+<title>${title}</title>
+${STYLE}${head}
+</head>
+<body>
+${body}
+<script src="${DOCS_SCRIPT}" defer></script>
+</body>
+</html>`;
 }
 
-function typeOf(schema: JsonSchema | undefined): string {
-  if (!schema) return "";
-  if (schema.$ref) return String(schema.$ref).split("/").pop() ?? "";
-  if (schema.type === "array") return `array of ${typeOf(schema.items)}`;
-  return [schema.type, schema.format].filter(Boolean).join(", ");
+/**
+ * The reference of one version: the plain listing, and the mount point of the interactive
+ * reference, which replaces the listing once its script has loaded.
+ */
+export function referencePage(versions: readonly string[], doc: OpenApiDocument): Html {
+  const version = doc.info.version as string;
+  return page(
+    `Card Account Statements API · ${version}`,
+    html`${docsBar(versions, version)}
+${operationListing(doc)}
+<div id="app" data-openapi-url="/openapi/${version}.json"></div>`,
+    html`<script src="${REFERENCE_SCRIPT}" defer></script>`,
+  );
 }
 
-/** One row per field, with the fields of nested objects and of array items one level down. */
-function fieldRows(schema: JsonSchema | undefined, schemas: SchemaMap, prefix = ""): Html[] {
-  const object = resolve(schema, schemas);
-  const rows: Html[] = [];
-  for (const [name, field] of Object.entries<Json>(object?.properties ?? {})) {
-    const required = (object?.required ?? []).includes(name) ? "required" : "optional";
-    rows.push(html`<tr><td><code>${prefix}${name}</code></td><td>${typeOf(field)}</td>
-      <td>${required}</td><td>${prose(field.description ?? "")}</td></tr>`);
-    if (prefix.split(".").length < 3) {
-      const nested = field.type === "array" ? field.items : field;
-      if (nested?.$ref || nested?.properties) {
-        const suffix = field.type === "array" ? "[]." : ".";
-        rows.push(...fieldRows(nested, schemas, `${prefix}${name}${suffix}`));
-      }
-    }
-  }
-  return rows;
-}
-
-function fieldTable(schema: JsonSchema, schemas: SchemaMap): Html {
-  return html`<table>${fieldRows(schema, schemas)}</table>`;
-}
-
-function responseRows(operation: Json, doc: OpenApiDocument): Html[] {
-  return Object.entries<Json>(operation.responses).map(([status, response]) => {
-    const name = /[^/]+$/.exec(response.$ref ?? "")?.[0];
-    const resolved = name ? doc.components.responses[name] : response;
-    const schema = resolved.content?.["application/json"]?.schema;
-    const shape = schema?.anyOf ? schema.anyOf.map(typeOf).join(" or ") : typeOf(schema);
-    const description = prose(resolved.description);
-    return html`<tr><td>${status}</td><td>${shape}</td><td>${description}</td></tr>`;
-  });
-}
-
-function operationSection(path: string, method: string, operation: Json, doc: OpenApiDocument) {
-  const success = Object.entries<Json>(operation.responses).find(([s]) => s.startsWith("2"));
-  const schema = success?.[1].content?.["application/json"]?.schema;
-  const body = operation.requestBody?.content["application/json"].schema;
-  const schemas = doc.components.schemas as SchemaMap;
-  return html`<section class="operation" id="${operation.operationId}">
-  <h3><span class="method">${method.toUpperCase()}</span> <code>${path}</code></h3>
-  <p>${operation.summary}. ${prose(operation.description)}</p>
-  ${body ? html`<h4>Request body: ${typeOf(body)}</h4>${fieldTable(body, schemas)}` : ""}
-  ${schema ? html`<h4>Response ${success?.[0]}: ${typeOf(schema)}</h4>` : ""}
-  ${schema ? fieldTable(schema, schemas) : ""}
-  <h4>Responses</h4><table>${responseRows(operation, doc)}</table>
-</section>`;
-}
-
-/** The operations of a document, grouped by tag: the docs page's content without its script. */
-export function operationListing(doc: OpenApiDocument): Html {
-  const sections = (doc.tags as { name: string; description: string }[]).map((tag) => {
-    const operations = Object.entries<Record<string, Json>>(doc.paths).flatMap(([path, ops]) =>
-      Object.entries(ops)
-        .filter(([, op]) => op.tags[0] === tag.name)
-        .map(([method, op]) => operationSection(path, method, op, doc)),
-    );
-    return html`<h2>${tag.name}</h2><p>${tag.description}</p>${operations}`;
-  });
-  return html`<main class="docs-page" id="operations">
-  <h1>API reference, version <code>${doc.info.version}</code></h1>
-  <p>${prose(doc.info.description)}</p>
-  ${sections}
-</main>`;
-}
-
-/** A complete page for a version that does not exist: the picker and the versions to choose. */
+/** A page for a version that does not exist: the picker and the versions to choose. */
 export function unknownVersionPage(versions: readonly string[], asked: string): Html {
-  return html`<!doctype html><html lang="en"><head><meta charset="utf-8" />
-<title>Unknown version</title></head><body>${docsBar(versions, null)}
-<main class="docs-page"><p class="notice">There is no version ${JSON.stringify(asked.slice(0, 64))}.
-Choose one of: ${versions.join(", ")}.</p></main></body></html>`;
+  return page(
+    "Unknown version · Card Account Statements API",
+    html`${docsBar(versions, null)}
+<main class="docs-page"><h1>Unknown version</h1>
+<p class="notice">There is no version ${JSON.stringify(asked.slice(0, 64))}.
+Choose one of: ${versions.join(", ")}.</p></main>`,
+  );
+}
+
+function deprecationNote(entry: ChangelogEntry): Html {
+  if (!entry.deprecated) return "";
+  return html`<p class="notice"><strong>Deprecated since ${entry.deprecated}</strong>${
+    entry.sunset ? html`; sunset on ${entry.sunset}, after which it may no longer be served` : ""
+  }. Its responses carry <code>Deprecation</code>${entry.sunset ? html`, <code>Sunset</code>` : ""}
+  and <code>Link</code> headers pointing here. Move to a newer version.</p>`;
 }
 
 /** The changelog page. */
@@ -140,27 +106,29 @@ export function changelogPage(entries: ChangelogEntry[]): Html {
   const items = entries.map(
     (entry) => html`<section id="v-${entry.version}">
   <h2>${entry.version}
-    <span class="badge">${entry.released ? "released" : "sandbox only"}</span></h2>
-  ${entry.summary ? html`<p>${prose(entry.summary)}</p>` : ""}
+    <span class="badge">${entry.released ? "released" : "sandbox only"}</span>
+    ${entry.deprecated ? html`<span class="badge">deprecated</span>` : ""}</h2>
+  ${deprecationNote(entry)}
+  ${entry.summary ? renderMarkdown(entry.summary) : ""}
   ${
     entry.changes.length === 0
       ? html`<p>No breaking change to the endpoints served here.</p>`
       : html`<ul>${entry.changes.map(
           (change) => html`<li><strong><code>${change.name}</code></strong>
-          (${change.resources.join(", ")}): ${prose(change.description)}</li>`,
+          (${change.resources.join(", ")}): ${renderInlineMarkdown(change.description)}</li>`,
         )}</ul>`
   }
   <p><a href="/docs?version=${entry.version}">Reference</a> ·
     <a href="${entry.reference}">OpenAPI document</a></p>
 </section>`,
   );
-  return html`<!doctype html><html lang="en"><head><meta charset="utf-8" />
-<meta name="viewport" content="width=device-width, initial-scale=1" />
-<title>Changelog · Card Account Statements API</title></head><body>
-${docsBar(versions, null)}
+  return page(
+    "Changelog · Card Account Statements API",
+    html`${docsBar(versions, null)}
 <main class="docs-page"><h1>Changelog</h1>
 <p>Versions newest first. A version keeps its behaviour until you choose to upgrade; each entry
 lists the breaking changes it made relative to the version below it.
 Also as JSON: <a href="/changelog">/changelog</a>.</p>
-${items}</main></body></html>`;
+${items}</main>`,
+  );
 }

@@ -1,11 +1,23 @@
 // The canonical (newest) schemas of every /v2 body, in zod: the source the reference is built from.
 import * as z from "zod";
-import type { SchemaMap } from "../../versions";
+import type { RequestName, SchemaMap } from "../../versions";
 import type { ErrorType } from "../app/errors";
 import { SCOPES } from "../app/route-table";
 import type { Account } from "../domain/account";
-import type { Customer } from "../domain/customer";
+import {
+  type Customer,
+  PARTNER_CUSTOMER_ID_MAX,
+  partnerCustomerIdProblem,
+} from "../domain/customer";
 import type { Statement } from "../domain/statement";
+import {
+  CreateWebhookEndpointRequestSchema,
+  DeliveryAttemptSchema,
+  eventSchemas,
+  ResendEventRequestSchema,
+  RollWebhookEndpointSecretRequestSchema,
+  WebhookEndpointSchema,
+} from "./webhook-schemas";
 
 const timestamp = (description: string) =>
   z.string().meta({ format: "date-time", description: `${description} (RFC 3339).` });
@@ -111,8 +123,13 @@ export const ERROR_TYPES = [
   "ACCOUNT_NOT_FOUND_ERROR",
   "STATEMENT_NOT_FOUND_ERROR",
   "CONFLICT_ERROR",
+  "IDEMPOTENCY_KEY_IN_USE_ERROR",
+  "IDEMPOTENCY_KEY_REUSED_ERROR",
+  "PRECONDITION_FAILED_ERROR",
   "PAYLOAD_TOO_LARGE_ERROR",
   "UNSUPPORTED_MEDIA_TYPE_ERROR",
+  "RANGE_NOT_SATISFIABLE_ERROR",
+  "RATE_LIMITED_ERROR",
   "NOT_IMPLEMENTED_ERROR",
   "SERVICE_UNAVAILABLE_ERROR",
   "INTERNAL_ERROR",
@@ -141,13 +158,34 @@ export const CustomerNotFoundErrorSchema = envelope(
   "The customer, or the customer's account, does not exist for this key.",
 );
 
-export const CustomerLinkRequestSchema = z.object({
-  partner_customer_id: z.string().min(1).max(255).describe("Your identifier for the customer."),
+// Request bodies are closed: a field the version does not have is refused, not ignored. Each is
+// the one schema its route validates with and the reference publishes.
+export const CustomerLinkRequestSchema = z.strictObject({
+  partner_customer_id: z
+    .string()
+    .superRefine((value, ctx) => {
+      const problem = partnerCustomerIdProblem(value);
+      if (problem !== null) ctx.addIssue({ code: "custom", message: problem });
+    })
+    // Counted in characters (code points), as JSON Schema counts them.
+    .meta({ minLength: 1, maxLength: PARTNER_CUSTOMER_ID_MAX })
+    .describe("Your identifier for the customer."),
 });
 
-export const CreateKeyRequestSchema = z.object({
+export const CreateKeyRequestSchema = z.strictObject({
   name: z.string().min(1).max(255).optional().describe("A label for the key."),
 });
+
+const { Event, EventList, EventResend } = eventSchemas(StatementSchema);
+
+/** The request bodies, by the name versions use for them. */
+export const REQUEST_SCHEMAS = {
+  CustomerLinkRequest: CustomerLinkRequestSchema,
+  CreateKeyRequest: CreateKeyRequestSchema,
+  CreateWebhookEndpointRequest: CreateWebhookEndpointRequestSchema,
+  RollWebhookEndpointSecretRequest: RollWebhookEndpointSecretRequestSchema,
+  ResendEventRequest: ResendEventRequestSchema,
+} as const satisfies Record<RequestName, z.ZodType>;
 
 const registry = z.registry<{ id: string }>();
 const NAMED = {
@@ -163,24 +201,35 @@ const NAMED = {
   CustomerNotFoundError: CustomerNotFoundErrorSchema,
   CustomerLinkRequest: CustomerLinkRequestSchema,
   CreateKeyRequest: CreateKeyRequestSchema,
+  Event,
+  EventList,
+  EventResend,
+  WebhookEndpoint: WebhookEndpointSchema,
+  WebhookEndpointList: listOf(WebhookEndpointSchema),
+  DeliveryAttempt: DeliveryAttemptSchema,
+  DeliveryAttemptList: listOf(DeliveryAttemptSchema),
+  CreateWebhookEndpointRequest: CreateWebhookEndpointRequestSchema,
+  RollWebhookEndpointSecretRequest: RollWebhookEndpointSecretRequestSchema,
+  ResendEventRequest: ResendEventRequestSchema,
 } as const;
 for (const [id, schema] of Object.entries(NAMED)) registry.add(schema, { id });
 
 export type SchemaName = keyof typeof NAMED;
 
 /**
- * Shapes zod's output for publication: objects stay open (a new response field is not a breaking
- * change), and integers say int64 rather than spelling out the safe-integer bounds.
+ * Shapes zod's output for publication: response objects stay open (a new response field is not a
+ * breaking change) while request bodies stay closed, and integers say int64 rather than spelling
+ * out the safe-integer bounds.
  */
-function publishable(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(publishable);
+function publishable(value: unknown, closed: boolean): unknown {
+  if (Array.isArray(value)) return value.map((item) => publishable(item, closed));
   if (typeof value !== "object" || value === null) return value;
   const out: Record<string, unknown> = {};
   for (const [key, child] of Object.entries(value)) {
     if (key === "$schema" || key === "$id") continue;
-    if (key === "additionalProperties" && child === false) continue;
+    if (key === "additionalProperties" && child === false && !closed) continue;
     if ((key === "minimum" || key === "maximum") && Math.abs(Number(child)) === MAX_SAFE) continue;
-    out[key] = publishable(child);
+    out[key] = publishable(child, closed);
   }
   if (out.type === "integer" && out.minimum === undefined) out.format = "int64";
   return out;
@@ -192,9 +241,15 @@ let canonical: SchemaMap | undefined;
 
 /** The canonical schemas as OpenAPI 3.1 components, built once per isolate. */
 export function canonicalSchemas(): SchemaMap {
-  canonical ??= publishable(
-    z.toJSONSchema(registry, { uri: (id) => `#/components/schemas/${id}` }).schemas,
-  ) as SchemaMap;
+  if (!canonical) {
+    const { schemas } = z.toJSONSchema(registry, { uri: (id) => `#/components/schemas/${id}` });
+    canonical = Object.fromEntries(
+      Object.entries(schemas).map(([name, schema]) => [
+        name,
+        publishable(schema, name in REQUEST_SCHEMAS),
+      ]),
+    ) as SchemaMap;
+  }
   return canonical;
 }
 

@@ -1,33 +1,12 @@
 // GET /v2/customers, GET /v2/customers/{customer_id}, POST /v2/customers/{customer_id}/link.
 import { Hono } from "hono";
 import type { AppEnv } from "../app/context";
-import { customerNotFound, invalidRequest } from "../app/errors";
+import { customerNotFound } from "../app/errors";
 import { respond } from "../app/respond";
 import { findCustomer, linkCustomer, readCustomerPage, readScopeOf } from "../db/customer-queries";
-import { partnerCustomerIdProblem, toCustomer } from "../domain/customer";
-import { readJsonBody } from "./json-body";
+import { toCustomer } from "../domain/customer";
 import { idPage, parseIdPage } from "./list-params";
-
-/** The link body: exactly `{"partner_customer_id": "<1..255 characters>"}`. */
-function parseLinkBody(body: unknown): string {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    throw invalidRequest(['The body must be a JSON object: {"partner_customer_id": "..."}']);
-  }
-  const unknown = Object.keys(body).filter((field) => field !== "partner_customer_id");
-  if (unknown.length > 0) {
-    throw invalidRequest(
-      unknown.map(
-        (field) => `${JSON.stringify(field.slice(0, 64))} is not a field of this request`,
-      ),
-      unknown[0]?.slice(0, 64),
-    );
-  }
-  const value = (body as { partner_customer_id?: unknown }).partner_customer_id;
-  const problem =
-    value === undefined ? "partner_customer_id is required" : partnerCustomerIdProblem(value);
-  if (problem !== null) throw invalidRequest([problem], "partner_customer_id");
-  return value as string;
-}
+import { readRequest } from "./request-body";
 
 export const customerRoutes = new Hono<AppEnv>()
   .get("/v2/customers", async (c) => {
@@ -52,7 +31,8 @@ export const customerRoutes = new Hono<AppEnv>()
   })
   .post("/v2/customers/:customer_id/link", async (c) => {
     const customerId = c.req.param("customer_id");
-    const partnerCustomerId = parseLinkBody(await readJsonBody(c.req.raw));
+    const body = await readRequest(c, "CustomerLinkRequest");
+    const partnerCustomerId = body.partner_customer_id;
     const caller = c.get("caller");
     const scope = readScopeOf(caller, c.get("merchantKey"));
     const row = await linkCustomer(c.get("db"), scope, customerId, partnerCustomerId);

@@ -1,19 +1,28 @@
 // /operator/v1/*: the internal API that loads partners, keys, customers, accounts, statements
 // and PDFs. Not versioned by date; errors use the ApiError envelope.
-import { eq } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { Hono } from "hono";
 import * as z from "zod";
-import { bundle } from "../../versions";
+import { operatorActor } from "../app/actor";
 import type { AppEnv } from "../app/context";
+import { enqueueDeliveries } from "../app/delivery-queue";
 import { ApiError, invalidRequest } from "../app/errors";
 import { operatorAuth } from "../app/operator-auth";
+import { limitPerClientIp, RATE_LIMITS } from "../app/rate-limit";
 import { SCOPES } from "../app/route-table";
 import type { Database } from "../db/client";
+import { deliveriesOf, type EventWrites, statementEventWrites } from "../db/event-writes";
 import { importPayload } from "../db/import";
-import { createApiKey } from "../db/keys";
-import { apiKeys, partners, statements } from "../db/schema";
+import { revokeApiKey } from "../db/key-lifecycle";
+import { createApiKey, keyOwner } from "../db/keys";
+import { changeSavedVersion, readSavedVersion } from "../db/saved-versions";
+import { partners, statements } from "../db/schema";
+import { atomically, type Query } from "../db/statement";
 import { parseImportPayload } from "../domain/import-payload";
+import { describeProblem, relevantIssues } from "../domain/validation-messages";
 import { readBoundedBody, readJsonBody } from "./json-body";
+import { operatorPartnerRoutes } from "./operator-partners";
+import { operatorVersionRoutes } from "./operator-versions";
 
 /** Largest accepted statement PDF. */
 export const MAX_PDF_BYTES = 20 * 1024 * 1024;
@@ -29,16 +38,16 @@ const CreateKey = z.strictObject({
 });
 const SavedVersion = z.strictObject({ version: z.string() });
 
-/** `scopes[1]: Invalid option…`: each problem names its field, written as the import writes it. */
-function validationError(error: z.ZodError): ApiError {
+/** `scopes[1]: must be one of…`: each problem names its field, written as the import writes it. */
+function validationError(error: z.ZodError, input: unknown): ApiError {
   return invalidRequest(
-    error.issues.map((issue) => {
+    relevantIssues(error.issues).map((issue) => {
       const where = issue.path
         .map((part, i) =>
           typeof part === "number" ? `[${part}]` : `${i ? "." : ""}${String(part)}`,
         )
         .join("");
-      return `${where || "body"}: ${issue.message}`;
+      return `${where || "body"}: ${describeProblem(input, issue)}`;
     }),
   );
 }
@@ -51,9 +60,31 @@ async function partnerExists(db: Database, partnerId: string): Promise<void> {
   if (!row) throw new ApiError("NOT_FOUND_ERROR", `No such partner: ${JSON.stringify(partnerId)}`);
 }
 
-/** The R2 object key of a statement's PDF. */
-function pdfObjectKey(statementId: string): string {
-  return `statements/${encodeURIComponent(statementId)}.pdf`;
+/**
+ * The R2 object key of a statement's PDF: named by its content, so an upload never overwrites the
+ * bytes a stored row points to. The row moves to the new object only once it is fully stored:
+ * an upload that fails at any step leaves the statement as it was.
+ */
+async function pdfObjectKey(statementId: string, bytes: Uint8Array): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  const hex = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+  return `statements/${encodeURIComponent(statementId)}/${hex}.pdf`;
+}
+
+/**
+ * One atomic batch: the events (checked against the row before the change), their deliveries,
+ * then the change itself; the new deliveries are then enqueued.
+ */
+async function changeWithEvents(
+  env: AppEnv["Bindings"],
+  requestId: string,
+  db: Database,
+  announced: EventWrites,
+  change: Query,
+): Promise<void> {
+  const [, created] = await atomically(db, [announced.events, announced.deliveries, change]);
+  const deliveries = deliveriesOf(created ? [created] : []);
+  await enqueueDeliveries(env.WEBHOOK_DELIVERIES, deliveries, requestId);
 }
 
 /** A 413 naming the limit that `what` exceeded. */
@@ -62,7 +93,7 @@ function tooLarge(what: string, limit: number): ApiError {
 }
 
 export const operatorRoutes = new Hono<AppEnv>()
-  .use("/operator/*", operatorAuth)
+  .use("/operator/*", limitPerClientIp(RATE_LIMITS.operator), operatorAuth)
 
   .post("/operator/v1/import", async (c) => {
     const body = await readJsonBody(c.req.raw, {
@@ -71,40 +102,49 @@ export const operatorRoutes = new Hono<AppEnv>()
     });
     const parsed = parseImportPayload(body);
     if (!parsed.ok) throw invalidRequest(parsed.details);
-    const imported = await importPayload(c.get("db"), parsed.payload, c.get("now")());
-    return c.json({ imported });
+    const { counts, deliveries } = await importPayload(
+      c.get("db"),
+      parsed.payload,
+      c.get("now")(),
+      operatorActor(c),
+    );
+    await enqueueDeliveries(c.env.WEBHOOK_DELIVERIES, deliveries, c.get("requestId"));
+    return c.json({ imported: counts });
   })
 
   .post("/operator/v1/partners/:partner_id/keys", async (c) => {
     const partnerId = c.req.param("partner_id");
-    const parsed = CreateKey.safeParse(await readJsonBody(c.req.raw));
-    if (!parsed.success) throw validationError(parsed.error);
+    const body = await readJsonBody(c.req.raw);
+    const parsed = CreateKey.safeParse(body);
+    if (!parsed.success) throw validationError(parsed.error, body);
     await partnerExists(c.get("db"), partnerId);
     const created = await createApiKey(c.get("db"), {
       partnerId,
       environment: parsed.data.environment,
       scopes: [...new Set(parsed.data.scopes)],
       name: parsed.data.name ?? null,
+      actor: operatorActor(c),
       now: c.get("now")(),
     });
     return c.json(created, 201);
   })
 
+  // Revokes the key and, by default, every key minted from it (`?cascade=false`: that key only).
   .delete("/operator/v1/keys/:key_id", async (c) => {
     const keyId = c.req.param("key_id");
-    const [row] = await c
-      .get("db")
-      .select({ revokedAt: apiKeys.revokedAt })
-      .from(apiKeys)
-      .where(eq(apiKeys.keyId, keyId));
-    if (!row) throw new ApiError("NOT_FOUND_ERROR", `No such key: ${JSON.stringify(keyId)}`);
-    if (row.revokedAt === null) {
-      await c
-        .get("db")
-        .update(apiKeys)
-        .set({ revokedAt: c.get("now")().toISOString() })
-        .where(eq(apiKeys.keyId, keyId));
+    const cascade = c.req.query("cascade") ?? "true";
+    if (cascade !== "true" && cascade !== "false") {
+      throw invalidRequest(['cascade must be "true" or "false"'], "cascade");
     }
+    const owner = await keyOwner(c.get("db"), keyId);
+    if (!owner) throw new ApiError("NOT_FOUND_ERROR", `No such key: ${JSON.stringify(keyId)}`);
+    await revokeApiKey(c.get("db"), {
+      ...owner,
+      keyId,
+      cascade: cascade === "true",
+      actor: operatorActor(c),
+      now: c.get("now")(),
+    });
     return c.body(null, 204);
   })
 
@@ -114,25 +154,35 @@ export const operatorRoutes = new Hono<AppEnv>()
     if (!environment.success) {
       throw invalidRequest(['environment must be "sandbox" or "production"']);
     }
-    const parsed = SavedVersion.safeParse(await readJsonBody(c.req.raw));
-    if (!parsed.success) throw validationError(parsed.error);
+    const body = await readJsonBody(c.req.raw);
+    const parsed = SavedVersion.safeParse(body);
+    if (!parsed.success) throw validationError(parsed.error, body);
     const { version } = parsed.data;
+    const bundle = c.get("bundle");
     if (!bundle.isSupported(version, environment.data)) {
       throw invalidRequest([
         `version ${JSON.stringify(version.slice(0, 64))} is not offered in ${environment.data}; ` +
           `supported: ${bundle.supported(environment.data).join(", ")}`,
       ]);
     }
-    await partnerExists(c.get("db"), partnerId);
-    await c
-      .get("db")
-      .update(partners)
-      .set(
-        environment.data === "sandbox"
-          ? { savedVersionSandbox: version }
-          : { savedVersionProduction: version },
-      )
-      .where(eq(partners.partnerId, partnerId));
+    const state = await readSavedVersion(c.get("db"), partnerId, environment.data, 0);
+    if (!state) {
+      throw new ApiError("NOT_FOUND_ERROR", `No such partner: ${JSON.stringify(partnerId)}`);
+    }
+    if (state.saved !== version) {
+      const changed = await changeSavedVersion(c.get("db"), {
+        partnerId,
+        environment: environment.data,
+        from: state.saved,
+        to: version,
+        rollbackOf: null,
+        actor: operatorActor(c),
+        now: c.get("now")(),
+      });
+      if (!changed) {
+        throw new ApiError("CONFLICT_ERROR", "The saved version changed meanwhile; retry.");
+      }
+    }
     return c.json({ partner_id: partnerId, environment: environment.data, version });
   })
 
@@ -158,13 +208,21 @@ export const operatorRoutes = new Hono<AppEnv>()
       .where(eq(statements.statementId, statementId));
     if (!row)
       throw new ApiError("NOT_FOUND_ERROR", `No such statement: ${JSON.stringify(statementId)}`);
-    const key = pdfObjectKey(statementId);
-    await c.env.PDFS.put(key, bytes, { httpMetadata: { contentType: "application/pdf" } });
-    await c
-      .get("db")
+    const key = await pdfObjectKey(statementId, bytes);
+    await c.get("documents").put(key, bytes, "application/pdf");
+    // The first document of a visible statement is announced; a replaced one is not.
+    const db = c.get("db");
+    const announced = statementEventWrites(
+      "statement.pdf_available",
+      JSON.stringify([[statementId]]),
+      c.get("now")().toISOString(),
+      sql`s.pdf_key IS NULL AND s.hidden_at IS NULL`,
+    );
+    const update = db
       .update(statements)
       .set({ pdfKey: key })
       .where(eq(statements.statementId, statementId));
+    await changeWithEvents(c.env, c.get("requestId"), db, announced, update);
     return c.body(null, 204);
   })
 
@@ -178,14 +236,25 @@ export const operatorRoutes = new Hono<AppEnv>()
     if (!row)
       throw new ApiError("NOT_FOUND_ERROR", `No such statement: ${JSON.stringify(statementId)}`);
     if (row.hiddenAt === null) {
-      await c
-        .get("db")
+      const db = c.get("db");
+      const now = c.get("now")().toISOString();
+      const announced = statementEventWrites(
+        "statement.hidden",
+        JSON.stringify([[statementId]]),
+        now,
+        sql`s.hidden_at IS NULL`,
+      );
+      const update = db
         .update(statements)
-        .set({ hiddenAt: c.get("now")().toISOString() })
-        .where(eq(statements.statementId, statementId));
+        .set({ hiddenAt: now })
+        .where(and(eq(statements.statementId, statementId), isNull(statements.hiddenAt)));
+      await changeWithEvents(c.env, c.get("requestId"), db, announced, update);
     }
     return c.body(null, 204);
   })
+
+  .route("/", operatorPartnerRoutes)
+  .route("/", operatorVersionRoutes)
 
   .all("/operator/*", (c) => {
     throw new ApiError("NOT_FOUND_ERROR", `No route ${c.req.method} ${c.req.path}.`);

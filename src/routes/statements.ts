@@ -3,21 +3,11 @@ import { Hono, type MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app/context";
 import { accountNotFound, customerNotFound, invalidRequest } from "../app/errors";
 import { respond } from "../app/respond";
-import {
-  customerExists,
-  readStatementPage,
-  statementPageReads,
-  statementPageResults,
-} from "../db/queries";
-import {
-  decodePageToken,
-  encodePageToken,
-  type PagePosition,
-  peekPagePosition,
-} from "../domain/page-token";
-import { type Statement, toStatement } from "../domain/statement";
-import { LINK_LIFETIME_MS, signStatementLinks } from "../domain/statement-link";
+import { buildStatementPage } from "../app/statement-page";
+import { customerExists, statementPageReads, statementPageResults } from "../db/queries";
+import { decodePageToken, type PagePosition, peekPagePosition } from "../domain/page-token";
 import { parseLimit } from "./list-params";
+import { filterBinding, readPeriodEndFilters } from "./statement-filters";
 
 export const STATEMENTS_PATH = "/v2/customers/:customer_id/accounts/:account_id/statements";
 
@@ -28,18 +18,20 @@ function startingAfter(values: string[] | undefined): string | null | undefined 
 }
 
 /**
- * Plans the page's reads from the request alone, before authentication, so they travel in the key
- * lookup's statement: one D1 round trip per page, and nothing read unless the key is live. Nothing
+ * Plans the page's reads from the request alone, before authentication, so that they are the key
+ * lookup itself (one D1 round trip per page, and nothing read for a key that is not live). Nothing
  * read is used before the handler has checked the caller, the product, the token's signature and
- * the account's owner. A request whose parameters are invalid plans nothing (the handler answers
- * 400 without reading).
+ * the account's owner. A request whose parameters are invalid plans nothing: it is authenticated
+ * as usual, and the handler answers 400 without reading.
  */
 export const planStatementPage: MiddlewareHandler<AppEnv> = async (c, next) => {
   const token = startingAfter(c.req.queries("starting_after"));
   const after = typeof token === "string" ? peekPagePosition(token) : null;
   const limit = parseLimitOrNull(c.req.queries("limit"));
-  if (limit !== null && token !== null && (token === undefined || after !== null)) {
-    c.set("readAhead", statementPageReads(c.req.param("account_id") ?? "", after, limit));
+  const filters = readPeriodEndFilters((name) => c.req.queries(name));
+  const valid = limit !== null && !(filters instanceof Error);
+  if (valid && token !== null && (token === undefined || after !== null)) {
+    c.set("readAhead", statementPageReads(c.req.param("account_id") ?? "", after, limit, filters));
   }
   await next();
 };
@@ -57,12 +49,16 @@ export const statementRoutes = new Hono<AppEnv>().get(STATEMENTS_PATH, async (c)
   const accountId = c.req.param("account_id");
   const caller = c.get("caller");
   const limit = parseLimit(c.req.queries("limit"));
+  const filters = readPeriodEndFilters((name) => c.req.queries(name));
+  if (filters instanceof Error) throw filters;
+  const filtered = filterBinding(filters);
   const binding = {
     partnerId: caller.partnerId,
     environment: caller.environment,
     merchantKey: c.get("merchantKey"),
     customerId,
     accountId,
+    ...(filtered === undefined ? {} : { filters: filtered }),
   };
 
   const token = startingAfter(c.req.queries("starting_after"));
@@ -71,15 +67,18 @@ export const statementRoutes = new Hono<AppEnv>().get(STATEMENTS_PATH, async (c)
     after = token === null ? null : await decodePageToken(c.get("signer"), binding, token);
     if (!after) {
       throw invalidRequest(
-        ["starting_after must be a next_page_token returned by this endpoint for this account"],
+        [
+          "starting_after must be a next_page_token returned by this endpoint for this account " +
+            "and the same period_end_date filters",
+        ],
         "starting_after",
       );
     }
   }
 
-  // Normally read with the key lookup; read here when nothing was planned ahead.
-  const results =
-    c.get("readAheadResults") ?? (await readStatementPage(c.get("db"), accountId, after, limit));
+  // Read with the key lookup: planning accepts every request whose limit and token pass here.
+  const results = c.get("readAheadResults");
+  if (!results) throw new Error("a valid statements request was not planned");
   const { owner, rows: pageRows } = statementPageResults(results);
   // A continuation's token proves ownership; a first page checks the account's owner row.
   const owned =
@@ -97,40 +96,7 @@ export const statementRoutes = new Hono<AppEnv>().get(STATEMENTS_PATH, async (c)
     throw accountNotFound(accountId);
   }
 
-  // One instant for the whole page: as_of, and the expiry of every link on it.
-  const now = c.get("now")();
-  const asOf = now.toISOString();
-  const expiresAt = now.getTime() + LINK_LIFETIME_MS;
-  const expiresAtText = new Date(expiresAt).toISOString();
-  const origin = new URL(c.req.url).origin;
-  const rows = pageRows.slice(0, limit);
-  const withPdf = rows.filter((row) => row.hasPdf);
-  const links = await signStatementLinks(
-    c.get("signer"),
-    origin,
-    withPdf.map((row) => row.statementId),
-    expiresAt,
-  );
-  // Links come back in the order of the rows that have a PDF.
-  let nextLink = 0;
-  const data: Statement[] = rows.map((row) => {
-    const pdf = row.hasPdf
-      ? { url: links[nextLink++] as string, expires_at: expiresAtText }
-      : undefined;
-    return toStatement(row, customerId, asOf, pdf);
-  });
-
-  const last = rows.at(-1);
-  const hasMore = pageRows.length > limit && last !== undefined;
-  const body: { data: Statement[]; has_more: boolean; next_page_token?: string } = {
-    data,
-    has_more: hasMore,
-  };
-  if (hasMore) {
-    body.next_page_token = await encodePageToken(c.get("signer"), binding, {
-      periodEndDate: last.periodEndDate,
-      statementId: last.statementId,
-    });
-  }
+  const deps = { signer: c.get("signer"), now: c.get("now")(), origin: new URL(c.req.url).origin };
+  const body = await buildStatementPage(deps, binding, pageRows, limit);
   return respond(c, "StatementList", body);
 });

@@ -45,14 +45,18 @@ export interface AxeViolation {
   nodes: { target: unknown[] }[];
 }
 
-/** WCAG 2.0/2.1 A and AA violations of the page as it is now, by axe-core. */
-export async function axeViolations(page: Page): Promise<AxeViolation[]> {
+/**
+ * WCAG 2.0/2.1 A and AA violations of the page as it is now, by axe-core; `exclude` lists CSS
+ * selectors of parts that are not ours to fix (a third-party component).
+ */
+export async function axeViolations(page: Page, exclude: string[] = []): Promise<AxeViolation[]> {
   // Evaluated through the devtools protocol, so a page's strict CSP does not block it.
   await page.evaluate(axe.source);
-  return page.evaluate(async () => {
+  return page.evaluate(async (exclude) => {
     // biome-ignore lint/suspicious/noExplicitAny: runs in the page, where axe was just injected
     const page = globalThis as any;
-    const result = await page.axe.run(page.document, {
+    const context = exclude.length > 0 ? { exclude: exclude.map((s) => [s]) } : page.document;
+    const result = await page.axe.run(context, {
       runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] },
     });
     return result.violations.map((v: AxeViolation) => ({
@@ -61,5 +65,5 @@ export async function axeViolations(page: Page): Promise<AxeViolation[]> {
       help: v.help,
       nodes: v.nodes.map((n) => ({ target: n.target })),
     }));
-  });
+  }, exclude);
 }

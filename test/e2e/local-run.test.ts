@@ -6,6 +6,7 @@ import { createServer } from "node:net";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { DEMO_PARTNER, demoImport } from "../../scripts/demo-data.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 const STARTUP_MS = 150_000;
@@ -141,7 +142,8 @@ describe("npm start", () => {
     expect(printed.url).toBe(`http://localhost:${port}/v2/${account}/statements?limit=3`);
     const res = await fetch(printed.url, { headers: { authorization: basic(printed.key) } });
     expect(res.status).toBe(200);
-    expect(res.headers.get("x-service-version")).toBe("2026-10-13");
+    const demo = demoImport().partners.find((p) => p.partner_id === DEMO_PARTNER);
+    expect(res.headers.get("x-service-version")).toBe(demo?.saved_versions.sandbox);
     const page = (await res.json()) as StatementPage;
     expect(page.data).toHaveLength(3);
     expect(page.has_more).toBe(true);
@@ -201,6 +203,36 @@ describe("npm start", () => {
     expect(crossed.status).toBe(404);
   });
 
+  it("prints a one-click sign-in link for the demo Admin and Developer", async () => {
+    const base = `http://localhost:${port}`;
+    for (const [role, email] of [
+      ["Admin", "admin@demo-bank.example"],
+      ["Developer", "developer@demo-bank.example"],
+    ] as const) {
+      const line = new RegExp(
+        `${role} +${email} +(http://\\S+/dashboard/sign-in/confirm\\?token=\\S+)`,
+      );
+      const link = line.exec(run.output)?.[1] ?? "";
+      expect(link.startsWith(`${base}/dashboard/sign-in/confirm?token=`), role).toBe(true);
+      // Opening the link asks to confirm; the confirmation signs in.
+      const page = await fetch(link);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain(email);
+      const token = new URL(link).searchParams.get("token") ?? "";
+      const signedIn = await fetch(`${base}/dashboard/sign-in/confirm`, {
+        method: "POST",
+        headers: { origin: base, "content-type": "application/x-www-form-urlencoded" },
+        body: new URLSearchParams({ token }).toString(),
+        redirect: "manual",
+      });
+      expect(signedIn.status).toBe(303);
+      const cookie = signedIn.headers.getSetCookie()[0]?.split(";")[0] ?? "";
+      const keys = await fetch(`${base}/dashboard/sandbox/keys`, { headers: { cookie } });
+      expect(keys.status).toBe(200);
+      expect(await keys.text()).toContain(`${email} (${role})`);
+    }
+  });
+
   it(
     "stops on Ctrl-C, then starts again with the same key and nothing left to load",
     async () => {
@@ -212,6 +244,8 @@ describe("npm start", () => {
       const second = await again.ready();
       expect(second.key).toBe(printed.key);
       expect(again.output).toMatch(/; 0 PDFs uploaded now\./);
+      // Fresh sign-in links each start (the demo users are invited once).
+      expect(again.output).toMatch(/Admin +admin@demo-bank\.example +http:\S+token=/);
       const res = await fetch(second.url, { headers: { authorization: basic(second.key) } });
       expect(res.status).toBe(200);
       await again.interrupt();

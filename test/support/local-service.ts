@@ -20,6 +20,8 @@ export interface LocalService {
   operatorToken: string;
   /** What wrangler printed so far (for failure messages). */
   output(): string;
+  /** The process id of wrangler, whose descendants include the workerd runtime. */
+  pid: number | undefined;
   stop(): Promise<void>;
 }
 
@@ -131,6 +133,7 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
         port,
         operatorToken: secrets.OPERATOR_TOKEN ?? "",
         output: () => output,
+        pid: child.pid,
         stop,
       };
     } catch {

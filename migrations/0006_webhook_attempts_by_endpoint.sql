@@ -1,0 +1,1 @@
+CREATE INDEX `webhook_attempts_endpoint_idx` ON `webhook_attempts` (`endpoint_id`,`attempt_id`);

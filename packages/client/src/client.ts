@@ -1,0 +1,279 @@
+// The typed client: every call pinned to one API version, typed by that version's reference,
+// lists as async iterators, POSTs made safe to retry, and errors thrown as typed classes.
+import createFetchClient, { type Client as FetchClient } from "openapi-fetch";
+import { errorFromResponse } from "./errors.ts";
+import { byLastId, byToken, everyItem } from "./paginate.ts";
+import { type RetryOptions, retryingFetch } from "./retry.ts";
+import type {
+  Account,
+  ApiKey,
+  Customer,
+  DeliveryAttempt,
+  Event,
+  EventResend,
+  Paths,
+  Statement,
+  StatementList,
+  Version,
+  WebhookEndpoint,
+} from "./types.ts";
+
+export interface ClientOptions<V extends Version> {
+  /** `sk_sandbox_…` or `sk_live_…`. */
+  apiKey: string;
+  /** The API version every request is made in, and every response typed by. */
+  version: V;
+  /** E.g. `https://api.example.com`, without `/v2`. */
+  baseUrl: string;
+  /** The product to read, when the partner has several. */
+  merchantKey?: string;
+  /** The brand word of the header names (`x-<brand>-version`). Default `service`. */
+  brand?: string;
+  /** Defaults to the global fetch. */
+  fetch?: typeof fetch;
+  retry?: RetryOptions;
+}
+
+/** Per-call options of a POST. */
+export interface PostOptions {
+  /** The Idempotency-Key; by default a new UUID per call, kept across its retries. */
+  idempotencyKey?: string;
+}
+
+// Paths and their parameters are the same in every version; response bodies differ and are typed
+// per version below. The requests are typed by one reference (the newest).
+type RequestPaths = Paths<"latest">;
+
+export type ListQuery = { limit?: number };
+export type StatementQuery = ListQuery & {
+  /** Only statements whose period_end_date is at or after this RFC 3339 instant. */
+  period_end_date_gte?: string;
+  /** Only statements whose period_end_date is before this RFC 3339 instant. */
+  period_end_date_lt?: string;
+};
+
+export function createClient<V extends Version>(options: ClientOptions<V>) {
+  const brand = options.brand ?? "service";
+  const headers: Record<string, string> = {
+    authorization: `Bearer ${options.apiKey}`,
+    [`x-${brand}-version`]: options.version,
+  };
+  if (options.merchantKey !== undefined) headers[`x-${brand}-merchant-key`] = options.merchantKey;
+  const http: FetchClient<RequestPaths> = createFetchClient<RequestPaths>({
+    baseUrl: options.baseUrl.replace(/\/+$/, ""),
+    headers,
+    fetch: retryingFetch(options.fetch ?? globalThis.fetch.bind(globalThis), options.retry),
+  });
+  // Every POST carries an Idempotency-Key, so that its retries never act twice.
+  http.use({
+    onRequest({ request }) {
+      if (request.method === "POST" && !request.headers.has("idempotency-key")) {
+        request.headers.set("idempotency-key", crypto.randomUUID());
+      }
+      return request;
+    },
+  });
+
+  /** The body of a 2xx, or the typed error of anything else. */
+  async function unwrap<T>(call: Promise<{ data?: unknown; error?: unknown; response: Response }>) {
+    const { data, error, response } = await call;
+    if (!response.ok) {
+      throw errorFromResponse(response.status, error, response.headers.get("x-request-id"));
+    }
+    return data as T;
+  }
+  const post = (o?: PostOptions) =>
+    o?.idempotencyKey ? { headers: { "idempotency-key": o.idempotencyKey } } : {};
+
+  type S = Statement<V>;
+  return {
+    /** The underlying openapi-fetch client, for anything the helpers below do not cover. */
+    http,
+    version: options.version,
+
+    statements: {
+      /** Every statement of an account, newest first, across as many pages as it takes. */
+      list(customerId: string, accountId: string, query: StatementQuery = {}): AsyncGenerator<S> {
+        return everyItem<S>(
+          (startingAfter) =>
+            this.page(customerId, accountId, { ...query, starting_after: startingAfter }),
+          byToken,
+        );
+      },
+      /** One page of statements. */
+      page(
+        customerId: string,
+        accountId: string,
+        query: StatementQuery & { starting_after?: string | undefined } = {},
+      ): Promise<StatementList<V>> {
+        return unwrap(
+          http.GET("/v2/customers/{customer_id}/accounts/{account_id}/statements", {
+            params: { path: { customer_id: customerId, account_id: accountId }, query },
+          }),
+        );
+      },
+    },
+
+    accounts: {
+      list(customerId: string, query: ListQuery = {}): AsyncGenerator<Account<V>> {
+        return everyItem<Account<V>>(
+          (startingAfter) =>
+            unwrap(
+              http.GET("/v2/customers/{customer_id}/accounts", {
+                params: {
+                  path: { customer_id: customerId },
+                  query: { ...query, starting_after: startingAfter },
+                },
+              }),
+            ),
+          byLastId((a) => a.account_id),
+        );
+      },
+      retrieve(customerId: string, accountId: string): Promise<Account<V>> {
+        return unwrap(
+          http.GET("/v2/customers/{customer_id}/accounts/{account_id}", {
+            params: { path: { customer_id: customerId, account_id: accountId } },
+          }),
+        );
+      },
+    },
+
+    customers: {
+      list(query: ListQuery = {}): AsyncGenerator<Customer<V>> {
+        return everyItem<Customer<V>>(
+          (startingAfter) =>
+            unwrap(
+              http.GET("/v2/customers", {
+                params: { query: { ...query, starting_after: startingAfter } },
+              }),
+            ),
+          byLastId((c) => c.customer_id),
+        );
+      },
+      retrieve(customerId: string): Promise<Customer<V>> {
+        return unwrap(
+          http.GET("/v2/customers/{customer_id}", {
+            params: { path: { customer_id: customerId } },
+          }),
+        );
+      },
+      link(customerId: string, partnerCustomerId: string, o?: PostOptions): Promise<Customer<V>> {
+        return unwrap(
+          http.POST("/v2/customers/{customer_id}/link", {
+            params: { path: { customer_id: customerId } },
+            body: { partner_customer_id: partnerCustomerId },
+            ...post(o),
+          }),
+        );
+      },
+    },
+
+    events: {
+      /** Every event of the last 30 days, newest first. */
+      list(query: ListQuery = {}): AsyncGenerator<Event<V>> {
+        return everyItem<Event<V>>(
+          (startingAfter) =>
+            unwrap(
+              http.GET("/v2/events", {
+                params: { query: { ...query, starting_after: startingAfter } },
+              }),
+            ),
+          byToken,
+        );
+      },
+      retrieve(eventId: string): Promise<Event<V>> {
+        return unwrap(
+          http.GET("/v2/events/{event_id}", { params: { path: { event_id: eventId } } }),
+        );
+      },
+      deliveryAttempts(eventId: string): AsyncGenerator<DeliveryAttempt<V>> {
+        return everyItem<DeliveryAttempt<V>>(
+          (startingAfter) =>
+            unwrap(
+              http.GET("/v2/events/{event_id}/delivery_attempts", {
+                params: { path: { event_id: eventId }, query: { starting_after: startingAfter } },
+              }),
+            ),
+          byLastId((a) => a.attempt_id),
+        );
+      },
+      resend(
+        eventId: string,
+        webhookEndpointId?: string,
+        o?: PostOptions,
+      ): Promise<EventResend<V>> {
+        return unwrap(
+          http.POST("/v2/events/{event_id}/resend", {
+            params: { path: { event_id: eventId } },
+            body: webhookEndpointId === undefined ? {} : { webhook_endpoint_id: webhookEndpointId },
+            ...post(o),
+          }),
+        );
+      },
+    },
+
+    webhookEndpoints: {
+      create(
+        body: { url: string; description?: string; api_version?: string },
+        o?: PostOptions,
+      ): Promise<WebhookEndpoint<V>> {
+        return unwrap(http.POST("/v2/webhook_endpoints", { body, ...post(o) }));
+      },
+      list(query: ListQuery = {}): AsyncGenerator<WebhookEndpoint<V>> {
+        return everyItem<WebhookEndpoint<V>>(
+          (startingAfter) =>
+            unwrap(
+              http.GET("/v2/webhook_endpoints", {
+                params: { query: { ...query, starting_after: startingAfter } },
+              }),
+            ),
+          byLastId((e) => e.webhook_endpoint_id),
+        );
+      },
+      retrieve(id: string): Promise<WebhookEndpoint<V>> {
+        return unwrap(
+          http.GET("/v2/webhook_endpoints/{webhook_endpoint_id}", {
+            params: { path: { webhook_endpoint_id: id } },
+          }),
+        );
+      },
+      async delete(id: string): Promise<void> {
+        await unwrap(
+          http.DELETE("/v2/webhook_endpoints/{webhook_endpoint_id}", {
+            params: { path: { webhook_endpoint_id: id } },
+          }),
+        );
+      },
+      rollSecret(
+        id: string,
+        body: { previous_secret_expires_in?: number } = {},
+        o?: PostOptions,
+      ): Promise<WebhookEndpoint<V>> {
+        return unwrap(
+          http.POST("/v2/webhook_endpoints/{webhook_endpoint_id}/roll_secret", {
+            params: { path: { webhook_endpoint_id: id } },
+            body,
+            ...post(o),
+          }),
+        );
+      },
+      enable(id: string, o?: PostOptions): Promise<WebhookEndpoint<V>> {
+        return unwrap(
+          http.POST("/v2/webhook_endpoints/{webhook_endpoint_id}/enable", {
+            params: { path: { webhook_endpoint_id: id } },
+            ...post(o),
+          }),
+        );
+      },
+    },
+
+    keys: {
+      /** A new key with exactly this key's scopes; its `api_key` is shown only here. */
+      create(body: { name?: string } = {}, o?: PostOptions): Promise<ApiKey<V>> {
+        return unwrap(http.POST("/v2/keys", { body, ...post(o) }));
+      },
+    },
+  };
+}
+
+export type CardStatementsClient<V extends Version> = ReturnType<typeof createClient<V>>;

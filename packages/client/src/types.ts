@@ -1,0 +1,20 @@
+// The API's shapes per version, from the generated modules: `Statement<"2025-05-05">` has
+// `pdf_url`, `Statement<"latest">` has `pdf`, exactly as each version's reference says.
+import type { Version, VersionModules } from "./generated/index.ts";
+
+export type { Version } from "./generated/index.ts";
+export { VERSIONS } from "./generated/index.ts";
+
+export type Schemas<V extends Version> = VersionModules[V]["components"]["schemas"];
+export type Paths<V extends Version> = VersionModules[V]["paths"];
+
+export type Statement<V extends Version> = Schemas<V>["Statement"];
+export type StatementList<V extends Version> = Schemas<V>["StatementList"];
+export type Account<V extends Version> = Schemas<V>["Account"];
+export type Customer<V extends Version> = Schemas<V>["Customer"];
+export type ApiKey<V extends Version> = Schemas<V>["ApiKey"];
+export type Event<V extends Version> = Schemas<V>["Event"];
+export type EventList<V extends Version> = Schemas<V>["EventList"];
+export type WebhookEndpoint<V extends Version> = Schemas<V>["WebhookEndpoint"];
+export type DeliveryAttempt<V extends Version> = Schemas<V>["DeliveryAttempt"];
+export type EventResend<V extends Version> = Schemas<V>["EventResend"];

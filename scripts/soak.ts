@@ -1,0 +1,397 @@
+// `npm run soak`: mixed valid and hostile traffic against a throwaway local run for ten minutes,
+// sampling the memory of the workerd runtime. Reports requests, status counts, p50/p99 latency and
+// memory at start, peak and end; fails on any 5xx, or on memory that keeps rising.
+//   SOAK_SECONDS (600), SOAK_CONCURRENCY (8), SOAK_SAMPLE_SECONDS (5) tune it.
+import { readdirSync, readFileSync } from "node:fs";
+import { setTimeout as sleep } from "node:timers/promises";
+import { startLocalService } from "../test/support/local-service.ts";
+
+const SECONDS = Number(process.env.SOAK_SECONDS ?? 600);
+const CONCURRENCY = Number(process.env.SOAK_CONCURRENCY ?? 8);
+const SAMPLE_MS = Number(process.env.SOAK_SAMPLE_SECONDS ?? 5) * 1000;
+/** Memory that ends this far above the first half's peak keeps rising. */
+const GROWTH_LIMIT_BYTES = 24 * 1024 * 1024;
+const KEYS = 8;
+const STATEMENTS = 60;
+
+interface Target {
+  method?: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+  hostile: boolean;
+}
+
+// ---- memory of the runtime ------------------------------------------------------------------
+
+/**
+ * Resident memory (bytes) of the workerd processes under `root`: the runtime that serves the
+ * Worker, and wrangler's dev proxy (the one listening on the service's own port), told apart.
+ */
+function workerdRss(root: number, port: number): { runtime: number; devProxy: number } {
+  const children = new Map<number, number[]>();
+  const names = new Map<number, string>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const close = stat.lastIndexOf(")");
+      const name = stat.slice(stat.indexOf("(") + 1, close);
+      const ppid = Number(stat.slice(close + 2).split(" ")[1]);
+      names.set(Number(entry), name);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // The process ended while being read.
+    }
+  }
+  const rss = { runtime: 0, devProxy: 0 };
+  const queue = [root];
+  while (queue.length > 0) {
+    const pid = queue.shift() as number;
+    queue.push(...(children.get(pid) ?? []));
+    if (!names.get(pid)?.startsWith("workerd")) continue;
+    try {
+      const status = readFileSync(`/proc/${pid}/status`, "utf8");
+      const bytes = Number(/VmRSS:\s+(\d+) kB/.exec(status)?.[1] ?? 0) * 1024;
+      const cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+      if (cmdline.includes(`entry=127.0.0.1:${port}`)) rss.devProxy += bytes;
+      else rss.runtime += bytes;
+    } catch {
+      // Gone.
+    }
+  }
+  return rss;
+}
+
+const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+// ---- data -------------------------------------------------------------------------------------
+
+async function json(res: Response): Promise<Record<string, unknown>> {
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${res.status} ${text}`);
+  return text ? (JSON.parse(text) as Record<string, unknown>) : {};
+}
+
+function minimalPdf(label: string): Uint8Array {
+  return new TextEncoder().encode(`%PDF-1.4\n% ${label}\n${"x".repeat(4096)}\n%%EOF\n`);
+}
+
+/** A partner with one account of monthly statements, some with PDFs, and several keys. */
+async function seed(base: string, operatorToken: string) {
+  const op = (path: string, init: RequestInit & { type?: string } = {}) =>
+    fetch(`${base}/operator/v1${path}`, {
+      ...init,
+      headers: {
+        authorization: `Bearer ${operatorToken}`,
+        "content-type": init.type ?? "application/json",
+      },
+    });
+  const statements = Array.from({ length: STATEMENTS }, (_, i) => {
+    const end = new Date(Date.UTC(2020, i + 1, 0, 23, 59, 59));
+    return {
+      statement_id: `st_soak_${String(i).padStart(3, "0")}`,
+      account_id: "acc_soak",
+      period_end_date: end.toISOString(),
+      currency: "USD",
+      statement_balance: 1000 + i,
+      purchases: 1000 + i,
+    };
+  });
+  await json(
+    await op("/import", {
+      method: "POST",
+      body: JSON.stringify({
+        partners: [
+          {
+            partner_id: "soak_bank",
+            name: "Soak Bank",
+            products: [{ merchant_key: "mk_soak", name: "Soak Card" }],
+          },
+        ],
+        customers: [
+          {
+            customer_id: "cus_soak",
+            partner_id: "soak_bank",
+            environment: "sandbox",
+            merchant_key: "mk_soak",
+          },
+        ],
+        accounts: [{ account_id: "acc_soak", customer_id: "cus_soak", currency: "USD" }],
+        statements,
+      }),
+    }),
+  );
+  for (const s of statements.slice(-12)) {
+    await json(
+      await op(`/statements/${s.statement_id}/pdf`, {
+        method: "PUT",
+        body: minimalPdf(s.statement_id),
+        type: "application/pdf",
+      }),
+    );
+  }
+  const keys: string[] = [];
+  for (let i = 0; i < KEYS + 1; i++) {
+    const created = await json(
+      await op("/partners/soak_bank/keys", {
+        method: "POST",
+        body: JSON.stringify({ environment: "sandbox", scopes: ["ACCOUNT_READ"] }),
+      }),
+    );
+    keys.push(created.api_key as string);
+    if (i === KEYS) await json(await op(`/keys/${created.key_id}`, { method: "DELETE" }));
+  }
+  return { keys: keys.slice(0, KEYS), revoked: keys[KEYS] as string };
+}
+
+// ---- traffic ----------------------------------------------------------------------------------
+
+const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)] as T;
+/** Partners call from a few addresses; attackers from many, and a few of them persistently. */
+const partnerIps = Array.from({ length: 4 }, (_, i) => `192.0.2.${i + 1}`);
+const randomIp = () =>
+  Math.random() < 0.5
+    ? `203.0.113.${Math.floor(Math.random() * 8)}`
+    : `198.51.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}`;
+
+const STATEMENTS_PATH = "/v2/customers/cus_soak/accounts/acc_soak/statements";
+
+function mix(keys: string[], revoked: string, tokens: string[], links: string[]): Target {
+  const key = pick(keys);
+  const bearer = (k: string) => ({ authorization: `Bearer ${k}` });
+  const r = Math.random();
+  // About two thirds valid traffic, one third hostile.
+  if (r < 0.25) {
+    const limit = pick(["", "?limit=1", "?limit=10", "?limit=100"]);
+    return { path: `${STATEMENTS_PATH}${limit}`, headers: bearer(key), hostile: false };
+  }
+  if (r < 0.35 && tokens.length > 0) {
+    const token = encodeURIComponent(pick(tokens));
+    return {
+      path: `${STATEMENTS_PATH}?limit=5&starting_after=${token}`,
+      headers: bearer(key),
+      hostile: false,
+    };
+  }
+  if (r < 0.42) {
+    const path = pick([
+      "/v2/customers",
+      "/v2/customers/cus_soak",
+      "/v2/customers/cus_soak/accounts",
+    ]);
+    return { path, headers: { ...bearer(key), "x-service-version": "latest" }, hostile: false };
+  }
+  if (r < 0.55 && links.length > 0) {
+    const headers = pick<Record<string, string>>([
+      {},
+      { range: "bytes=0-99" },
+      { "if-none-match": '"nope"' },
+      { "if-modified-since": new Date().toUTCString() },
+    ]);
+    return { path: pick(links), headers, hostile: false };
+  }
+  if (r < 0.6) return { path: pick(["/changelog", "/openapi/2025-05-05.json"]), hostile: false };
+  if (r < 0.65) {
+    return {
+      method: "POST",
+      path: "/v2/customers/cus_soak/link",
+      headers: { ...bearer(key), "content-type": "application/json" },
+      body: JSON.stringify({ partner_customer_id: `p-${Math.floor(Math.random() * 1000)}` }),
+      hostile: false,
+    };
+  }
+  // Hostile: unknown, revoked and malformed credentials from many addresses, and bad input.
+  const ip = randomIp();
+  type Attack = Omit<Target, "hostile">;
+  const onLinks: Attack[] =
+    links.length > 0
+      ? [
+          { path: pick(links), headers: { "if-none-match": "garbage" } },
+          { path: pick(links), headers: { range: "bytes=999999-" } },
+          { path: pick(links), headers: { "if-match": '"x"', range: "bytes=-5" } },
+        ]
+      : [];
+  const hostile: Attack[] = [
+    { path: STATEMENTS_PATH, headers: { authorization: `Bearer sk_sandbox_${"0".repeat(34)}` } },
+    { path: STATEMENTS_PATH, headers: bearer(revoked) },
+    { path: STATEMENTS_PATH, headers: { authorization: "Basic !!!" } },
+    { path: "/operator/v1/import", method: "POST", headers: { authorization: "Bearer guess" } },
+    { path: `${STATEMENTS_PATH}?limit=1000`, headers: bearer(key) },
+    { path: `${STATEMENTS_PATH}?starting_after=forged.token.AAAAAAAA`, headers: bearer(key) },
+    { path: STATEMENTS_PATH, headers: { ...bearer(key), "x-service-version": "1999-01-01" } },
+    { path: "/v2/customers/..%2F..%2Fetc/accounts", headers: bearer(key) },
+    { path: `/v2/customers/${"x".repeat(2000)}`, headers: bearer(key) },
+    {
+      path: "/v2/customers/cus_soak/link",
+      method: "POST",
+      headers: { ...bearer(key), "content-type": "application/json" },
+      body: "{not json",
+    },
+    { path: "/files/statements/st_soak_059/pdf?expires=1&signature=forged" },
+    ...onLinks,
+  ];
+  const target = pick(hostile);
+  return { ...target, headers: { "cf-connecting-ip": ip, ...target.headers }, hostile: true };
+}
+
+function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
+}
+
+function median(values: number[]): number {
+  return percentile(
+    [...values].sort((a, b) => a - b),
+    50,
+  );
+}
+
+// ---- run --------------------------------------------------------------------------------------
+
+async function main(): Promise<void> {
+  console.log(`soak: ${SECONDS} s, ${CONCURRENCY} concurrent clients, starting a local run…`);
+  const service = await startLocalService();
+  let failed = false;
+  try {
+    const { base, pid, port } = service;
+    if (!pid) throw new Error("the local run has no process id");
+    const sample = () => workerdRss(pid, port);
+    const { keys, revoked } = await seed(base, service.operatorToken);
+
+    // Page tokens and links to reuse, fetched once (links live an hour: longer than the soak).
+    const first = await json(
+      await fetch(`${base}${STATEMENTS_PATH}?limit=20`, {
+        headers: {
+          authorization: `Bearer ${keys[0]}`,
+          "cf-connecting-ip": partnerIps[0] as string,
+        },
+      }),
+    );
+    const data = first.data as { pdf_url?: string }[];
+    const links = data.flatMap((s) => (s.pdf_url ? [s.pdf_url.replace(base, "")] : []));
+    const tokens = [first.next_page_token as string];
+
+    await sleep(2000);
+    const start = sample();
+    const startRss = start.runtime;
+    const samples: { at: number; rss: number; devProxy: number }[] = [
+      { at: 0, rss: startRss, devProxy: start.devProxy },
+    ];
+    const statuses = new Map<number, number>();
+    const latencies: number[] = [];
+    const serverErrors: string[] = [];
+    let requests = 0;
+    const started = Date.now();
+    const deadline = started + SECONDS * 1000;
+
+    const sampler = setInterval(() => {
+      const { runtime, devProxy } = sample();
+      samples.push({ at: Date.now() - started, rss: runtime, devProxy });
+    }, SAMPLE_MS);
+
+    const client = async () => {
+      while (Date.now() < deadline) {
+        const target = mix(keys, revoked, tokens, links);
+        const headers = { "cf-connecting-ip": pick(partnerIps), ...target.headers };
+        const t0 = performance.now();
+        let status = 0;
+        try {
+          const res = await fetch(`${base}${target.path}`, {
+            method: target.method ?? "GET",
+            headers,
+            body: target.body,
+          });
+          status = res.status;
+          const text = await res.text();
+          if (status >= 500)
+            serverErrors.push(
+              `${target.method ?? "GET"} ${target.path} → ${status} ${text.slice(0, 200)}`,
+            );
+          if (status === 200 && target.path.includes("limit=5&") && tokens.length < 50) {
+            const next = (JSON.parse(text) as { next_page_token?: string }).next_page_token;
+            if (next) tokens.push(next);
+          }
+        } catch (err) {
+          serverErrors.push(`${target.path} → ${String(err)}`);
+        }
+        latencies.push(performance.now() - t0);
+        statuses.set(status, (statuses.get(status) ?? 0) + 1);
+        requests += 1;
+      }
+    };
+    const progress = setInterval(() => {
+      const last = samples.at(-1);
+      const elapsed = Math.round((Date.now() - started) / 1000);
+      console.log(
+        `  ${elapsed} s: ${requests} requests, runtime ${mb(last?.rss ?? 0)}, ` +
+          `dev proxy ${mb(last?.devProxy ?? 0)}`,
+      );
+    }, 60_000);
+    await Promise.all(Array.from({ length: CONCURRENCY }, client));
+    clearInterval(progress);
+    clearInterval(sampler);
+    const elapsed = (Date.now() - started) / 1000;
+
+    // Let the runtime settle, then read what memory came back.
+    await sleep(10_000);
+    const end = sample();
+    const endRss = end.runtime;
+    const peakRss = Math.max(...samples.map((s) => s.rss), endRss);
+
+    // Keeps rising: the end of the run sets a new high-water mark, above everything the first
+    // half reached. A runtime that has reached its working size swings below its early peak as
+    // the garbage collector runs; a leak keeps climbing past it.
+    const during = samples.filter((s) => s.at > 0);
+    const firstHalf = during.filter((s) => s.at < (SECONDS * 1000) / 2);
+    const firstHalfPeak = Math.max(startRss, ...firstHalf.map((s) => s.rss));
+    const lateRss = median(
+      during.slice(-Math.max(1, Math.floor(during.length / 10))).map((s) => s.rss),
+    );
+    const growth = lateRss - firstHalfPeak;
+
+    const sorted = [...latencies].sort((a, b) => a - b);
+    const report = {
+      seconds: Math.round(elapsed),
+      concurrency: CONCURRENCY,
+      requests,
+      requests_per_second: Math.round(requests / elapsed),
+      statuses: Object.fromEntries([...statuses].sort(([a], [b]) => a - b)),
+      server_errors: serverErrors.length,
+      latency_ms: {
+        p50: +percentile(sorted, 50).toFixed(1),
+        p99: +percentile(sorted, 99).toFixed(1),
+      },
+      memory: {
+        start: mb(startRss),
+        peak: mb(peakRss),
+        end: mb(endRss),
+        first_half_peak: mb(firstHalfPeak),
+        last_tenth_median: mb(lateRss),
+        samples_mb: samples.map((s) => Math.round(s.rss / 1024 / 1024)),
+      },
+      // wrangler's own dev proxy, in front of the runtime: tooling, reported apart.
+      dev_proxy_memory: {
+        start: mb(start.devProxy),
+        peak: mb(Math.max(...samples.map((s) => s.devProxy), end.devProxy)),
+        end: mb(end.devProxy),
+      },
+    };
+    console.log(JSON.stringify(report, null, 2));
+    if (serverErrors.length > 0) {
+      failed = true;
+      console.error(`✖ ${serverErrors.length} server errors, first ones:`);
+      for (const line of serverErrors.slice(0, 10)) console.error(`  ${line}`);
+    }
+    if (growth > GROWTH_LIMIT_BYTES) {
+      failed = true;
+      console.error(`✖ runtime memory kept rising: ${mb(growth)} above the first half's peak`);
+    }
+    if (!failed) console.log("✔ no 5xx, runtime memory steady");
+  } finally {
+    await service.stop();
+  }
+  process.exitCode = failed ? 1 : 0;
+}
+
+await main();

@@ -1,0 +1,24 @@
+// Who is acting on a request, as the audit log records it: a dashboard user, an API key or the
+// operator, with the client's address.
+import type { Context } from "hono";
+import type { Actor } from "../domain/audit";
+import type { User } from "../domain/user";
+import type { AppEnv } from "./context";
+
+/** The client's address as Cloudflare saw it; null when the request did not come through it. */
+export function clientIp(c: Context<AppEnv>): string | null {
+  return c.req.header("cf-connecting-ip") ?? null;
+}
+
+export function keyActor(c: Context<AppEnv>): Actor {
+  const { keyId } = c.get("caller");
+  return { type: "key", id: keyId, label: keyId, ip: clientIp(c) };
+}
+
+export function operatorActor(c: Context<AppEnv>): Actor {
+  return { type: "operator", id: null, label: "operator", ip: clientIp(c) };
+}
+
+export function userActor(c: Context<AppEnv>, user: Pick<User, "userId" | "email">): Actor {
+  return { type: "user", id: user.userId, label: user.email, ip: clientIp(c) };
+}

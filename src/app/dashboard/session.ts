@@ -1,0 +1,97 @@
+// Dashboard sessions: a random 256-bit id in a `__Host-` cookie (HttpOnly, Secure, SameSite=Lax),
+// only its hash in D1, an idle timeout and an absolute lifetime, a fresh id at every sign-in, and
+// a CSRF token derived from the session (an HMAC of its hash), so it needs no storage.
+import type { Context, MiddlewareHandler } from "hono";
+import { deleteCookie, getCookie, setCookie } from "hono/cookie";
+import { findSession, touchSession } from "../../db/sessions";
+import { hashSecretToken, isSecretToken, newSecretToken } from "../../domain/secret-token";
+import {
+  SESSION_ABSOLUTE_LIFETIME_MS,
+  SESSION_IDLE_TIMEOUT_MS,
+  SESSION_TOUCH_INTERVAL_MS,
+} from "../../domain/session-policy";
+import type { AppEnv } from "../context";
+
+/** `__Host-`: the browser only accepts it Secure, from this host, for Path=/ (no Domain). */
+const COOKIE = "session";
+export const SESSION_COOKIE = `__Host-${COOKIE}`;
+const CSRF_PURPOSE = "dashboard-csrf:v1";
+
+/** A new session id: the cookie's value. Only its hash is stored. */
+export async function newSessionId(): Promise<{ id: string; hash: string }> {
+  const id = newSecretToken();
+  return { id, hash: await hashSecretToken(id) };
+}
+
+/** When a session opened at `now` ends at the latest, and where idle sessions end. */
+export function sessionLimits(now: Date): { expiresAt: Date; idleCutoff: Date } {
+  return {
+    expiresAt: new Date(now.getTime() + SESSION_ABSOLUTE_LIFETIME_MS),
+    idleCutoff: new Date(now.getTime() - SESSION_IDLE_TIMEOUT_MS),
+  };
+}
+
+/**
+ * Sets the session cookie. No Max-Age: the cookie ends with the browser session, and the server
+ * ends the session itself on its idle timeout or absolute lifetime, whichever comes first.
+ */
+export function setSessionCookie(c: Context<AppEnv>, id: string): void {
+  setCookie(c, COOKIE, id, {
+    path: "/",
+    secure: true,
+    httpOnly: true,
+    sameSite: "Lax",
+    prefix: "host",
+  });
+}
+
+export function clearSessionCookie(c: Context<AppEnv>): void {
+  deleteCookie(c, COOKIE, { path: "/", secure: true, prefix: "host" });
+}
+
+/** The hash of the request's session id, or null without a well-formed cookie. */
+export async function sessionHashOf(c: Context<AppEnv>): Promise<string | null> {
+  const id = getCookie(c, COOKIE, "host");
+  return id && isSecretToken(id) ? hashSecretToken(id) : null;
+}
+
+/** The CSRF token of a session: forms carry it, and a post must send it back. */
+export function csrfTokenOf(c: Context<AppEnv>, sessionHash: string): Promise<string> {
+  return c.get("signer").sign(CSRF_PURPOSE, [sessionHash]);
+}
+
+/**
+ * Whether `token` is the CSRF token of the request's session (compared in constant time). Its
+ * token names no signing key: during a rotation, a form rendered under the previous secret still
+ * posts.
+ */
+export function isCsrfTokenOf(c: Context<AppEnv>, token: string): Promise<boolean> {
+  return c.get("signer").verify(CSRF_PURPOSE, [c.get("session").sessionHash], token, undefined);
+}
+
+/**
+ * Loads the signed-in user into `session`, moving the idle timeout on (at most one write a
+ * minute). Without a live session: a redirect to the sign-in page, and the cookie is cleared.
+ */
+export const loadSession: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const now = c.get("now")();
+  const sessionHash = await sessionHashOf(c);
+  const found = sessionHash
+    ? await findSession(c.get("db"), sessionHash, now, sessionLimits(now).idleCutoff)
+    : null;
+  if (!sessionHash || !found) {
+    if (sessionHash) clearSessionCookie(c);
+    const notice = sessionHash ? "?notice=session-ended" : "";
+    return c.redirect(`/dashboard/sign-in${notice}`, 303);
+  }
+  if (now.getTime() - Date.parse(found.lastSeenAt) >= SESSION_TOUCH_INTERVAL_MS) {
+    await touchSession(c.get("db"), sessionHash, now);
+  }
+  c.set("session", {
+    user: found.user,
+    partnerName: found.partnerName,
+    sessionHash,
+    csrfToken: await csrfTokenOf(c, sessionHash),
+  });
+  await next();
+};

@@ -1,0 +1,79 @@
+// What moving the saved version would change: the version changes in between (from the change
+// modules of the bundle) and one real statements response of the partner in both versions.
+import type { Context } from "hono";
+import { bundle, type Environment, type Json, type VersionChange } from "../../../versions";
+import { sampleStatementAccount } from "../../db/preview";
+import { readFirstStatementPage } from "../../db/queries";
+import type { AppEnv } from "../context";
+import { buildStatementPage } from "../statement-page";
+
+/** Statements in the preview: enough to show a PDF link and a quiet cycle, short to read. */
+export const PREVIEW_LIMIT = 2;
+
+export interface VersionStep {
+  version: string;
+  /** The version's own note for the changelog (why it changes nothing here, say). */
+  summary: string | undefined;
+  changes: readonly VersionChange[];
+}
+
+/**
+ * The versions between the saved one and a target with the changes each introduced, newest first:
+ * gained on an upgrade (`to` is newer), given up on a downgrade. The changes are those of
+ * `bundle.changesNewerThan(older)` that `changesNewerThan(newer)` does not hold.
+ */
+export function changesBetween(
+  from: string,
+  to: string,
+): { direction: "upgrade" | "downgrade"; steps: VersionStep[] } {
+  const ids = bundle.versions.map((v) => v.id);
+  const direction = ids.indexOf(to) < ids.indexOf(from) ? "upgrade" : "downgrade";
+  const [newer, older] = direction === "upgrade" ? [to, from] : [from, to];
+  const between = new Set(bundle.changesNewerThan(older));
+  for (const change of bundle.changesNewerThan(newer)) between.delete(change);
+  const steps = bundle.versions.slice(ids.indexOf(newer), ids.indexOf(older)).map((v) => ({
+    version: v.id,
+    summary: v.summary,
+    changes: v.changes.filter((change) => between.has(change)),
+  }));
+  return { direction, steps };
+}
+
+export interface StatementPreview {
+  customerId: string;
+  accountId: string;
+  /** The same canonical page, shaped for each requested version. */
+  bodies: Record<string, Json>;
+}
+
+/**
+ * One page of a real account of the partner in `environment`, built by the statements route's
+ * own code and reshaped for each version; null when the environment has no statement yet.
+ */
+export async function previewStatements(
+  c: Context<AppEnv>,
+  partnerId: string,
+  environment: Environment,
+  versions: readonly string[],
+): Promise<StatementPreview | null> {
+  const db = c.get("db");
+  const account = await sampleStatementAccount(db, partnerId, environment);
+  if (!account) return null;
+  const rows = await readFirstStatementPage(db, account.accountId, PREVIEW_LIMIT);
+  const now = c.get("now")();
+  const origin = new URL(c.req.url).origin;
+  const binding = { ...account, environment };
+  const canonical = await buildStatementPage(
+    { signer: c.get("signer"), now, origin },
+    binding,
+    rows,
+    PREVIEW_LIMIT,
+  );
+  const path = `/v2/customers/${account.customerId}/accounts/${account.accountId}/statements`;
+  const ctx = { path, status: 200, timestamp: now.toISOString() };
+  const bodies: Record<string, Json> = {};
+  for (const version of versions) {
+    bodies[version] = bundle.transform(version, "StatementList", structuredClone(canonical), ctx);
+  }
+  return { customerId: account.customerId, accountId: account.accountId, bodies };
+}

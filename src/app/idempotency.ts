@@ -1,0 +1,144 @@
+// Idempotency-Key on partner POSTs (Stripe's semantics): the same key with the same request within
+// 24 hours replays the first response, marked `Idempotent-Replayed: true`, without running again;
+// with another request it is refused (422), and while the first still runs, too (409).
+import type { Context, MiddlewareHandler } from "hono";
+import type { Json } from "../../versions";
+import { completeKey, releaseKey, reserveKey } from "../db/idempotency";
+import { randomBase62 } from "../domain/encoding";
+import {
+  IDEMPOTENCY_LOCK_MS,
+  IDEMPOTENCY_WINDOW_MS,
+  idempotencyKeyHash,
+  idempotencyKeyProblem,
+  type KeyOwner,
+  openResponse,
+  requestFingerprint,
+  sealResponse,
+} from "../domain/idempotency";
+import { readBoundedBody } from "../routes/json-body";
+import type { AppEnv } from "./context";
+import { ApiError, invalidRequest } from "./errors";
+import { versionHeader } from "./headers";
+
+export const IDEMPOTENCY_HEADER = "Idempotency-Key";
+export const REPLAYED_HEADER = "Idempotent-Replayed";
+
+/** The largest body an idempotent request may carry (the partner body limit). */
+const MAX_BODY_BYTES = 1024 * 1024;
+
+/** The key a request holds while it runs. */
+export interface HeldKey {
+  owner: KeyOwner;
+  key: string;
+  keyHash: string;
+  lockToken: string;
+  /** Set when the route stored its response in the batch of its own effect. */
+  storedWithEffect: boolean;
+}
+
+function replay(c: Context<AppEnv>, status: number, version: string, body: string): Response {
+  return new Response(body, {
+    status,
+    headers: {
+      "content-type": "application/json",
+      [versionHeader(c.env)]: version,
+      [REPLAYED_HEADER]: "true",
+    },
+  });
+}
+
+/** Runs a POST at most once per Idempotency-Key; see the module comment. */
+export const idempotent: MiddlewareHandler<AppEnv> = async (c, next) => {
+  const key = c.req.header(IDEMPOTENCY_HEADER);
+  if (key === undefined) return next();
+  const problem = idempotencyKeyProblem(key);
+  if (problem) throw invalidRequest([problem], IDEMPOTENCY_HEADER);
+
+  const caller = c.get("caller");
+  const owner = { partnerId: caller.partnerId, environment: caller.environment };
+  const body = await readBoundedBody(c.req.raw, MAX_BODY_BYTES, () =>
+    invalidRequest(["The request body is too large."]),
+  );
+  // The route reads the body again from a fresh request holding the same bytes.
+  c.req.raw = new Request(c.req.raw, { body: body.byteLength > 0 ? body : null });
+  const version = c.get("version");
+  const fingerprint = await requestFingerprint(
+    { method: c.req.method, path: c.req.path, version, merchantKey: c.get("merchantKey") ?? "" },
+    body,
+  );
+  const keyHash = await idempotencyKeyHash(owner, key);
+  const lockToken = randomBase62(24);
+  const now = c.get("now")();
+  const db = c.get("db");
+  const row = await reserveKey(db, {
+    keyHash,
+    fingerprint,
+    lockToken,
+    now,
+    lockedUntil: new Date(now.getTime() + IDEMPOTENCY_LOCK_MS),
+    expiresAt: new Date(now.getTime() + IDEMPOTENCY_WINDOW_MS),
+  });
+
+  if (row.lockToken !== lockToken) {
+    if (row.fingerprint !== fingerprint) {
+      throw new ApiError(
+        "IDEMPOTENCY_KEY_REUSED_ERROR",
+        "This Idempotency-Key was used with another request (method, path, version, product or " +
+          "body) in the last 24 hours; use a new key for a new request.",
+        { param: IDEMPOTENCY_HEADER },
+      );
+    }
+    const stored =
+      row.state === "completed" && row.response
+        ? await openResponse(owner, key, row.response)
+        : null;
+    if (!stored) {
+      throw new ApiError(
+        "IDEMPOTENCY_KEY_IN_USE_ERROR",
+        "A request with this Idempotency-Key is still running; retry it shortly.",
+        { param: IDEMPOTENCY_HEADER, headers: { "Retry-After": "1" } },
+      );
+    }
+    return replay(c, stored.status, stored.version, stored.body);
+  }
+
+  const held: HeldKey = { owner, key, keyHash, lockToken, storedWithEffect: false };
+  c.set("idempotencyKey", held);
+  try {
+    await next();
+  } catch (err) {
+    await db.batch([releaseKey(db, keyHash, lockToken)]).catch(() => undefined);
+    throw err;
+  }
+  if (held.storedWithEffect && c.res.status < 300) return;
+  const status = c.res.status;
+  // A retry after a rate limit or an outage must run again: nothing was done.
+  if (status === 429 || status >= 500) {
+    await releaseKey(db, keyHash, lockToken);
+    return;
+  }
+  const text = await c.res.clone().text();
+  const sealed = await sealResponse(owner, key, { status, version, body: text });
+  await completeKey(db, keyHash, lockToken, status, sealed);
+};
+
+/**
+ * The write that stores `body` as this request's response, to put in the batch of the route's
+ * own effect: the effect and its replayable response then commit together or not at all. Empty
+ * when the request sent no Idempotency-Key.
+ */
+export async function storeWithEffect(
+  c: Context<AppEnv>,
+  status: number,
+  body: Json,
+): Promise<ReturnType<typeof completeKey>[]> {
+  const held = c.get("idempotencyKey");
+  if (!held) return [];
+  const sealed = await sealResponse(held.owner, held.key, {
+    status,
+    version: c.get("version"),
+    body: JSON.stringify(body),
+  });
+  held.storedWithEffect = true;
+  return [completeKey(c.get("db"), held.keyHash, held.lockToken, status, sealed)];
+}

@@ -1,0 +1,59 @@
+// Writing statement events: rows for one atomic batch with the change that causes them, and the
+// fan-out of each new event to the enabled webhook endpoints of its product (the delivery outbox).
+// Set-based: the statements are named by one JSON value (db/json-rows.ts), so the same two
+// statements record the event of one hidden statement or of a whole chunk of an import.
+import { type SQL, sql } from "drizzle-orm";
+import type { EventType } from "../domain/event";
+
+/** A delivery the batch created: what a queue message carries. */
+export interface DeliveryRef {
+  event_id: string;
+  endpoint_id: string;
+  generation: number;
+}
+
+export interface EventWrites {
+  /** Put this in the change's batch, after the writes that create the statements. */
+  events: SQL;
+  /** Put this after `events`; it answers the deliveries it created (`deliveriesOf`). */
+  deliveries: SQL;
+}
+
+/**
+ * The writes that record event `type` for each statement of `rows` that satisfies `when` (a
+ * condition on the statement row `s`, checked before the change in the same batch), and queue
+ * its delivery to every enabled endpoint of the statement's product. `rows` is a JSON array of
+ * rows whose first element is a statement id, such as an import's chunk of statements. Each
+ * transition is recorded once per statement: a unique index turns a repeat into a no-op.
+ */
+export function statementEventWrites(
+  type: EventType,
+  rows: string,
+  createdAt: string,
+  when: SQL = sql`true`,
+): EventWrites {
+  return {
+    events: sql`INSERT INTO events (event_id, type, statement_id, account_id, customer_id,
+        partner_id, environment, merchant_key, created_at)
+      SELECT 'evt_' || lower(hex(randomblob(12))), ${type}, s.statement_id, s.account_id,
+        a.customer_id, a.partner_id, a.environment, a.merchant_key, ${createdAt}
+      FROM json_each(${rows}) AS j JOIN statements AS s ON s.statement_id = j.value ->> 0
+        JOIN accounts AS a ON a.account_id = s.account_id
+      WHERE ${when} ON CONFLICT (statement_id, type) DO NOTHING`,
+    deliveries: sql`INSERT INTO webhook_deliveries (event_id, endpoint_id, status, generation,
+        attempts, cycle_started_at, next_attempt_at, lease_until, completed_at)
+      SELECT e.event_id, w.endpoint_id, 'pending', 0, 0, ${createdAt}, ${createdAt}, NULL, NULL
+      FROM json_each(${rows}) AS j
+        JOIN events AS e ON e.statement_id = j.value ->> 0 AND e.type = ${type}
+          AND e.created_at = ${createdAt}
+        JOIN webhook_endpoints AS w ON w.partner_id = e.partner_id
+          AND w.environment = e.environment AND w.merchant_key = e.merchant_key
+          AND w.status = 'enabled'
+      WHERE true ON CONFLICT DO NOTHING RETURNING event_id, endpoint_id, generation`,
+  };
+}
+
+/** The deliveries created, from the batch results of `deliveries` writes. */
+export function deliveriesOf(results: readonly D1Result[]): DeliveryRef[] {
+  return results.flatMap((result) => result.results as DeliveryRef[]);
+}

@@ -1,0 +1,80 @@
+// The idempotency-key table. D1 has no transactions, so a key moves through two atomic writes:
+// a reservation (state `running`, locked for a minute) and a completion that stores the response
+// (in the batch of the request's own effect where the route can, so that no crash separates them).
+import { and, eq, lt, or, sql } from "drizzle-orm";
+import type { Database } from "./client";
+import { idempotencyKeys } from "./schema";
+
+export type IdempotencyRow = typeof idempotencyKeys.$inferSelect;
+
+export interface Reservation {
+  keyHash: string;
+  fingerprint: string;
+  lockToken: string;
+  now: Date;
+  lockedUntil: Date;
+  expiresAt: Date;
+}
+
+/**
+ * Takes the key for this request when it is new, expired, or held by a crashed run of the same
+ * request (a lock that has passed); otherwise leaves it. Answers the row as it stands after, in one
+ * round trip: the caller owns the key exactly when the row carries its lock token.
+ */
+export async function reserveKey(db: Database, r: Reservation): Promise<IdempotencyRow> {
+  const now = r.now.toISOString();
+  const fresh = {
+    keyHash: r.keyHash,
+    fingerprint: r.fingerprint,
+    state: "running" as const,
+    lockedUntil: r.lockedUntil.toISOString(),
+    lockToken: r.lockToken,
+    responseStatus: null,
+    response: null,
+    createdAt: now,
+    expiresAt: r.expiresAt.toISOString(),
+  };
+  const { keyHash: _key, ...takeover } = fresh;
+  const [, rows] = await db.batch([
+    db
+      .insert(idempotencyKeys)
+      .values(fresh)
+      .onConflictDoUpdate({
+        target: idempotencyKeys.keyHash,
+        set: takeover,
+        setWhere: or(
+          lt(idempotencyKeys.expiresAt, now),
+          and(
+            eq(idempotencyKeys.state, "running"),
+            lt(idempotencyKeys.lockedUntil, now),
+            eq(idempotencyKeys.fingerprint, sql`excluded.fingerprint`),
+          ),
+        ),
+      }),
+    db.select().from(idempotencyKeys).where(eq(idempotencyKeys.keyHash, r.keyHash)),
+  ]);
+  const row = rows[0];
+  if (!row) throw new Error("idempotency key vanished after its upsert");
+  return row;
+}
+
+/** Stores the response of the run holding `lockToken`; for the caller's batch or alone. */
+export function completeKey(
+  db: Database,
+  keyHash: string,
+  lockToken: string,
+  status: number,
+  sealed: string,
+) {
+  return db
+    .update(idempotencyKeys)
+    .set({ state: "completed", responseStatus: status, response: sealed, lockedUntil: null })
+    .where(and(eq(idempotencyKeys.keyHash, keyHash), eq(idempotencyKeys.lockToken, lockToken)));
+}
+
+/** Gives the key up (the request failed in a way a retry should run again). */
+export function releaseKey(db: Database, keyHash: string, lockToken: string) {
+  return db
+    .delete(idempotencyKeys)
+    .where(and(eq(idempotencyKeys.keyHash, keyHash), eq(idempotencyKeys.lockToken, lockToken)));
+}

@@ -1,0 +1,174 @@
+// Sign-in links and sessions of dashboard users. Only SHA-256 hashes of their secrets are stored;
+// a link is redeemed at most once (the redemption is one guarded batch), and redeeming it spends
+// every other outstanding link of the user.
+import { and, eq, gt, isNull, lte, or, type SQL, sql } from "drizzle-orm";
+import type { Actor } from "../domain/audit";
+import type { User } from "../domain/user";
+import { auditInsert } from "./audit";
+import type { Database } from "./client";
+import { partners, sessions, signInTokens, users } from "./schema";
+import { atomically } from "./statement";
+
+/**
+ * Stores a new sign-in link of the user; with an `actor`, records the request in the audit log
+ * (an invitation's first link is recorded as the invitation instead).
+ */
+export async function createSignInToken(
+  db: Database,
+  input: { user: User; tokenHash: string; expiresAt: Date; actor: Actor | null; now: Date },
+): Promise<void> {
+  const insert = db.insert(signInTokens).values({
+    tokenHash: input.tokenHash,
+    userId: input.user.userId,
+    createdAt: input.now.toISOString(),
+    expiresAt: input.expiresAt.toISOString(),
+  });
+  if (input.actor === null) {
+    await insert;
+    return;
+  }
+  await atomically(db, [
+    insert,
+    auditInsert(
+      input.user.partnerId,
+      input.actor,
+      { action: "user.sign_in_requested", target: input.user.userId },
+      input.now,
+    ),
+  ]);
+}
+
+function unspent(tokenHash: string, now: Date): SQL {
+  return and(
+    eq(signInTokens.tokenHash, tokenHash),
+    isNull(signInTokens.usedAt),
+    gt(signInTokens.expiresAt, now.toISOString()),
+  ) as SQL;
+}
+
+/** The user an unspent, unexpired link signs in, with the partner's name; null otherwise. */
+export async function userOfSignInToken(
+  db: Database,
+  tokenHash: string,
+  now: Date,
+): Promise<(User & { partnerName: string }) | null> {
+  const [row] = await db
+    .select({ user: users, partnerName: partners.name })
+    .from(signInTokens)
+    .innerJoin(users, eq(users.userId, signInTokens.userId))
+    .innerJoin(partners, eq(partners.partnerId, users.partnerId))
+    .where(unspent(tokenHash, now));
+  return row ? { ...row.user, partnerName: row.partnerName } : null;
+}
+
+/**
+ * Spends the link and opens a session for its user, atomically: true when this call redeemed it,
+ * false when it was spent, expired or unknown (also when a concurrent call won). The user's other
+ * links, and sessions past their time, are deleted in the same batch.
+ */
+export async function redeemSignInToken(
+  db: Database,
+  input: {
+    user: User;
+    tokenHash: string;
+    sessionHash: string;
+    /** The browser's previous session, ended by this sign-in. */
+    replacesSessionHash: string | null;
+    sessionExpiresAt: Date;
+    idleCutoff: Date;
+    actor: Actor;
+    now: Date;
+  },
+): Promise<boolean> {
+  const now = input.now.toISOString();
+  const valid = sql`EXISTS (SELECT 1 FROM ${signInTokens} WHERE ${unspent(input.tokenHash, input.now)}
+    AND user_id = ${input.user.userId})`;
+  const opened = sql`EXISTS (SELECT 1 FROM ${sessions} WHERE session_hash = ${input.sessionHash})`;
+  const [created] = await atomically(db, [
+    sql`INSERT INTO ${sessions} (session_hash, user_id, created_at, last_seen_at, expires_at)
+      SELECT ${input.sessionHash}, ${input.user.userId}, ${now}, ${now},
+        ${input.sessionExpiresAt.toISOString()}
+      WHERE ${valid}`,
+    auditInsert(input.user.partnerId, input.actor, { action: "user.signed_in" }, input.now, {
+      guard: valid,
+    }),
+    db
+      .update(users)
+      .set({ lastSignedInAt: now })
+      .where(and(eq(users.userId, input.user.userId), opened)),
+    db.delete(signInTokens).where(and(eq(signInTokens.userId, input.user.userId), opened)),
+    db
+      .delete(sessions)
+      .where(and(eq(sessions.sessionHash, input.replacesSessionHash ?? ""), opened)),
+    db
+      .delete(sessions)
+      .where(
+        and(
+          eq(sessions.userId, input.user.userId),
+          or(
+            lte(sessions.expiresAt, now),
+            lte(sessions.lastSeenAt, input.idleCutoff.toISOString()),
+          ),
+        ),
+      ),
+  ]);
+  return created?.meta.changes === 1;
+}
+
+export interface SessionInfo {
+  user: User;
+  partnerName: string;
+  lastSeenAt: string;
+}
+
+/** The session's user if the session is neither idle past `idleCutoff` nor past its end. */
+export async function findSession(
+  db: Database,
+  sessionHash: string,
+  now: Date,
+  idleCutoff: Date,
+): Promise<SessionInfo | null> {
+  const [row] = await db
+    .select({ user: users, partnerName: partners.name, lastSeenAt: sessions.lastSeenAt })
+    .from(sessions)
+    .innerJoin(users, eq(users.userId, sessions.userId))
+    .innerJoin(partners, eq(partners.partnerId, users.partnerId))
+    .where(
+      and(
+        eq(sessions.sessionHash, sessionHash),
+        gt(sessions.expiresAt, now.toISOString()),
+        gt(sessions.lastSeenAt, idleCutoff.toISOString()),
+      ),
+    );
+  return row ? { user: row.user, partnerName: row.partnerName, lastSeenAt: row.lastSeenAt } : null;
+}
+
+/** Moves the session's idle timeout on. */
+export async function touchSession(db: Database, sessionHash: string, now: Date): Promise<void> {
+  await db
+    .update(sessions)
+    .set({ lastSeenAt: now.toISOString() })
+    .where(eq(sessions.sessionHash, sessionHash));
+}
+
+/** Ends one session (`everywhere`: every session of its user), with its audit row. */
+export async function endSessions(
+  db: Database,
+  input: { user: User; sessionHash: string; everywhere: boolean; actor: Actor; now: Date },
+): Promise<void> {
+  await atomically(db, [
+    auditInsert(
+      input.user.partnerId,
+      input.actor,
+      { action: input.everywhere ? "user.signed_out_everywhere" : "user.signed_out" },
+      input.now,
+    ),
+    db
+      .delete(sessions)
+      .where(
+        input.everywhere
+          ? eq(sessions.userId, input.user.userId)
+          : eq(sessions.sessionHash, input.sessionHash),
+      ),
+  ]);
+}

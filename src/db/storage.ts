@@ -1,0 +1,65 @@
+// Storage failures, told apart from bugs: an error raised by D1 or R2 itself (a lost connection, a
+// timeout, an overload, a reset) is an outage the client may retry; an error about the statement
+// sent (a constraint, a type, SQL that does not compile) is not. No HTTP here: app/respond.ts
+// answers an outage with 503.
+
+/** D1 or R2 could not serve a call; the call did not take effect, or took effect atomically. */
+export class StorageUnavailableError extends Error {
+  constructor(cause: unknown) {
+    super("storage unavailable", { cause });
+    this.name = "StorageUnavailableError";
+  }
+}
+
+/** Errors that describe the statement rather than the storage: retrying cannot help. */
+const STATEMENT_ERROR =
+  /constraint failed|SQLITE_CONSTRAINT|SQLITE_MISMATCH|SQLITE_RANGE|SQLITE_TOOBIG|D1_TYPE_ERROR|no such (table|column|function)|syntax error|too many SQL variables|statement_figures_immutable/i;
+
+function isStatementError(err: unknown): boolean {
+  for (let e: unknown = err; e instanceof Error; e = e.cause) {
+    if (STATEMENT_ERROR.test(e.message)) return true;
+  }
+  return false;
+}
+
+/** The error a storage call should raise: statement errors as they are, the rest as outages. */
+export function storageFailure(err: unknown): unknown {
+  return err instanceof StorageUnavailableError || isStatementError(err)
+    ? err
+    : new StorageUnavailableError(err);
+}
+
+/** Runs one storage call, raising its failure as `storageFailure` classifies it. */
+export async function storageCall<T>(call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (err) {
+    throw storageFailure(err);
+  }
+}
+
+/** Whether `err`, or anything it wraps, is a storage outage. */
+export function isStorageOutage(err: unknown): boolean {
+  for (let e: unknown = err; e instanceof Error; e = e.cause) {
+    if (e instanceof StorageUnavailableError) return true;
+  }
+  return false;
+}
+
+/** The R2 calls the service makes, each classified like D1's. */
+export interface DocumentStore {
+  head(key: string): Promise<R2Object | null>;
+  get(key: string, options?: R2GetOptions): Promise<R2ObjectBody | null>;
+  put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
+}
+
+export function openDocumentStore(bucket: R2Bucket): DocumentStore {
+  return {
+    head: (key) => storageCall(() => bucket.head(key)),
+    get: (key, options) =>
+      storageCall(() => bucket.get(key, options ?? {}) as Promise<R2ObjectBody | null>),
+    put: async (key, bytes, contentType) => {
+      await storageCall(() => bucket.put(key, bytes, { httpMetadata: { contentType } }));
+    },
+  };
+}

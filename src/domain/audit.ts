@@ -1,0 +1,68 @@
+// The audit log's vocabulary: who (a user, a key or the operator) did what, when, from where.
+import type { Environment } from "../../versions";
+
+export type ActorType = "user" | "key" | "operator";
+
+/** Who is acting, as the audit log records it. */
+export interface Actor {
+  type: ActorType;
+  /** The user id or key id; null for the operator. */
+  id: string | null;
+  /** A user's address, a key's id, or `operator`. */
+  label: string;
+  /** The client's address (`CF-Connecting-IP`), when known. */
+  ip: string | null;
+}
+
+export const AUDIT_ACTIONS = [
+  "key.created",
+  "key.rolled",
+  "key.revoked",
+  "webhook_endpoint.created",
+  "webhook_endpoint.secret_rolled",
+  "webhook_endpoint.enabled",
+  "webhook_endpoint.deleted",
+  "event.resent",
+  "saved_version.changed",
+  "saved_version.rolled_back",
+  "user.invited",
+  "user.role_changed",
+  "user.removed",
+  "user.sign_in_requested",
+  "user.signed_in",
+  "user.signed_out",
+  "user.signed_out_everywhere",
+] as const;
+
+export type AuditAction = (typeof AUDIT_ACTIONS)[number];
+
+/** What an action changed; stored with its actor and time. */
+export interface AuditChange {
+  action: AuditAction;
+  environment?: Environment | null;
+  /** The key id, user id, endpoint id, event id or version the action was about. */
+  target?: string | null;
+  details?: Record<string, unknown>;
+}
+
+export interface AuditEntry {
+  /** `audit_<n>`; newer entries have larger numbers. */
+  id: string;
+  occurredAt: string;
+  actor: Omit<Actor, "ip">;
+  action: AuditAction;
+  environment: Environment | null;
+  target: string | null;
+  details: Record<string, unknown>;
+  ip: string | null;
+}
+
+/** The public id of an audit entry and back; null for text that is not one. */
+export function auditEntryId(sequence: number): string {
+  return `audit_${sequence}`;
+}
+
+export function auditSequence(id: string): number | null {
+  const match = /^audit_([1-9][0-9]{0,14})$/.exec(id);
+  return match ? Number(match[1]) : null;
+}

@@ -1,0 +1,113 @@
+// Idempotency keys: their format, what makes two requests the same, and the sealing of a stored
+// response under a key derived from the Idempotency-Key itself.
+import { fromBase64Url, sha256Hex, toBase64Url } from "./encoding";
+
+/** How long a key replays its first response. */
+export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
+
+/**
+ * How long a running request holds its key. A request that crashed leaves its reservation behind;
+ * once this passes, a retry of the same request takes the key over and runs again.
+ */
+export const IDEMPOTENCY_LOCK_MS = 60 * 1000;
+
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+
+/** Why a header value cannot be an idempotency key, or null. */
+export function idempotencyKeyProblem(key: string): string | null {
+  if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+    return `Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters; a UUID is best`;
+  }
+  if (!/^[\x21-\x7e]+$/.test(key)) {
+    return "Idempotency-Key must be printable ASCII without spaces; a UUID is best";
+  }
+  return null;
+}
+
+/** Who a key belongs to: keys of different partners or environments never meet. */
+export interface KeyOwner {
+  partnerId: string;
+  environment: string;
+}
+
+/** The stored identity of a key: a hash, so the table never holds the client's key. */
+export function idempotencyKeyHash(owner: KeyOwner, key: string): Promise<string> {
+  return sha256Hex(JSON.stringify(["idempotency-key:v1", owner.partnerId, owner.environment, key]));
+}
+
+/** What makes a retry the same request: method, path, API version, product and body bytes. */
+export async function requestFingerprint(
+  parts: { method: string; path: string; version: string; merchantKey: string },
+  body: Uint8Array,
+): Promise<string> {
+  const head = JSON.stringify([parts.method, parts.path, parts.version, parts.merchantKey]);
+  const bodyHash = await sha256Hex(new TextDecoder().decode(body));
+  return sha256Hex(`${head}\n${bodyHash}`);
+}
+
+/** A response as it is replayed. */
+export interface StoredResponse {
+  status: number;
+  version: string;
+  body: string;
+}
+
+const encoder = new TextEncoder();
+
+/** AES-256-GCM key from the Idempotency-Key (HKDF-SHA-256), bound to its owner. */
+async function sealingKey(owner: KeyOwner, key: string): Promise<CryptoKey> {
+  const material = await crypto.subtle.importKey("raw", encoder.encode(key), "HKDF", false, [
+    "deriveKey",
+  ]);
+  return crypto.subtle.deriveKey(
+    {
+      name: "HKDF",
+      hash: "SHA-256",
+      salt: encoder.encode("idempotent-response:v1"),
+      info: encoder.encode(JSON.stringify([owner.partnerId, owner.environment])),
+    },
+    material,
+    { name: "AES-GCM", length: 256 },
+    false,
+    ["encrypt", "decrypt"],
+  );
+}
+
+/** The response, encrypted so that only a holder of the Idempotency-Key can read it. */
+export async function sealResponse(
+  owner: KeyOwner,
+  key: string,
+  response: StoredResponse,
+): Promise<string> {
+  const iv = crypto.getRandomValues(new Uint8Array(12));
+  const plain = encoder.encode(JSON.stringify(response));
+  const sealed = await crypto.subtle.encrypt(
+    { name: "AES-GCM", iv },
+    await sealingKey(owner, key),
+    plain,
+  );
+  const out = new Uint8Array(iv.byteLength + sealed.byteLength);
+  out.set(iv);
+  out.set(new Uint8Array(sealed), iv.byteLength);
+  return toBase64Url(out);
+}
+
+/** The response sealed under this key, or null if it does not open. */
+export async function openResponse(
+  owner: KeyOwner,
+  key: string,
+  sealed: string,
+): Promise<StoredResponse | null> {
+  const bytes = fromBase64Url(sealed);
+  if (!bytes || bytes.byteLength < 13) return null;
+  try {
+    const plain = await crypto.subtle.decrypt(
+      { name: "AES-GCM", iv: bytes.subarray(0, 12) },
+      await sealingKey(owner, key),
+      bytes.subarray(12),
+    );
+    return JSON.parse(new TextDecoder().decode(plain)) as StoredResponse;
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,68 @@
+// The reference's parts that integrate partners: the statement date filters, and the webhooks an
+// endpoint receives (OpenAPI 3.1 `webhooks`), one signed POST per event type.
+import type { Json } from "../../versions";
+import { EVENT_TYPES } from "../domain/event";
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+/** The statement date bounds of the statements list. */
+export const PERIOD_END_FILTERS: Json[] = [
+  {
+    name: "period_end_date_gte",
+    in: "query",
+    required: false,
+    description:
+      "Only statements whose `period_end_date` is at or after this instant (inclusive). An RFC " +
+      "3339 timestamp, e.g. `2026-01-01T00:00:00Z`. Page tokens are bound to the filters: send " +
+      "the same ones with `starting_after`.",
+    schema: { type: "string", format: "date-time" },
+  },
+  {
+    name: "period_end_date_lt",
+    in: "query",
+    required: false,
+    description:
+      "Only statements whose `period_end_date` is before this instant (exclusive). An RFC 3339 " +
+      "timestamp; must be later than `period_end_date_gte` when both are sent.",
+    schema: { type: "string", format: "date-time" },
+  },
+];
+
+/** What each webhook endpoint receives: one signed POST per event, in the endpoint's version. */
+export function webhooksOf(): Record<string, Json> {
+  const header = (name: string, description: string) => ({
+    name,
+    in: "header",
+    required: true,
+    description,
+    schema: { type: "string" },
+  });
+  const out: Record<string, Json> = {};
+  for (const type of EVENT_TYPES) {
+    out[type] = {
+      post: {
+        operationId: `receive${type
+          .split(/[._]/)
+          .map((w) => (w[0]?.toUpperCase() ?? "") + w.slice(1))
+          .join("")}`,
+        summary: `The ${type} event`,
+        description:
+          "Sent to every enabled endpoint of the product, shaped in the endpoint's " +
+          "`api_version`. Verify the signature over the raw body before parsing it; answer 2xx " +
+          "within 10 seconds. Failed deliveries are retried with backoff for 3 days; delivery is " +
+          "at least once, so de-duplicate on `webhook-id`.",
+        parameters: [
+          header("webhook-id", "The event id: the same on every retry and re-send."),
+          header("webhook-timestamp", "Unix seconds when this attempt was signed."),
+          header(
+            "webhook-signature",
+            "`v1,<base64 HMAC-SHA256 of id.timestamp.body>` per live secret, space-separated.",
+          ),
+        ],
+        requestBody: { required: true, content: { "application/json": { schema: ref("Event") } } },
+        responses: { "2XX": { description: "Received; any other answer is retried." } },
+      },
+    };
+  }
+  return out;
+}

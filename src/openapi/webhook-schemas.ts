@@ -1,0 +1,124 @@
+// The canonical schemas of events, webhook endpoints and their delivery attempts, and of the
+// request bodies that manage them (the routes validate with these same schemas).
+import * as z from "zod";
+import { EVENT_TYPES } from "../domain/event";
+import { MAX_PREVIOUS_SECRET_SECONDS, type WebhookEndpoint } from "../domain/webhook-endpoint";
+import { MAX_URL_LENGTH } from "../domain/webhook-url";
+
+const timestamp = (description: string) =>
+  z.string().meta({ format: "date-time", description: `${description} (RFC 3339).` });
+
+/** Event, EventList and EventResend, around the Statement schema of the same document. */
+export function eventSchemas(statement: z.ZodType) {
+  const Event = z
+    .object({
+      event_id: z.string().describe("Unique identifier; the `webhook-id` of its deliveries."),
+      type: z
+        .enum(EVENT_TYPES)
+        .describe(
+          "`statement.created`: a closed statement became readable. " +
+            "`statement.pdf_available`: its PDF can now be linked. " +
+            "`statement.hidden`: the statement left every read.",
+        ),
+      created_at: timestamp("When the change happened"),
+      // The registered Statement itself (not a described copy), so that each version's document
+      // refers to that version's Statement.
+      data: z
+        .object({ statement })
+        .describe(
+          "`statement` is the statement as it reads when the event is read or delivered: `as_of` " +
+            "and the PDF link are that moment's; a statement hidden since shows its identifiers only.",
+        ),
+    })
+    .describe("Something that happened to a statement; kept 30 days.");
+  const EventList = z.object({
+    data: z.array(Event).describe("Events of the page, newest first."),
+    has_more: z.boolean().describe("True when another page exists."),
+    next_page_token: z
+      .string()
+      .optional()
+      .describe("Opaque cursor for the next page, sent back as `starting_after`; only with more."),
+  });
+  const EventResend = z.object({
+    event_id: z.string(),
+    webhook_endpoint_ids: z
+      .array(z.string())
+      .describe("The endpoints the event is queued for, at once."),
+  });
+  return { Event, EventList, EventResend };
+}
+
+export const WebhookEndpointSchema = z
+  .object({
+    webhook_endpoint_id: z.string(),
+    url: z.string().meta({ format: "uri", description: "Where events are posted." }),
+    description: z.string().optional(),
+    api_version: z
+      .string()
+      .describe("The API version of every payload sent here, pinned when the endpoint was made."),
+    status: z
+      .enum(["enabled", "disabled"])
+      .describe("`disabled` after failing for days on end; enable it again once fixed."),
+    disabled_at: timestamp("When it was disabled").optional(),
+    disabled_reason: z.string().optional(),
+    created_at: timestamp("When the endpoint was created"),
+    secret: z
+      .string()
+      .optional()
+      .describe(
+        "The signing secret (`whsec_…`): only in the responses that create or roll it. Keep it.",
+      ),
+    previous_secret_expires_at: timestamp(
+      "Until when the secret replaced by a roll still signs deliveries beside the new one",
+    ).optional(),
+  })
+  .describe("An HTTPS endpoint that receives this product's statement events, signed.");
+
+export const DeliveryAttemptSchema = z.object({
+  attempt_id: z.string(),
+  event_id: z.string(),
+  webhook_endpoint_id: z.string(),
+  attempted_at: timestamp("When the attempt started"),
+  duration_ms: z.int().min(0).describe("How long the endpoint took to answer."),
+  status: z
+    .enum(["succeeded", "failed", "timed_out"])
+    .describe("`succeeded` on a 2xx answer; redirects are not followed and count as failed."),
+  response_status: z.int().optional().describe("The endpoint's HTTP status, when it answered."),
+  error: z.string().optional().describe("Why the attempt failed, when it did."),
+});
+
+export const CreateWebhookEndpointRequestSchema = z.strictObject({
+  url: z
+    .string()
+    .max(MAX_URL_LENGTH)
+    .describe("An https URL of a public host. No credentials; no redirects are followed."),
+  description: z.string().min(1).max(255).optional(),
+  api_version: z
+    .string()
+    .optional()
+    .describe("The version payloads are shaped in; by default, this request's version."),
+});
+
+export const RollWebhookEndpointSecretRequestSchema = z.strictObject({
+  previous_secret_expires_in: z
+    .int()
+    .min(0)
+    .max(MAX_PREVIOUS_SECRET_SECONDS)
+    .optional()
+    .describe(
+      "Seconds the replaced secret keeps signing beside the new one, so receivers can switch " +
+        "without losing a delivery; 0 stops it at once. Default 86400 (24 hours).",
+    ),
+});
+
+export const ResendEventRequestSchema = z.strictObject({
+  webhook_endpoint_id: z
+    .string()
+    .optional()
+    .describe("Send to this endpoint only; by default, to every enabled endpoint."),
+});
+
+// The schema must describe what handlers build.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const drift: Same<z.infer<typeof WebhookEndpointSchema>, WebhookEndpoint> = true;
+void drift;

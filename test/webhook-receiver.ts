@@ -1,0 +1,68 @@
+// A webhook receiver for tests inside workerd: the Worker's outbound fetch to hooks.example.com is
+// answered here (the Worker runs in the tests' own isolate), by path:
+//   /ok/…         200                      /fail-twice/…  500, 500, then 200
+//   /always-500/… 500                      /redirect/…    302 to https://hooks.example.com/ok/
+//   /slow/…       answers after the delivery timeout
+import { vi } from "vitest";
+
+export const RECEIVER = "https://hooks.example.com";
+
+export interface Received {
+  path: string;
+  headers: Record<string, string>;
+  body: string;
+  at: number;
+}
+
+export interface Receiver {
+  received: Received[];
+  /** What the receiver got at `path`, once `count` requests arrived (or the wait ran out). */
+  waitFor(path: string, count: number, timeoutMs?: number): Promise<Received[]>;
+  restore(): void;
+}
+
+export function startReceiver(): Receiver {
+  const received: Received[] = [];
+  const seen = new Map<string, number>();
+  const original = globalThis.fetch;
+  const spy = vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
+    const request = new Request(input, init);
+    const url = new URL(request.url);
+    if (url.origin !== RECEIVER) return original(input, init);
+    const headers: Record<string, string> = {};
+    request.headers.forEach((value, name) => {
+      headers[name] = value;
+    });
+    received.push({ path: url.pathname, headers, body: await request.text(), at: Date.now() });
+    const count = (seen.get(url.pathname) ?? 0) + 1;
+    seen.set(url.pathname, count);
+    const kind = url.pathname.split("/")[1];
+    if (kind === "fail-twice") return new Response("no", { status: count <= 2 ? 500 : 200 });
+    if (kind === "always-500") return new Response("no", { status: 500 });
+    if (kind === "redirect") {
+      return new Response(null, { status: 302, headers: { location: `${RECEIVER}/ok/elsewhere` } });
+    }
+    if (kind === "slow") {
+      await new Promise((resolve, reject) => {
+        const timer = setTimeout(resolve, 3000);
+        request.signal.addEventListener("abort", () => {
+          clearTimeout(timer);
+          reject(request.signal.reason);
+        });
+      });
+    }
+    return new Response("ok", { status: 200 });
+  });
+  return {
+    received,
+    async waitFor(path, count, timeoutMs = 15_000) {
+      const deadline = Date.now() + timeoutMs;
+      for (;;) {
+        const got = received.filter((r) => r.path === path);
+        if (got.length >= count || Date.now() > deadline) return got;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    },
+    restore: () => spy.mockRestore(),
+  };
+}

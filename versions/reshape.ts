@@ -1,0 +1,107 @@
+// Order-preserving, copy-on-write edits of JSON bodies, and where a named schema sits in a body.
+// Inputs are never mutated: one canonical body may be reshaped for several versions.
+import type { Json, JsonSchema, SchemaMap } from "./types";
+
+/** A location in a body: property names, and `[]` for every item of an array. */
+export type BodyPath = readonly string[];
+
+const isObject = (value: unknown): value is Record<string, Json> =>
+  typeof value === "object" && value !== null && !Array.isArray(value);
+
+const refName = (ref: unknown): string | undefined =>
+  typeof ref === "string" ? /^#\/components\/schemas\/(.+)$/.exec(ref)?.[1] : undefined;
+
+/**
+ * Every location of schema `target` in a body of schema `root`: through properties, array items,
+ * references and alternatives. The root itself is `[]` when it is the target.
+ */
+export function locate(schemas: SchemaMap, root: string, target: string): BodyPath[] {
+  if (root === target) return [[]];
+  const found = new Map<string, BodyPath>();
+  const walk = (node: JsonSchema | undefined, path: string[], seen: ReadonlySet<string>) => {
+    if (!isObject(node)) return;
+    const ref = refName(node.$ref);
+    if (ref !== undefined) {
+      if (ref === target) found.set(path.join("\u0000"), path);
+      else if (!seen.has(ref)) walk(schemas[ref], path, new Set([...seen, ref]));
+      return;
+    }
+    for (const [name, child] of Object.entries<JsonSchema>(node.properties ?? {})) {
+      walk(child, [...path, name], seen);
+    }
+    if (node.items) walk(node.items, [...path, "[]"], seen);
+    for (const key of ["anyOf", "oneOf", "allOf"]) {
+      for (const branch of node[key] ?? []) walk(branch, path, seen);
+    }
+  };
+  walk(schemas[root], [], new Set([root]));
+  return [...found.values()];
+}
+
+/** Applies `edit` to every object at `path` in `body`, copying only what changes. */
+export function updateAt(body: Json, path: BodyPath, edit: (object: Json) => Json, from = 0): Json {
+  if (from === path.length) return isObject(body) ? edit(body) : body;
+  const step = path[from] as string;
+  if (step === "[]") {
+    if (!Array.isArray(body)) return body;
+    let changed = false;
+    const items = body.map((item) => {
+      const next = updateAt(item, path, edit, from + 1);
+      if (next !== item) changed = true;
+      return next;
+    });
+    return changed ? items : body;
+  }
+  if (!isObject(body) || !(step in body)) return body;
+  const child = updateAt(body[step], path, edit, from + 1);
+  return child === body[step] ? body : { ...body, [step]: child };
+}
+
+/** Renames (and converts) field `from` to `to`, in place of the old one; absent: unchanged. */
+export function renameField(
+  object: Json,
+  from: string,
+  to: string,
+  convert?: (value: Json) => Json,
+): Json {
+  if (!(from in object)) return object;
+  if (from === to) return { ...object, [from]: convert ? convert(object[from]) : object[from] };
+  const out: Record<string, Json> = {};
+  for (const key of Object.keys(object)) {
+    if (key === from) out[to] = convert ? convert(object[key]) : object[key];
+    else out[key] = object[key];
+  }
+  return out;
+}
+
+/** The object without `field`; absent: unchanged. */
+export function dropField(object: Json, field: string): Json {
+  if (!(field in object)) return object;
+  const { [field]: _dropped, ...rest } = object;
+  return rest;
+}
+
+/**
+ * The object with `field` set to `value`, placed after the last present field that precedes it
+ * in the schema; an undefined value leaves the object as it is.
+ */
+export function insertField(
+  object: Json,
+  field: string,
+  value: Json,
+  preceding: ReadonlySet<string>,
+): Json {
+  if (value === undefined) return object;
+  const keys = Object.keys(object).filter((key) => key !== field);
+  let at = 0;
+  keys.forEach((key, index) => {
+    if (preceding.has(key)) at = index + 1;
+  });
+  const out: Record<string, Json> = {};
+  keys.forEach((key, index) => {
+    if (index === at) out[field] = value;
+    out[key] = object[key];
+  });
+  if (at === keys.length) out[field] = value;
+  return out;
+}
