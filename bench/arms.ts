@@ -35,6 +35,14 @@ export function defineArms(
         url: url("api", statementsPath(MAIN_ACCOUNT, `limit=${limit}`)),
         headers: large,
       },
+      // Diagnostic, next to the arm it is compared with: Miniflare's rate limiters are a call
+      // into another isolate per check, where production's are local to the machine.
+      {
+        id: `unlimited-${limit}`,
+        label: `statements, limit=${limit}, rate limiters not bound (diagnostic)`,
+        url: url("api-unlimited", statementsPath(MAIN_ACCOUNT, `limit=${limit}`)),
+        headers: large,
+      },
     );
   }
   // Diagnostics: where the gap between the floor and the service comes from.

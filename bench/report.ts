@@ -266,6 +266,9 @@ export async function writeResults(file: string, chartFile: string, results: Run
     `- floor ÷ hello, limit=10: ${fixed(ratio(results, "floor-10", "hello", "rps").median)} ` +
       "(what one D1 query leaves of a bare Worker's throughput)",
     ...[10, 100].flatMap((limit) => [
+      `- statements ÷ the same with the rate limiters not bound, limit=${limit}: ` +
+        `${fixed(ratio(results, `statements-${limit}`, `unlimited-${limit}`, "rps").median)} ` +
+        "(what Miniflare's rate-limiter binding costs: a call into another isolate per check)",
       `- floor with the service's reads in 1 round trip ÷ floor, limit=${limit}: ` +
         `${fixed(ratio(results, `one-trip-${limit}`, `floor-${limit}`, "rps").median)} ` +
         "(the cost of reading the key, partner and account rows with the page)",
@@ -291,7 +294,7 @@ export async function writeResults(file: string, chartFile: string, results: Run
     ...results.costs.map(
       (c) =>
         `| ${c.label} | ${c.limit} | ${c.rowsReturned} | ${c.roundTrips} | ${c.rowsRead} | ` +
-        `${c.pageQueryRows ?? "n/a"} | ${c.rowsRead - c.limit} |`,
+        `${c.pageQueryRows ?? "n/a"} | ${c.status === 200 ? c.rowsRead - c.limit : "n/a"} |`,
     ),
     "",
     "## Latency against page depth",
@@ -308,10 +311,17 @@ export async function writeResults(file: string, chartFile: string, results: Run
         "sampled window."
       : "- Start-up: `wrangler check startup` is not available with this wrangler.",
     "",
-    ...closingNote(results, {
-      10: ratio(results, "statements-10", "floor-10", "rps"),
-      100: ratio(results, "statements-100", "floor-100", "rps"),
-    }),
+    ...closingNote(
+      results,
+      {
+        10: ratio(results, "statements-10", "floor-10", "rps"),
+        100: ratio(results, "statements-100", "floor-100", "rps"),
+      },
+      {
+        10: ratio(results, "statements-10", "unlimited-10", "rps"),
+        100: ratio(results, "statements-100", "unlimited-100", "rps"),
+      },
+    ),
   ];
   await writeFile(file, `${lines.join("\n")}\n`);
 

@@ -20,12 +20,18 @@ export interface WorkerSpec {
   name: string;
   script: "api" | "floor";
   database: string;
+  /**
+   * False leaves the rate limiters unbound (a diagnostic: each check then fails open and logs an
+   * error line, see src/app/rate-limit.ts).
+   */
+  limiters?: boolean;
 }
 
 /** The read arms' Workers. */
 export const READ_WORKERS = [
   { name: "api", script: "api", database: LARGE_DB },
   { name: "api-small", script: "api", database: SMALL_DB },
+  { name: "api-unlimited", script: "api", database: LARGE_DB, limiters: false },
   { name: "floor", script: "floor", database: LARGE_DB },
 ] as const satisfies readonly WorkerSpec[];
 
@@ -89,12 +95,14 @@ export async function startServer(options: {
   /** V8 flags for workerd, such as a heap limit. */
   v8Flags?: string[];
 }): Promise<BenchServer> {
-  const workers = options.workers ?? READ_WORKERS;
+  const workers: readonly WorkerSpec[] = options.workers ?? READ_WORKERS;
   const settings = await productionSettings();
   const watched = new Map<string, RequestLog>();
   const waiting = new Map<string, (log: RequestLog) => void>();
   const onLine = (line: string) => {
     if (!line.includes(`"request_id":"${options.watchPrefix}`)) return;
+    // A request's own line, not the line a write deferred past its response logs once it lands.
+    if (!line.includes('"d1_queries"')) return;
     const log = JSON.parse(line.slice(line.indexOf("{"))) as RequestLog;
     const resolve = waiting.get(log.request_id);
     if (resolve) {
@@ -103,7 +111,7 @@ export async function startServer(options: {
     } else watched.set(log.request_id, log);
   };
 
-  const api = (name: string, database: string) => ({
+  const api = (name: string, database: string, limiters = true) => ({
     name,
     modules: true,
     scriptPath: options.apiScript,
@@ -117,7 +125,7 @@ export async function startServer(options: {
     },
     d1Databases: { DB: database },
     r2Buckets: { PDFS: "bench-pdfs" },
-    ratelimits: settings.ratelimits,
+    ...(limiters ? { ratelimits: settings.ratelimits } : {}),
     unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }],
   });
   // Miniflare passes V8 flags to workerd only through this variable, read as it builds the config.
@@ -131,7 +139,7 @@ export async function startServer(options: {
       handleStructuredLogs: ({ message }) => onLine(message),
       workers: workers.map((w) =>
         w.script === "api"
-          ? api(w.name, w.database)
+          ? api(w.name, w.database, w.limiters)
           : {
               name: w.name,
               modules: true,
