@@ -61,9 +61,10 @@ export function closingNote(
   if (missed) {
     lines.push(
       "",
-      "**Why the throughput and CPU goals are still missed.** Both measure the same thing: the " +
-        "Worker's own CPU per request, which on this machine competes with the D1 emulation and " +
-        "the load generator for 2 cores, so it turns into lost throughput one for one. The D1 " +
+      "**Why the throughput and CPU goals are still missed.** Both come mostly from the same " +
+        "thing: the Worker's own CPU per request, which on this machine competes with the D1 " +
+        "emulation and the load generator for 2 cores, so it turns into lost throughput one for " +
+        "one (the throughput ratio also pays for the rate-limit check, below). The D1 " +
         "side of a page now costs what the floor's does (one statement, see the local D1 " +
         "column above). What remains is work the floor does not do, measured in bench/README.md " +
         "(*Findings, second round*): the per-request log line (about 0.15 ms here, kept: it is " +
