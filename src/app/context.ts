@@ -1,8 +1,9 @@
 // The Hono environment shared by every sub-app: bindings, and what the pipeline sets per request.
-import type { Environment, VersionBundle } from "../../versions";
+import type { VersionBundle } from "../../versions";
 import type { Database, QueryStats } from "../db/client";
 import type { ReadAhead, ReadAheadResults } from "../db/queries";
 import type { DocumentStore } from "../db/storage";
+import type { Caller } from "../domain/caller";
 import type { Signer } from "../domain/signing";
 import type { User } from "../domain/user";
 import type { HeldKey } from "./idempotency";
@@ -40,18 +41,7 @@ export interface Bindings extends Omit<Env, "OPERATOR_TOKEN" | "SIGNING_SECRET" 
   SIGNING_SECRET_PREVIOUS?: string;
 }
 
-/** The authenticated caller: what the key lookup returns. */
-export interface Caller {
-  keyId: string;
-  partnerId: string;
-  environment: Environment;
-  scopes: readonly string[];
-  /** UTC day the key was last recorded as used (null: never), as the key lookup read it. */
-  lastUsedOn: string | null;
-  savedVersion: string;
-  /** The partner's products' merchant keys. */
-  merchantKeys: readonly string[];
-}
+export type { Caller } from "../domain/caller";
 
 export interface Variables {
   /** The versions this app serves (versions/index.ts in production; tests may pass another). */

@@ -15,10 +15,10 @@ import {
   requestFingerprint,
   sealResponse,
 } from "../domain/idempotency";
-import { readBoundedBody } from "../routes/json-body";
 import type { AppEnv } from "./context";
 import { ApiError, invalidRequest } from "./errors";
 import { versionHeader } from "./headers";
+import { readBoundedBody } from "./read-body";
 
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";
 export const REPLAYED_HEADER = "Idempotent-Replayed";

@@ -1,17 +1,14 @@
 // Customer and account reads: each one indexed round trip (a batch counts as one), paged by id.
 import { and, asc, eq, getTableColumns, gt, type SQL, sql } from "drizzle-orm";
 import type { Environment } from "../../versions";
-import type { Caller } from "../app/context";
+import type { Caller } from "../domain/caller";
+import type { CustomerRecord } from "../domain/customer";
 import type { Database } from "./client";
 import { customerInScope, type ReadScope } from "./queries";
 import { accounts, customers } from "./schema";
 
 export type CustomerRow = typeof customers.$inferSelect;
 export type AccountRow = typeof accounts.$inferSelect;
-
-/** What a customer read returns; list pages leave `authorizedUsers` out (never revealed there). */
-export type CustomerFields = Pick<CustomerRow, "customerId" | "partnerCustomerId"> &
-  Partial<Pick<CustomerRow, "authorizedUsers">>;
 
 /** A customer-scoped request's read scope: the caller's partner and environment, one product. */
 export function readScopeOf(
@@ -55,7 +52,7 @@ export function readCustomerPage(
   scope: ReadScope,
   after: string | null,
   limit: number,
-): Promise<CustomerFields[]> {
+): Promise<CustomerRecord[]> {
   return customerPageQuery(db, scope, after, limit);
 }
 
@@ -70,7 +67,7 @@ export async function findCustomer(
   db: Database,
   scope: ReadScope,
   customerId: string,
-): Promise<CustomerFields | null> {
+): Promise<CustomerRecord | null> {
   const [row] = await db
     .select(customerFields)
     .from(customers)
@@ -88,7 +85,7 @@ export async function linkCustomer(
   scope: ReadScope,
   customerId: string,
   partnerCustomerId: string,
-): Promise<CustomerFields | null> {
+): Promise<CustomerRecord | null> {
   const [row] = await db
     .update(customers)
     .set({ partnerCustomerId })

@@ -1,7 +1,6 @@
 // The operator import: validate references and conflicts in one read round trip, then write
 // everything in one atomic batch (all or nothing): see import-writes.ts for the writes and the
 // guards that refuse what another import changed between that read and the write.
-import { ApiError } from "../app/errors";
 import type { Actor } from "../domain/audit";
 import type { ImportPayload, StatementInput } from "../domain/import-payload";
 import type { Database } from "./client";
@@ -100,27 +99,32 @@ function review(payload: ImportPayload, existing: Existing, now: Date) {
 }
 
 /**
+ * What an import did: applied (with the counts and the webhook deliveries its new events created,
+ * for the caller to enqueue), or refused with every problem named, nothing written: `invalid` for
+ * bad references, `conflict` for changes that closed statements and ownership never allow.
+ */
+export type ImportOutcome =
+  | { kind: "applied"; counts: ImportCounts; deliveries: DeliveryRef[] }
+  | { kind: "invalid" | "conflict"; problems: string[] };
+
+/** Problems listed in a refusal, at most. */
+const MAX_PROBLEMS = 50;
+
+/**
  * Applies an import atomically, with a `statement.created` event for each new statement in the
- * same batch. Throws 400 for bad references, 409 for conflicting changes. Answers the counts and
- * the webhook deliveries the new events created, for the caller to enqueue.
+ * same batch, or refuses it whole.
  */
 export async function importPayload(
   db: Database,
   payload: ImportPayload,
   now: Date,
   actor: Actor = OPERATOR,
-): Promise<{ counts: ImportCounts; deliveries: DeliveryRef[] }> {
+): Promise<ImportOutcome> {
   const existing = await readExisting(db, payload);
   const { invalid, conflicts, newStatements } = review(payload, existing, now);
-  if (invalid.length > 0) {
-    throw new ApiError("INVALID_REQUEST_ERROR", invalid[0] as string, {
-      details: invalid.slice(0, 50),
-    });
-  }
+  if (invalid.length > 0) return { kind: "invalid", problems: invalid.slice(0, MAX_PROBLEMS) };
   if (conflicts.length > 0) {
-    throw new ApiError("CONFLICT_ERROR", conflicts[0] as string, {
-      details: conflicts.slice(0, 50),
-    });
+    return { kind: "conflict", problems: conflicts.slice(0, MAX_PROBLEMS) };
   }
 
   const counts: ImportCounts = {
@@ -138,26 +142,26 @@ export async function importPayload(
       const results = await db.$client.batch(writes);
       deliveries = deliveriesOf(results.slice(deliveriesFrom));
     } catch (err) {
-      throw concurrentChange(err) ?? err;
+      const conflict = concurrentChange(err);
+      if (conflict === null) throw err;
+      return { kind: "conflict", problems: [conflict] };
     }
   }
-  return { counts, deliveries };
+  return { kind: "applied", counts, deliveries };
 }
 
-/** The 409 for a batch refused by a guard: another import changed the same rows meanwhile. */
-function concurrentChange(err: unknown): ApiError | null {
+/** Why a guard refused the batch: another import changed the same rows meanwhile. */
+function concurrentChange(err: unknown): string | null {
   if (hasCause(err, "statement_figures_immutable")) {
-    return new ApiError(
-      "CONFLICT_ERROR",
+    return (
       "statements: another import stored a statement of this payload with other figures " +
-        "meanwhile; a closed statement's figures never change",
+      "meanwhile; a closed statement's figures never change"
     );
   }
   if (OWNERSHIP_GUARDS.some((column) => hasCause(err, `NOT NULL constraint failed: ${column}`))) {
-    return new ApiError(
-      "CONFLICT_ERROR",
+    return (
       "another import stored a customer, account or product of this payload under another " +
-        "owner meanwhile; customers, accounts and products never change owner",
+      "owner meanwhile; customers, accounts and products never change owner"
     );
   }
   return null;

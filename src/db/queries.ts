@@ -14,7 +14,7 @@ import {
   sql,
 } from "drizzle-orm";
 import { QueryBuilder, SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
-import type { Caller } from "../app/context";
+import type { Caller } from "../domain/caller";
 import type { PagePosition } from "../domain/page-token";
 import type { StatementRecord } from "../domain/statement";
 import type { Database } from "./client";

@@ -1,5 +1,4 @@
 // The canonical (newest) Account: the account as imported, plus the instant it was read.
-import type { AccountRow } from "../db/customer-queries";
 
 /** Where the customer stands today; absent figures stay absent, like a statement's. */
 export interface Account {
@@ -14,8 +13,19 @@ export interface Account {
   as_of: string;
 }
 
-/** The canonical account of a row; internal columns (creation time) never leave this function. */
-export function toAccount(row: AccountRow, asOf: string): Account {
+/** What an account read returns: the imported figures, null where the import gave none. */
+export interface AccountRecord {
+  accountId: string;
+  customerId: string;
+  status: string | null;
+  currency: string | null;
+  creditLimit: number | null;
+  currentBalance: number | null;
+  availableCredit: number | null;
+}
+
+/** The canonical account of a record; anything else a row holds never leaves this function. */
+export function toAccount(row: AccountRecord, asOf: string): Account {
   const out: Omit<Account, "as_of"> = { account_id: row.accountId, customer_id: row.customerId };
   if (row.status !== null) out.status = row.status;
   if (row.currency !== null) out.currency = row.currency;

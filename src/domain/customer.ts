@@ -1,5 +1,4 @@
 // The canonical (newest) Customer, and the rule for a partner's own customer identifier.
-import type { CustomerFields } from "../db/customer-queries";
 
 export interface AuthorizedUser {
   authorized_user_id: string;
@@ -15,12 +14,22 @@ export interface Customer {
 }
 
 /**
+ * What a customer read returns; list pages leave `authorizedUsers` out (never revealed there).
+ * `authorizedUsers` is the stored JSON array, or null.
+ */
+export interface CustomerRecord {
+  customerId: string;
+  partnerCustomerId: string | null;
+  authorizedUsers?: string | null;
+}
+
+/**
  * The canonical customer of a row. Partner, environment and product never leave this function;
  * `authorized_users` is revealed only when the caller may see it (an empty list when there are
  * none).
  */
 export function toCustomer(
-  row: CustomerFields,
+  row: CustomerRecord,
   options: { revealAuthorizedUsers: boolean },
 ): Customer {
   const out: Customer = { customer_id: row.customerId };

@@ -6,6 +6,7 @@ import { operatorActor } from "../app/actor";
 import type { AppEnv } from "../app/context";
 import { mailInvitation } from "../app/dashboard/mail";
 import { ApiError, invalidRequest } from "../app/errors";
+import { readJsonBody } from "../app/read-body";
 import { readAuditPage } from "../db/audit";
 import { listApiKeys } from "../db/keys";
 import { readOutbox } from "../db/outbox";
@@ -15,7 +16,6 @@ import { type AuditEntry, auditSequence } from "../domain/audit";
 import { type ApiKeyRecord, keyStatus } from "../domain/key-record";
 import { ROLES } from "../domain/permissions";
 import { normalizeEmail, type User } from "../domain/user";
-import { readJsonBody } from "./json-body";
 import { parseIdPage } from "./list-params";
 
 const InviteBody = z.strictObject({

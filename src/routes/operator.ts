@@ -9,6 +9,7 @@ import { enqueueDeliveries } from "../app/delivery-queue";
 import { ApiError, invalidRequest } from "../app/errors";
 import { operatorAuth } from "../app/operator-auth";
 import { limitPerClientIp, RATE_LIMITS } from "../app/rate-limit";
+import { readBoundedBody, readJsonBody } from "../app/read-body";
 import { SCOPES } from "../app/route-table";
 import type { Database } from "../db/client";
 import { deliveriesOf, type EventWrites, statementEventWrites } from "../db/event-writes";
@@ -20,7 +21,6 @@ import { partners, statements } from "../db/schema";
 import { atomically, type Query } from "../db/statement";
 import { parseImportPayload } from "../domain/import-payload";
 import { describeProblem, relevantIssues } from "../domain/validation-messages";
-import { readBoundedBody, readJsonBody } from "./json-body";
 import { operatorPartnerRoutes } from "./operator-partners";
 import { operatorVersionRoutes } from "./operator-versions";
 
@@ -102,14 +102,19 @@ export const operatorRoutes = new Hono<AppEnv>()
     });
     const parsed = parseImportPayload(body);
     if (!parsed.ok) throw invalidRequest(parsed.details);
-    const { counts, deliveries } = await importPayload(
+    const outcome = await importPayload(
       c.get("db"),
       parsed.payload,
       c.get("now")(),
       operatorActor(c),
     );
-    await enqueueDeliveries(c.env.WEBHOOK_DELIVERIES, deliveries, c.get("requestId"));
-    return c.json({ imported: counts });
+    if (outcome.kind !== "applied") {
+      const [first = "the import was refused", ...rest] = outcome.problems;
+      const type = outcome.kind === "invalid" ? "INVALID_REQUEST_ERROR" : "CONFLICT_ERROR";
+      throw new ApiError(type, first, { details: [first, ...rest] });
+    }
+    await enqueueDeliveries(c.env.WEBHOOK_DELIVERIES, outcome.deliveries, c.get("requestId"));
+    return c.json({ imported: outcome.counts });
   })
 
   .post("/operator/v1/partners/:partner_id/keys", async (c) => {

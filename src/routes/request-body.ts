@@ -5,8 +5,8 @@ import type * as z from "zod";
 import { type RequestName, UnknownRequestField } from "../../versions";
 import type { AppEnv } from "../app/context";
 import { invalidRequest } from "../app/errors";
+import { readJsonBody } from "../app/read-body";
 import { REQUEST_SCHEMAS } from "../openapi/schemas";
-import { readJsonBody } from "./json-body";
 
 type RequestOf<N extends RequestName> = z.infer<(typeof REQUEST_SCHEMAS)[N]>;
 

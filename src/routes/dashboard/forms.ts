@@ -2,7 +2,7 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../../app/context";
 import { ApiError } from "../../app/errors";
-import { readBoundedBody } from "../json-body";
+import { readBoundedBody } from "../../app/read-body";
 
 /** The dashboard's forms hold a few short fields. */
 const MAX_FORM_BYTES = 16 * 1024;

@@ -1,5 +1,5 @@
 // Reading request bodies without ever turning bad input into a 5xx, nor holding more than a limit.
-import { type ApiError, invalidRequest } from "../app/errors";
+import { type ApiError, invalidRequest } from "./errors";
 
 /** Partner request bodies are small JSON objects. */
 const DEFAULT_MAX_BYTES = 1024 * 1024;

@@ -1,0 +1,14 @@
+// The authenticated caller of a partner request: what the key lookup returns.
+import type { Environment } from "../../versions";
+
+export interface Caller {
+  keyId: string;
+  partnerId: string;
+  environment: Environment;
+  scopes: readonly string[];
+  /** UTC day the key was last recorded as used (null: never), as the key lookup read it. */
+  lastUsedOn: string | null;
+  savedVersion: string;
+  /** The partner's products' merchant keys. */
+  merchantKeys: readonly string[];
+}
