@@ -63,7 +63,10 @@ async function check(input: Generated): Promise<void> {
     if (input.body !== undefined && !["GET", "HEAD"].includes(input.method)) init.body = input.body;
     req = new Request(url, init);
   } catch {
-    return; // Not a request any client could send.
+    // Not a request any client could send: fast-check draws another in its place, so every
+    // one of the runs is a request sent.
+    fc.pre(false);
+    return;
   }
   sent += 1;
   const res = await exports.default.fetch(req);
@@ -92,6 +95,6 @@ describe("HTTP fuzzing", () => {
     });
     const counts = [...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}: ${n}`);
     console.log(`fuzz: ${sent} requests sent; statuses ${counts.join(", ")}`);
-    expect(sent).toBeGreaterThanOrEqual(RUNS * 0.95);
+    expect(sent).toBe(RUNS);
   }, 600_000);
 });
