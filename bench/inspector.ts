@@ -28,8 +28,12 @@ export interface Session {
 }
 
 /** A DevTools protocol session over the inspector's WebSocket. */
-async function openSession(url: string): Promise<Session> {
-  const socket = new WebSocket(url);
+export async function openSession(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<Session> {
+  // Node's WebSocket takes headers as an extension of its init (wrangler's proxy wants an Origin).
+  const socket = new WebSocket(url, { headers } as unknown as string[]);
   await new Promise((resolve, reject) => {
     socket.addEventListener("open", resolve);
     socket.addEventListener("error", reject);

@@ -1,16 +1,20 @@
 // `npm run soak`: mixed valid and hostile traffic against a throwaway local run for ten minutes,
-// sampling the memory of the workerd runtime. Reports requests, status counts, p50/p99 latency and
-// memory at start, peak and end; fails on any 5xx, or on memory that keeps rising.
+// sampling the memory of the workerd runtime and the V8 heap of the Worker's own isolate. Reports
+// requests, status counts, p50/p99 latency and memory at start, peak and end; fails on any 5xx, or
+// on memory (the runtime's or the Worker's heap) that keeps rising.
 //   SOAK_SECONDS (600), SOAK_CONCURRENCY (8), SOAK_SAMPLE_SECONDS (5) tune it.
 import { readdirSync, readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
-import { startLocalService } from "../test/support/local-service.ts";
+import { openSession, type Session } from "../bench/inspector.ts";
+import { freePort, startLocalService } from "../test/support/local-service.ts";
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 600);
 const CONCURRENCY = Number(process.env.SOAK_CONCURRENCY ?? 8);
 const SAMPLE_MS = Number(process.env.SOAK_SAMPLE_SECONDS ?? 5) * 1000;
 /** Memory that ends this far above the first half's peak keeps rising. */
 const GROWTH_LIMIT_BYTES = 24 * 1024 * 1024;
+/** The same rule for the Worker's own V8 heap. */
+const HEAP_GROWTH_LIMIT_BYTES = 8 * 1024 * 1024;
 const KEYS = 8;
 const STATEMENTS = 60;
 
@@ -247,16 +251,38 @@ function median(values: number[]): number {
   );
 }
 
+/** V8 heap in use (bytes) of the Worker's isolate, through wrangler's inspector. */
+async function workerHeap(inspector: Session): Promise<number> {
+  const usage = await inspector.send<{ usedSize: number }>("Runtime.getHeapUsage");
+  return usage.usedSize;
+}
+
+/** Keeps rising: the median of the last tenth above the first half's peak (bytes, may be < 0). */
+function growthOf(samples: { at: number; bytes: number }[], start: number): number {
+  const during = samples.filter((s) => s.at > 0);
+  const firstHalf = during.filter((s) => s.at < (SECONDS * 1000) / 2);
+  const firstHalfPeak = Math.max(start, ...firstHalf.map((s) => s.bytes));
+  const late = median(
+    during.slice(-Math.max(1, Math.floor(during.length / 10))).map((s) => s.bytes),
+  );
+  return late - firstHalfPeak;
+}
+
 // ---- run --------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
   console.log(`soak: ${SECONDS} s, ${CONCURRENCY} concurrent clients, starting a local run…`);
-  const service = await startLocalService();
+  const inspectorPort = await freePort();
+  const service = await startLocalService({ inspectorPort });
   let failed = false;
   try {
     const { base, pid, port } = service;
     if (!pid) throw new Error("the local run has no process id");
     const sample = () => workerdRss(pid, port);
+    // wrangler's inspector proxy accepts a local Origin only.
+    const inspector = await openSession(`ws://127.0.0.1:${inspectorPort}/ws`, {
+      origin: "http://localhost",
+    });
     const { keys, revoked } = await seed(base, service.operatorToken);
 
     // Page tokens and links to reuse, fetched once (links live an hour: longer than the soak).
@@ -275,8 +301,9 @@ async function main(): Promise<void> {
     await sleep(2000);
     const start = sample();
     const startRss = start.runtime;
-    const samples: { at: number; rss: number; devProxy: number }[] = [
-      { at: 0, rss: startRss, devProxy: start.devProxy },
+    const startHeap = await workerHeap(inspector);
+    const samples: { at: number; rss: number; devProxy: number; heap: number }[] = [
+      { at: 0, rss: startRss, devProxy: start.devProxy, heap: startHeap },
     ];
     const statuses = new Map<number, number>();
     const latencies: number[] = [];
@@ -285,9 +312,10 @@ async function main(): Promise<void> {
     const started = Date.now();
     const deadline = started + SECONDS * 1000;
 
-    const sampler = setInterval(() => {
+    const sampler = setInterval(async () => {
+      const at = Date.now() - started;
       const { runtime, devProxy } = sample();
-      samples.push({ at: Date.now() - started, rss: runtime, devProxy });
+      samples.push({ at, rss: runtime, devProxy, heap: await workerHeap(inspector) });
     }, SAMPLE_MS);
 
     const client = async () => {
@@ -325,7 +353,7 @@ async function main(): Promise<void> {
       const elapsed = Math.round((Date.now() - started) / 1000);
       console.log(
         `  ${elapsed} s: ${requests} requests, runtime ${mb(last?.rss ?? 0)}, ` +
-          `dev proxy ${mb(last?.devProxy ?? 0)}`,
+          `Worker heap ${mb(last?.heap ?? 0)}, dev proxy ${mb(last?.devProxy ?? 0)}`,
       );
     }, 60_000);
     await Promise.all(Array.from({ length: CONCURRENCY }, client));
@@ -338,17 +366,20 @@ async function main(): Promise<void> {
     const end = sample();
     const endRss = end.runtime;
     const peakRss = Math.max(...samples.map((s) => s.rss), endRss);
+    const endHeap = await workerHeap(inspector);
+    inspector.close();
 
     // Keeps rising: the end of the run sets a new high-water mark, above everything the first
     // half reached. A runtime that has reached its working size swings below its early peak as
     // the garbage collector runs; a leak keeps climbing past it.
-    const during = samples.filter((s) => s.at > 0);
-    const firstHalf = during.filter((s) => s.at < (SECONDS * 1000) / 2);
-    const firstHalfPeak = Math.max(startRss, ...firstHalf.map((s) => s.rss));
-    const lateRss = median(
-      during.slice(-Math.max(1, Math.floor(during.length / 10))).map((s) => s.rss),
+    const growth = growthOf(
+      samples.map((s) => ({ at: s.at, bytes: s.rss })),
+      startRss,
     );
-    const growth = lateRss - firstHalfPeak;
+    const heapGrowth = growthOf(
+      samples.map((s) => ({ at: s.at, bytes: s.heap })),
+      startHeap,
+    );
 
     const sorted = [...latencies].sort((a, b) => a - b);
     const report = {
@@ -366,9 +397,16 @@ async function main(): Promise<void> {
         start: mb(startRss),
         peak: mb(peakRss),
         end: mb(endRss),
-        first_half_peak: mb(firstHalfPeak),
-        last_tenth_median: mb(lateRss),
+        last_tenth_above_first_half_peak: mb(growth),
         samples_mb: samples.map((s) => Math.round(s.rss / 1024 / 1024)),
+      },
+      // The V8 heap in use of the Worker's own isolate: what the service's code holds.
+      worker_heap: {
+        start: mb(startHeap),
+        peak: mb(Math.max(...samples.map((s) => s.heap), endHeap)),
+        end: mb(endHeap),
+        last_tenth_above_first_half_peak: mb(heapGrowth),
+        samples_mb: samples.map((s) => +(s.heap / 1024 / 1024).toFixed(1)),
       },
       // wrangler's own dev proxy, in front of the runtime: tooling, reported apart.
       dev_proxy_memory: {
@@ -387,7 +425,13 @@ async function main(): Promise<void> {
       failed = true;
       console.error(`✖ runtime memory kept rising: ${mb(growth)} above the first half's peak`);
     }
-    if (!failed) console.log("✔ no 5xx, runtime memory steady");
+    if (heapGrowth > HEAP_GROWTH_LIMIT_BYTES) {
+      failed = true;
+      console.error(
+        `✖ the Worker's heap kept rising: ${mb(heapGrowth)} above the first half's peak`,
+      );
+    }
+    if (!failed) console.log("✔ no 5xx, runtime memory and the Worker's heap steady");
   } finally {
     await service.stop();
   }

@@ -28,6 +28,8 @@ export interface LocalService {
 export interface LocalServiceOptions {
   /** Extra `[vars]`, passed as `--var NAME:value`. */
   vars?: Record<string, string>;
+  /** The port of wrangler's DevTools inspector for the Worker (default: wrangler's choice). */
+  inspectorPort?: number;
 }
 
 /** A free TCP port on the loopback interface. */
@@ -86,6 +88,7 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
   args.push("--persist-to", state, "--show-interactive-dev-session=false");
   // .dev.vars may hold a developer's own values; a test run uses the committed example's.
   args.push("--env-file", path.join(ROOT, ".dev.vars.example"));
+  if (options.inspectorPort) args.push("--inspector-port", String(options.inspectorPort));
   for (const [name, value] of Object.entries(options.vars ?? {})) {
     args.push("--var", `${name}:${value}`);
   }
