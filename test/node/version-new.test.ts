@@ -6,6 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { addToBundle, moduleSource } from "../../scripts/version-new.ts";
+import { bundle } from "../../versions";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 const BIOME = path.join(ROOT, "node_modules", ".bin", "biome");
@@ -36,6 +37,14 @@ function biomeFormatted(file: string, text: string): string {
   return run.stdout;
 }
 
+/** The bundle's dated versions, oldest first. */
+const DATED = bundle.versions
+  .map((v) => v.id)
+  .filter((id) => /^\d{4}-\d{2}-\d{2}$/.test(id))
+  .sort();
+const shifted = (id: string, days: number) =>
+  new Date(Date.parse(id) + days * 86_400_000).toISOString().slice(0, 10);
+
 const versionsLine = (index: string) => /export const VERSIONS[^;]*;/s.exec(index)?.[0] ?? "";
 const datedImports = (index: string) => index.split("\n").filter((l) => /from "\.\/\d{4}-/.test(l));
 
@@ -60,7 +69,17 @@ describe("npm run version:new", () => {
 
   it("places a version between others by its date, and wraps a long list as Biome does", () => {
     let index = readFileSync(path.join(dir, "index.ts"), "utf8");
-    for (const id of ["2099-01-01", "2025-06-01", "2098-12-31", "2099-06-30"]) {
+    const oldest = DATED[0] as string;
+    const newest = DATED.at(-1) as string;
+    // After the newest, just after the oldest (between it and the next), adjacent to the first
+    // one added, and before the oldest.
+    const added = [
+      shifted(newest, 365),
+      shifted(oldest, 1),
+      shifted(newest, 364),
+      shifted(oldest, -1),
+    ];
+    for (const id of added) {
       index = addToBundle(index, id);
     }
     const entries = versionsLine(index)
@@ -72,6 +91,7 @@ describe("npm run version:new", () => {
       .filter((e) => e.startsWith("v"))
       .map((e) => e.slice(1).replaceAll("_", "-"));
     expect(dated).toEqual([...dated].sort().reverse());
+    expect(dated).toEqual(expect.arrayContaining([...DATED, ...added]));
     expect(entries[0]).toBe("latest");
     const imports = datedImports(index).map((l) => /"\.\/(.+)"/.exec(l)?.[1]);
     expect(imports).toEqual([...imports].sort());
