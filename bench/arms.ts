@@ -1,8 +1,17 @@
 // The arms: what each timed load sends. Arms that are compared with each other sit next to each
 // other, so that they run back to back (see runRounds in bench/run.ts).
+import { readdirSync } from "node:fs";
+import path from "node:path";
+import { ROOT } from "./build.ts";
 import { CUSTOMER, DEEP_ACCOUNT, MAIN_ACCOUNT } from "./data.ts";
 import { floorPath, type PagePosition, statementsPath } from "./probe.ts";
 import type { WorkerName } from "./serve.ts";
+
+/** The oldest dated version module in versions/: the longest chain of transforms from latest. */
+export const OLDEST_VERSION = readdirSync(path.join(ROOT, "versions"))
+  .filter((file) => /^\d{4}-\d{2}-\d{2}\.ts$/.test(file))
+  .sort()[0]
+  ?.replace(/\.ts$/, "") as string;
 
 export interface Arm {
   id: string;
@@ -73,7 +82,7 @@ export function defineArms(
       headers: large,
     },
   );
-  for (const version of ["latest", "2025-05-05"]) {
+  for (const version of ["latest", OLDEST_VERSION]) {
     arms.push({
       id: `version-${version}`,
       label: `statements, limit=10, x-service-version: ${version}`,

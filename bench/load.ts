@@ -16,7 +16,8 @@ export interface Measurement {
   requests: number;
 }
 
-function percentile(sorted: Float64Array, p: number): number {
+/** The nearest-rank percentile `p` of numbers sorted ascending. */
+export function percentile(sorted: ArrayLike<number>, p: number): number {
   if (sorted.length === 0) return Number.NaN;
   const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
   return sorted[Math.max(0, index)] as number;

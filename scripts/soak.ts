@@ -5,7 +5,9 @@
 //   SOAK_SECONDS (600), SOAK_CONCURRENCY (8), SOAK_SAMPLE_SECONDS (5) tune it.
 import { readdirSync, readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
+import { OLDEST_VERSION } from "../bench/arms.ts";
 import { openSession, type Session } from "../bench/inspector.ts";
+import { median, percentile } from "../bench/load.ts";
 import { freePort, startLocalService } from "../test/support/local-service.ts";
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 600);
@@ -195,7 +197,8 @@ function mix(keys: string[], revoked: string, tokens: string[], links: string[])
     ]);
     return { path: pick(links), headers, hostile: false };
   }
-  if (r < 0.6) return { path: pick(["/changelog", "/openapi/2025-05-05.json"]), hostile: false };
+  if (r < 0.6)
+    return { path: pick(["/changelog", `/openapi/${OLDEST_VERSION}.json`]), hostile: false };
   if (r < 0.65) {
     return {
       method: "POST",
@@ -237,18 +240,6 @@ function mix(keys: string[], revoked: string, tokens: string[], links: string[])
   ];
   const target = pick(hostile);
   return { ...target, headers: { "cf-connecting-ip": ip, ...target.headers }, hostile: true };
-}
-
-function percentile(sorted: number[], p: number): number {
-  if (sorted.length === 0) return 0;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number;
-}
-
-function median(values: number[]): number {
-  return percentile(
-    [...values].sort((a, b) => a - b),
-    50,
-  );
 }
 
 /** V8 heap in use (bytes) of the Worker's isolate, through wrangler's inspector. */

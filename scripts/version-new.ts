@@ -3,17 +3,9 @@
 // the module with its changes: see "Adding a dated version" in the README.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { isCalendarDate } from "../versions/check.ts";
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const LINE = 100;
-
-/** True for `YYYY-MM-DD` naming a day that exists. */
-function isCalendarDate(id: string): boolean {
-  const match = DATE.exec(id);
-  if (!match) return false;
-  const day = new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3])));
-  return day.toISOString().slice(0, 10) === id;
-}
 
 /** `2027-03-01` → `v2027_03_01`, the module's export. */
 export function exportName(id: string): string {

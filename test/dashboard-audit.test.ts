@@ -2,6 +2,7 @@
 // whoever made it (a dashboard user, an API key through POST /v2/keys, the operator), with when
 // and from which IP; newest first, paged by keyset, in the dashboard and the operator API.
 import { describe, expect, it } from "vitest";
+import { NEWEST_RELEASED, OLDEST } from "./bundle-versions";
 import { seedTeam, signIn } from "./dashboard-helpers";
 import { api, createKey, expectJson, importData, operator, seedAccount } from "./helpers";
 
@@ -37,7 +38,7 @@ describe("the audit log", () => {
     await operator(
       "PUT",
       `/partners/${f.partnerId}/saved-versions/production`,
-      { version: "2026-10-13" },
+      { version: NEWEST_RELEASED },
       { "cf-connecting-ip": "198.51.100.2" },
     );
     await operator("DELETE", `/keys/${f.keyId}`);
@@ -57,7 +58,7 @@ describe("the audit log", () => {
       action: "saved_version.changed",
       actor: { type: "operator" },
       environment: "production",
-      details: { from: "2025-05-05", to: "2026-10-13" },
+      details: { from: OLDEST, to: NEWEST_RELEASED },
       ip: "198.51.100.2",
     });
     expect(rolled).toMatchObject({
@@ -98,7 +99,7 @@ describe("the audit log", () => {
   });
 
   it("records a saved version an import changes, and nothing for an import that keeps it", async () => {
-    const f = await seedAccount({ savedVersion: "2025-05-05" });
+    const f = await seedAccount({ savedVersion: OLDEST });
     const partner = (saved: Record<string, string>) => ({
       partners: [
         {
@@ -109,20 +110,20 @@ describe("the audit log", () => {
         },
       ],
     });
-    await importData(partner({ sandbox: "2025-05-05", production: "2026-10-13" }));
-    await importData(partner({ production: "2026-10-13" }));
+    await importData(partner({ sandbox: OLDEST, production: NEWEST_RELEASED }));
+    await importData(partner({ production: NEWEST_RELEASED }));
     const changes = (await audit(f.partnerId)).filter((e) => e.action === "saved_version.changed");
     expect(changes).toEqual([
       expect.objectContaining({
         actor: expect.objectContaining({ type: "operator" }),
         environment: "production",
-        details: { from: "2025-05-05", to: "2026-10-13", by: "import" },
+        details: { from: OLDEST, to: NEWEST_RELEASED, by: "import" },
       }),
     ]);
     // Like any change, it can be rolled back from the dashboard for 72 hours.
     const team = await seedTeam(f.partnerId);
     const page = await (await team.admin.get("/dashboard/production/version")).text();
-    expect(page).toContain("Roll back to 2025-05-05");
+    expect(page).toContain(`Roll back to ${OLDEST}`);
   });
 
   it("pages by keyset: no entry twice, none skipped, even as new ones arrive", async () => {

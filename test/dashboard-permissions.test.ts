@@ -4,6 +4,7 @@
 // was).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { allows, type DashboardAction, PERMISSIONS } from "../src/domain/permissions";
+import { OLDEST, RELEASED_VERSIONS } from "./bundle-versions";
 import { type DashboardClient, seedTeam, type Team } from "./dashboard-helpers";
 import { createThroughApi, disableAsConsumerDoes, partnerKey } from "./dashboard-webhook-helpers";
 import { api, createKey, expectJson, importData, operator, uniqueId } from "./helpers";
@@ -81,7 +82,7 @@ async function thirdUser(team: Team): Promise<string> {
 /** The saved version moved by the operator, so that a rollback is on offer; the change's id. */
 async function recentChange(team: Team, env: Env): Promise<string> {
   const res = await operator("PUT", `/partners/${team.partnerId}/saved-versions/${env}`, {
-    version: "2025-05-05",
+    version: OLDEST,
   });
   expect(res.status).toBe(200);
   const page = await (await team.admin.get(`/dashboard/${env}/version`)).text();
@@ -196,7 +197,7 @@ const ATTEMPTS: Record<string, Attempt> = {
     send: (client, env, saved) =>
       client.post(`/dashboard/${env}/version`, {
         from: saved,
-        to: saved === "2025-05-05" ? "2026-10-13" : "2025-05-05",
+        to: RELEASED_VERSIONS.find((v) => v !== saved) as string,
       }),
   },
   "roll back the API version": {

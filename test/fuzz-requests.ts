@@ -5,6 +5,7 @@ import fc from "fast-check";
 import { ROUTES } from "../src/app/route-table";
 import { app } from "../src/index";
 import { bundle } from "../versions";
+import { OLDEST } from "./bundle-versions";
 import { type Fixture, OPERATOR_TOKEN } from "./helpers";
 
 export function registeredRoutes(): { method: string; path: string }[] {
@@ -66,8 +67,7 @@ export function generatedRequests(world: World): fc.Arbitrary<Generated> {
       world.sacrificialKeyId,
       "sandbox",
       "production",
-      "2025-05-05.json",
-      "latest.json",
+      ...bundle.versions.map((v) => `${v.id}.json`),
     ];
   }
 
@@ -288,7 +288,7 @@ export function generatedRequests(world: World): fc.Arbitrary<Generated> {
       partner_id: f.partnerId,
       key_id: world.sacrificialKeyId,
       environment: "sandbox",
-      file: "2025-05-05.json",
+      file: `${OLDEST}.json`,
     };
     return values[name] ?? "x";
   }
