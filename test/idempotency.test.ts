@@ -3,7 +3,8 @@
 // a partner and environment, last 24 hours, and survive a crashed run through their lock expiry.
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { idempotencyKeyHash, requestFingerprint } from "../src/domain/idempotency";
+import { idempotencyKeyHash, openResponse, requestFingerprint } from "../src/domain/idempotency";
+import { NEWEST_RELEASED, OLDEST } from "./bundle-versions";
 import { api, createKey, expectJson, type Fixture, request, seedAccount } from "./helpers";
 
 interface CreatedKey {
@@ -48,7 +49,7 @@ describe("Idempotency-Key", () => {
     const again = await post(f, "/v2/keys", "key-rotation-1", { name: "rotation" });
     expect(await expectJson<CreatedKey>(again, 201)).toEqual(created);
     expect(again.headers.get("Idempotent-Replayed")).toBe("true");
-    expect(again.headers.get("x-service-version")).toBe("2025-05-05");
+    expect(again.headers.get("x-service-version")).toBe(OLDEST);
     expect(await keyCount(f.partnerId)).toBe(before + 1);
     // The stored response is sealed: the new key's plaintext is nowhere in the table.
     const { results } = await env.DB.prepare("SELECT response FROM idempotency_keys").all<{
@@ -56,6 +57,16 @@ describe("Idempotency-Key", () => {
     }>();
     expect(results.some((r) => r.response?.includes(created.api_key))).toBe(false);
     expect(JSON.stringify(results)).not.toContain("key-rotation-1");
+    // It opens with the Idempotency-Key and the service's secret, never with the key alone.
+    const owner = { partnerId: f.partnerId, environment: "sandbox" };
+    const stored = await env.DB.prepare("SELECT response FROM idempotency_keys WHERE key_hash = ?")
+      .bind(await idempotencyKeyHash(owner, "key-rotation-1"))
+      .first<{ response: string }>();
+    const sealed = stored?.response ?? "";
+    expect(await openResponse(owner, "key-rotation-1", [""], sealed)).toBeNull();
+    const opened = await openResponse(owner, "key-rotation-1", [env.SIGNING_SECRET], sealed);
+    expect(opened?.status).toBe(201);
+    expect(JSON.parse(opened?.body ?? "{}")).toMatchObject({ api_key: created.api_key });
   });
 
   it("refuses the same key for another body, path or version with 422", async () => {
@@ -64,7 +75,7 @@ describe("Idempotency-Key", () => {
     const cases = [
       post(f, "/v2/keys", "reuse-1", { name: "b" }),
       post(f, `/v2/customers/${f.customerId}/link`, "reuse-1", { partner_customer_id: "x" }),
-      post(f, "/v2/keys", "reuse-1", { name: "a" }, "2026-10-13"),
+      post(f, "/v2/keys", "reuse-1", { name: "a" }, NEWEST_RELEASED),
     ];
     for (const res of await Promise.all(cases)) {
       const body = await expectJson<{ error: { type: string; param: string } }>(res, 422);

@@ -15,6 +15,7 @@ import {
   requestFingerprint,
   sealResponse,
 } from "../domain/idempotency";
+import { MIN_SECRET_LENGTH } from "../domain/signing";
 import type { AppEnv } from "./context";
 import { ApiError, invalidRequest } from "./errors";
 import { versionHeader } from "./headers";
@@ -90,7 +91,7 @@ export const idempotent: MiddlewareHandler<AppEnv> = async (c, next) => {
     }
     const stored =
       row.state === "completed" && row.response
-        ? await openResponse(owner, key, row.response)
+        ? await openResponse(owner, key, sealingSecrets(c), row.response)
         : null;
     if (!stored) {
       throw new ApiError(
@@ -118,7 +119,11 @@ export const idempotent: MiddlewareHandler<AppEnv> = async (c, next) => {
     return;
   }
   const text = await c.res.clone().text();
-  const sealed = await sealResponse(owner, key, { status, version, body: text });
+  const sealed = await sealResponse(owner, key, sealingSecrets(c)[0] ?? "", {
+    status,
+    version,
+    body: text,
+  });
   await completeKey(db, keyHash, lockToken, status, sealed);
 };
 
@@ -134,11 +139,19 @@ export async function storeWithEffect(
 ): Promise<ReturnType<typeof completeKey>[]> {
   const held = c.get("idempotencyKey");
   if (!held) return [];
-  const sealed = await sealResponse(held.owner, held.key, {
+  const sealed = await sealResponse(held.owner, held.key, sealingSecrets(c)[0] ?? "", {
     status,
     version: c.get("version"),
     body: JSON.stringify(body),
   });
   held.storedWithEffect = true;
   return [completeKey(c.get("db"), held.keyHash, held.lockToken, status, sealed)];
+}
+
+/** The secrets stored responses are sealed under: the signing secret, then the previous one. */
+function sealingSecrets(c: Context<AppEnv>): string[] {
+  const secrets = [c.env.SIGNING_SECRET ?? ""];
+  const previous = c.env.SIGNING_SECRET_PREVIOUS;
+  if (previous && previous.length >= MIN_SECRET_LENGTH) secrets.push(previous);
+  return secrets;
 }

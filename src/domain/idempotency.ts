@@ -1,5 +1,5 @@
 // Idempotency keys: their format, what makes two requests the same, and the sealing of a stored
-// response under a key derived from the Idempotency-Key itself.
+// response under a key derived from the Idempotency-Key and the service's signing secret.
 import { fromBase64Url, sha256Hex, toBase64Url } from "./encoding";
 
 /** How long a key replays its first response. */
@@ -54,8 +54,12 @@ export interface StoredResponse {
 
 const encoder = new TextEncoder();
 
-/** AES-256-GCM key from the Idempotency-Key (HKDF-SHA-256), bound to its owner. */
-async function sealingKey(owner: KeyOwner, key: string): Promise<CryptoKey> {
+/**
+ * AES-256-GCM key from the Idempotency-Key and the service's secret (HKDF-SHA-256), bound to its
+ * owner. The secret is the salt: a stored response (a new key's plaintext, a webhook secret) does
+ * not open for someone who reads the table and guesses a short Idempotency-Key.
+ */
+async function sealingKey(owner: KeyOwner, key: string, secret: string): Promise<CryptoKey> {
   const material = await crypto.subtle.importKey("raw", encoder.encode(key), "HKDF", false, [
     "deriveKey",
   ]);
@@ -63,7 +67,7 @@ async function sealingKey(owner: KeyOwner, key: string): Promise<CryptoKey> {
     {
       name: "HKDF",
       hash: "SHA-256",
-      salt: encoder.encode("idempotent-response:v1"),
+      salt: encoder.encode(`idempotent-response:v2\u0000${secret}`),
       info: encoder.encode(JSON.stringify([owner.partnerId, owner.environment])),
     },
     material,
@@ -77,13 +81,14 @@ async function sealingKey(owner: KeyOwner, key: string): Promise<CryptoKey> {
 export async function sealResponse(
   owner: KeyOwner,
   key: string,
+  secret: string,
   response: StoredResponse,
 ): Promise<string> {
   const iv = crypto.getRandomValues(new Uint8Array(12));
   const plain = encoder.encode(JSON.stringify(response));
   const sealed = await crypto.subtle.encrypt(
     { name: "AES-GCM", iv },
-    await sealingKey(owner, key),
+    await sealingKey(owner, key, secret),
     plain,
   );
   const out = new Uint8Array(iv.byteLength + sealed.byteLength);
@@ -92,22 +97,29 @@ export async function sealResponse(
   return toBase64Url(out);
 }
 
-/** The response sealed under this key, or null if it does not open. */
+/**
+ * The response sealed under this key and one of `secrets` (the current secret, then the previous
+ * one while a rotation lasts), or null if it opens under none.
+ */
 export async function openResponse(
   owner: KeyOwner,
   key: string,
+  secrets: readonly string[],
   sealed: string,
 ): Promise<StoredResponse | null> {
   const bytes = fromBase64Url(sealed);
   if (!bytes || bytes.byteLength < 13) return null;
-  try {
-    const plain = await crypto.subtle.decrypt(
-      { name: "AES-GCM", iv: bytes.subarray(0, 12) },
-      await sealingKey(owner, key),
-      bytes.subarray(12),
-    );
-    return JSON.parse(new TextDecoder().decode(plain)) as StoredResponse;
-  } catch {
-    return null;
+  for (const secret of secrets) {
+    try {
+      const plain = await crypto.subtle.decrypt(
+        { name: "AES-GCM", iv: bytes.subarray(0, 12) },
+        await sealingKey(owner, key, secret),
+        bytes.subarray(12),
+      );
+      return JSON.parse(new TextDecoder().decode(plain)) as StoredResponse;
+    } catch {
+      // Not sealed under this secret.
+    }
   }
+  return null;
 }
