@@ -4,6 +4,8 @@ import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import app from "../src/index";
 import { executionContext } from "./app-env";
+import { NEWEST_RELEASED } from "./bundle-versions";
+import { formInit, seedTeam } from "./dashboard-helpers";
 import {
   api,
   BASE,
@@ -77,6 +79,39 @@ export function dailyStatement(accountId: string, day: number) {
 }
 
 export const SCENARIOS: Scenario[] = [
+  {
+    name: "a dashboard page",
+    status: 200,
+    async prepare() {
+      const { admin } = await seedTeam();
+      return {
+        request: () =>
+          new Request(`${BASE}/dashboard/sandbox/keys`, {
+            headers: { cookie: admin.cookie, "cf-connecting-ip": admin.ip },
+          }),
+        state: unchanged,
+      };
+    },
+  },
+  {
+    name: "creating a key in the dashboard",
+    status: 201,
+    async prepare() {
+      const team = await seedTeam();
+      const csrf = await team.admin.csrf();
+      return {
+        request: () =>
+          new Request(
+            `${BASE}/dashboard/sandbox/keys`,
+            formInit(
+              { csrf, name: "faulty" },
+              { cookie: team.admin.cookie, "cf-connecting-ip": team.admin.ip },
+            ),
+          ),
+        state: () => row("SELECT count(*) AS n FROM api_keys WHERE partner_id = ?", team.partnerId),
+      };
+    },
+  },
   {
     name: "a statements page",
     status: 200,
@@ -266,7 +301,7 @@ export const SCENARIOS: Scenario[] = [
         request: () =>
           operatorRequest(`/partners/${f.partnerId}/saved-versions/sandbox`, {
             method: "PUT",
-            body: JSON.stringify({ version: "2026-10-13" }),
+            body: JSON.stringify({ version: NEWEST_RELEASED }),
           }),
         state: () =>
           row("SELECT saved_version_sandbox FROM partners WHERE partner_id = ?", f.partnerId),

@@ -41,8 +41,11 @@ export function sendShaped(c: Context<AppEnv>, body: Json, status: ContentfulSta
   return c.json(body, status);
 }
 
-/** The single error renderer (`app.onError`): ApiErrors as they are, anything else without internals. */
-export function renderError(err: Error, c: Context<AppEnv>): Response {
+/**
+ * What any thrown error answers: an ApiError as it is, a storage outage as 503 with Retry-After,
+ * anything else as 500 without internals. Outages and unexpected errors are logged here.
+ */
+export function toApiError(err: Error, c: Context<AppEnv>): ApiError {
   let apiError: ApiError;
   if (err instanceof ApiError) {
     apiError = err;
@@ -61,6 +64,12 @@ export function renderError(err: Error, c: Context<AppEnv>): Response {
   if (apiError.status === 500 || apiError.status === 503) {
     console.error(JSON.stringify({ request_id: c.get("requestId"), error: String(err) }));
   }
+  return apiError;
+}
+
+/** The single error renderer (`app.onError`): the error's body in the request's version. */
+export function renderError(err: Error, c: Context<AppEnv>): Response {
+  const apiError = toApiError(err, c);
   for (const [name, value] of Object.entries(apiError.headers)) c.header(name, value);
   return respond(c, "Error", apiError.toBody(), apiError.status);
 }

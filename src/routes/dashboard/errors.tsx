@@ -1,20 +1,14 @@
-// Errors on dashboard pages are pages: the ApiError's status and message, in the layout.
+// Errors on dashboard pages are pages: the error's status and message, in the layout.
 import type { Context } from "hono";
 import type { AppEnv } from "../../app/context";
-import { ApiError } from "../../app/errors";
+import { toApiError } from "../../app/respond";
 import { ErrorPage } from "./views/error-page";
 
 export function renderDashboardError(err: Error, c: Context<AppEnv>): Response | Promise<Response> {
-  let status = 500;
-  let message = `An unexpected error occurred (request ${c.get("requestId")}).`;
-  if (err instanceof ApiError) {
-    status = err.status;
-    message = err.message;
-  } else {
-    console.error(JSON.stringify({ request_id: c.get("requestId"), error: String(err) }));
-  }
+  const apiError = toApiError(err, c);
+  for (const [name, value] of Object.entries(apiError.headers)) c.header(name, value);
   return c.html(
-    <ErrorPage status={status} message={message} session={c.get("session")} />,
-    status as 400,
+    <ErrorPage status={apiError.status} message={apiError.message} session={c.get("session")} />,
+    apiError.status as 400,
   );
 }
