@@ -87,6 +87,10 @@ describe("creating a key", () => {
     expect(res.status).toBe(400);
     expect(await res.text()).toContain("PCI_DETAILS_READ");
     expect((await operatorKeys(f.partnerId)).length).toBe(before);
+    const long = await team.admin.post("/dashboard/sandbox/keys", { name: "n".repeat(256) });
+    expect(long.status).toBe(400);
+    expect(await long.text()).toContain("255 characters at most");
+    expect((await operatorKeys(f.partnerId)).length).toBe(before);
     // Production has no operator key: nothing is granted there.
     const live = await (await team.admin.get("/dashboard/production/keys")).text();
     expect(live).toContain("granted no scope in production");

@@ -79,6 +79,13 @@ describe("the webhooks page", () => {
       product: "mk_someone_else",
     });
     expect(unknown.status).toBe(400);
+    // A partner without a product yet has nothing to subscribe an endpoint to.
+    const bare = uniqueId("partner");
+    await importData({ partners: [{ partner_id: bare, name: "Bare Partner", products: [] }] });
+    const lone = await seedTeam(bare);
+    const none = await lone.admin.post("/dashboard/sandbox/webhooks", { url: URL_A });
+    expect(none.status).toBe(400);
+    expect(await none.text()).toContain("no card product yet");
 
     const { endpointId } = await createInPage(team.admin, "sandbox", {
       url: URL_A,

@@ -232,3 +232,38 @@ describe("statement events", () => {
     expect((await api(`/v2/events/${event?.event_id}`, { key: f.key })).status).toBe(404);
   });
 });
+
+describe("an event's delivery attempts and re-sending, refused", () => {
+  it("answers 404 for an unknown or another partner's event or endpoint, and 400 for bad input", async () => {
+    const [f, other] = await Promise.all([
+      seedAccount({ statements: 1 }),
+      seedAccount({ statements: 1 }),
+    ]);
+    const eventId = (await eventsOf(f.key)).data[0]?.event_id as string;
+    const unknown = "evt_000000000000000000000000";
+    const attempts = (id: string, key: string, query = "") =>
+      api(`/v2/events/${id}/delivery_attempts${query}`, { key });
+    const resend = (id: string, key: string, body: unknown = {}) =>
+      api(`/v2/events/${id}/resend`, { key, method: "POST", body });
+
+    // Its own event: no endpoint yet, so no attempt.
+    const own = await expectJson<{ data: unknown[]; has_more: boolean }>(
+      await attempts(eventId, f.key),
+      200,
+    );
+    expect(own).toMatchObject({ data: [], has_more: false });
+
+    for (const [id, key] of [
+      [eventId, other.key],
+      [unknown, f.key],
+    ] as const) {
+      expect((await attempts(id, key)).status).toBe(404);
+      expect((await resend(id, key)).status).toBe(404);
+    }
+    expect((await resend(eventId, f.key, { webhook_endpoint_id: "we_nowhere" })).status).toBe(404);
+    expect((await attempts(eventId, f.key, "?limit=0")).status).toBe(400);
+    expect((await attempts(eventId, f.key, "?starting_after=")).status).toBe(400);
+    expect((await resend(eventId, f.key, { webhook_endpoint_id: 5 })).status).toBe(400);
+    expect((await resend(eventId, f.key, { endpoint: "we_1" })).status).toBe(400);
+  });
+});

@@ -69,6 +69,16 @@ describe("Idempotency-Key", () => {
     expect(JSON.parse(opened?.body ?? "{}")).toMatchObject({ api_key: created.api_key });
   });
 
+  it("refuses a body over 1 MiB with 400 and holds nothing under its key", async () => {
+    const f = await seedAccount();
+    const before = await keyCount(f.partnerId);
+    const big = JSON.stringify({ name: "x".repeat(1024 * 1024) });
+    expect((await post(f, "/v2/keys", "too-big-1", big)).status).toBe(400);
+    expect(await keyCount(f.partnerId)).toBe(before);
+    // The key is free: a well-formed request under it runs.
+    expect((await post(f, "/v2/keys", "too-big-1", { name: "after" })).status).toBe(201);
+  });
+
   it("refuses the same key for another body, path or version with 422", async () => {
     const f = await seedAccount();
     await expectJson(await post(f, "/v2/keys", "reuse-1", { name: "a" }), 201);

@@ -76,10 +76,10 @@ describe("mailerFor", () => {
 
 describe("the outbox route", () => {
   it("exists only while MAILER is outbox: a deployment that sends mail has no outbox to read", async () => {
-    const read = async (mailer: string) => {
+    const read = async (mailer: string, query = "") => {
       const ctx = createExecutionContext();
       const res = await app.fetch(
-        new Request("http://api.test/operator/v1/outbox", {
+        new Request(`http://api.test/operator/v1/outbox${query}`, {
           headers: { authorization: `Bearer ${OPERATOR_TOKEN}` },
         }),
         { ...base, MAILER: mailer, OPERATOR_TOKEN },
@@ -91,5 +91,8 @@ describe("the outbox route", () => {
     expect(await read("outbox")).toBe(200);
     expect(await read("http")).toBe(404);
     expect(await read("cloudflare")).toBe(404);
+    // `after` is a mail id: anything else is refused.
+    for (const after of ["-1", "abc", "1.5"])
+      expect(await read("outbox", `?after=${after}`)).toBe(400);
   });
 });
