@@ -5,7 +5,6 @@ import type { Json, ResourceName } from "../../versions";
 import { isStorageOutage } from "../db/storage";
 import type { AppEnv } from "./context";
 import { ApiError } from "./errors";
-import { markVersion } from "./version-headers";
 
 /** Sends a canonical body shaped for the request's version (unchanged before one is chosen). */
 export function respond(
@@ -34,10 +33,11 @@ export function responseContext(c: Context<AppEnv>, status: number) {
   return { path: c.req.path, status, timestamp: c.get("now")().toISOString() };
 }
 
-/** Sends a body already shaped for the request's version (see `shape`). */
+/**
+ * Sends a body already shaped for the request's version (see `shape`). Its version headers were
+ * set when the version was resolved (`resolveVersion`).
+ */
 export function sendShaped(c: Context<AppEnv>, body: Json, status: ContentfulStatusCode): Response {
-  const version = c.get("version");
-  if (version) markVersion(c, version);
   return c.json(body, status);
 }
 
