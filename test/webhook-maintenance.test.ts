@@ -10,6 +10,7 @@ import type { DeliveryRef } from "../src/db/event-writes";
 import { MAX_DELAY_SECONDS, nextRetryDelay } from "../src/domain/retry-schedule";
 import worker from "../src/index";
 import { webhookConsumer } from "../src/jobs/deliver-webhooks";
+import { seedTeam } from "./dashboard-helpers";
 import { api, expectJson, importData, monthlyStatement, seedAccount, uniqueId } from "./helpers";
 import { RECEIVER, type Receiver, startReceiver } from "./webhook-receiver";
 
@@ -87,6 +88,51 @@ describe("the maintenance cron", () => {
       200,
     );
     expect(listed.data).toHaveLength(1);
+  });
+});
+
+describe("the maintenance cron's other purges", () => {
+  it("drains expired idempotency keys past one batch, and ended sessions and sign-in links", async () => {
+    const team = await seedTeam();
+    const old = new Date(Date.now() - 2 * 86_400_000).toISOString();
+    // More expired keys than one purge batch holds (500), and no event to purge with them.
+    await env.DB.prepare(
+      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1200)
+       INSERT INTO idempotency_keys (key_hash, fingerprint, state, created_at, expires_at)
+       SELECT ? || i, 'f', 'completed', ?, ? FROM n`,
+    )
+      .bind(uniqueId("expired"), old, old)
+      .run();
+    // The Developer's sessions idle for two days; a sign-in link of the Admin's long expired.
+    await env.DB.prepare("UPDATE sessions SET last_seen_at = ? WHERE user_id = ?")
+      .bind(old, team.developerId)
+      .run();
+    const link = uniqueId("link");
+    await env.DB.prepare(
+      "INSERT INTO sign_in_tokens (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
+    )
+      .bind(link, team.adminId, old, old)
+      .run();
+
+    await runCron(new Date());
+    const count = (sql: string, ...values: unknown[]) =>
+      env.DB.prepare(sql)
+        .bind(...values)
+        .first<{ n: number }>()
+        .then((r) => r?.n);
+    const now = new Date().toISOString();
+    expect(
+      await count("SELECT count(*) AS n FROM idempotency_keys WHERE expires_at < ?", now),
+    ).toBe(0);
+    expect(
+      await count("SELECT count(*) AS n FROM sessions WHERE user_id = ?", team.developerId),
+    ).toBe(0);
+    expect(await count("SELECT count(*) AS n FROM sign_in_tokens WHERE token_hash = ?", link)).toBe(
+      0,
+    );
+    // The Admin's live session is untouched.
+    expect((await team.admin.get("/dashboard/sandbox/keys")).status).toBe(200);
+    expect((await team.developer.get("/dashboard/sandbox/keys")).status).not.toBe(200);
   });
 });
 

@@ -250,13 +250,12 @@ export async function overdueDeliveries(
 }
 
 /**
- * Deletes up to `limit` events created before `before` with their deliveries and attempts, and
- * the idempotency keys past their window, in one batch. Answers how many events went.
+ * Deletes up to `limit` events created before `before` with their deliveries and attempts, in one
+ * batch. Answers how many events went.
  */
-export async function purgeExpired(
+export async function purgeExpiredEvents(
   db: Database,
   before: string,
-  now: string,
   limit: number,
 ): Promise<number> {
   const expired = sql`SELECT event_id FROM events WHERE created_at < ${before} ORDER BY created_at LIMIT ${limit}`;
@@ -267,11 +266,21 @@ export async function purgeExpired(
       .delete(events)
       .where(sql`${events.eventId} IN (${expired})`)
       .returning({ id: events.eventId }),
-    db
-      .delete(idempotencyKeys)
-      .where(
-        sql`${idempotencyKeys.keyHash} IN (SELECT key_hash FROM idempotency_keys WHERE expires_at < ${now} LIMIT ${limit})`,
-      ),
   ]);
   return (results[2] as unknown[]).length;
+}
+
+/** Deletes up to `limit` idempotency keys past their window. Answers how many went. */
+export async function purgeExpiredIdempotencyKeys(
+  db: Database,
+  now: string,
+  limit: number,
+): Promise<number> {
+  const gone = await db
+    .delete(idempotencyKeys)
+    .where(
+      sql`${idempotencyKeys.keyHash} IN (SELECT key_hash FROM idempotency_keys WHERE expires_at < ${now} LIMIT ${limit})`,
+    )
+    .returning({ keyHash: idempotencyKeys.keyHash });
+  return gone.length;
 }

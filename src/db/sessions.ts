@@ -172,3 +172,30 @@ export async function endSessions(
       ),
   ]);
 }
+
+/**
+ * Deletes up to `limit` sessions past their absolute end or idle since `idleCutoff`, and up to
+ * `limit` sign-in links past their expiry, in one batch. Answers how many rows went.
+ */
+export async function purgeExpiredCredentials(
+  db: Database,
+  now: string,
+  idleCutoff: string,
+  limit: number,
+): Promise<number> {
+  const [gone, links] = await db.batch([
+    db
+      .delete(sessions)
+      .where(
+        sql`${sessions.sessionHash} IN (SELECT session_hash FROM sessions WHERE expires_at <= ${now} OR last_seen_at <= ${idleCutoff} LIMIT ${limit})`,
+      )
+      .returning({ id: sessions.sessionHash }),
+    db
+      .delete(signInTokens)
+      .where(
+        sql`${signInTokens.tokenHash} IN (SELECT token_hash FROM sign_in_tokens WHERE expires_at <= ${now} LIMIT ${limit})`,
+      )
+      .returning({ id: signInTokens.tokenHash }),
+  ]);
+  return Math.max(gone.length, links.length);
+}

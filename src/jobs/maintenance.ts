@@ -1,11 +1,18 @@
 // The `scheduled()` handler: re-send deliveries whose queue message was lost, and purge events
-// past their 30 days and idempotency keys past their 24 hours.
+// past their 30 days, idempotency keys past their 24 hours, and dashboard sessions and sign-in
+// links past their end.
 
 import type { Bindings } from "../app/context";
 import { sendDeliveries } from "../app/delivery-queue";
 import { openDatabase } from "../db/client";
-import { overdueDeliveries, purgeExpired } from "../db/delivery-work";
+import {
+  overdueDeliveries,
+  purgeExpiredEvents,
+  purgeExpiredIdempotencyKeys,
+} from "../db/delivery-work";
+import { purgeExpiredCredentials } from "../db/sessions";
 import { EVENT_RETENTION_MS } from "../domain/event";
+import { SESSION_IDLE_TIMEOUT_MS } from "../domain/session-policy";
 
 /** A delivery overdue by this much lost its message (queues add seconds, not minutes). */
 export const SWEEP_GRACE_MS = 5 * 60 * 1000;
@@ -26,12 +33,26 @@ export async function runMaintenance(
     resent += lost.length;
     if (lost.length < PER_BATCH) break;
   }
+  const at = now.toISOString();
   const before = new Date(now.getTime() - EVENT_RETENTION_MS).toISOString();
-  let purged = 0;
+  const idleCutoff = new Date(now.getTime() - SESSION_IDLE_TIMEOUT_MS).toISOString();
+  const events = await drain(() => purgeExpiredEvents(db, before, PER_BATCH));
+  const keys = await drain(() => purgeExpiredIdempotencyKeys(db, at, PER_BATCH));
+  await drain(() => purgeExpiredCredentials(db, at, idleCutoff, PER_BATCH));
+  console.log(
+    JSON.stringify({
+      maintenance: { resent, events_purged: events, idempotency_keys_purged: keys },
+    }),
+  );
+}
+
+/** Runs a purge of up to PER_BATCH rows until it comes back short (MAX_BATCHES at most). */
+async function drain(purge: () => Promise<number>): Promise<number> {
+  let total = 0;
   for (let i = 0; i < MAX_BATCHES; i++) {
-    const n = await purgeExpired(db, before, now.toISOString(), PER_BATCH);
-    purged += n;
+    const n = await purge();
+    total += n;
     if (n < PER_BATCH) break;
   }
-  console.log(JSON.stringify({ maintenance: { resent, events_purged: purged } }));
+  return total;
 }
