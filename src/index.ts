@@ -21,7 +21,7 @@ import { ROUTES } from "./app/route-table";
 import { securityHeaders } from "./app/security-headers";
 import { createVersionUsage, type VersionUsageOptions } from "./app/version-usage";
 import type { DeliveryRef } from "./db/event-writes";
-import { deliverWebhooks } from "./jobs/deliver-webhooks";
+import { webhookConsumer } from "./jobs/deliver-webhooks";
 import { runMaintenance } from "./jobs/maintenance";
 import { accountRoutes } from "./routes/accounts";
 import { customerRoutes } from "./routes/customers";
@@ -87,6 +87,6 @@ export const app = createApp(bundle);
 // HTTP requests; webhook deliveries from the queue; the five-minute maintenance cron.
 export default {
   fetch: app.fetch,
-  queue: deliverWebhooks,
+  queue: webhookConsumer(bundle),
   scheduled: runMaintenance,
 } satisfies ExportedHandler<AppEnv["Bindings"], DeliveryRef>;

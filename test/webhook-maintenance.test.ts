@@ -10,6 +10,7 @@ import type { DeliveryRef } from "../src/db/event-writes";
 import { MAX_DELAY_SECONDS, nextRetryDelay } from "../src/domain/retry-schedule";
 import worker from "../src/index";
 import { webhookConsumer } from "../src/jobs/deliver-webhooks";
+import { bundle } from "../versions";
 import { seedTeam } from "./dashboard-helpers";
 import { api, expectJson, importData, monthlyStatement, seedAccount, uniqueId } from "./helpers";
 import { RECEIVER, type Receiver, startReceiver } from "./webhook-receiver";
@@ -197,7 +198,7 @@ describe("the disabled-endpoint notice", () => {
       ).bind(event, id, now, now),
     ]);
     const sent: OutgoingMail[] = [];
-    const consumer = webhookConsumer(() => ({
+    const consumer = webhookConsumer(bundle, () => ({
       mailer: {
         async send(mail) {
           sent.push(mail);

@@ -3,7 +3,6 @@
 // Guards inside the statements refuse what another import may have changed since the review read
 // the stored rows: an ownership change makes a NOT NULL column NULL, a figure change trips the
 // immutability trigger (migrations/0001), and either fails the whole batch.
-import { bundle } from "../../versions";
 import type { Actor } from "../domain/audit";
 import type { EventType } from "../domain/event";
 import {
@@ -139,8 +138,7 @@ export function writesOf(
   payload: ImportPayload,
   existing: Existing,
   newStatements: StatementInput[],
-  now: Date,
-  actor: Actor,
+  { now, defaultVersion, actor }: { now: Date; defaultVersion: string; actor: Actor },
 ): ImportWrites {
   const createdAt = now.toISOString();
   const writes: D1PreparedStatement[] = [];
@@ -166,7 +164,7 @@ export function writesOf(
     p.saved_versions?.sandbox ?? null,
     p.saved_versions?.production ?? null,
   ]);
-  each(UPSERT_PARTNERS, partnerChunks, bundle.newestReleased, createdAt);
+  each(UPSERT_PARTNERS, partnerChunks, defaultVersion, createdAt);
   if (partners.some((p) => p.saved_versions?.sandbox || p.saved_versions?.production)) {
     each(SET_SAVED_VERSIONS, partnerChunks);
   }

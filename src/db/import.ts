@@ -110,6 +110,14 @@ export type ImportOutcome =
 /** Problems listed in a refusal, at most. */
 const MAX_PROBLEMS = 50;
 
+/** What an import is applied with: its time, its author, and a new partner's saved version. */
+export interface ImportContext {
+  now: Date;
+  /** The saved version of a partner the import creates without one. */
+  defaultVersion: string;
+  actor?: Actor;
+}
+
 /**
  * Applies an import atomically, with a `statement.created` event for each new statement in the
  * same batch, or refuses it whole.
@@ -117,8 +125,7 @@ const MAX_PROBLEMS = 50;
 export async function importPayload(
   db: Database,
   payload: ImportPayload,
-  now: Date,
-  actor: Actor = OPERATOR,
+  { now, defaultVersion, actor = OPERATOR }: ImportContext,
 ): Promise<ImportOutcome> {
   const existing = await readExisting(db, payload);
   const { invalid, conflicts, newStatements } = review(payload, existing, now);
@@ -135,7 +142,11 @@ export async function importPayload(
   };
   // From here on only the writes' JSON chunks are needed: nothing else of the payload is used
   // across the write, so a large import holds one copy of its rows while D1 works.
-  const { writes, deliveriesFrom } = writesOf(db, payload, existing, newStatements, now, actor);
+  const { writes, deliveriesFrom } = writesOf(db, payload, existing, newStatements, {
+    now,
+    defaultVersion,
+    actor,
+  });
   let deliveries: DeliveryRef[] = [];
   if (writes.length > 0) {
     try {

@@ -2,7 +2,7 @@
 // with backoff through the queue until the retry window closes (then dead-lettered). At least
 // once: a receiver de-duplicates on `webhook-id`, the event id.
 
-import { bundle } from "../../versions";
+import type { VersionBundle } from "../../versions";
 import type { Bindings } from "../app/context";
 import { eventInVersion, renderEvent } from "../app/event-view";
 import { mailerFor } from "../app/mailer";
@@ -23,6 +23,8 @@ import { type DeliveryConfig, deliveryConfig } from "./webhook-config";
 const USER_AGENT = "CardStatements-Webhooks/1.0";
 
 interface Delivery {
+  /** The versions events are shaped in (the app's bundle). */
+  bundle: VersionBundle;
   db: Database;
   env: Bindings;
   config: DeliveryConfig;
@@ -57,7 +59,7 @@ async function attemptDelivery(d: Delivery, ref: DeliveryRef): Promise<Verdict> 
     now,
   });
   const ctx = { path: "", status: 200, timestamp: now.toISOString() };
-  const body = JSON.stringify(eventInVersion(bundle, endpoint.apiVersion, event, ctx));
+  const body = JSON.stringify(eventInVersion(d.bundle, endpoint.apiVersion, event, ctx));
   const signed = await signWebhook(signingSecrets(endpoint, now), event.event_id, now, body);
   const problem = webhookUrlProblem(endpoint.url, { allowLoopback: d.config.allowLoopback });
   const outcome = problem
@@ -119,27 +121,28 @@ async function deadLetter(env: Bindings, ref: DeliveryRef): Promise<void> {
 }
 
 /**
- * The queue consumer, telling disabled endpoints' Admins through `notice` (the deployment's
- * mailer and users by default). Messages of one endpoint are attempted in order, one at a time;
+ * The queue consumer, shaping events in `bundle`'s versions and telling disabled endpoints'
+ * Admins through `notice` (the deployment's mailer and users by default). Messages of one endpoint are attempted in order, one at a time;
  * different endpoints in parallel. A message that fails unexpectedly (storage down) is retried by
  * the queue with backoff, and dead-lettered by the queue after its `max_retries`.
  */
 export function webhookConsumer(
+  bundle: VersionBundle,
   notice: (env: Bindings, db: Database) => NoticeDependencies = defaultNotice,
 ) {
-  return (batch: MessageBatch<DeliveryRef>, env: Bindings) => deliverBatch(batch, env, notice);
+  return (batch: MessageBatch<DeliveryRef>, env: Bindings) =>
+    deliverBatch(batch, env, bundle, notice);
 }
-
-/** The Worker's `queue()` handler. */
-export const deliverWebhooks = webhookConsumer();
 
 async function deliverBatch(
   batch: MessageBatch<DeliveryRef>,
   env: Bindings,
+  bundle: VersionBundle,
   notice: (env: Bindings, db: Database) => NoticeDependencies,
 ): Promise<void> {
   const db = openDatabase(env.DB).db;
   const d: Delivery = {
+    bundle,
     db,
     env,
     config: deliveryConfig(env),

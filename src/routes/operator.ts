@@ -102,12 +102,11 @@ export const operatorRoutes = new Hono<AppEnv>()
     });
     const parsed = parseImportPayload(body);
     if (!parsed.ok) throw invalidRequest(parsed.details);
-    const outcome = await importPayload(
-      c.get("db"),
-      parsed.payload,
-      c.get("now")(),
-      operatorActor(c),
-    );
+    const outcome = await importPayload(c.get("db"), parsed.payload, {
+      now: c.get("now")(),
+      defaultVersion: c.get("bundle").newestReleased,
+      actor: operatorActor(c),
+    });
     if (outcome.kind !== "applied") {
       const [first = "the import was refused", ...rest] = outcome.problems;
       const type = outcome.kind === "invalid" ? "INVALID_REQUEST_ERROR" : "CONFLICT_ERROR";

@@ -1,7 +1,7 @@
 // What moving the saved version would change: the version changes in between (from the change
 // modules of the bundle) and one real statements response of the partner in both versions.
 import type { Context } from "hono";
-import { bundle, type Environment, type Json, type VersionChange } from "../../../versions";
+import type { Environment, Json, VersionBundle, VersionChange } from "../../../versions";
 import { sampleStatementAccount } from "../../db/preview";
 import { readFirstStatementPage } from "../../db/queries";
 import type { AppEnv } from "../context";
@@ -23,6 +23,7 @@ export interface VersionStep {
  * `bundle.changesNewerThan(older)` that `changesNewerThan(newer)` does not hold.
  */
 export function changesBetween(
+  bundle: VersionBundle,
   from: string,
   to: string,
 ): { direction: "upgrade" | "downgrade"; steps: VersionStep[] } {
@@ -73,7 +74,9 @@ export async function previewStatements(
   const ctx = { path, status: 200, timestamp: now.toISOString() };
   const bodies: Record<string, Json> = {};
   for (const version of versions) {
-    bodies[version] = bundle.transform(version, "StatementList", structuredClone(canonical), ctx);
+    bodies[version] = c
+      .get("bundle")
+      .transform(version, "StatementList", structuredClone(canonical), ctx);
   }
   return { customerId: account.customerId, accountId: account.accountId, bodies };
 }

@@ -1,7 +1,7 @@
 // /dashboard/{environment}/version: the saved API version, an upgrade (or downgrade) with its
 // changes and a side-by-side preview, and the rollback of the last change for 72 hours.
 import { Hono } from "hono";
-import { bundle } from "../../../versions";
+import type { Environment, VersionBundle } from "../../../versions";
 import { userActor } from "../../app/actor";
 import type { AppEnv } from "../../app/context";
 import { authorize, may } from "../../app/dashboard/authorize";
@@ -25,8 +25,9 @@ const NOTICES: Record<string, string> = {
 
 /** The change that may be rolled back now, if the version before it is still offered. */
 function rollbackOf(
+  bundle: VersionBundle,
   state: { saved: string; history: Parameters<typeof rollbackCandidate>[1] },
-  environment: Parameters<typeof bundle.isSupported>[1],
+  environment: Environment,
   now: Date,
 ) {
   const candidate = rollbackCandidate(state.saved, state.history, now);
@@ -45,10 +46,11 @@ export const versionPageRoutes = new Hono<AppEnv>()
     const environment = environmentParam(c);
     authorize(c, "version.view", environment);
     const { user } = c.get("session");
+    const bundle = c.get("bundle");
     const state = await readSavedVersion(c.get("db"), user.partnerId, environment);
     if (!state) throw new ApiError("NOT_FOUND_ERROR", "Your partner record is missing.");
     const now = c.get("now")();
-    const candidate = rollbackOf(state, environment, now);
+    const candidate = rollbackOf(bundle, state, environment, now);
     const requested = c.req.query("target");
     let target = null;
     if (requested !== undefined && requested !== state.saved) {
@@ -64,14 +66,15 @@ export const versionPageRoutes = new Hono<AppEnv>()
       ]);
       target = {
         version: requested,
-        ...changesBetween(state.saved, requested),
+        ...changesBetween(bundle, state.saved, requested),
         preview,
         previewLimit: PREVIEW_LIMIT,
       };
     }
-    const offered = bundle.versions
-      .filter((v) => bundle.isSupported(v.id, environment))
-      .map((v) => ({ id: v.id, released: v.released }));
+    // Newest first, as the bundle lists them; production offers released versions only.
+    const offered = bundle
+      .supported(environment)
+      .map((id) => ({ id, released: bundle.versionOf(id)?.released ?? false }));
     return c.html(
       <VersionPage
         session={c.get("session")}
@@ -93,7 +96,7 @@ export const versionPageRoutes = new Hono<AppEnv>()
     authorize(c, "version.change", environment);
     const { user } = c.get("session");
     const [from, to] = [await field(c, "from"), await field(c, "to")];
-    if (!bundle.isSupported(to, environment)) {
+    if (!c.get("bundle").isSupported(to, environment)) {
       throw new ApiError(
         "BAD_REQUEST_ERROR",
         `${JSON.stringify(to.slice(0, 64))} is not a version offered in ${environment}.`,
@@ -120,7 +123,7 @@ export const versionPageRoutes = new Hono<AppEnv>()
     const db = c.get("db");
     const now = c.get("now")();
     const state = await readSavedVersion(db, user.partnerId, environment);
-    const candidate = state && rollbackOf(state, environment, now);
+    const candidate = state && rollbackOf(c.get("bundle"), state, environment, now);
     if (!candidate || String(candidate.id) !== (await field(c, "change"))) {
       throw new ApiError(
         "CONFLICT_ERROR",
