@@ -5,7 +5,7 @@ import type { EventRow } from "../db/events";
 import { type StatementEvent, statementIdentity } from "../domain/event";
 import type { Signer } from "../domain/signing";
 import { toStatement } from "../domain/statement";
-import { LINK_LIFETIME_MS, signStatementLink } from "../domain/statement-link";
+import { LINK_LIFETIME_MS, signStatementLinks } from "../domain/statement-link";
 
 export interface ReadMoment {
   signer: Signer;
@@ -15,26 +15,35 @@ export interface ReadMoment {
   now: Date;
 }
 
-export async function renderEvent(row: EventRow, at: ReadMoment): Promise<StatementEvent> {
+/** Events as they read at one moment; their PDF links are signed together. */
+export async function renderEvents(
+  rows: readonly EventRow[],
+  at: ReadMoment,
+): Promise<StatementEvent[]> {
   const asOf = at.now.toISOString();
-  const s = row.statement;
-  let statement = toStatement(s, row.customerId, asOf, undefined);
-  if (s.hiddenAt !== null) {
-    statement = statementIdentity(statement);
-  } else if (s.pdfKey) {
-    const expiresAt = at.now.getTime() + LINK_LIFETIME_MS;
-    const pdf = {
-      url: await signStatementLink(at.signer, at.origin, s.statementId, expiresAt),
-      expires_at: new Date(expiresAt).toISOString(),
+  const expiresAt = at.now.getTime() + LINK_LIFETIME_MS;
+  const linked = rows.filter((row) => row.statement.hiddenAt === null && row.statement.pdfKey);
+  const ids = linked.map((row) => row.statement.statementId);
+  const urls = ids.length > 0 ? await signStatementLinks(at.signer, at.origin, ids, expiresAt) : [];
+  const links = new Map(linked.map((row, i) => [row, urls[i] as string]));
+  return rows.map((row) => {
+    const url = links.get(row);
+    const pdf = url ? { url, expires_at: new Date(expiresAt).toISOString() } : undefined;
+    const statement = toStatement(row.statement, row.customerId, asOf, pdf);
+    return {
+      event_id: row.eventId,
+      type: row.type,
+      created_at: row.createdAt,
+      data: {
+        statement: row.statement.hiddenAt !== null ? statementIdentity(statement) : statement,
+      },
     };
-    statement = toStatement(s, row.customerId, asOf, pdf);
-  }
-  return {
-    event_id: row.eventId,
-    type: row.type,
-    created_at: row.createdAt,
-    data: { statement },
-  };
+  });
+}
+
+/** One event as it reads at `at`. */
+export async function renderEvent(row: EventRow, at: ReadMoment): Promise<StatementEvent> {
+  return (await renderEvents([row], at))[0] as StatementEvent;
 }
 
 /**

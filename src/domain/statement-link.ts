@@ -35,17 +35,6 @@ export async function signStatementLinks(
   );
 }
 
-/** One statement's link (see `signStatementLinks`). */
-export async function signStatementLink(
-  signer: Signer,
-  origin: string,
-  statementId: string,
-  expiresAt: number,
-): Promise<string> {
-  const [link] = await signStatementLinks(signer, origin, [statementId], expiresAt);
-  return link as string;
-}
-
 export type LinkCheck = "valid" | "invalid" | "expired";
 
 /** The query of a link: `kid` is absent from links issued before key ids. */

@@ -6,7 +6,7 @@ import { Hono } from "hono";
 import { keyActor } from "../app/actor";
 import type { AppEnv } from "../app/context";
 import { invalidRequest } from "../app/errors";
-import { renderEvent } from "../app/event-view";
+import { renderEvent, renderEvents } from "../app/event-view";
 import { resendEventTo, retainedEvent, retainedSince } from "../app/events";
 import { respond } from "../app/respond";
 import { readScopeOf } from "../db/customer-queries";
@@ -53,7 +53,7 @@ export const eventRoutes = new Hono<AppEnv>()
     const page = rows.slice(0, limit);
     const moment = readMoment(c);
     // Canonical events: the bundle reshapes the whole list, statements inside included, once.
-    const data = await Promise.all(page.map((row) => renderEvent(row, moment)));
+    const data = await renderEvents(page, moment);
     const last = page.at(-1);
     const body: { data: unknown[]; has_more: boolean; next_page_token?: string } = {
       data,
