@@ -325,13 +325,13 @@ export function demoImport() {
   };
 }
 
-/** The keys the demo keeps: one per partner and environment it shows. */
 /** The demo partner's dashboard users `npm start` invites and prints a sign-in link for. */
 export const DEMO_USERS = [
   { email: "admin@demo-bank.example", role: "Admin" },
   { email: "developer@demo-bank.example", role: "Developer" },
 ] as const;
 
+/** The keys the demo keeps: one per partner and environment it shows. */
 export const DEMO_KEYS: DemoKey[] = [
   {
     name: "demo_key",

@@ -19,8 +19,6 @@ import type {
   VersionChange,
 } from "./types";
 
-export { UnknownRequestField } from "./errors";
-
 /** An error body on its way back, with its type as the current step names it. */
 export interface ErrorState {
   type: string;

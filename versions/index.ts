@@ -19,7 +19,7 @@ import type {
 } from "./types";
 
 export { checkBundle } from "./check";
-export { UnknownRequestField } from "./compile";
+export { UnknownRequestField } from "./errors";
 export { endpoint, error, type Instruction, schema } from "./instructions";
 export type * from "./types";
 

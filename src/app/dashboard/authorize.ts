@@ -20,8 +20,8 @@ export function authorize(
   action: DashboardAction,
   environment: Environment,
 ): void {
-  const { role } = c.get("session").user;
-  if (!allows(role, action, environment)) {
+  if (!may(c, action, environment)) {
+    const { role } = c.get("session").user;
     throw new ApiError("FORBIDDEN_ERROR", refusalOf(role, action, environment));
   }
 }

@@ -27,7 +27,6 @@ const headers = secureHeaders({
 export const dashboardHeaders: MiddlewareHandler<AppEnv> = async (c, next) => {
   await headers(c, next);
   c.res.headers.set("Cache-Control", "no-store");
-  c.res.headers.set("X-Content-Type-Options", "nosniff");
 };
 
 /**

@@ -14,7 +14,6 @@ import type { AppEnv } from "../context";
 
 /** `__Host-`: the browser only accepts it Secure, from this host, for Path=/ (no Domain). */
 const COOKIE = "session";
-export const SESSION_COOKIE = `__Host-${COOKIE}`;
 const CSRF_PURPOSE = "dashboard-csrf:v1";
 
 /** A new session id: the cookie's value. Only its hash is stored. */
