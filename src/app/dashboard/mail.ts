@@ -8,6 +8,7 @@ import type { Actor } from "../../domain/audit";
 import { hashSecretToken, newSecretToken } from "../../domain/secret-token";
 import { SIGN_IN_LINK_LIFETIME_MS } from "../../domain/session-policy";
 import type { User } from "../../domain/user";
+import { userActor } from "../actor";
 import type { AppEnv } from "../context";
 import { mailerFor } from "../mailer";
 
@@ -50,7 +51,6 @@ const LINK_NOTE =
 export function mailSignInLinks(
   c: Context<AppEnv>,
   memberships: readonly (User & { partnerName: string })[],
-  ip: string | null,
 ): void {
   const [first] = memberships;
   if (!first) return;
@@ -58,8 +58,7 @@ export function mailSignInLinks(
     const mailer = mailerFor(c.env);
     const lines: string[] = [];
     for (const user of memberships) {
-      const actor: Actor = { type: "user", id: user.userId, label: user.email, ip };
-      const link = await mintSignInLink(c, user, actor);
+      const link = await mintSignInLink(c, user, userActor(c, user));
       lines.push(`Sign in to ${user.partnerName} as ${user.email}:`, link, "");
     }
     await mailer.send({

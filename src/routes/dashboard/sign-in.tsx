@@ -1,6 +1,6 @@
 // /dashboard/sign-in: passwordless sign-in by a mailed one-time link, and sign-out.
 import { type Context, Hono } from "hono";
-import { clientIp, userActor } from "../../app/actor";
+import { userActor } from "../../app/actor";
 import type { AppEnv } from "../../app/context";
 import { mailSignInLinks } from "../../app/dashboard/mail";
 import {
@@ -56,7 +56,7 @@ export const signInRoutes = new Hono<AppEnv>()
       c.header("Retry-After", "60");
       return c.html(<TooManyRequests />, 429);
     }
-    mailSignInLinks(c, await usersByEmail(c.get("db"), email), clientIp(c));
+    mailSignInLinks(c, await usersByEmail(c.get("db"), email));
     return c.html(<LinkSent email={email} />);
   })
 
