@@ -1,22 +1,22 @@
 // Operator endpoints for a partner's dashboard side: its users (inviting the first Admin), its
 // API keys with their creators and life, its audit log, and the local outbox.
-import { type Context, Hono } from "hono";
+import { Hono } from "hono";
 import * as z from "zod";
 import { operatorActor } from "../app/actor";
 import type { AppEnv } from "../app/context";
 import { mailInvitation } from "../app/dashboard/mail";
-import { ApiError, invalidRequest } from "../app/errors";
+import { ApiError, invalidRequest, routeNotFound } from "../app/errors";
 import { readJsonBody } from "../app/read-body";
 import { readAuditPage } from "../db/audit";
 import { listApiKeys } from "../db/keys";
 import { readOutbox } from "../db/outbox";
-import { partnerName } from "../db/partners";
 import { inviteUser, listUsers } from "../db/users";
 import { type AuditEntry, auditSequence } from "../domain/audit";
 import { type ApiKeyRecord, keyStatus } from "../domain/key-record";
 import { ROLES } from "../domain/permissions";
 import { normalizeEmail, type User } from "../domain/user";
 import { parseIdPage } from "./list-params";
+import { requirePartner, validationError } from "./operator-common";
 
 const InviteBody = z.strictObject({
   email: z.string().max(320),
@@ -72,14 +72,6 @@ function auditJson(entry: AuditEntry) {
   };
 }
 
-async function requirePartner(c: Context<AppEnv>, partnerId: string): Promise<string> {
-  const name = await partnerName(c.get("db"), partnerId);
-  if (name === null) {
-    throw new ApiError("NOT_FOUND_ERROR", `No such partner: ${JSON.stringify(partnerId)}`);
-  }
-  return name;
-}
-
 /** `?environment=` when given: sandbox or production. */
 function environmentFilter(value: string | undefined): "sandbox" | "production" | null {
   if (value === undefined) return null;
@@ -91,12 +83,9 @@ export const operatorPartnerRoutes = new Hono<AppEnv>()
   // Invites a user (by default the partner's first Admin) and mails the first sign-in link.
   .post("/operator/v1/partners/:partner_id/users", async (c) => {
     const partnerId = c.req.param("partner_id");
-    const parsed = InviteBody.safeParse(await readJsonBody(c.req.raw));
-    if (!parsed.success) {
-      throw invalidRequest(
-        parsed.error.issues.map((i) => `${i.path.join(".") || "body"}: ${i.message}`),
-      );
-    }
+    const body = await readJsonBody(c.req.raw);
+    const parsed = InviteBody.safeParse(body);
+    if (!parsed.success) throw validationError(parsed.error, body);
     const email = normalizeEmail(parsed.data.email);
     if (!email) throw invalidRequest(["email: not an email address"], "email");
     const name = await requirePartner(c, partnerId);
@@ -148,7 +137,7 @@ export const operatorPartnerRoutes = new Hono<AppEnv>()
   // The local outbox (MAILER=outbox only): what tests and `npm start` read sign-in links from.
   .get("/operator/v1/outbox", async (c) => {
     if (c.env.MAILER !== "outbox") {
-      throw new ApiError("NOT_FOUND_ERROR", `No route ${c.req.method} ${c.req.path}.`);
+      throw routeNotFound(c.req.method, c.req.path);
     }
     const to = c.req.query("to");
     const after = Number(c.req.query("after") ?? "0");

@@ -6,7 +6,7 @@ import * as z from "zod";
 import { operatorActor } from "../app/actor";
 import type { AppEnv } from "../app/context";
 import { enqueueDeliveries } from "../app/delivery-queue";
-import { ApiError, invalidRequest } from "../app/errors";
+import { ApiError, invalidRequest, routeNotFound } from "../app/errors";
 import { operatorAuth } from "../app/operator-auth";
 import { limitPerClientIp, RATE_LIMITS } from "../app/rate-limit";
 import { readBoundedBody, readJsonBody } from "../app/read-body";
@@ -17,10 +17,10 @@ import { importPayload } from "../db/import";
 import { revokeApiKey } from "../db/key-lifecycle";
 import { createApiKey, keyOwner } from "../db/keys";
 import { changeSavedVersion, readSavedVersion } from "../db/saved-versions";
-import { partners, statements } from "../db/schema";
+import { statements } from "../db/schema";
 import { atomically, type Query } from "../db/statement";
 import { parseImportPayload } from "../domain/import-payload";
-import { describeProblem, relevantIssues } from "../domain/validation-messages";
+import { partnerNotFound, requirePartner, validationError } from "./operator-common";
 import { operatorPartnerRoutes } from "./operator-partners";
 import { operatorVersionRoutes } from "./operator-versions";
 
@@ -37,28 +37,6 @@ const CreateKey = z.strictObject({
   name: z.string().min(1).max(255).optional(),
 });
 const SavedVersion = z.strictObject({ version: z.string() });
-
-/** `scopes[1]: must be one of…`: each problem names its field, written as the import writes it. */
-function validationError(error: z.ZodError, input: unknown): ApiError {
-  return invalidRequest(
-    relevantIssues(error.issues).map((issue) => {
-      const where = issue.path
-        .map((part, i) =>
-          typeof part === "number" ? `[${part}]` : `${i ? "." : ""}${String(part)}`,
-        )
-        .join("");
-      return `${where || "body"}: ${describeProblem(input, issue)}`;
-    }),
-  );
-}
-
-async function partnerExists(db: Database, partnerId: string): Promise<void> {
-  const [row] = await db
-    .select({ id: partners.partnerId })
-    .from(partners)
-    .where(eq(partners.partnerId, partnerId));
-  if (!row) throw new ApiError("NOT_FOUND_ERROR", `No such partner: ${JSON.stringify(partnerId)}`);
-}
 
 /**
  * The R2 object key of a statement's PDF: named by its content, so an upload never overwrites the
@@ -121,7 +99,7 @@ export const operatorRoutes = new Hono<AppEnv>()
     const body = await readJsonBody(c.req.raw);
     const parsed = CreateKey.safeParse(body);
     if (!parsed.success) throw validationError(parsed.error, body);
-    await partnerExists(c.get("db"), partnerId);
+    await requirePartner(c, partnerId);
     const created = await createApiKey(c.get("db"), {
       partnerId,
       environment: parsed.data.environment,
@@ -170,9 +148,7 @@ export const operatorRoutes = new Hono<AppEnv>()
       ]);
     }
     const state = await readSavedVersion(c.get("db"), partnerId, environment.data, 0);
-    if (!state) {
-      throw new ApiError("NOT_FOUND_ERROR", `No such partner: ${JSON.stringify(partnerId)}`);
-    }
+    if (!state) throw partnerNotFound(partnerId);
     if (state.saved !== version) {
       const changed = await changeSavedVersion(c.get("db"), {
         partnerId,
@@ -261,5 +237,5 @@ export const operatorRoutes = new Hono<AppEnv>()
   .route("/", operatorVersionRoutes)
 
   .all("/operator/*", (c) => {
-    throw new ApiError("NOT_FOUND_ERROR", `No route ${c.req.method} ${c.req.path}.`);
+    throw routeNotFound(c.req.method, c.req.path);
   });
