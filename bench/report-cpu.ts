@@ -1,9 +1,8 @@
 // RESULTS.md's CPU section: the profiled CPU a statements request costs the service's Worker and
 // the floor's, per round, and their ratio within each round.
 import type { CpuRounds } from "./cpu.ts";
+import { fixed } from "./format.ts";
 import { median } from "./load.ts";
-
-const fixed = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : "n/a");
 
 /** Per round, the service's Worker CPU ÷ the floor's at `limit`; the median over rounds. */
 export function workerCpuRatio(cpu: CpuRounds, limit: number) {
@@ -15,7 +14,7 @@ export function workerCpuRatio(cpu: CpuRounds, limit: number) {
   return { median: median(rounds), rounds };
 }
 
-function armMedian(cpu: CpuRounds, id: string, field: "workerMs" | "d1Ms"): number {
+export function armMedian(cpu: CpuRounds, id: string, field: "workerMs" | "d1Ms"): number {
   return median(cpu.map((round) => round.get(id)?.[field] ?? Number.NaN));
 }
 

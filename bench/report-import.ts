@@ -1,10 +1,10 @@
 // RESULTS.md's import section: the service's import against its floor as the tables grow, the
 // largest accepted body (memory, longest D1 call), and what a stored statement costs in bytes.
+
+import { fixed, mb } from "./format.ts";
 import type { ImportResults } from "./import.ts";
 import { median } from "./load.ts";
 
-const fixed = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : "n/a");
-const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
 const count = (n: number) => Math.round(n).toLocaleString("en");
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
 

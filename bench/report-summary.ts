@@ -1,18 +1,11 @@
 // RESULTS.md's closing note: the goals' figures again in a few lines, with their spread, the
 // conditions they were measured in, and the measured cause of every goal still missed.
-import type { CpuRounds } from "./cpu.ts";
-import { median } from "./load.ts";
+import { fixed, mb } from "./format.ts";
 import type { RunResults } from "./report.ts";
-import { workerCpuRatio } from "./report-cpu.ts";
+import { armMedian, workerCpuRatio } from "./report-cpu.ts";
 import { importRatio, largestPeaks } from "./report-import.ts";
 
-const fixed = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : "n/a");
 const range = (values: number[]) => `${fixed(Math.min(...values))}–${fixed(Math.max(...values))}`;
-const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
-
-function cpuOf(cpu: CpuRounds, id: string): number {
-  return median(cpu.map((round) => round.get(id)?.workerMs ?? Number.NaN));
-}
 
 export function closingNote(
   results: RunResults,
@@ -39,8 +32,8 @@ export function closingNote(
     ),
     ...([10, 100] as const).map(
       (limit) =>
-        `- Worker CPU per request, limit=${limit}: ${fixed(cpuOf(results.cpu, `statements-${limit}`))} ms ` +
-        `against the floor's ${fixed(cpuOf(results.cpu, `floor-${limit}`))} ms: ` +
+        `- Worker CPU per request, limit=${limit}: ${fixed(armMedian(results.cpu, `statements-${limit}`, "workerMs"))} ms ` +
+        `against the floor's ${fixed(armMedian(results.cpu, `floor-${limit}`, "workerMs"))} ms: ` +
         `**${fixed(cpu[limit].median)}×** (${range(cpu[limit].rounds)}).`,
     ),
     `- Import ÷ floor while each table grew to ${results.imports.total.toLocaleString("en")} ` +

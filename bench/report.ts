@@ -8,6 +8,7 @@ import { BUNDLE_BUDGET_BYTES, type Bundle, kib, ROOT, type StartupProfile } from
 import { depthChart } from "./chart.ts";
 import type { CpuRounds } from "./cpu.ts";
 import { EARLIER } from "./earlier.ts";
+import { fixed } from "./format.ts";
 import type { ImportResults } from "./import.ts";
 import { type Measurement, median } from "./load.ts";
 import type { RequestCost } from "./probe.ts";
@@ -65,8 +66,6 @@ interface Goal {
 /** The longest D1 call the goals allow: a third of D1's 30 s per query. */
 const D1_CALL_BUDGET_MS = 10_000;
 const ISOLATE_BYTES = 128 * 2 ** 20;
-
-const fixed = (n: number, digits = 2) => (Number.isFinite(n) ? n.toFixed(digits) : "n/a");
 
 function versionOf(pkg: string): string {
   try {

@@ -6,6 +6,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
 import { OLDEST_VERSION } from "../bench/arms.ts";
+import { mb } from "../bench/format.ts";
 import { openSession, type Session } from "../bench/inspector.ts";
 import { median, percentile } from "../bench/load.ts";
 import { freePort, startLocalService } from "../test/support/local-service.ts";
@@ -68,8 +69,6 @@ function workerdRss(root: number, port: number): { runtime: number; devProxy: nu
   }
   return rss;
 }
-
-const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 // ---- data -------------------------------------------------------------------------------------
 
