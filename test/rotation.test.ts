@@ -4,6 +4,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { fetchWithEnv } from "./app-env";
+import { OLDEST } from "./bundle-versions";
 import {
   expectJson,
   OPERATOR_TOKEN,
@@ -136,7 +137,7 @@ describe("rotating OPERATOR_TOKEN", () => {
       {
         method: "PUT",
         headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
-        body: JSON.stringify({ version: "2025-05-05" }),
+        body: JSON.stringify({ version: OLDEST }),
       },
       secrets,
     );

@@ -2,6 +2,7 @@
 // (exclusive), RFC 3339 only, in every version, with page tokens bound to the filters.
 import { describe, expect, it } from "vitest";
 import { bundle } from "../versions";
+import { OLDEST } from "./bundle-versions";
 import { api, expectJson, type Fixture, seedAccount, statementsPath } from "./helpers";
 
 interface Page {
@@ -110,7 +111,7 @@ describe("period end date filters", () => {
     ],
   ])("refuses %s with 400 InvalidRequestError", async (_, query) => {
     const f = await seedAccount({ statements: 2 });
-    const old = await api(statementsPath(f, `?${query}`), { key: f.key, version: "2025-05-05" });
+    const old = await api(statementsPath(f, `?${query}`), { key: f.key, version: OLDEST });
     const body = await expectJson<{ error: string; details: string[] }>(old, 400);
     expect(body.error).toBe("Bad Request");
     expect(body.details[0]).toMatch(/period_end_date_(gte|lt)/);

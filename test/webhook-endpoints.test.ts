@@ -3,6 +3,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { bundle } from "../versions";
+import { NEWEST_RELEASED } from "./bundle-versions";
 import { api, expectJson, type Fixture, operator, seedAccount } from "./helpers";
 
 interface Endpoint {
@@ -82,7 +83,7 @@ describe("webhook endpoints", () => {
   });
 
   it("pins the request's version, or the one asked for, and shows the secret only when issued", async () => {
-    const f = await seedAccount({ savedVersion: "2026-10-13" });
+    const f = await seedAccount({ savedVersion: NEWEST_RELEASED });
     const byDefault = await expectJson<Endpoint>(
       await api("/v2/webhook_endpoints", {
         key: f.key,
@@ -94,7 +95,7 @@ describe("webhook endpoints", () => {
     expect(byDefault).toMatchObject({
       url: "https://hooks.example.com/a",
       description: "ledger sync",
-      api_version: "2026-10-13",
+      api_version: NEWEST_RELEASED,
       status: "enabled",
     });
     expect(byDefault.secret).toMatch(/^whsec_/);

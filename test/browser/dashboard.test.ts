@@ -8,6 +8,7 @@ import { createServer, type Server } from "node:http";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { OLDEST } from "../bundle-versions";
 import { type LocalService, startLocalService } from "../support/local-service";
 import { axeViolations, keepOnOrigin, launchChromium } from "./chromium";
 
@@ -126,7 +127,7 @@ beforeAll(async () => {
           partner_id: PARTNER,
           name: "Browser Bank",
           products: [{ merchant_key: "mk_browser", name: "Browser Card" }],
-          saved_versions: { sandbox: "2025-05-05", production: "2025-05-05" },
+          saved_versions: { sandbox: OLDEST, production: OLDEST },
         },
       ],
       customers: [
@@ -233,8 +234,8 @@ describe("the partner dashboard in a browser", () => {
     await admin.waitForURL(/\/dashboard\/sandbox\/version$/);
     await expectAccessible(admin);
     await admin.getByRole("link", { name: "Compare with latest" }).click();
-    await admin.getByRole("heading", { name: "From 2025-05-05 to latest" }).waitFor();
-    const before = await admin.locator('[aria-labelledby="response-2025-05-05"] pre').textContent();
+    await admin.getByRole("heading", { name: `From ${OLDEST} to latest` }).waitFor();
+    const before = await admin.locator(`[aria-labelledby="response-${OLDEST}"] pre`).textContent();
     const after = await admin.locator('[aria-labelledby="response-latest"] pre').textContent();
     expect(before).toContain('"pdf_url"');
     expect(after).toContain('"pdf": {');
@@ -247,9 +248,9 @@ describe("the partner dashboard in a browser", () => {
     expect((await statements(rolledKey)).headers.get("x-service-version")).toBe("latest");
 
     // Roll it back within the 72 hours.
-    await admin.getByRole("button", { name: "Roll back to 2025-05-05" }).click();
+    await admin.getByRole("button", { name: `Roll back to ${OLDEST}` }).click();
     await admin.getByText("The saved version is rolled back.").waitFor();
-    expect((await statements(rolledKey)).headers.get("x-service-version")).toBe("2025-05-05");
+    expect((await statements(rolledKey)).headers.get("x-service-version")).toBe(OLDEST);
 
     // A webhook endpoint on the loopback receiver: its secret is shown once, with a copy button.
     await admin.getByRole("link", { name: "Webhooks" }).click();
