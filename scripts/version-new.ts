@@ -3,7 +3,7 @@
 // the module with its changes: see "Adding a dated version" in the README.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { isCalendarDate } from "../versions/check.ts";
+import { isCalendarDate } from "../src/versioning/check.ts";
 
 const LINE = 100;
 
@@ -15,7 +15,7 @@ export function exportName(id: string): string {
 /** The new module: a released version without changes yet. */
 export function moduleSource(id: string): string {
   return `// ${id}: say in one line what this version changes for partners.
-import type { ApiVersion } from "./types";
+import type { ApiVersion } from "../src/canonical/changes";
 
 // Each change says what the version just older looked like, as instructions: see "Adding a dated
 // version" in the README. Declare the changes here and list them below, in order.

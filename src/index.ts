@@ -2,7 +2,6 @@
 // the route exists in that version → scope → product → handler (canonical model) → the version
 // bundle reshapes the body → response. The bundle is an argument, so a test can serve another.
 import { Hono } from "hono";
-import { bundle, type VersionBundle } from "../versions";
 import type { AppEnv } from "./app/context";
 import { corsFor } from "./app/cors";
 import { routeNotFound } from "./app/errors";
@@ -20,6 +19,7 @@ import { renderError } from "./app/respond";
 import { ROUTES } from "./app/route-table";
 import { securityHeaders } from "./app/security-headers";
 import { createVersionUsage, type VersionUsageOptions } from "./app/version-usage";
+import { bundle } from "./canonical/bundle";
 import type { DeliveryRef } from "./db/event-writes";
 import { webhookConsumer } from "./jobs/deliver-webhooks";
 import { runMaintenance } from "./jobs/maintenance";
@@ -34,6 +34,7 @@ import { operatorRoutes } from "./routes/operator";
 import { planStatementPage, STATEMENTS_PATH, statementRoutes } from "./routes/statements";
 import { unimplementedRoutes } from "./routes/unimplemented";
 import { webhookEndpointRoutes } from "./routes/webhook-endpoints";
+import type { VersionBundle } from "./versioning";
 
 /** The whole service, serving `bundle`. One app per isolate: it holds the usage counters. */
 export function createApp(bundle: VersionBundle, options: VersionUsageOptions = {}): Hono<AppEnv> {

@@ -6,7 +6,7 @@ import type { Hono } from "hono";
 import type { AppEnv } from "../src/app/context";
 import type { VersionUsageOptions } from "../src/app/version-usage";
 import { createApp } from "../src/index";
-import type { VersionBundle } from "../versions";
+import type { VersionBundle } from "../src/versioning";
 import type { Fetcher } from "./helpers";
 
 /** Sends requests to `app`, waiting for its work after the response (waitUntil) each time. */

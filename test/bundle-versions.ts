@@ -1,6 +1,7 @@
 // Versions for tests, always derived from the bundle the service runs: a test that varies by
 // version covers a version added to the bundle without being edited.
-import { bundle, type VersionBundle, type VersionChange } from "../versions";
+import { bundle } from "../src/canonical/bundle";
+import type { VersionBundle, VersionChange } from "../src/versioning";
 
 /** Every version, newest first. */
 export const ALL_VERSIONS: readonly string[] = bundle.versions.map((v) => v.id);

@@ -4,7 +4,7 @@
 
 import { exports } from "cloudflare:workers";
 import { dereference, type Schema, validate } from "@cfworker/json-schema";
-import { bundle } from "../versions";
+import { bundle } from "../src/canonical/bundle";
 
 const BASE = "http://api.test";
 const VERSION_HEADER = "x-service-version";

@@ -2,7 +2,8 @@
 // changelog and reference saying so, and what the operator sees: who still saves the version,
 // and how many requests each version served, counted without a D1 write per request.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createBundle, VERSIONS } from "../versions";
+import { bundleOf } from "../src/canonical/bundle";
+import { VERSIONS } from "../versions";
 import { appServing } from "./apps";
 import {
   api,
@@ -22,7 +23,7 @@ const released = VERSIONS.filter((v) => v.released);
 // The oldest version, deprecated: test partners save it (seedAccount), so it is the one in use.
 const target = released.at(-1) as (typeof VERSIONS)[number];
 const deprecated = { date: "2026-06-01", sunset: "2027-06-01" };
-const bundle = createBundle(VERSIONS.map((v) => (v === target ? { ...v, deprecated } : v)));
+const bundle = bundleOf(VERSIONS.map((v) => (v === target ? { ...v, deprecated } : v)));
 const OTHER = bundle.newestReleased;
 const fetch = appServing(bundle, { flushEveryMs: 60_000 });
 

@@ -3,9 +3,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { ROUTES } from "../src/app/route-table";
+import { bundle } from "../src/canonical/bundle";
 import { renderInlineMarkdown, renderMarkdown } from "../src/openapi/markdown";
 import { DOCS_CSP } from "../src/routes/docs";
-import { bundle } from "../versions";
 import { OLDEST, versionsBefore, versionsWith } from "./bundle-versions";
 import { assertMatchesReference } from "./contract";
 import {

@@ -3,8 +3,8 @@
 // headers, queries, path segments and bodies, around the ids of one fixture.
 import fc from "fast-check";
 import { ROUTES } from "../src/app/route-table";
+import { bundle } from "../src/canonical/bundle";
 import { app } from "../src/index";
-import { bundle } from "../versions";
 import { OLDEST } from "./bundle-versions";
 import { type Fixture, OPERATOR_TOKEN } from "./helpers";
 

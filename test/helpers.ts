@@ -3,7 +3,7 @@
 import { exports } from "cloudflare:workers";
 import { expect } from "vitest";
 import type * as z from "zod";
-import type { ImportPayload as ImportPayloadSchema } from "../src/domain/import-payload";
+import type { importPayloadSchema } from "../src/domain/import-payload";
 import { OLDEST } from "./bundle-versions";
 import { assertMatchesReference } from "./contract";
 
@@ -115,7 +115,7 @@ export async function expectJson<T = Record<string, unknown>>(
 }
 
 // The operator import payload (CONTRACT §5), as the service's own schema accepts it.
-export type ImportPayload = z.input<typeof ImportPayloadSchema>;
+export type ImportPayload = z.input<ReturnType<typeof importPayloadSchema>>;
 export type StatementInput = NonNullable<ImportPayload["statements"]>[number];
 
 /** A statement closing at the end of month `month` (1-based, counted from January 2024). */

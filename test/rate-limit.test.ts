@@ -4,7 +4,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { RATE_LIMITS, type RatePolicy } from "../src/app/rate-limit";
-import { bundle } from "../versions";
+import { bundle } from "../src/canonical/bundle";
 import wranglerToml from "../wrangler.toml?raw";
 import { fetchWithEnv } from "./app-env";
 import { assertMatchesReference } from "./contract";

@@ -3,7 +3,8 @@
 // routes, the changelog and the reference follow, over HTTP in the Workers runtime.
 import { describe, expect, it } from "vitest";
 import readme from "../README.md?raw";
-import { createBundle, VERSIONS } from "../versions";
+import { bundleOf } from "../src/canonical/bundle";
+import { VERSIONS } from "../versions";
 import { appServing } from "./apps";
 import { changeNamed, versionsBefore, versionsWith } from "./bundle-versions";
 import {
@@ -19,7 +20,7 @@ type Json = any;
 
 // The bundle as `npm run version:new -- 2027-03-01` leaves versions/index.ts: the new module
 // between the unreleased versions and the released ones.
-const bundle = createBundle([
+const bundle = bundleOf([
   ...VERSIONS.filter((v) => !v.released),
   v2027_03_01,
   ...VERSIONS.filter((v) => v.released),
@@ -165,7 +166,7 @@ describe(`a bundle with ${NEW} added`, () => {
   });
 
   it("is what the README shows, in full", () => {
-    expect(readme).toContain(fixtureSource.replaceAll("../../versions/", "./"));
+    expect(readme).toContain(fixtureSource.replaceAll("../../src/", "../src/"));
     expect(changeNamed(renameAmountOverdueToOverdueAmount.name, bundle)).toBe(
       renameAmountOverdueToOverdueAmount,
     );

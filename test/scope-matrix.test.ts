@@ -1,8 +1,8 @@
 // The route × scope matrix, generated from the table the app enforces (src/app/route-table.ts).
 import { beforeAll, describe, expect, it } from "vitest";
 import { ROUTES, type RouteSpec, SCOPES, type Scope, SOFT_SCOPES } from "../src/app/route-table";
+import { bundle } from "../src/canonical/bundle";
 import { app } from "../src/index";
-import { bundle } from "../versions";
 import { ALL_VERSIONS, OLDEST } from "./bundle-versions";
 import { api, createKey, seedAccount } from "./helpers";
 

@@ -1,21 +1,23 @@
 // The version bundle: its invariants, what each declarative instruction does to bodies, requests,
 // routes and the reference, and the order in which changes apply.
 import { describe, expect, it } from "vitest";
+import { bundle, bundleOf } from "../src/canonical/bundle";
 import {
   type ApiVersion,
-  bundle,
   checkBundle,
-  createBundle,
-  endpoint,
-  error,
   type Instruction,
+  instructionsFor,
   type Json,
-  schema,
   UnknownRequestField,
-  VERSIONS,
   type VersionChange,
-} from "../versions";
+  type Vocabulary,
+} from "../src/versioning";
+import { VERSIONS } from "../versions";
 import { versionsBefore, versionsWith } from "./bundle-versions";
+
+// The engine's own checks, with names the type checker does not know: what a misspelt name
+// would meet at start-up if it got past the type checker (see typed-instructions.ts).
+const { schema, error, endpoint } = instructionsFor<Vocabulary>();
 
 const ctx = { path: "/v2/x", status: 200, timestamp: "2026-11-02T10:00:00.000Z" };
 
@@ -47,7 +49,7 @@ const dated = (id: string, changes: VersionChange[] = []): ApiVersion => ({
 const OLDEST = dated("2020-01-01");
 /** A bundle of one change in 2027-01-01 over an empty oldest version. */
 const withChange = (...instructions: Instruction[]) =>
-  createBundle([
+  bundleOf([
     dated("2027-01-01", [{ name: "changeSomething", description: "d", instructions }]),
     OLDEST,
   ]);
@@ -271,7 +273,7 @@ describe("request bodies", () => {
   });
 
   it("run through the changes oldest first, each seeing the shape just older than its own", () => {
-    const b = createBundle([
+    const b = bundleOf([
       dated("2027-01-01", [
         { name: "renameRefToId", description: "d", instructions: [linkRename] },
       ]),
@@ -334,7 +336,7 @@ describe("error instructions", () => {
   });
 
   it("hand an older change the body as the newer change left it, and nothing else", () => {
-    const b = createBundle([
+    const b = bundleOf([
       dated("2027-01-01", [
         {
           name: "flattenForbidden",
@@ -368,7 +370,7 @@ describe("error instructions", () => {
     expect(b.transform("2020-01-01", "Error", forbidden, ctx)).toEqual({ reason: "forbidden" });
     expect(b.transform("2020-01-01", "Error", notFound, ctx).error.type).toBe("NO_SUCH_ROUTE");
     expect(() =>
-      createBundle([
+      bundleOf([
         dated("2027-01-01", [
           {
             name: "flattenForbidden",
@@ -396,7 +398,7 @@ describe("error instructions", () => {
 
 describe("endpoint instructions", () => {
   it("hide a new route from older versions, and a removed one from newer versions", () => {
-    const b = createBundle([
+    const b = bundleOf([
       dated("2027-01-01", [
         {
           name: "addKeys",
@@ -436,7 +438,7 @@ describe("endpoint instructions", () => {
 
 describe("imperative changes", () => {
   it("run after the change's instructions, on bodies, requests and the reference", () => {
-    const b = createBundle([
+    const b = bundleOf([
       dated("2027-01-01", [
         {
           name: "renameFeesToCharges",
@@ -474,7 +476,7 @@ describe("imperative changes", () => {
 describe("behaviour changes", () => {
   it("are asked about by change, never by comparing dates", () => {
     const reject = change("rejectUnknownQueryParameters");
-    const b = createBundle([dated("2027-01-01", [reject]), dated("2026-01-01"), OLDEST]);
+    const b = bundleOf([dated("2027-01-01", [reject]), dated("2026-01-01"), OLDEST]);
     expect(b.isApplied("2027-01-01", reject)).toBe(true);
     expect(b.isApplied("2026-01-01", reject)).toBe(false);
     expect(() => bundle.isApplied("2027-01-01", reject)).toThrow(/side-effect/);

@@ -5,7 +5,7 @@
 import { env } from "cloudflare:workers";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bundle } from "../versions";
+import { bundle } from "../src/canonical/bundle";
 import { inviteByOperator, outboxFor } from "./dashboard-helpers";
 import {
   api,

@@ -2,7 +2,7 @@
 // issued, one product of one environment per endpoint, and the usual 400/404 answers.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { bundle } from "../versions";
+import { bundle } from "../src/canonical/bundle";
 import { NEWEST_RELEASED } from "./bundle-versions";
 import { api, expectJson, type Fixture, operator, seedAccount } from "./helpers";
 

@@ -1,11 +1,12 @@
 // The canonical event as a partner reads it now: the statement's figures as imported, `as_of` and
 // the PDF link of this moment, and only the identifiers of a statement hidden since.
-import type { Json, ResponseContext, VersionBundle } from "../../versions";
+
 import type { EventRow } from "../db/events";
 import { type StatementEvent, statementIdentity } from "../domain/event";
 import type { Signer } from "../domain/signing";
 import { toStatement } from "../domain/statement";
 import { LINK_LIFETIME_MS, signStatementLinks } from "../domain/statement-link";
+import type { Json, ResponseContext, VersionBundle } from "../versioning";
 
 export interface ReadMoment {
   signer: Signer;

@@ -2,7 +2,6 @@
 // 24 hours replays the first response, marked `Idempotent-Replayed: true`, without running again;
 // with another request it is refused (422), and while the first still runs, too (409).
 import type { Context, MiddlewareHandler } from "hono";
-import type { Json } from "../../versions";
 import { completeKey, releaseKey, reserveKey } from "../db/idempotency";
 import { randomBase62 } from "../domain/encoding";
 import {
@@ -16,6 +15,7 @@ import {
   sealResponse,
 } from "../domain/idempotency";
 import { MIN_SECRET_LENGTH } from "../domain/signing";
+import type { Json } from "../versioning";
 import type { AppEnv } from "./context";
 import { ApiError, invalidRequest } from "./errors";
 import { versionHeader } from "./headers";

@@ -1,8 +1,9 @@
 // Rendering: canonical bodies go through the version chain of the request's version, then out.
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { Json, ResourceName } from "../../versions";
+import type { ResourceName } from "../canonical/schemas";
 import { isStorageOutage } from "../db/storage";
+import type { Json } from "../versioning";
 import type { AppEnv } from "./context";
 import { ApiError } from "./errors";
 

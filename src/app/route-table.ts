@@ -1,20 +1,7 @@
 // The partner routes under /v2 and the scope each requires: the one table enforcement reads.
+import type { Scope } from "../domain/scopes";
 
-export const SCOPES = [
-  "ORDER_READ",
-  "ORDER_WRITE",
-  "TRANSACTION_INTENT_READ",
-  "TRANSACTION_INTENT_WRITE",
-  "CARD_WRITE",
-  "ACCOUNT_READ",
-  "PCI_DETAILS_READ",
-  "AUTHORIZED_USER_READ",
-] as const;
-
-export type Scope = (typeof SCOPES)[number];
-
-/** Soft scopes never fail a request; they only reveal extra fields. */
-export const SOFT_SCOPES: readonly Scope[] = ["PCI_DETAILS_READ", "AUTHORIZED_USER_READ"];
+export { SCOPES, type Scope, SOFT_SCOPES } from "../domain/scopes";
 
 export type Method = "GET" | "POST" | "PUT" | "DELETE";
 

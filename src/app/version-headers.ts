@@ -1,7 +1,7 @@
 // The headers naming a response's version: the version itself, and for a deprecated version its
 // Deprecation (RFC 9745), Sunset (RFC 8594) and a Link to its changelog entry.
 import type { Context } from "hono";
-import type { Deprecation } from "../../versions";
+import type { Deprecation } from "../versioning";
 import type { AppEnv } from "./context";
 import { versionHeader } from "./headers";
 

@@ -3,7 +3,6 @@
 // writes with their audit row. Each is prepared first, answering the endpoint as it will read,
 // then committed, so that the API can store its idempotent response in the same batch.
 import type { Context } from "hono";
-import type { Environment } from "../../versions";
 import type { ReadScope } from "../db/queries";
 import type { Query } from "../db/statement";
 import { atomically } from "../db/statement";
@@ -14,6 +13,7 @@ import {
   rollEndpointSecret,
 } from "../db/webhook-endpoints";
 import type { Actor } from "../domain/audit";
+import type { Environment } from "../domain/environment";
 import {
   generateEndpointId,
   MAX_ENDPOINTS,

@@ -1,7 +1,6 @@
 // The audit log: one row per change, written in the same atomic batch as the change itself, and
 // read newest first by keyset on its sequence.
 import { and, desc, eq, lt, type SQL, sql } from "drizzle-orm";
-import type { Environment } from "../../versions";
 import {
   type Actor,
   type AuditAction,
@@ -9,6 +8,7 @@ import {
   type AuditEntry,
   auditEntryId,
 } from "../domain/audit";
+import type { Environment } from "../domain/environment";
 import type { Database } from "./client";
 import { auditEvents } from "./schema";
 

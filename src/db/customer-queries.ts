@@ -1,8 +1,8 @@
 // Customer and account reads: each one indexed round trip (a batch counts as one), paged by id.
 import { and, asc, eq, getTableColumns, gt, type SQL, sql } from "drizzle-orm";
-import type { Environment } from "../../versions";
 import type { Caller } from "../domain/caller";
 import type { CustomerRecord } from "../domain/customer";
+import type { Environment } from "../domain/environment";
 import type { Database } from "./client";
 import { customerInScope, type ReadScope } from "./queries";
 import { accounts, customers } from "./schema";

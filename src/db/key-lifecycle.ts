@@ -2,8 +2,8 @@
 // key revoked or rolled concurrently is never rolled twice, and the audit log records exactly what
 // changed.
 import { and, asc, eq, isNull, ne, type SQL, sql } from "drizzle-orm";
-import type { Environment } from "../../versions";
 import type { Actor } from "../domain/audit";
+import type { Environment } from "../domain/environment";
 import type { ApiKeyRecord } from "../domain/key-record";
 import { auditInsert } from "./audit";
 import type { Database } from "./client";

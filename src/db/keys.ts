@@ -1,9 +1,9 @@
 // API keys: created with their creator and an audit row in one batch (the plaintext is returned
 // once; only its SHA-256 is stored), listed newest first, and marked used once a day.
 import { and, desc, eq, isNull, lt, or, type SQL } from "drizzle-orm";
-import type { Environment } from "../../versions";
 import { generateApiKey, generateKeyId, hashApiKey } from "../domain/api-keys";
 import type { Actor } from "../domain/audit";
+import type { Environment } from "../domain/environment";
 import { type ApiKeyRecord, type KeyCreator, maskApiKey, maskedPrefix } from "../domain/key-record";
 import { auditInsert } from "./audit";
 import type { Database } from "./client";

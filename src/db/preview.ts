@@ -1,7 +1,7 @@
 // The one real statements page the dashboard's version preview shows: an account of the partner
 // in the environment that has a visible statement.
 import { and, eq, isNull, sql } from "drizzle-orm";
-import type { Environment } from "../../versions";
+import type { Environment } from "../domain/environment";
 import type { Database } from "./client";
 import type { AccountOwner } from "./queries";
 import { accounts, customers, statements } from "./schema";

@@ -2,8 +2,8 @@
 // atomic batch gated on the version it was decided against, so two Admins changing it at once
 // cannot both win, and a rollback applies only to the change it was offered for.
 import { and, desc, eq, type SQL, sql } from "drizzle-orm";
-import type { Environment } from "../../versions";
 import type { Actor } from "../domain/audit";
+import type { Environment } from "../domain/environment";
 import type { SavedVersionChange } from "../domain/saved-version";
 import { auditInsert } from "./audit";
 import type { Database } from "./client";

@@ -1,7 +1,7 @@
 // Version usage counters (added to in bulk, never per request) and the operator's reads of them.
 import { gte, inArray, lt, or, sql, sum } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
-import type { Environment } from "../../versions";
+import type { Environment } from "../domain/environment";
 import type { Database } from "./client";
 import { partners, versionUsage } from "./schema";
 

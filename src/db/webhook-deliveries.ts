@@ -1,9 +1,9 @@
 // The delivery outbox seen from partners (the API and the dashboard): the attempts of an event or
 // of an endpoint, and re-sending an event.
 import { and, asc, desc, eq, gt, lt, sql } from "drizzle-orm";
-import type { Environment } from "../../versions";
 import type { Actor } from "../domain/audit";
 import type { EndpointAttempt } from "../domain/delivery-attempt";
+import type { Environment } from "../domain/environment";
 import { auditInsert } from "./audit";
 import type { Database } from "./client";
 import type { DeliveryRef } from "./event-writes";

@@ -3,8 +3,8 @@
 // with its audit row, gated on the same condition. Deleting an endpoint deletes its deliveries
 // and attempts with it.
 import { and, asc, count, eq, gt, type SQL, sql } from "drizzle-orm";
-import type { Environment } from "../../versions";
 import type { Actor, AuditAction } from "../domain/audit";
+import type { Environment } from "../domain/environment";
 import type { EndpointFields, ProductEndpoint } from "../domain/webhook-endpoint";
 import { auditInsert } from "./audit";
 import type { Database } from "./client";

@@ -1,6 +1,7 @@
 // API key format: `sk_sandbox_` / `sk_live_`, 32 random base62 characters, a 6-character checksum.
-import type { Environment } from "../../versions";
+
 import { randomBase62, sha256Hex, toBase62 } from "./encoding";
+import type { Environment } from "./environment";
 
 const PREFIX: Record<Environment, string> = { sandbox: "sk_sandbox_", production: "sk_live_" };
 const KEY_PATTERN = /^(sk_sandbox_|sk_live_)([0-9A-Za-z]{32,128})([0-9A-Za-z]{6})$/;

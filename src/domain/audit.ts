@@ -1,5 +1,5 @@
 // The audit log's vocabulary: who (a user, a key or the operator) did what, when, from where.
-import type { Environment } from "../../versions";
+import type { Environment } from "./environment";
 
 export type ActorType = "user" | "key" | "operator";
 

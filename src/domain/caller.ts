@@ -1,5 +1,5 @@
 // The authenticated caller of a partner request: what the key lookup returns.
-import type { Environment } from "../../versions";
+import type { Environment } from "./environment";
 
 export interface Caller {
   keyId: string;

@@ -1,6 +1,6 @@
 // Validation of the operator import payload: every problem is reported with its item and field.
 import * as z from "zod";
-import { bundle } from "../../versions";
+import type { Environment } from "./environment";
 import { normaliseTimestamp } from "./timestamp";
 import { describeProblem, relevantIssues } from "./validation-messages";
 
@@ -62,23 +62,27 @@ const timestamp = z.string().transform((value, ctx) => {
 
 const Product = z.strictObject({ merchant_key: id, name: z.string().min(1).max(255) });
 
-const Partner = z.strictObject({
-  partner_id: id,
-  name: z.string().min(1).max(255),
-  products: z.array(Product).max(100).optional(),
-  saved_versions: z
-    .strictObject({
-      sandbox: z
-        .string()
-        .refine((v) => bundle.isSupported(v, "sandbox"), "is not a version sandbox offers")
-        .optional(),
-      production: z
-        .string()
-        .refine((v) => bundle.isSupported(v, "production"), "is not a released version")
-        .optional(),
-    })
-    .optional(),
-});
+/** Whether `environment` offers `version`: a saved version must be one it offers. */
+export type VersionOffered = (version: string, environment: Environment) => boolean;
+
+const partnerOf = (offered: VersionOffered) =>
+  z.strictObject({
+    partner_id: id,
+    name: z.string().min(1).max(255),
+    products: z.array(Product).max(100).optional(),
+    saved_versions: z
+      .strictObject({
+        sandbox: z
+          .string()
+          .refine((v) => offered(v, "sandbox"), "is not a version sandbox offers")
+          .optional(),
+        production: z
+          .string()
+          .refine((v) => offered(v, "production"), "is not a released version")
+          .optional(),
+      })
+      .optional(),
+  });
 
 const AuthorizedUser = z.strictObject({
   authorized_user_id: id,
@@ -160,51 +164,53 @@ function refuseRepeats(
   }
 }
 
-export const ImportPayload = z
-  .strictObject({
-    partners: z.array(Partner).max(MAX_ITEMS).optional(),
-    customers: z.array(Customer).max(MAX_ITEMS).optional(),
-    accounts: z.array(Account).max(MAX_ITEMS).optional(),
-    statements: z.array(Statement).max(MAX_ITEMS).optional(),
-  })
-  .superRefine((payload, ctx) => {
-    for (const [section, field] of Object.entries(ID_FIELD)) {
-      const items = (payload[section as keyof typeof payload] ?? []) as Record<string, unknown>[];
+/** The import's schema, for the versions a bundle offers. */
+export const importPayloadSchema = (offered: VersionOffered) =>
+  z
+    .strictObject({
+      partners: z.array(partnerOf(offered)).max(MAX_ITEMS).optional(),
+      customers: z.array(Customer).max(MAX_ITEMS).optional(),
+      accounts: z.array(Account).max(MAX_ITEMS).optional(),
+      statements: z.array(Statement).max(MAX_ITEMS).optional(),
+    })
+    .superRefine((payload, ctx) => {
+      for (const [section, field] of Object.entries(ID_FIELD)) {
+        const items = (payload[section as keyof typeof payload] ?? []) as Record<string, unknown>[];
+        refuseRepeats(
+          ctx,
+          items.map((item, i) => ({
+            id: String(item[field]),
+            path: [section, i, field],
+            where: `${section}[${i}]`,
+          })),
+        );
+      }
+      const productCount = (payload.partners ?? []).reduce(
+        (n, p) => n + (p.products?.length ?? 0),
+        0,
+      );
+      if (productCount > MAX_ITEMS) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["partners"],
+          message: `list at most ${MAX_ITEMS} products in all (${productCount} sent)`,
+        });
+      }
+      // A merchant key names one product, whichever partner lists it.
       refuseRepeats(
         ctx,
-        items.map((item, i) => ({
-          id: String(item[field]),
-          path: [section, i, field],
-          where: `${section}[${i}]`,
-        })),
+        (payload.partners ?? []).flatMap((p, i) =>
+          (p.products ?? []).map((product, j) => ({
+            id: product.merchant_key,
+            path: ["partners", i, "products", j, "merchant_key"],
+            where: `partners[${i}].products[${j}]`,
+          })),
+        ),
       );
-    }
-    const productCount = (payload.partners ?? []).reduce(
-      (n, p) => n + (p.products?.length ?? 0),
-      0,
-    );
-    if (productCount > MAX_ITEMS) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["partners"],
-        message: `list at most ${MAX_ITEMS} products in all (${productCount} sent)`,
-      });
-    }
-    // A merchant key names one product, whichever partner lists it.
-    refuseRepeats(
-      ctx,
-      (payload.partners ?? []).flatMap((p, i) =>
-        (p.products ?? []).map((product, j) => ({
-          id: product.merchant_key,
-          path: ["partners", i, "products", j, "merchant_key"],
-          where: `partners[${i}].products[${j}]`,
-        })),
-      ),
-    );
-  });
+    });
 
-export type ImportPayload = z.infer<typeof ImportPayload>;
-export type PartnerInput = z.infer<typeof Partner>;
+export type ImportPayload = z.infer<ReturnType<typeof importPayloadSchema>>;
+export type PartnerInput = NonNullable<ImportPayload["partners"]>[number];
 export type CustomerInput = z.infer<typeof Customer>;
 export type AccountInput = z.infer<typeof Account>;
 export type StatementInput = z.infer<typeof Statement>;
@@ -223,11 +229,23 @@ function describeIssue(input: unknown, issue: z.core.$ZodIssue): string {
   return `${where}: ${describeProblem(input, issue)}`;
 }
 
-/** The validated payload, or the list of problems (each naming its item and field). */
+/** Built once per set of versions offered. */
+const schemas = new WeakMap<VersionOffered, ReturnType<typeof importPayloadSchema>>();
+
+/**
+ * The validated payload, or the list of problems (each naming its item and field); a saved
+ * version must be one that `offered` says its environment offers.
+ */
 export function parseImportPayload(
   input: unknown,
+  offered: VersionOffered,
 ): { ok: true; payload: ImportPayload } | { ok: false; details: string[] } {
-  const result = ImportPayload.safeParse(input);
+  let schema = schemas.get(offered);
+  if (!schema) {
+    schema = importPayloadSchema(offered);
+    schemas.set(offered, schema);
+  }
+  const result = schema.safeParse(input);
   if (result.success) return { ok: true, payload: result.data };
   return {
     ok: false,

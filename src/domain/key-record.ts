@@ -1,6 +1,6 @@
 // An API key as the dashboard and the operator list it: never the key itself, only what
 // identifies it (id, masked form) and its life (created, expiry, last used, revoked).
-import type { Environment } from "../../versions";
+import type { Environment } from "./environment";
 
 export type KeyCreator =
   | { type: "operator" }

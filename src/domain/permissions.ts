@@ -1,5 +1,5 @@
 // Who may do what in the dashboard: one table, read by every route and by nothing else.
-import type { Environment } from "../../versions";
+import type { Environment } from "./environment";
 
 export const ROLES = ["Admin", "Developer"] as const;
 export type Role = (typeof ROLES)[number];

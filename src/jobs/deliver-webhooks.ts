@@ -2,7 +2,6 @@
 // with backoff through the queue until the retry window closes (then dead-lettered). At least
 // once: a receiver de-duplicates on `webhook-id`, the event id.
 
-import type { VersionBundle } from "../../versions";
 import type { Bindings } from "../app/context";
 import { eventInVersion, renderEvent } from "../app/event-view";
 import { mailerFor } from "../app/mailer";
@@ -17,6 +16,7 @@ import { createSigner } from "../domain/signing";
 import { signingSecrets } from "../domain/webhook-endpoint";
 import { signWebhook } from "../domain/webhook-signature";
 import { webhookUrlProblem } from "../domain/webhook-url";
+import type { VersionBundle } from "../versioning";
 import { postWebhook } from "./post-webhook";
 import { type DeliveryConfig, deliveryConfig } from "./webhook-config";
 

@@ -1,5 +1,5 @@
 // The changelog: every version, newest first, with the changes it made, from the version modules.
-import type { VersionBundle } from "../../versions";
+import type { VersionBundle } from "../versioning";
 
 export interface ChangelogEntry {
   /** The release date, or `latest`. */

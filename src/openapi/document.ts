@@ -1,8 +1,9 @@
 // One OpenAPI 3.1 document per version: the canonical schemas, edited back through every newer
 // change, and an operation for every /v2 route of the route table.
-import type { Json, VersionBundle } from "../../versions";
+
 import { ROUTES, type RouteSpec } from "../app/route-table";
 import { changelogEntryPath } from "../app/version-headers";
+import type { Json, VersionBundle } from "../versioning";
 import { PERIOD_END_FILTERS, webhooksOf } from "./integration-docs";
 import {
   openApiPath,

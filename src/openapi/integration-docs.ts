@@ -1,7 +1,8 @@
 // The reference's parts that integrate partners: the statement date filters, and the webhooks an
 // endpoint receives (OpenAPI 3.1 `webhooks`), one signed POST per event type.
-import type { Json } from "../../versions";
+
 import { EVENT_TYPES } from "../domain/event";
+import type { Json } from "../versioning";
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 

@@ -4,7 +4,7 @@
 // descriptions are Markdown, rendered safely.
 import { html } from "hono/html";
 import type { HtmlEscapedString } from "hono/utils/html";
-import type { Json, JsonSchema, SchemaMap } from "../../versions";
+import type { Json, JsonSchema, SchemaMap } from "../versioning";
 import type { OpenApiDocument } from "./document";
 import { renderInlineMarkdown, renderMarkdown } from "./markdown";
 

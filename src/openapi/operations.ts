@@ -1,6 +1,6 @@
 // What each /v2 route of the route table takes and returns, as the reference documents it.
 import type { RouteSpec } from "../app/route-table";
-import type { SchemaName } from "./schemas";
+import type { SchemaName } from "../canonical/schemas";
 
 /** The documented success of a served route. */
 export interface Served {

@@ -1,8 +1,9 @@
 // The reference's shared parts for one version: response headers (the version, the request id
 // and, for a deprecated version, its deprecation headers) and the error responses, each naming
 // the schema that documents its error types in that version.
-import type { Json, JsonSchema, VersionBundle } from "../../versions";
+
 import type { ErrorType } from "../app/errors";
+import type { Json, JsonSchema, VersionBundle } from "../versioning";
 
 /** The wire names of the brand-carrying headers. */
 export interface HeaderNames {

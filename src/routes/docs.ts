@@ -1,13 +1,13 @@
 // Public documentation, no key needed: the changelog, one OpenAPI document per version, and the
 // reference (/docs): server-rendered, made interactive by Scalar served from this origin.
 import { type Context, Hono } from "hono";
-import type { VersionBundle } from "../../versions";
 import type { AppEnv } from "../app/context";
 import { ApiError } from "../app/errors";
 import { merchantKeyHeader, versionHeader } from "../app/headers";
 import { buildChangelog } from "../openapi/changelog";
 import { buildOpenApiDocument, type OpenApiDocument } from "../openapi/document";
 import { changelogPage, referencePage, unknownVersionPage } from "../openapi/pages";
+import type { VersionBundle } from "../versioning";
 
 const documents = new WeakMap<VersionBundle, Map<string, OpenApiDocument>>();
 

@@ -1,7 +1,6 @@
 // /operator/v1 reads about API versions: requests per version over the last days, and the
 // partners whose saved version is deprecated (who would break at its sunset).
 import { Hono } from "hono";
-import type { Environment } from "../../versions";
 import type { AppEnv } from "../app/context";
 import { invalidRequest } from "../app/errors";
 import {
@@ -10,6 +9,7 @@ import {
   USAGE_DAYS_KEPT,
   type VersionUsageRow,
 } from "../db/version-usage";
+import type { Environment } from "../domain/environment";
 
 /** `?days=N`, 1 to the days kept; 30 by default. */
 function parseDays(values: string[] | undefined): number {

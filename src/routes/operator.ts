@@ -78,7 +78,7 @@ export const operatorRoutes = new Hono<AppEnv>()
       maxBytes: MAX_IMPORT_BYTES,
       tooLarge: () => tooLarge("An import body", MAX_IMPORT_BYTES),
     });
-    const parsed = parseImportPayload(body);
+    const parsed = parseImportPayload(body, c.get("bundle").isSupported);
     if (!parsed.ok) throw invalidRequest(parsed.details);
     const outcome = await importPayload(c.get("db"), parsed.payload, {
       now: c.get("now")(),

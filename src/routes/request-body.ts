@@ -2,11 +2,12 @@
 // canonical shape by the version bundle, then validated by its one schema (the reference's).
 import type { Context } from "hono";
 import type * as z from "zod";
-import { type RequestName, UnknownRequestField } from "../../versions";
 import type { AppEnv } from "../app/context";
 import { invalidRequest } from "../app/errors";
 import { readJsonBody } from "../app/read-body";
-import { REQUEST_SCHEMAS } from "../openapi/schemas";
+import type { RequestName } from "../canonical/schemas";
+import { REQUEST_SCHEMAS } from "../canonical/schemas";
+import { UnknownRequestField } from "../versioning";
 
 type RequestOf<N extends RequestName> = z.infer<(typeof REQUEST_SCHEMAS)[N]>;
 

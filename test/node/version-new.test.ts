@@ -6,7 +6,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { addToBundle, moduleSource } from "../../scripts/version-new.ts";
-import { bundle } from "../../versions";
+import { bundle } from "../../src/canonical/bundle";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 const BIOME = path.join(ROOT, "node_modules", ".bin", "biome");

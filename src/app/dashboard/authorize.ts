@@ -1,6 +1,6 @@
 // The server-side check of every dashboard action against the permission table.
 import type { Context } from "hono";
-import type { Environment } from "../../../versions";
+import type { Environment } from "../../domain/environment";
 import { allows, type DashboardAction, refusalOf } from "../../domain/permissions";
 import type { AppEnv } from "../context";
 import { ApiError } from "../errors";

@@ -1,9 +1,10 @@
 // What moving the saved version would change: the version changes in between (from the change
 // modules of the bundle) and one real statements response of the partner in both versions.
 import type { Context } from "hono";
-import type { Environment, Json, VersionBundle, VersionChange } from "../../../versions";
 import { sampleStatementAccount } from "../../db/preview";
 import { readFirstStatementPage } from "../../db/queries";
+import type { Environment } from "../../domain/environment";
+import type { Json, VersionBundle, VersionChange } from "../../versioning";
 import type { AppEnv } from "../context";
 import { buildStatementPage } from "../statement-page";
 

@@ -1,7 +1,6 @@
 // /dashboard/{environment}/version: the saved API version, an upgrade (or downgrade) with its
 // changes and a side-by-side preview, and the rollback of the last change for 72 hours.
 import { Hono } from "hono";
-import type { Environment, VersionBundle } from "../../../versions";
 import { userActor } from "../../app/actor";
 import type { AppEnv } from "../../app/context";
 import { authorize, may } from "../../app/dashboard/authorize";
@@ -12,8 +11,10 @@ import {
 } from "../../app/dashboard/version-preview";
 import { ApiError } from "../../app/errors";
 import { changeSavedVersion, readSavedVersion } from "../../db/saved-versions";
+import type { Environment } from "../../domain/environment";
 import { refusalOf } from "../../domain/permissions";
 import { rollbackCandidate, rollbackDeadline } from "../../domain/saved-version";
+import type { VersionBundle } from "../../versioning";
 import { environmentParam } from "./environment";
 import { field } from "./forms";
 import { VersionPage } from "./views/version";

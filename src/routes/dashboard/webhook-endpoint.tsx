@@ -2,7 +2,6 @@
 // deliveries, and its actions: roll the secret, delete, enable, re-send an event. The rules,
 // writes and audit rows are the API's own (app/webhook-endpoints.ts, app/events.ts).
 import { type Context, Hono } from "hono";
-import type { Environment } from "../../../versions";
 import { userActor } from "../../app/actor";
 import type { AppEnv } from "../../app/context";
 import { authorize, may } from "../../app/dashboard/authorize";
@@ -17,6 +16,7 @@ import {
   enableEndpoint,
   findPartnerEndpoint,
 } from "../../db/webhook-endpoints";
+import type { Environment } from "../../domain/environment";
 import { isRollGrace, ROLL_GRACE } from "../../domain/key-record";
 import type { DashboardAction } from "../../domain/permissions";
 import type { ProductEndpoint } from "../../domain/webhook-endpoint";

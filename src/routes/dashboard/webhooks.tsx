@@ -2,7 +2,6 @@
 // with the API's own rules, writes and audit row (app/webhook-endpoints.ts). One endpoint's pages
 // are in webhook-endpoint.tsx.
 import { Hono } from "hono";
-import type { Environment } from "../../../versions";
 import { userActor } from "../../app/actor";
 import type { AppEnv } from "../../app/context";
 import { authorize, may } from "../../app/dashboard/authorize";
@@ -12,6 +11,7 @@ import type { Database } from "../../db/client";
 import { productsOf } from "../../db/partners";
 import { readSavedVersion } from "../../db/saved-versions";
 import { listPartnerEndpoints } from "../../db/webhook-endpoints";
+import type { Environment } from "../../domain/environment";
 import { refusalOf } from "../../domain/permissions";
 import type { Product } from "../../domain/product";
 import type { ProductEndpoint } from "../../domain/webhook-endpoint";

@@ -2,8 +2,8 @@
 // navigation, then the page. Works without script; the one script only adds copy buttons.
 import { raw } from "hono/html";
 import type { Child } from "hono/jsx";
-import type { Environment } from "../../../../versions";
 import type { DashboardSession } from "../../../app/context";
+import type { Environment } from "../../../domain/environment";
 import { allows } from "../../../domain/permissions";
 
 export type Section = "keys" | "webhooks" | "version" | "team" | "audit";

@@ -1,10 +1,12 @@
 // The API version page: the saved version, the versions offered, and for a target version the
 // changes in between and one real response in both versions, side by side.
-import type { Environment, Json, VersionChange } from "../../../../versions";
+
 import type { DashboardSession } from "../../../app/context";
 import type { VersionStep } from "../../../app/dashboard/version-preview";
+import type { Environment } from "../../../domain/environment";
 import { diffLines } from "../../../domain/line-diff";
 import type { SavedVersionChange } from "../../../domain/saved-version";
+import type { Json, VersionChange } from "../../../versioning";
 import { CsrfField, Page, Time } from "./layout";
 
 /** A change description with its `code` spans (the changelog's own notation). */

@@ -1,7 +1,8 @@
 // Webhook endpoint action pages: a signing secret shown once, and the roll and delete
 // confirmations.
-import type { Environment } from "../../../../versions";
+
 import type { DashboardSession } from "../../../app/context";
+import type { Environment } from "../../../domain/environment";
 import { ROLL_GRACE, type RollGrace } from "../../../domain/key-record";
 import type { EndpointFields, WebhookEndpoint } from "../../../domain/webhook-endpoint";
 import { CsrfField, Page, Time } from "./layout";

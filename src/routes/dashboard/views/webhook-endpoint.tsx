@@ -1,8 +1,9 @@
 // One webhook endpoint's page: what it is, its actions, and its recent deliveries (every attempt,
 // newest first), each event re-sendable.
-import type { Environment } from "../../../../versions";
+
 import type { DashboardSession } from "../../../app/context";
 import type { AttemptStatus, EndpointAttempt } from "../../../domain/delivery-attempt";
+import type { Environment } from "../../../domain/environment";
 import type { Product } from "../../../domain/product";
 import type { ProductEndpoint } from "../../../domain/webhook-endpoint";
 import { CsrfField, Page, Time } from "./layout";

@@ -1,7 +1,8 @@
 // The webhook endpoints page: the partner's endpoints in one environment, by product, and the form
 // that creates one.
-import type { Environment } from "../../../../versions";
+
 import type { DashboardSession } from "../../../app/context";
+import type { Environment } from "../../../domain/environment";
 import type { Product } from "../../../domain/product";
 import type { EndpointFields, ProductEndpoint } from "../../../domain/webhook-endpoint";
 import { CsrfField, Page, Time } from "./layout";

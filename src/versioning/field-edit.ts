@@ -2,10 +2,9 @@
 // and, per object holding that schema, the reshaping of a response back to the older version
 // and of a request forward from it. Mistakes throw, naming the instruction.
 import { UnknownRequestField } from "./errors";
-import type { FieldInstruction } from "./instructions";
 import { dropField, insertField, renameField } from "./reshape";
 import { insertProperty, removeProperty, replaceProperty, setRequired } from "./schema-edits";
-import type { Json, JsonSchema } from "./types";
+import type { FieldInstruction, Json, JsonSchema } from "./types";
 
 export interface FieldEdit {
   /** Newer object → older one; undefined when bodies do not change (a description, say). */

@@ -1,33 +1,6 @@
 // The vocabulary of API versioning: a dated version is an ordered list of named changes, and a
-// change is, preferably, a list of declarative instructions (see instructions.ts).
-import type { Instruction } from "./instructions";
-
-export type Environment = "sandbox" | "production";
-
-/** Names of the response bodies a change can reshape (the canonical schemas), and `Error`. */
-export type ResourceName =
-  | "Statement"
-  | "StatementList"
-  | "Account"
-  | "AccountList"
-  | "Customer"
-  | "CustomerList"
-  | "ApiKey"
-  | "Event"
-  | "EventList"
-  | "WebhookEndpoint"
-  | "WebhookEndpointList"
-  | "DeliveryAttemptList"
-  | "EventResend"
-  | "Error";
-
-/** Names of the request bodies a change can reshape. */
-export type RequestName =
-  | "CustomerLinkRequest"
-  | "CreateKeyRequest"
-  | "CreateWebhookEndpointRequest"
-  | "RollWebhookEndpointSecretRequest"
-  | "ResendEventRequest";
+// change is, preferably, a list of declarative instructions (see instructions.ts). Nothing here
+// knows the application: resource, request and schema names are the model's, passed in.
 
 /** What a transformer may know about the response besides its body. */
 export interface ResponseContext {
@@ -60,16 +33,92 @@ export type SchemaMap = Record<string, JsonSchema>;
  */
 export type SchemaEdit = (schemas: SchemaMap) => void;
 
+/** How a field looked in the older version; every key is optional, at least one is needed. */
+export interface FieldWas {
+  /** The field's older name. The field keeps its position. */
+  name?: string;
+  /** The field's older JSON Schema: a change of type or format. Needs `toOlder`. */
+  schema?: JsonSchema;
+  /** Converts a newer value to the older type (responses). */
+  toOlder?: (value: Json) => Json;
+  /**
+   * Converts an older value to the newer type (requests). Required when the schema is a request
+   * body; it must not throw: a value it cannot convert goes through as it is, and validation of
+   * the canonical request then reports it.
+   */
+  toNewer?: (value: Json) => Json;
+  /** The field's older description (the reference only). */
+  description?: string;
+  /** Whether the field was required (the reference only). */
+  required?: boolean;
+}
+
+/** A field that the newer version removed. */
+export interface FieldExisted<Field extends string = string> {
+  /** Its JSON Schema in the older version. */
+  schema: JsonSchema;
+  /** Required in the older version (default false). */
+  required?: boolean;
+  /** The field it followed in the older version; without it, it comes last. */
+  after?: Field;
+  /**
+   * Its value in a response, from the object as the next newer version shows it; `undefined`
+   * omits it. In a request body, an older client's value is dropped: the newer version has no
+   * such field.
+   */
+  from: (object: Json) => Json;
+}
+
+export interface FieldInstruction {
+  kind: "field";
+  schema: string;
+  field: string;
+  /** `had`: the field differed; `didntExist`: it is new; `existedAs`: it was removed. */
+  was: { had: FieldWas } | { didntExist: true } | { existedAs: FieldExisted };
+}
+
+/** How errors of some types looked in the older version. */
+export interface ErrorWas {
+  /** The older error type, for a single type that was renamed. Inside the envelope only. */
+  type?: string;
+  /**
+   * The older body, for errors whose shape changed: `schema` names the schema documenting them
+   * (created or replaced), `shape` is its JSON Schema, and `from` builds the older body from the
+   * body as the next newer version shows it.
+   */
+  schema?: string;
+  shape?: JsonSchema;
+  from?: (body: Json, ctx: ResponseContext) => Json;
+}
+
+export interface ErrorInstruction {
+  kind: "error";
+  types: readonly string[];
+  had: ErrorWas;
+}
+
+export interface EndpointInstruction {
+  kind: "endpoint";
+  method: string;
+  /** The route's path pattern, exactly as the model lists it. */
+  path: string;
+  /** `didntExist`: the route is new in this version; `existed`: this version removed it. */
+  was: "didntExist" | "existed";
+}
+
+export type Instruction = FieldInstruction | ErrorInstruction | EndpointInstruction;
+
 /**
  * One breaking change, owned by the version that introduced it, applied backwards (newer → older)
  * to serve clients pinned to an older version. The same value drives the response bodies, the
- * request bodies, the routes, the OpenAPI reference and the changelog.
+ * request bodies, the routes, the OpenAPI reference and the changelog. `Resource` and `Request`
+ * are the model's names of response and request bodies.
  *
  * Say it with `instructions` whenever they can: each one yields both the reshaping of bodies and
  * the edit of the reference, so the two cannot drift. `response`, `request` and `schema` are the
  * escape hatch for what instructions cannot say; they run after the instructions.
  */
-export interface VersionChange {
+export interface VersionChange<Resource extends string = string, Request extends string = string> {
   /** Verb-first identifier, e.g. `replacePdfUrlWithPdfObject`. */
   name: string;
   /** Client-facing: what changed and why. Markdown. */
@@ -77,11 +126,11 @@ export interface VersionChange {
   /** Declarative: what the older version looked like (see instructions.ts). */
   instructions?: readonly Instruction[];
   /** Resources the imperative transformers below touch (instructions name their own). */
-  resources?: readonly (ResourceName | RequestName)[];
+  resources?: readonly (Resource | Request)[];
   /** Imperative: per resource, from the newer shape to the older one. */
-  response?: Partial<Record<ResourceName, ResponseTransformer>>;
+  response?: Partial<Record<Resource, ResponseTransformer>>;
   /** Imperative: per request body, from the older shape to the newer one. */
-  request?: Partial<Record<RequestName, RequestTransformer>>;
+  request?: Partial<Record<Request, RequestTransformer>>;
   /** Imperative: the matching edit of the reference, newer schemas → older schemas. */
   schema?: SchemaEdit;
   /**
@@ -100,10 +149,10 @@ export interface Deprecation {
   sunset?: string;
 }
 
-export interface ApiVersion {
+export interface ApiVersion<Change extends VersionChange = VersionChange> {
   /** A release date (`YYYY-MM-DD`) or `latest`. */
   id: string;
-  /** Unreleased versions are offered in sandbox only. */
+  /** Unreleased versions are offered only where the bundle previews them. */
   released: boolean;
   /** Client-facing note for the changelog, e.g. why a version has no change here. Markdown. */
   summary?: string;
@@ -113,12 +162,12 @@ export interface ApiVersion {
    */
   deprecated?: Deprecation;
   /** The changes between this version and the one just older. */
-  changes: readonly VersionChange[];
+  changes: readonly Change[];
 }
 
 /**
- * What the bundle reshapes from: the canonical schemas and which of them are bodies. Supplied by
- * src/openapi/schemas.ts, so that instructions are checked against the real schemas.
+ * What the bundle reshapes from, supplied by the application: its canonical schemas and which of
+ * them are bodies, so that instructions are checked against the real schemas.
  */
 export interface CanonicalModel {
   /** The canonical (newest) named schemas, as published. */
@@ -129,6 +178,6 @@ export interface CanonicalModel {
   requests: readonly string[];
   /** The error types, each with the named schema documenting its body. */
   errors: Readonly<Record<string, string>>;
-  /** Every route, as `METHOD path` with Hono path patterns. */
+  /** Every route, as `METHOD path` with the router's path patterns. */
   routes: readonly string[];
 }

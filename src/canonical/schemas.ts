@@ -1,15 +1,15 @@
 // The canonical (newest) schemas of every /v2 body, in zod: the source the reference is built from.
 import * as z from "zod";
-import type { RequestName, SchemaMap } from "../../versions";
 import type { ErrorType } from "../app/errors";
-import { SCOPES } from "../app/route-table";
 import type { Account } from "../domain/account";
 import {
   type Customer,
   PARTNER_CUSTOMER_ID_MAX,
   partnerCustomerIdProblem,
 } from "../domain/customer";
+import { SCOPES } from "../domain/scopes";
 import type { Statement } from "../domain/statement";
+import type { SchemaMap } from "../versioning";
 import {
   CreateWebhookEndpointRequestSchema,
   DeliveryAttemptSchema,
@@ -185,7 +185,10 @@ export const REQUEST_SCHEMAS = {
   CreateWebhookEndpointRequest: CreateWebhookEndpointRequestSchema,
   RollWebhookEndpointSecretRequest: RollWebhookEndpointSecretRequestSchema,
   ResendEventRequest: ResendEventRequestSchema,
-} as const satisfies Record<RequestName, z.ZodType>;
+} as const;
+
+/** Names of the request bodies a change can reshape. */
+export type RequestName = keyof typeof REQUEST_SCHEMAS;
 
 const registry = z.registry<{ id: string }>();
 const NAMED = {
@@ -215,6 +218,31 @@ const NAMED = {
 for (const [id, schema] of Object.entries(NAMED)) registry.add(schema, { id });
 
 export type SchemaName = keyof typeof NAMED;
+
+/** Per named schema, the names of its fields: what version changes may name. */
+export type CanonicalFields = {
+  [Name in SchemaName]: keyof z.output<(typeof NAMED)[Name]> & string;
+};
+
+/** Response bodies other than errors: each is a schema of the same name. */
+export const RESOURCES = [
+  "Statement",
+  "StatementList",
+  "Account",
+  "AccountList",
+  "Customer",
+  "CustomerList",
+  "ApiKey",
+  "Event",
+  "EventList",
+  "WebhookEndpoint",
+  "WebhookEndpointList",
+  "DeliveryAttemptList",
+  "EventResend",
+] as const satisfies readonly SchemaName[];
+
+/** Names of the response bodies a change can reshape (the canonical schemas), and `Error`. */
+export type ResourceName = (typeof RESOURCES)[number] | "Error";
 
 /**
  * Shapes zod's output for publication: response objects stay open (a new response field is not a

@@ -3,13 +3,15 @@
 // and its routes. Each step is built from the schemas as the next newer version has them, so a
 // step only ever sees bodies in exactly that shape: no transformer needs to guard against a body
 // that a newer change reshaped already. Mistakes (a field that is not there, a route not in the
-// table) throw here, when the bundle is built, never while serving.
+// model) throw here, when the bundle is built, never while serving.
 import { fieldEdit } from "./field-edit";
-import type { ErrorInstruction, FieldInstruction, Instruction } from "./instructions";
 import { type BodyPath, locate, updateAt } from "./reshape";
 import type {
   ApiVersion,
   CanonicalModel,
+  ErrorInstruction,
+  FieldInstruction,
+  Instruction,
   Json,
   JsonSchema,
   RequestTransformer,
@@ -34,7 +36,7 @@ export interface Compiled {
   schemas: Map<string, SchemaMap>;
   /** Per version: canonical error type → the schema documenting it there. */
   errorSchemas: Map<string, Record<string, string>>;
-  /** Per version: routes (`METHOD path`) of the table that do not exist there. */
+  /** Per version: routes (`METHOD path`) of the model that do not exist there. */
   absentRoutes: Map<string, Set<string>>;
   /** Per change: the schemas, errors and routes it touches, for the changelog. */
   touched: Map<VersionChange, string[]>;
@@ -116,6 +118,7 @@ class Compiler {
       this.compileInstruction(instruction, `${where}: ${describe(instruction)}`, touched);
     }
     for (const [name, fn] of Object.entries(change.response ?? {})) {
+      if (!fn) continue;
       touched.add(name);
       if (name === "Error") {
         this.errorSteps.push((state, ctx) => {
@@ -124,6 +127,7 @@ class Compiler {
       } else this.pushResponse(name, fn);
     }
     for (const [root, fn] of Object.entries(change.request ?? {})) {
+      if (!fn) continue;
       touched.add(root);
       this.requestSteps.push({ root, fn });
     }
@@ -140,7 +144,7 @@ class Compiler {
     else if (instruction.kind === "error") this.compileError(instruction, where, touched);
     else {
       const key = `${instruction.method} ${instruction.path}`;
-      if (!this.model.routes.includes(key)) throw new Error(`${where}: no such route in the table`);
+      if (!this.model.routes.includes(key)) throw new Error(`${where}: no such route in the model`);
       const exists = this.routes.has(key);
       if (instruction.was === "didntExist") {
         if (!exists) throw new Error(`${where}: the route does not exist at this point`);

@@ -1,0 +1,17 @@
+// The scopes an API key can carry (SPEC.md's table), configured by the operator.
+
+export const SCOPES = [
+  "ORDER_READ",
+  "ORDER_WRITE",
+  "TRANSACTION_INTENT_READ",
+  "TRANSACTION_INTENT_WRITE",
+  "CARD_WRITE",
+  "ACCOUNT_READ",
+  "PCI_DETAILS_READ",
+  "AUTHORIZED_USER_READ",
+] as const;
+
+export type Scope = (typeof SCOPES)[number];
+
+/** Soft scopes never fail a request; they only reveal extra fields. */
+export const SOFT_SCOPES: readonly Scope[] = ["PCI_DETAILS_READ", "AUTHORIZED_USER_READ"];

@@ -1,0 +1,13 @@
+// The version engine, a library: it knows versions, changes and instructions, and nothing of the
+// application, which hands it its canonical model and its versions (see src/canonical/).
+export { type BundleOptions, createBundle, type VersionBundle } from "./bundle";
+export { checkBundle, isCalendarDate } from "./check";
+export { UnknownRequestField } from "./errors";
+export {
+  type FieldThatExists,
+  type FieldThatWasRemoved,
+  type Instructions,
+  instructionsFor,
+  type Vocabulary,
+} from "./instructions";
+export type * from "./types";
