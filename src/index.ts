@@ -1,39 +1,26 @@
-// Wiring only. A partner request runs: request context → CORS → authenticate → resolve version →
-// the route exists in that version → scope → product → handler (canonical model) → the version
-// bundle reshapes the body → response. The bundle is an argument, so a test can serve another.
+// Wiring only. A partner request runs: request context → CORS → (a route's reads planned from the
+// request alone) → authenticate → resolve version → the route exists in that version → scope →
+// product → handler (canonical model) → the version bundle reshapes the body → response. The
+// bundle is an argument, so a test can serve another.
 import { Hono } from "hono";
 import type { AppEnv } from "./app/context";
 import { corsFor } from "./app/cors";
 import { routeNotFound } from "./app/errors";
-import { idempotent } from "./app/idempotency";
-import {
-  authenticate,
-  enforceKeyRateLimit,
-  requireRouteInVersion,
-  requireScope,
-  resolveProduct,
-  resolveVersion,
-} from "./app/pipeline";
+import { authenticate, enforceKeyRateLimit, resolveVersion } from "./app/pipeline";
 import { requestContext } from "./app/request-context";
 import { renderError } from "./app/respond";
-import { ROUTES } from "./app/route-table";
+import { pipelineOf, planReads } from "./app/route";
 import { securityHeaders } from "./app/security-headers";
 import { createVersionUsage, type VersionUsageOptions } from "./app/version-usage";
 import { bundle } from "./canonical/bundle";
 import type { DeliveryRef } from "./db/event-writes";
 import { webhookConsumer } from "./jobs/deliver-webhooks";
 import { runMaintenance } from "./jobs/maintenance";
-import { accountRoutes } from "./routes/accounts";
-import { customerRoutes } from "./routes/customers";
+import { ROUTES } from "./routes";
 import { dashboardRoutes } from "./routes/dashboard";
 import { docsRoutes } from "./routes/docs";
-import { eventRoutes } from "./routes/events";
 import { fileRoutes } from "./routes/files";
-import { keyRoutes } from "./routes/keys";
 import { operatorRoutes } from "./routes/operator";
-import { planStatementPage, STATEMENTS_PATH, statementRoutes } from "./routes/statements";
-import { unimplementedRoutes } from "./routes/unimplemented";
-import { webhookEndpointRoutes } from "./routes/webhook-endpoints";
 import type { VersionBundle } from "./versioning";
 
 /** The whole service, serving `bundle`. One app per isolate: it holds the usage counters. */
@@ -55,24 +42,12 @@ export function createApp(bundle: VersionBundle, options: VersionUsageOptions = 
   app.route("/", operatorRoutes);
   app.route("/", dashboardRoutes);
 
-  // The partner API: every /v2 request is authenticated, then versioned, before anything else.
-  // A statements page plans its reads first, so that they are the key lookup's own statement.
-  app.get(STATEMENTS_PATH, planStatementPage);
+  // The partner API: every /v2 request is authenticated, then versioned, before anything else. A
+  // route with a read plan (a statements page) plans it first, so that its reads are the key
+  // lookup's own statement.
+  for (const route of ROUTES) if (route.plan) app.on(route.method, route.path, planReads(route));
   app.use("/v2/*", authenticate, resolveVersion, enforceKeyRateLimit);
-  for (const spec of ROUTES) {
-    // A route the version does not have answers exactly as an unknown route, before any check.
-    app.on(spec.method, spec.path, requireRouteInVersion(spec));
-    if (spec.scope) app.on(spec.method, spec.path, requireScope(spec.scope));
-    if (spec.customerScoped) app.on(spec.method, spec.path, resolveProduct);
-    if (spec.method === "POST" && spec.implemented) app.on("POST", spec.path, idempotent);
-  }
-  app.route("/", statementRoutes);
-  app.route("/", accountRoutes);
-  app.route("/", customerRoutes);
-  app.route("/", keyRoutes);
-  app.route("/", eventRoutes);
-  app.route("/", webhookEndpointRoutes);
-  app.route("/", unimplementedRoutes);
+  for (const route of ROUTES) app.on(route.method, route.path, ...pipelineOf(route));
   app.all("/v2/*", (c) => {
     throw routeNotFound(c.req.method, c.req.path);
   });

@@ -2,9 +2,9 @@
 // and the contract between each version's reference and what the API answers in that version.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { ROUTES } from "../src/app/route-table";
 import { bundle } from "../src/canonical/bundle";
 import { renderInlineMarkdown, renderMarkdown } from "../src/openapi/markdown";
+import { ROUTES } from "../src/routes";
 import { DOCS_CSP } from "../src/routes/docs";
 import { OLDEST, versionsBefore, versionsWith } from "./bundle-versions";
 import { assertMatchesReference } from "./contract";
@@ -106,7 +106,7 @@ describe("GET /openapi/{version}.json", () => {
     }
   });
 
-  it("documents every /v2 route of the route table with its scope and responses", async () => {
+  it("documents every /v2 route of the route list with its scope and responses", async () => {
     const doc = await documentOf(OLDEST);
     const operations = Object.values<Json>(doc.paths).flatMap((ops) => Object.values<Json>(ops));
     expect(operations).toHaveLength(ROUTES.length);

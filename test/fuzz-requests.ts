@@ -2,9 +2,9 @@
 // route table), with generated credentials, versions, merchant keys, conditional and range
 // headers, queries, path segments and bodies, around the ids of one fixture.
 import fc from "fast-check";
-import { ROUTES } from "../src/app/route-table";
 import { bundle } from "../src/canonical/bundle";
 import { app } from "../src/index";
+import { ROUTES } from "../src/routes";
 import { OLDEST } from "./bundle-versions";
 import { type Fixture, OPERATOR_TOKEN } from "./helpers";
 

@@ -1,4 +1,4 @@
-// A property-based HTTP fuzzer: every route the app registers (and every row of the route table),
+// A property-based HTTP fuzzer: every route the app registers (and every row of the route list),
 // every method, with generated credentials, versions, merchant keys, conditional and range
 // headers, queries, path segments and bodies. Invariants: never a 5xx (but the 501 the reference
 // documents for routes this service does not offer), and every /v2 response matches the reference
@@ -72,7 +72,7 @@ async function check(input: Generated): Promise<void> {
   const res = await exports.default.fetch(req);
   statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
   const text = await res.clone().text();
-  // 501 is the documented answer of the route table's unimplemented routes (checked below).
+  // 501 is the documented answer of the route list's unimplemented routes (checked below).
   if (res.status >= 500 && !(res.status === 501 && input.path.startsWith("/v2/"))) {
     throw new Error(`${req.method} ${url} → ${res.status}: ${text.slice(0, 300)}`);
   }

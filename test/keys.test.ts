@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SCOPES } from "../src/app/route-table";
+import { SCOPES } from "../src/domain/scopes";
 import { ALL_VERSIONS, OLDEST, SANDBOX_ONLY, versionsWith } from "./bundle-versions";
 import {
   api,

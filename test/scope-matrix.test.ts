@@ -1,8 +1,10 @@
-// The route × scope matrix, generated from the table the app enforces (src/app/route-table.ts).
+// The route × scope matrix, generated from the route list the app enforces (src/routes/index.ts).
 import { beforeAll, describe, expect, it } from "vitest";
-import { ROUTES, type RouteSpec, SCOPES, type Scope, SOFT_SCOPES } from "../src/app/route-table";
+import type { Route } from "../src/app/route";
 import { bundle } from "../src/canonical/bundle";
+import { SCOPES, type Scope, SOFT_SCOPES } from "../src/domain/scopes";
 import { app } from "../src/index";
+import { ROUTES } from "../src/routes";
 import { ALL_VERSIONS, OLDEST } from "./bundle-versions";
 import { api, createKey, seedAccount } from "./helpers";
 
@@ -108,7 +110,7 @@ const BODIES: Record<string, unknown> = {
   "/v2/webhook_endpoints": { url: "https://hooks.example.com/matrix" },
 };
 
-async function call(route: RouteSpec, key: string, version?: string): Promise<Response> {
+async function call(route: Route, key: string, version?: string): Promise<Response> {
   const body = route.method === "POST" ? BODIES[route.path] : undefined;
   // A deleted endpoint is gone: each deletion gets one of its own.
   const endpoint = route.method === "DELETE" ? await createEndpoint() : endpointId;
@@ -129,7 +131,7 @@ async function call(route: RouteSpec, key: string, version?: string): Promise<Re
   return res;
 }
 
-describe("the route table", () => {
+describe("the route list", () => {
   it("is SPEC.md's scope table, the routes it names without a scope, and the event routes", () => {
     expect(ROUTES.map((r) => [nameOf(r), r.scope])).toEqual([...SPECIFIED, ...INTEGRATION]);
   });

@@ -68,6 +68,8 @@ export interface Variables {
    */
   readAhead: ReadAhead;
   readAheadResults: ReadAheadResults;
+  /** The route's query parameters as read once (or the 400 they answer); see app/route.ts. */
+  query: unknown;
   /** The signed-in dashboard user, on /dashboard pages that need one. */
   session: DashboardSession;
   /** The Idempotency-Key this POST holds while it runs, if it sent one. */

@@ -128,21 +128,21 @@ export const idempotent: MiddlewareHandler<AppEnv> = async (c, next) => {
 };
 
 /**
- * The write that stores `body` as this request's response, to put in the batch of the route's
+ * The write that stores `response` as this request's response, to put in the batch of the route's
  * own effect: the effect and its replayable response then commit together or not at all. Empty
  * when the request sent no Idempotency-Key.
  */
 export async function storeWithEffect(
   c: Context<AppEnv>,
-  status: number,
-  body: Json,
+  response: { status: number; body: Json },
 ): Promise<ReturnType<typeof completeKey>[]> {
   const held = c.get("idempotencyKey");
   if (!held) return [];
+  const { status } = response;
   const sealed = await sealResponse(held.owner, held.key, sealingSecrets(c)[0] ?? "", {
     status,
     version: c.get("version"),
-    body: JSON.stringify(body),
+    body: JSON.stringify(response.body),
   });
   held.storedWithEffect = true;
   return [completeKey(c.get("db"), held.keyHash, held.lockToken, status, sealed)];

@@ -3,6 +3,7 @@
 import type { MiddlewareHandler } from "hono";
 import { findCallerByKeyHash } from "../db/queries";
 import { hashApiKey, parseApiKey } from "../domain/api-keys";
+import type { Scope } from "../domain/scopes";
 import type { AppEnv } from "./context";
 import { ApiError, routeNotFound } from "./errors";
 import { merchantKeyHeader, versionHeader } from "./headers";
@@ -15,7 +16,6 @@ import {
   refuseBlockedClient,
   withinLimit,
 } from "./rate-limit";
-import type { RouteSpec, Scope } from "./route-table";
 import { markVersion } from "./version-headers";
 
 const UNAUTHORIZED = () =>
@@ -110,7 +110,10 @@ export const resolveVersion: MiddlewareHandler<AppEnv> = async (c, next) => {
 };
 
 /** 404, exactly as for an unknown route, when the request's version does not have the route. */
-export function requireRouteInVersion(route: RouteSpec): MiddlewareHandler<AppEnv> {
+export function requireRouteInVersion(route: {
+  method: string;
+  path: string;
+}): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     if (!c.get("bundle").routeExists(c.get("version"), route.method, route.path)) {
       throw routeNotFound(c.req.method, c.req.path);

@@ -1,4 +1,5 @@
-// Rendering: canonical bodies go through the version chain of the request's version, then out.
+// Rendering: canonical bodies go through the version chain of the request's version, then out;
+// and the one renderer of errors.
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ResourceName } from "../canonical/schemas";
@@ -6,16 +7,6 @@ import { isStorageOutage } from "../db/storage";
 import type { Json } from "../versioning";
 import type { AppEnv } from "./context";
 import { ApiError } from "./errors";
-
-/** Sends a canonical body shaped for the request's version (unchanged before one is chosen). */
-export function respond(
-  c: Context<AppEnv>,
-  resource: ResourceName,
-  body: Json,
-  status: ContentfulStatusCode = 200,
-): Response {
-  return sendShaped(c, shape(c, resource, body, status), status);
-}
 
 /** What the version modules make of a canonical body, for the request's version. */
 export function shape(
@@ -30,16 +21,8 @@ export function shape(
 }
 
 /** What a transformer may know of the response being built. */
-export function responseContext(c: Context<AppEnv>, status: number) {
+function responseContext(c: Context<AppEnv>, status: number) {
   return { path: c.req.path, status, timestamp: c.get("now")().toISOString() };
-}
-
-/**
- * Sends a body already shaped for the request's version (see `shape`). Its version headers were
- * set when the version was resolved (`resolveVersion`).
- */
-export function sendShaped(c: Context<AppEnv>, body: Json, status: ContentfulStatusCode): Response {
-  return c.json(body, status);
 }
 
 /**
@@ -72,5 +55,5 @@ export function toApiError(err: Error, c: Context<AppEnv>): ApiError {
 export function renderError(err: Error, c: Context<AppEnv>): Response {
   const apiError = toApiError(err, c);
   for (const [name, value] of Object.entries(apiError.headers)) c.header(name, value);
-  return respond(c, "Error", apiError.toBody(), apiError.status);
+  return c.json(shape(c, "Error", apiError.toBody(), apiError.status), apiError.status);
 }

@@ -1,7 +1,7 @@
 // The canonical model the version bundle reshapes from: the newest schemas, which of them are
 // response and request bodies, which schema documents each error type, and every route.
 import type { ErrorType } from "../app/errors";
-import { ROUTES } from "../app/route-table";
+import { ROUTES } from "../routes";
 import type { CanonicalModel } from "../versioning";
 import {
   canonicalSchemas,

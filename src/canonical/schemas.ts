@@ -219,6 +219,20 @@ for (const [id, schema] of Object.entries(NAMED)) registry.add(schema, { id });
 
 export type SchemaName = keyof typeof NAMED;
 
+/** A named schema of the canonical model, by reference: what a route declares its bodies with. */
+export interface SchemaRef<Name extends SchemaName = SchemaName> {
+  readonly name: Name;
+  readonly schema: (typeof NAMED)[Name];
+}
+
+/** Every named schema, by reference. */
+export const schemas = Object.fromEntries(
+  Object.entries(NAMED).map(([name, schema]) => [name, { name, schema }]),
+) as { readonly [Name in SchemaName]: SchemaRef<Name> };
+
+/** The canonical body of a schema: what a handler builds, or what a request body reads as. */
+export type BodyOf<Ref extends SchemaRef> = z.output<Ref["schema"]>;
+
 /** Per named schema, the names of its fields: what version changes may name. */
 export type CanonicalFields = {
   [Name in SchemaName]: keyof z.output<(typeof NAMED)[Name]> & string;

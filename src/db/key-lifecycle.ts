@@ -5,6 +5,7 @@ import { and, asc, eq, isNull, ne, type SQL, sql } from "drizzle-orm";
 import type { Actor } from "../domain/audit";
 import type { Environment } from "../domain/environment";
 import type { ApiKeyRecord } from "../domain/key-record";
+import type { Scope } from "../domain/scopes";
 import { auditInsert } from "./audit";
 import type { Database } from "./client";
 import {
@@ -140,7 +141,7 @@ export async function rollApiKey(
     key_id: fresh.keyId,
     api_key: fresh.apiKey,
     environment: input.environment,
-    scopes: JSON.parse(created.scopes) as string[],
+    scopes: JSON.parse(created.scopes) as Scope[],
     created_at: now,
     old_key_expires_at: old.expires_at,
   };

@@ -5,6 +5,7 @@ import { generateApiKey, generateKeyId, hashApiKey } from "../domain/api-keys";
 import type { Actor } from "../domain/audit";
 import type { Environment } from "../domain/environment";
 import { type ApiKeyRecord, type KeyCreator, maskApiKey, maskedPrefix } from "../domain/key-record";
+import type { Scope } from "../domain/scopes";
 import { auditInsert } from "./audit";
 import type { Database } from "./client";
 import { apiKeys, users } from "./schema";
@@ -14,7 +15,7 @@ export interface CreatedKey {
   key_id: string;
   api_key: string;
   environment: Environment;
-  scopes: string[];
+  scopes: Scope[];
   created_at: string;
   name?: string;
 }
@@ -42,7 +43,7 @@ export async function newKeyMaterial(environment: Environment) {
 export interface NewKey {
   partnerId: string;
   environment: Environment;
-  scopes: readonly string[];
+  scopes: readonly Scope[];
   name: string | null;
   actor: Actor;
   now: Date;

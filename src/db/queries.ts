@@ -16,6 +16,7 @@ import {
 import { QueryBuilder, SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import type { Caller } from "../domain/caller";
 import type { PagePosition } from "../domain/page-token";
+import type { Scope } from "../domain/scopes";
 import type { StatementRecord } from "../domain/statement";
 import type { Database } from "./client";
 import { accounts, apiKeys, customers, partners, statements } from "./schema";
@@ -86,10 +87,14 @@ interface KeyRow {
   [ahead: `ahead_${string}`]: unknown;
 }
 
-/** Reads a route planned before authentication: the key lookup to send, and its values. */
-export interface ReadAhead {
+/**
+ * Reads a route planned before authentication: the key lookup to send, its values, and how the
+ * route reads its results (once the caller is known to own them).
+ */
+export interface ReadAhead<Reads = unknown> {
   lookup: BuiltQuery;
   values: Record<string, unknown>;
+  read(results: ReadAheadResults): Reads;
 }
 
 /** The values of the `ahead_*` columns, by name without the prefix. */
@@ -123,7 +128,7 @@ export async function findCallerByKeyHash(
     keyId: row.key_id,
     partnerId: row.partner_id,
     environment: row.environment,
-    scopes: JSON.parse(row.scopes) as string[],
+    scopes: JSON.parse(row.scopes) as Scope[],
     lastUsedOn: row.last_used_on,
     savedVersion:
       row.environment === "sandbox" ? row.saved_version_sandbox : row.saved_version_production,
@@ -265,7 +270,7 @@ export function statementPageReads(
   after: PagePosition | null,
   limit: number,
   bounds: PeriodEndBounds = {},
-): ReadAhead {
+): ReadAhead<StatementPageReads> {
   const filtered = bounds.gte !== undefined || bounds.lt !== undefined;
   const values: Record<string, unknown> = { accountId, limit: limit + 1 };
   if (after) {
@@ -279,7 +284,7 @@ export function statementPageReads(
   const lookup = filtered
     ? PAGE_READS[after ? "nextFiltered" : "firstFiltered"]
     : PAGE_READS[after ? "next" : "first"];
-  return { lookup, values };
+  return { lookup, values, read: statementPageResults };
 }
 
 /**
@@ -324,11 +329,16 @@ function toRecord(row: PageRow): StatementRecord {
   };
 }
 
-/** The owner (first page only: undefined on a continuation) and the rows, newest first. */
-export function statementPageResults(results: ReadAheadResults): {
+/** What a statements page read: the account's owner, and the page's rows. */
+export interface StatementPageReads {
+  /** The account's owner (null: no such account); undefined on a continuation. */
   owner: AccountOwner | null | undefined;
+  /** Up to `limit + 1` statements, newest first. */
   rows: StatementRecord[];
-} {
+}
+
+/** The owner (first page only: undefined on a continuation) and the rows, newest first. */
+export function statementPageResults(results: ReadAheadResults): StatementPageReads {
   const rows = JSON.parse(String(results.page ?? "[]")) as PageRow[];
   // SQLite hands the subquery's rows to the aggregate in its ORDER BY order, but SQL does not
   // promise it: sorting an already sorted page is one linear pass.

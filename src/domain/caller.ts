@@ -1,11 +1,12 @@
 // The authenticated caller of a partner request: what the key lookup returns.
 import type { Environment } from "./environment";
+import type { Scope } from "./scopes";
 
 export interface Caller {
   keyId: string;
   partnerId: string;
   environment: Environment;
-  scopes: readonly string[];
+  scopes: readonly Scope[];
   /** UTC day the key was last recorded as used (null: never), as the key lookup read it. */
   lastUsedOn: string | null;
   savedVersion: string;

@@ -1,19 +1,11 @@
 // One OpenAPI 3.1 document per version: the canonical schemas, edited back through every newer
-// change, and an operation for every /v2 route of the route table.
-
-import { ROUTES, type RouteSpec } from "../app/route-table";
+// change, and an operation for every /v2 route of the route list, from its declaration.
+import type { Route } from "../app/route";
 import { changelogEntryPath } from "../app/version-headers";
+import { ROUTES } from "../routes";
 import type { Json, VersionBundle } from "../versioning";
-import { PERIOD_END_FILTERS, webhooksOf } from "./integration-docs";
-import {
-  openApiPath,
-  operationIdOf,
-  pathParameters,
-  type Served,
-  servedOf,
-  TAGS,
-  tagOf,
-} from "./operations";
+import { webhooksOf } from "./integration-docs";
+import { openApiPath, operationIdOf, pathParameters, TAGS, tagOf } from "./operations";
 import {
   errorResponses,
   type HeaderNames,
@@ -27,30 +19,8 @@ export type { HeaderNames } from "./responses";
 
 export type OpenApiDocument = Record<string, Json>;
 
-function pageParameters(page: NonNullable<Served["page"]>): Json[] {
-  return [
-    {
-      name: "limit",
-      in: "query",
-      required: false,
-      description: "Maximum number of objects returned.",
-      schema: { type: "integer", minimum: 1, maximum: 100, default: 10 },
-    },
-    {
-      name: "starting_after",
-      in: "query",
-      required: false,
-      description:
-        page === "token"
-          ? "The `next_page_token` of the previous page: an opaque cursor, not an object id."
-          : "The id of the last object of the previous page.",
-      schema: { type: "string" },
-    },
-  ];
-}
-
-function operationOf(route: RouteSpec, headers: HeaderNames, deprecated: boolean): Json {
-  const served = route.implemented ? servedOf(route) : undefined;
+function operationOf(route: Route, headers: HeaderNames, deprecated: boolean): Json {
+  const { success } = route;
   const parameters: Json[] = pathParameters(route.path).map((name) => ({
     name,
     in: "path",
@@ -58,18 +28,17 @@ function operationOf(route: RouteSpec, headers: HeaderNames, deprecated: boolean
     description: `The \`${name}\` of the ${name.replace(/_id$/, "").replace(/_/g, " ")}.`,
     schema: { type: "string" },
   }));
-  if (served?.page) parameters.push(...pageParameters(served.page));
-  if (served?.filters) parameters.push(...PERIOD_END_FILTERS);
+  if (route.query) parameters.push(...route.query.parameters);
   parameters.push({ $ref: "#/components/parameters/Version" });
   const idempotent = route.implemented && route.method === "POST";
   if (idempotent) parameters.push({ $ref: "#/components/parameters/IdempotencyKey" });
   if (route.customerScoped) parameters.push({ $ref: "#/components/parameters/MerchantKey" });
 
   const responses: Record<string, Json> = {};
-  if (served) {
-    const success: Json = {
+  if (success) {
+    const documented: Json = {
       description: { 200: "Success.", 201: "Created.", 202: "Accepted.", 204: "Done." }[
-        served.status
+        success.status
       ],
       headers: {
         ...versionedHeaders(headers, deprecated),
@@ -77,8 +46,8 @@ function operationOf(route: RouteSpec, headers: HeaderNames, deprecated: boolean
         "RateLimit-Policy": { $ref: "#/components/headers/RateLimitPolicy" },
       },
     };
-    if (served.schema) success.content = json(ref(served.schema));
-    responses[served.status] = success;
+    if (success.schema) documented.content = json(ref(success.schema.name));
+    responses[success.status] = documented;
   }
   const errors = (name: string) => ({ $ref: `#/components/responses/${name}` });
   responses[400] = errors(route.implemented ? "InvalidRequest" : "BadRequest");
@@ -112,10 +81,10 @@ function operationOf(route: RouteSpec, headers: HeaderNames, deprecated: boolean
     "x-required-scope": route.scope,
     parameters,
   };
-  if (served?.body) {
+  if (route.body) {
     operation.requestBody = {
-      required: served.body.required,
-      content: json(ref(served.body.schema)),
+      required: route.body.required,
+      content: json(ref(route.body.schema.name)),
     };
   }
   operation.responses = responses;

@@ -1,33 +1,10 @@
-// The reference's parts that integrate partners: the statement date filters, and the webhooks an
-// endpoint receives (OpenAPI 3.1 `webhooks`), one signed POST per event type.
+// The webhooks an endpoint receives, as the reference documents them (OpenAPI 3.1 `webhooks`):
+// one signed POST per event type.
 
 import { EVENT_TYPES } from "../domain/event";
 import type { Json } from "../versioning";
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-
-/** The statement date bounds of the statements list. */
-export const PERIOD_END_FILTERS: Json[] = [
-  {
-    name: "period_end_date_gte",
-    in: "query",
-    required: false,
-    description:
-      "Only statements whose `period_end_date` is at or after this instant (inclusive). An RFC " +
-      "3339 timestamp, e.g. `2026-01-01T00:00:00Z`. Page tokens are bound to the filters: send " +
-      "the same ones with `starting_after`.",
-    schema: { type: "string", format: "date-time" },
-  },
-  {
-    name: "period_end_date_lt",
-    in: "query",
-    required: false,
-    description:
-      "Only statements whose `period_end_date` is before this instant (exclusive). An RFC 3339 " +
-      "timestamp; must be later than `period_end_date_gte` when both are sent.",
-    schema: { type: "string", format: "date-time" },
-  },
-];
 
 /** What each webhook endpoint receives: one signed POST per event, in the endpoint's version. */
 export function webhooksOf(): Record<string, Json> {

@@ -1,75 +1,5 @@
-// What each /v2 route of the route table takes and returns, as the reference documents it.
-import type { RouteSpec } from "../app/route-table";
-import type { SchemaName } from "../canonical/schemas";
-
-/** The documented success of a served route. */
-export interface Served {
-  status: 200 | 201 | 202 | 204;
-  /** The body of the success; none for a 204. */
-  schema?: SchemaName;
-  /** `token`: signed `next_page_token` cursors; `id`: the last object's id. */
-  page?: "token" | "id";
-  /** Query filters beyond paging: the statement date bounds. */
-  filters?: "period_end_date";
-  body?: { schema: SchemaName; required: boolean };
-}
-
-/** Keyed by `METHOD path`, exactly as in the route table. */
-export const SERVED: Readonly<Record<string, Served>> = {
-  "GET /v2/customers/:customer_id/accounts/:account_id/statements": {
-    status: 200,
-    schema: "StatementList",
-    page: "token",
-    filters: "period_end_date",
-  },
-  "GET /v2/customers/:customer_id/accounts": { status: 200, schema: "AccountList", page: "id" },
-  "GET /v2/customers/:customer_id/accounts/:account_id": { status: 200, schema: "Account" },
-  "GET /v2/customers": { status: 200, schema: "CustomerList", page: "id" },
-  "GET /v2/customers/:customer_id": { status: 200, schema: "Customer" },
-  "POST /v2/customers/:customer_id/link": {
-    status: 200,
-    schema: "Customer",
-    body: { schema: "CustomerLinkRequest", required: true },
-  },
-  "POST /v2/keys": {
-    status: 201,
-    schema: "ApiKey",
-    body: { schema: "CreateKeyRequest", required: false },
-  },
-  "GET /v2/events": { status: 200, schema: "EventList", page: "token" },
-  "GET /v2/events/:event_id": { status: 200, schema: "Event" },
-  "GET /v2/events/:event_id/delivery_attempts": {
-    status: 200,
-    schema: "DeliveryAttemptList",
-    page: "id",
-  },
-  "POST /v2/events/:event_id/resend": {
-    status: 202,
-    schema: "EventResend",
-    body: { schema: "ResendEventRequest", required: false },
-  },
-  "POST /v2/webhook_endpoints": {
-    status: 201,
-    schema: "WebhookEndpoint",
-    body: { schema: "CreateWebhookEndpointRequest", required: true },
-  },
-  "GET /v2/webhook_endpoints": { status: 200, schema: "WebhookEndpointList", page: "id" },
-  "GET /v2/webhook_endpoints/:webhook_endpoint_id": { status: 200, schema: "WebhookEndpoint" },
-  "DELETE /v2/webhook_endpoints/:webhook_endpoint_id": { status: 204 },
-  "POST /v2/webhook_endpoints/:webhook_endpoint_id/roll_secret": {
-    status: 200,
-    schema: "WebhookEndpoint",
-    body: { schema: "RollWebhookEndpointSecretRequest", required: false },
-  },
-  "POST /v2/webhook_endpoints/:webhook_endpoint_id/enable": {
-    status: 200,
-    schema: "WebhookEndpoint",
-  },
-};
-
-export function servedOf(route: RouteSpec): Served | undefined {
-  return SERVED[`${route.method} ${route.path}`];
-}
+// How the reference names and groups the routes: OpenAPI paths, operation ids and tags.
+import type { Route } from "../app/route";
 
 /** `/v2/customers/:customer_id` → `/v2/customers/{customer_id}`. */
 export function openApiPath(path: string): string {
@@ -81,7 +11,7 @@ export function pathParameters(path: string): string[] {
 }
 
 /** `List an account's statements` → `listAccountStatements`. */
-export function operationIdOf(route: RouteSpec): string {
+export function operationIdOf(route: Route): string {
   const words = route.summary
     .replace(/'s\b/g, "")
     .split(/[^A-Za-z0-9]+/)

@@ -1,35 +1,44 @@
 // GET /v2/customers/{customer_id}/accounts and /accounts/{account_id}: the account as it stands.
-import { Hono } from "hono";
-import type { AppEnv } from "../app/context";
 import { accountNotFound, customerNotFound } from "../app/errors";
-import { respond } from "../app/respond";
+import { idPage, idPageQuery } from "../app/query";
+import { route } from "../app/route";
+import { schemas } from "../canonical/schemas";
 import { findAccount, readAccountPage, readScopeOf } from "../db/customer-queries";
 import { toAccount } from "../domain/account";
-import { idPage, parseIdPage } from "./list-params";
 
-export const accountRoutes = new Hono<AppEnv>()
-  .get("/v2/customers/:customer_id/accounts", async (c) => {
+export const listAccounts = route({
+  method: "GET",
+  path: "/v2/customers/:customer_id/accounts",
+  summary: "List a customer's accounts",
+  scope: "ACCOUNT_READ",
+  customerScoped: true,
+  query: idPageQuery,
+  response: { status: 200, schema: schemas.AccountList },
+  async handler(c, { query: { limit, after }, reply }) {
     const customerId = c.req.param("customer_id");
-    const { limit, after } = parseIdPage((name) => c.req.queries(name));
     const scope = readScopeOf(c.get("caller"), c.get("merchantKey"));
     const page = await readAccountPage(c.get("db"), scope, customerId, after, limit);
     if (!page.customerFound) throw customerNotFound(customerId);
     // One instant for the whole page.
     const asOf = c.get("now")().toISOString();
-    return respond(
-      c,
-      "AccountList",
-      idPage(page.rows, limit, (row) => toAccount(row, asOf)),
-    );
-  })
-  .get("/v2/customers/:customer_id/accounts/:account_id", async (c) => {
+    return reply(idPage(page.rows, limit, (row) => toAccount(row, asOf)));
+  },
+});
+
+export const retrieveAccount = route({
+  method: "GET",
+  path: "/v2/customers/:customer_id/accounts/:account_id",
+  summary: "Retrieve an account",
+  scope: "ACCOUNT_READ",
+  customerScoped: true,
+  response: { status: 200, schema: schemas.Account },
+  async handler(c, { reply }) {
     const customerId = c.req.param("customer_id");
     const accountId = c.req.param("account_id");
     const scope = readScopeOf(c.get("caller"), c.get("merchantKey"));
     const found = await findAccount(c.get("db"), scope, customerId, accountId);
     if (!found.customerFound) throw customerNotFound(customerId);
-    if (!found.account) {
-      throw accountNotFound(accountId);
-    }
-    return respond(c, "Account", toAccount(found.account, c.get("now")().toISOString()));
-  });
+    if (!found.account) throw accountNotFound(accountId);
+    return reply(toAccount(found.account, c.get("now")().toISOString()));
+  },
+});

@@ -1,24 +1,27 @@
 // /v2/events: statement events of the caller's product, newest first, kept 30 days; their
 // delivery attempts, and re-sending one to webhook endpoints.
-
 import type { Context } from "hono";
-import { Hono } from "hono";
 import { keyActor } from "../app/actor";
 import type { AppEnv } from "../app/context";
 import { invalidRequest } from "../app/errors";
 import { renderEvent, renderEvents } from "../app/event-view";
 import { resendEventTo, retainedEvent, retainedSince } from "../app/events";
-import { respond } from "../app/respond";
+import {
+  idPage,
+  idPageQuery,
+  pageParameters,
+  parseLimit,
+  type QueryDefinition,
+  startingAfterToken,
+} from "../app/query";
+import { route } from "../app/route";
+import { schemas } from "../canonical/schemas";
 import { readScopeOf } from "../db/customer-queries";
 import { readEventPage } from "../db/events";
 import type { ReadScope } from "../db/queries";
 import { readAttemptPage } from "../db/webhook-deliveries";
 import { toDeliveryAttempt } from "../domain/delivery-attempt";
 import { decodeEventPageToken, encodeEventPageToken } from "../domain/page-token";
-import { idPage, parseIdPage, parseLimit } from "./list-params";
-import { readRequest } from "./request-body";
-
-const ONE = "/v2/events/:event_id";
 
 function scopeOf(c: Context<AppEnv>): ReadScope {
   return readScopeOf(c.get("caller"), c.get("merchantKey"));
@@ -29,33 +32,45 @@ function readMoment(c: Context<AppEnv>) {
   return { signer: c.get("signer"), origin: new URL(c.req.url).origin, now: c.get("now")() };
 }
 
-export const eventRoutes = new Hono<AppEnv>()
-  .get("/v2/events", async (c) => {
-    const limit = parseLimit(c.req.queries("limit"));
+const foreignCursor = () =>
+  invalidRequest(
+    ["starting_after must be a next_page_token returned by this endpoint"],
+    "starting_after",
+  );
+
+/** `limit`, and the signed cursor of the previous page (checked against the caller's scope). */
+const eventListQuery: QueryDefinition<{ limit: number; startingAfter: string | undefined }> = {
+  parameters: pageParameters("token"),
+  parse: (query) => ({
+    limit: parseLimit(query("limit")),
+    startingAfter: startingAfterToken(query, foreignCursor),
+  }),
+};
+
+export const listEvents = route({
+  method: "GET",
+  path: "/v2/events",
+  summary: "List events",
+  // Events carry statements, so they need ACCOUNT_READ, and they belong to one product, so the
+  // merchant-key rules apply (as to every route of events and webhook endpoints).
+  scope: "ACCOUNT_READ",
+  customerScoped: true,
+  query: eventListQuery,
+  response: { status: 200, schema: schemas.EventList },
+  async handler(c, { query: { limit, startingAfter }, reply }) {
     const scope = scopeOf(c);
-    const values = c.req.queries("starting_after");
     let after = null;
-    if (values !== undefined) {
-      const [token] = values;
-      after =
-        values.length === 1 && token
-          ? await decodeEventPageToken(c.get("signer"), scope, token)
-          : null;
-      if (!after) {
-        throw invalidRequest(
-          ["starting_after must be a next_page_token returned by this endpoint"],
-          "starting_after",
-        );
-      }
+    if (startingAfter !== undefined) {
+      after = await decodeEventPageToken(c.get("signer"), scope, startingAfter);
+      if (!after) throw foreignCursor();
     }
     const since = retainedSince(c.get("now")());
     const rows = await readEventPage(c.get("db"), scope, since, after, limit);
     const page = rows.slice(0, limit);
-    const moment = readMoment(c);
     // Canonical events: the bundle reshapes the whole list, statements inside included, once.
-    const data = await renderEvents(page, moment);
+    const data = await renderEvents(page, readMoment(c));
     const last = page.at(-1);
-    const body: { data: unknown[]; has_more: boolean; next_page_token?: string } = {
+    const body: { data: typeof data; has_more: boolean; next_page_token?: string } = {
       data,
       has_more: rows.length > limit && last !== undefined,
     };
@@ -65,31 +80,55 @@ export const eventRoutes = new Hono<AppEnv>()
         eventId: last.eventId,
       });
     }
-    return respond(c, "EventList", body);
-  })
+    return reply(body);
+  },
+});
 
-  .get(ONE, async (c) => {
+export const retrieveEvent = route({
+  method: "GET",
+  path: "/v2/events/:event_id",
+  summary: "Retrieve an event",
+  scope: "ACCOUNT_READ",
+  customerScoped: true,
+  response: { status: 200, schema: schemas.Event },
+  async handler(c, { reply }) {
     const row = await retainedEvent(c, scopeOf(c), c.req.param("event_id"));
-    return respond(c, "Event", await renderEvent(row, readMoment(c)));
-  })
+    return reply(await renderEvent(row, readMoment(c)));
+  },
+});
 
-  .get(`${ONE}/delivery_attempts`, async (c) => {
-    const { limit, after } = parseIdPage((name) => c.req.queries(name));
+export const listDeliveryAttempts = route({
+  method: "GET",
+  path: "/v2/events/:event_id/delivery_attempts",
+  summary: "List an event's delivery attempts",
+  scope: "ACCOUNT_READ",
+  customerScoped: true,
+  query: idPageQuery,
+  response: { status: 200, schema: schemas.DeliveryAttemptList },
+  async handler(c, { query: { limit, after }, reply }) {
     const row = await retainedEvent(c, scopeOf(c), c.req.param("event_id"));
     const rows = await readAttemptPage(c.get("db"), row.eventId, after, limit);
-    return respond(c, "DeliveryAttemptList", idPage(rows, limit, toDeliveryAttempt));
-  })
+    return reply(idPage(rows, limit, toDeliveryAttempt));
+  },
+});
 
-  .post(`${ONE}/resend`, async (c) => {
-    const body = await readRequest(c, "ResendEventRequest", { allowEmpty: true });
+export const resendEvent = route({
+  method: "POST",
+  path: "/v2/events/:event_id/resend",
+  summary: "Resend an event",
+  scope: "ACCOUNT_READ",
+  customerScoped: true,
+  body: { schema: schemas.ResendEventRequest, required: false },
+  response: { status: 202, schema: schemas.EventResend },
+  async handler(c, { body, reply }) {
     const resent = await resendEventTo(c, {
       scope: scopeOf(c),
       eventId: c.req.param("event_id"),
       endpointId: body.webhook_endpoint_id ?? null,
       actor: keyActor(c),
     });
-    const result = { event_id: resent.eventId, webhook_endpoint_ids: resent.endpointIds };
     // Stored after the fact by the idempotency layer: a crash in between would only queue the
     // event once more, which at-least-once delivery allows.
-    return respond(c, "EventResend", result, 202);
-  });
+    return reply({ event_id: resent.eventId, webhook_endpoint_ids: resent.endpointIds });
+  },
+});

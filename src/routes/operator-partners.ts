@@ -6,6 +6,7 @@ import { operatorActor } from "../app/actor";
 import type { AppEnv } from "../app/context";
 import { mailInvitation } from "../app/dashboard/mail";
 import { ApiError, invalidRequest, routeNotFound } from "../app/errors";
+import { idPageQuery } from "../app/query";
 import { readJsonBody } from "../app/read-body";
 import { readAuditPage } from "../db/audit";
 import { listApiKeys } from "../db/keys";
@@ -15,7 +16,6 @@ import { type AuditEntry, auditSequence } from "../domain/audit";
 import { type ApiKeyRecord, keyStatus } from "../domain/key-record";
 import { ROLES } from "../domain/permissions";
 import { normalizeEmail, type User } from "../domain/user";
-import { parseIdPage } from "./list-params";
 import { requirePartner, validationError } from "./operator-common";
 
 const InviteBody = z.strictObject({
@@ -110,7 +110,7 @@ export const operatorPartnerRoutes = new Hono<AppEnv>()
   // Every key of the partner, whoever created it, newest first.
   .get("/operator/v1/partners/:partner_id/keys", async (c) => {
     const partnerId = c.req.param("partner_id");
-    const { limit, after } = parseIdPage((name) => c.req.queries(name));
+    const { limit, after } = idPageQuery.parse((name) => c.req.queries(name));
     const environment = environmentFilter(c.req.query("environment"));
     await requirePartner(c, partnerId);
     const page = await listApiKeys(c.get("db"), partnerId, environment, after, limit);
@@ -124,7 +124,7 @@ export const operatorPartnerRoutes = new Hono<AppEnv>()
   // The partner's audit log, newest first; `starting_after` is an entry id (`audit_…`).
   .get("/operator/v1/partners/:partner_id/audit", async (c) => {
     const partnerId = c.req.param("partner_id");
-    const { limit, after } = parseIdPage((name) => c.req.queries(name));
+    const { limit, after } = idPageQuery.parse((name) => c.req.queries(name));
     const before = after === null ? null : auditSequence(after);
     if (after !== null && before === null) {
       throw invalidRequest(["starting_after must be an audit entry id"], "starting_after");

@@ -1,10 +1,12 @@
 // /v2/webhook_endpoints: where a product's statement events are pushed, per environment.
-import { Hono } from "hono";
+import type { Context } from "hono";
 import { keyActor } from "../app/actor";
 import type { AppEnv } from "../app/context";
 import { storeWithEffect } from "../app/idempotency";
-import { respond, sendShaped, shape } from "../app/respond";
+import { idPage, idPageQuery } from "../app/query";
+import { route } from "../app/route";
 import { endpointNotFound, prepareEndpoint, prepareSecretRoll } from "../app/webhook-endpoints";
+import { schemas } from "../canonical/schemas";
 import { readScopeOf } from "../db/customer-queries";
 import {
   deleteEndpoint,
@@ -13,76 +15,114 @@ import {
   readEndpointPage,
 } from "../db/webhook-endpoints";
 import { DEFAULT_PREVIOUS_SECRET_SECONDS, toWebhookEndpoint } from "../domain/webhook-endpoint";
-import { idPage, parseIdPage } from "./list-params";
-import { readRequest } from "./request-body";
 
-const BASE = "/v2/webhook_endpoints";
-const ONE = `${BASE}/:webhook_endpoint_id`;
+function scopeOf(c: Context<AppEnv>) {
+  return readScopeOf(c.get("caller"), c.get("merchantKey"));
+}
 
-export const webhookEndpointRoutes = new Hono<AppEnv>()
-  .post(BASE, async (c) => {
-    const body = await readRequest(c, "CreateWebhookEndpointRequest");
+export const createWebhookEndpoint = route({
+  method: "POST",
+  path: "/v2/webhook_endpoints",
+  summary: "Create a webhook endpoint",
+  scope: "ACCOUNT_READ",
+  customerScoped: true,
+  body: { schema: schemas.CreateWebhookEndpointRequest, required: true },
+  response: { status: 201, schema: schemas.WebhookEndpoint },
+  async handler(c, { body, reply }) {
     const prepared = await prepareEndpoint(c, {
-      scope: readScopeOf(c.get("caller"), c.get("merchantKey")),
+      scope: scopeOf(c),
       url: body.url,
       description: body.description ?? null,
       apiVersion: body.api_version ?? c.get("version"),
       actor: keyActor(c),
     });
     // The endpoint and its replayable response commit together: a retry never creates another.
-    const shaped = shape(c, "WebhookEndpoint", prepared.endpoint, 201);
-    await prepared.commit(await storeWithEffect(c, 201, shaped));
-    return sendShaped(c, shaped, 201);
-  })
+    const answer = reply(prepared.endpoint);
+    await prepared.commit(await storeWithEffect(c, answer));
+    return answer;
+  },
+});
 
-  .get(BASE, async (c) => {
-    const { limit, after } = parseIdPage((name) => c.req.queries(name));
-    const scope = readScopeOf(c.get("caller"), c.get("merchantKey"));
-    const rows = await readEndpointPage(c.get("db"), scope, after, limit);
+export const listWebhookEndpoints = route({
+  method: "GET",
+  path: "/v2/webhook_endpoints",
+  summary: "List webhook endpoints",
+  scope: "ACCOUNT_READ",
+  customerScoped: true,
+  query: idPageQuery,
+  response: { status: 200, schema: schemas.WebhookEndpointList },
+  async handler(c, { query: { limit, after }, reply }) {
+    const rows = await readEndpointPage(c.get("db"), scopeOf(c), after, limit);
     const now = c.get("now")();
-    return respond(
-      c,
-      "WebhookEndpointList",
-      idPage(rows, limit, (row) => toWebhookEndpoint(row, now)),
-    );
-  })
+    return reply(idPage(rows, limit, (row) => toWebhookEndpoint(row, now)));
+  },
+});
 
-  .get(ONE, async (c) => {
+export const retrieveWebhookEndpoint = route({
+  method: "GET",
+  path: "/v2/webhook_endpoints/:webhook_endpoint_id",
+  summary: "Retrieve a webhook endpoint",
+  scope: "ACCOUNT_READ",
+  customerScoped: true,
+  response: { status: 200, schema: schemas.WebhookEndpoint },
+  async handler(c, { reply }) {
     const endpointId = c.req.param("webhook_endpoint_id");
-    const scope = readScopeOf(c.get("caller"), c.get("merchantKey"));
-    const row = await findEndpoint(c.get("db"), scope, endpointId);
+    const row = await findEndpoint(c.get("db"), scopeOf(c), endpointId);
     if (!row) throw endpointNotFound(endpointId);
-    return respond(c, "WebhookEndpoint", toWebhookEndpoint(row, c.get("now")()));
-  })
+    return reply(toWebhookEndpoint(row, c.get("now")()));
+  },
+});
 
-  .delete(ONE, async (c) => {
+export const deleteWebhookEndpoint = route({
+  method: "DELETE",
+  path: "/v2/webhook_endpoints/:webhook_endpoint_id",
+  summary: "Delete a webhook endpoint",
+  scope: "ACCOUNT_READ",
+  customerScoped: true,
+  response: { status: 204 },
+  async handler(c, { reply }) {
     const endpointId = c.req.param("webhook_endpoint_id");
-    const scope = readScopeOf(c.get("caller"), c.get("merchantKey"));
-    const change = { scope, endpointId, actor: keyActor(c), now: c.get("now")() };
+    const change = { scope: scopeOf(c), endpointId, actor: keyActor(c), now: c.get("now")() };
     if (!(await deleteEndpoint(c.get("db"), change))) throw endpointNotFound(endpointId);
-    return c.body(null, 204);
-  })
+    return reply();
+  },
+});
 
-  .post(`${ONE}/roll_secret`, async (c) => {
-    const body = await readRequest(c, "RollWebhookEndpointSecretRequest", { allowEmpty: true });
+export const rollWebhookEndpointSecret = route({
+  method: "POST",
+  path: "/v2/webhook_endpoints/:webhook_endpoint_id/roll_secret",
+  summary: "Roll a webhook endpoint's secret",
+  scope: "ACCOUNT_READ",
+  customerScoped: true,
+  body: { schema: schemas.RollWebhookEndpointSecretRequest, required: false },
+  response: { status: 200, schema: schemas.WebhookEndpoint },
+  async handler(c, { body, reply }) {
     const prepared = await prepareSecretRoll(c, {
-      scope: readScopeOf(c.get("caller"), c.get("merchantKey")),
+      scope: scopeOf(c),
       endpointId: c.req.param("webhook_endpoint_id"),
       keepForSeconds: body.previous_secret_expires_in ?? DEFAULT_PREVIOUS_SECRET_SECONDS,
       actor: keyActor(c),
     });
     // The response is known before the write (the endpoint as it will read, with the new
     // secret), so it is stored in the same batch as the roll: a retry never rolls twice.
-    const shaped = shape(c, "WebhookEndpoint", prepared.endpoint);
-    await prepared.commit(await storeWithEffect(c, 200, shaped));
-    return sendShaped(c, shaped, 200);
-  })
+    const answer = reply(prepared.endpoint);
+    await prepared.commit(await storeWithEffect(c, answer));
+    return answer;
+  },
+});
 
-  .post(`${ONE}/enable`, async (c) => {
+export const enableWebhookEndpoint = route({
+  method: "POST",
+  path: "/v2/webhook_endpoints/:webhook_endpoint_id/enable",
+  summary: "Enable a webhook endpoint",
+  scope: "ACCOUNT_READ",
+  customerScoped: true,
+  response: { status: 200, schema: schemas.WebhookEndpoint },
+  async handler(c, { reply }) {
     const endpointId = c.req.param("webhook_endpoint_id");
-    const scope = readScopeOf(c.get("caller"), c.get("merchantKey"));
-    const change = { scope, endpointId, actor: keyActor(c), now: c.get("now")() };
+    const change = { scope: scopeOf(c), endpointId, actor: keyActor(c), now: c.get("now")() };
     const row = await enableEndpoint(c.get("db"), change);
     if (!row) throw endpointNotFound(endpointId);
-    return respond(c, "WebhookEndpoint", toWebhookEndpoint(row, c.get("now")()));
-  });
+    return reply(toWebhookEndpoint(row, c.get("now")()));
+  },
+});

@@ -8,7 +8,6 @@ import { createServer, type Server } from "node:http";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { OLDEST } from "../bundle-versions";
 import { type LocalService, startLocalService } from "../support/local-service";
 import { axeViolations, keepOnOrigin, launchChromium } from "./chromium";
 
@@ -56,6 +55,9 @@ async function receivedCount(count: number): Promise<Delivery[]> {
   }
   return deliveries;
 }
+
+/** The oldest version the run serves, from its changelog (the bundle's versions, newest first). */
+let OLDEST: string;
 
 const PARTNER = "browser_bank";
 const ADMIN = "admin@browser-bank.example";
@@ -119,6 +121,10 @@ async function expectAccessible(page: Page): Promise<void> {
 
 beforeAll(async () => {
   [service, browser] = await Promise.all([startLocalService(), launchChromium(), startReceiver()]);
+  const changelog = (await (await fetch(`${service.base}/changelog`)).json()) as {
+    versions: { version: string }[];
+  };
+  OLDEST = changelog.versions.at(-1)?.version as string;
   const imported = await operatorFetch("/import", {
     method: "POST",
     body: JSON.stringify({

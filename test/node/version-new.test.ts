@@ -6,7 +6,6 @@ import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { addToBundle, moduleSource } from "../../scripts/version-new.ts";
-import { bundle } from "../../src/canonical/bundle";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 const BIOME = path.join(ROOT, "node_modules", ".bin", "biome");
@@ -37,10 +36,11 @@ function biomeFormatted(file: string, text: string): string {
   return run.stdout;
 }
 
-/** The bundle's dated versions, oldest first. */
-const DATED = bundle.versions
-  .map((v) => v.id)
-  .filter((id) => /^\d{4}-\d{2}-\d{2}$/.test(id))
+/** The bundle's dated versions (those versions/index.ts lists), oldest first. */
+const DATED = readFileSync(path.join(ROOT, "versions", "index.ts"), "utf8")
+  .split("\n")
+  .map((line) => /^import \{ v\w+ \} from "\.\/(\d{4}-\d{2}-\d{2})";$/.exec(line)?.[1])
+  .filter((id): id is string => id !== undefined)
   .sort();
 const shifted = (id: string, days: number) =>
   new Date(Date.parse(id) + days * 86_400_000).toISOString().slice(0, 10);

@@ -20,6 +20,10 @@ function misspellings() {
   statement.field("pdf_url").existedAs({ ...removed, after: "feez" });
   // @ts-expect-error: no error type of that name
   error("FORBIDDEN_EROR").had({ type: "ACCESS_DENIED_ERROR" });
+  // @ts-expect-error: no route of that method and path
+  void endpoint("POST", "/v2/key").didntExist;
+  // @ts-expect-error: the route exists, with another method
+  void endpoint("GET", "/v2/keys").didntExist;
 }
 void misspellings;
 

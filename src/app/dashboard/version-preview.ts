@@ -4,9 +4,9 @@ import type { Context } from "hono";
 import { sampleStatementAccount } from "../../db/preview";
 import { readFirstStatementPage } from "../../db/queries";
 import type { Environment } from "../../domain/environment";
+import { buildStatementPage } from "../../domain/statement-page";
 import type { Json, VersionBundle, VersionChange } from "../../versioning";
 import type { AppEnv } from "../context";
-import { buildStatementPage } from "../statement-page";
 
 /** Statements in the preview: enough to show a PDF link and a quiet cycle, short to read. */
 export const PREVIEW_LIMIT = 2;

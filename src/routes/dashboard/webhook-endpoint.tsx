@@ -7,7 +7,9 @@ import type { AppEnv } from "../../app/context";
 import { authorize, may } from "../../app/dashboard/authorize";
 import { ApiError } from "../../app/errors";
 import { resendEventTo } from "../../app/events";
+import { parseRequest } from "../../app/request-body";
 import { type EndpointScope, prepareSecretRoll } from "../../app/webhook-endpoints";
+import { schemas } from "../../canonical/schemas";
 import { productsOf } from "../../db/partners";
 import { readEndpointAttempts } from "../../db/webhook-deliveries";
 import {
@@ -20,7 +22,6 @@ import type { Environment } from "../../domain/environment";
 import { isRollGrace, ROLL_GRACE } from "../../domain/key-record";
 import type { DashboardAction } from "../../domain/permissions";
 import type { ProductEndpoint } from "../../domain/webhook-endpoint";
-import { parseRequest } from "../request-body";
 import { environmentParam } from "./environment";
 import { field } from "./forms";
 import { DeleteEndpointPage, NewSecretPage, RollSecretPage } from "./views/webhook-actions";
@@ -125,7 +126,7 @@ export const webhookEndpointPageRoutes = new Hono<AppEnv>()
     }
     // The choices are values of the API's `previous_secret_expires_in`, checked as it checks them.
     const { previous_secret_expires_in: keepForSeconds = 0 } = parseRequest(
-      "RollWebhookEndpointSecretRequest",
+      schemas.RollWebhookEndpointSecretRequest,
       { previous_secret_expires_in: ROLL_GRACE[overlap] / 1000 },
     );
     const prepared = await prepareSecretRoll(c, { ...change, keepForSeconds });

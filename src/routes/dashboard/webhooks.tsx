@@ -6,7 +6,9 @@ import { userActor } from "../../app/actor";
 import type { AppEnv } from "../../app/context";
 import { authorize, may } from "../../app/dashboard/authorize";
 import { ApiError } from "../../app/errors";
+import { parseRequest } from "../../app/request-body";
 import { prepareEndpoint } from "../../app/webhook-endpoints";
+import { schemas } from "../../canonical/schemas";
 import type { Database } from "../../db/client";
 import { productsOf } from "../../db/partners";
 import { readSavedVersion } from "../../db/saved-versions";
@@ -15,7 +17,6 @@ import type { Environment } from "../../domain/environment";
 import { refusalOf } from "../../domain/permissions";
 import type { Product } from "../../domain/product";
 import type { ProductEndpoint } from "../../domain/webhook-endpoint";
-import { parseRequest } from "../request-body";
 import { environmentParam } from "./environment";
 import { field } from "./forms";
 import { NewSecretPage } from "./views/webhook-actions";
@@ -93,7 +94,7 @@ export const webhookPageRoutes = new Hono<AppEnv>()
     const description = await field(c, "description");
     const version = await field(c, "api_version");
     // The form is the API's create request: the same schema checks it.
-    const body = parseRequest("CreateWebhookEndpointRequest", {
+    const body = parseRequest(schemas.CreateWebhookEndpointRequest, {
       url: await field(c, "url"),
       ...(description === "" ? {} : { description }),
       api_version: version === "" ? await savedVersionOf(db, user.partnerId, environment) : version,

@@ -2,14 +2,14 @@
 // canonical shape by the version bundle, then validated by its one schema (the reference's).
 import type { Context } from "hono";
 import type * as z from "zod";
-import type { AppEnv } from "../app/context";
-import { invalidRequest } from "../app/errors";
-import { readJsonBody } from "../app/read-body";
-import type { RequestName } from "../canonical/schemas";
-import { REQUEST_SCHEMAS } from "../canonical/schemas";
+import type { BodyOf, RequestName, SchemaRef } from "../canonical/schemas";
 import { UnknownRequestField } from "../versioning";
+import type { AppEnv } from "./context";
+import { invalidRequest } from "./errors";
+import { readJsonBody } from "./read-body";
 
-type RequestOf<N extends RequestName> = z.infer<(typeof REQUEST_SCHEMAS)[N]>;
+/** A request body's schema, by reference. */
+export type RequestRef = SchemaRef<RequestName>;
 
 const shown = (name: string) => JSON.stringify(name.slice(0, 64));
 
@@ -38,12 +38,12 @@ export interface ReadRequestOptions {
   refuse?: (body: Record<string, unknown>) => void;
 }
 
-/** The canonical body of request `name`, or a 400 naming every problem. */
-export async function readRequest<N extends RequestName>(
+/** The canonical body of request `request`, or a 400 naming every problem. */
+export async function readRequest<Ref extends RequestRef>(
   c: Context<AppEnv>,
-  name: N,
+  request: Ref,
   options: ReadRequestOptions = {},
-): Promise<RequestOf<N>> {
+): Promise<BodyOf<Ref>> {
   const sent = await readJsonBody(c.req.raw, { allowEmpty: options.allowEmpty === true });
   const body = sent === undefined ? {} : sent;
   if (typeof body !== "object" || body === null || Array.isArray(body)) {
@@ -51,7 +51,7 @@ export async function readRequest<N extends RequestName>(
   }
   let canonical: Record<string, unknown>;
   try {
-    canonical = c.get("bundle").upgradeRequest(c.get("version"), name, body);
+    canonical = c.get("bundle").upgradeRequest(c.get("version"), request.name, body);
   } catch (err) {
     if (err instanceof UnknownRequestField) {
       throw invalidRequest([`${shown(err.field)} is not a field of this request`], err.field);
@@ -59,18 +59,21 @@ export async function readRequest<N extends RequestName>(
     throw err;
   }
   options.refuse?.(canonical);
-  return parseRequest(name, canonical);
+  return parseRequest(request, canonical);
 }
 
 /**
- * A canonical body checked by the schema of request `name`, or a 400 naming every problem: what
- * a dashboard form doing the same as a request validates its fields with.
+ * A canonical body checked by the schema of `request`, or a 400 naming every problem: what a
+ * dashboard form doing the same as a request validates its fields with.
  */
-export function parseRequest<N extends RequestName>(name: N, canonical: unknown): RequestOf<N> {
-  const parsed = REQUEST_SCHEMAS[name].safeParse(canonical);
+export function parseRequest<Ref extends RequestRef>(
+  request: Ref,
+  canonical: unknown,
+): BodyOf<Ref> {
+  const parsed = request.schema.safeParse(canonical);
   if (!parsed.success) {
     const { issues } = parsed.error;
     throw invalidRequest(issues.map(describeIssue), paramOf(issues[0]));
   }
-  return parsed.data as RequestOf<N>;
+  return parsed.data as BodyOf<Ref>;
 }

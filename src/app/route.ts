@@ -1,0 +1,234 @@
+// A /v2 route, declared once beside its handler: method, path, scope, customer scoping, query
+// parameters, request body, response and, for a page read with the key lookup, its read plan. The
+// route list (src/routes/index.ts) is the list of these: the app mounts them, the reference
+// documents them, the canonical model and the version modules name them.
+import type { Context, Handler, MiddlewareHandler } from "hono";
+import type { ParamKeys } from "hono/types";
+import type { BodyOf, ResourceName, SchemaRef } from "../canonical/schemas";
+import type { ReadAhead } from "../db/queries";
+import type { Scope } from "../domain/scopes";
+import type { Json } from "../versioning";
+import type { AppEnv } from "./context";
+import { ApiError } from "./errors";
+import { idempotent } from "./idempotency";
+import { requireRouteInVersion, requireScope, resolveProduct } from "./pipeline";
+import type { QueryDefinition } from "./query";
+import { type ReadRequestOptions, type RequestRef, readRequest } from "./request-body";
+import { shape } from "./respond";
+
+export type Method = "GET" | "POST" | "PUT" | "DELETE";
+
+/** A response body's schema, by reference. */
+export type ResponseRef = SchemaRef<Exclude<ResourceName, "Error">>;
+
+/** A route's path parameters, by name. */
+export type PathParams<Path extends string> = { [Name in ParamKeys<Path>]: string };
+
+/** The success a served route answers with. */
+export interface Success {
+  status: 200 | 201 | 202 | 204;
+  /** The body's schema; none for a 204. */
+  schema?: ResponseRef;
+}
+
+/** The request body a route reads before its handler runs. */
+export interface RequestBody<Ref extends RequestRef = RequestRef> {
+  schema: Ref;
+  /** False: an empty body reads as `{}`. */
+  required: boolean;
+  /** The route's own refusal of the canonical body, before its schema checks it. */
+  refuse?: ReadRequestOptions["refuse"];
+}
+
+/** A response already shaped for the request's version: what a handler returns. */
+export interface Reply {
+  readonly status: Success["status"];
+  /** The body in the request's version; null for a 204. */
+  readonly body: Json | null;
+}
+
+/** What the route hands its handler: everything read and checked before it runs. */
+export interface HandlerInput<Query, Reads, Body, Out> {
+  /** The query parameters, read once (see `QueryDefinition`). */
+  query: Query;
+  /** What the read plan read with the key lookup, once the caller is known. */
+  reads: Reads;
+  /** The request body, brought forward to the canonical shape and validated. */
+  body: Body;
+  /** Shapes a canonical body for the request's version, with the route's status. */
+  reply(body: Out): Reply;
+}
+
+/** A /v2 route as the app, the reference and the canonical model read it. */
+export interface Route<M extends Method = Method, Path extends string = string> {
+  method: M;
+  /** The router's path pattern: `/v2/customers/:customer_id`. */
+  path: Path;
+  /** The reference's one-line summary; the operation id is made from it. */
+  summary: string;
+  /** The scope required, or null when a valid key is enough. */
+  scope: Scope | null;
+  /** Reads one product's customers, so the merchant-key header rules apply. */
+  customerScoped: boolean;
+  /** False for a route whose behaviour the specification does not show: it answers 501. */
+  implemented: boolean;
+  query?: QueryDefinition<unknown>;
+  body?: RequestBody;
+  success?: Success;
+  /** Plans the route's reads from the request alone, before authentication. */
+  plan?: (query: never, params: never) => ReadAhead<unknown>;
+  /** The handler, with everything the declaration asks for read first. */
+  handle: Handler<AppEnv>;
+}
+
+interface Declaration<M extends Method, Path extends string> {
+  method: M;
+  path: Path;
+  summary: string;
+  scope: Scope | null;
+  customerScoped?: boolean;
+}
+
+/**
+ * A served route. `query` is read once (before authentication when the route has a plan), `plan`
+ * turns it into reads that ride in the key lookup's own statement, `body` is read before the
+ * handler, and the handler answers with `reply(canonicalBody)`, which the route's `response`
+ * shapes for the request's version.
+ */
+export function route<
+  const M extends Method,
+  const Path extends string,
+  Query = undefined,
+  Reads = undefined,
+  Body extends RequestRef | undefined = undefined,
+  Response extends Success = Success,
+>(
+  declaration: Declaration<M, Path> & {
+    query?: QueryDefinition<Query>;
+    plan?: (query: Query, params: PathParams<Path>) => ReadAhead<Reads>;
+    body?: RequestBody<Exclude<Body, undefined>>;
+    response: Response;
+    handler: (
+      c: Context<AppEnv, Path>,
+      input: HandlerInput<
+        Query,
+        Reads,
+        Body extends RequestRef ? BodyOf<Body> : undefined,
+        Response["schema"] extends ResponseRef ? BodyOf<Response["schema"]> : void
+      >,
+    ) => Promise<Reply>;
+  },
+): Route<M, Path> {
+  const { query, plan, body, response, handler } = declaration;
+  const reply = (c: Context<AppEnv>) => (canonical: Json) => ({
+    status: response.status,
+    // A body goes with a 200, 201 or 202; a 204 has none.
+    body: response.schema
+      ? shape(c, response.schema.name, canonical, response.status as 200)
+      : null,
+  });
+  return {
+    method: declaration.method,
+    path: declaration.path,
+    summary: declaration.summary,
+    scope: declaration.scope,
+    customerScoped: declaration.customerScoped ?? false,
+    implemented: true,
+    ...(query ? { query: query as QueryDefinition<unknown> } : {}),
+    ...(body ? { body } : {}),
+    success: response,
+    ...(plan ? { plan: plan as Route["plan"] } : {}),
+    handle: async (c) => {
+      const input = {
+        query: query ? queryOf(c, query) : undefined,
+        reads: plan ? c.get("readAhead").read(c.get("readAheadResults")) : undefined,
+        body: body
+          ? await readRequest(c, body.schema, {
+              allowEmpty: !body.required,
+              ...(body.refuse ? { refuse: body.refuse } : {}),
+            })
+          : undefined,
+        reply: reply(c),
+      };
+      const answer = await handler(c as Context<AppEnv, Path>, input as never);
+      return answer.body === null
+        ? c.body(null, answer.status)
+        : c.json(answer.body, answer.status as 200);
+    },
+  };
+}
+
+/** A route the specification names without showing its behaviour: 501 after the pipeline. */
+export function notImplemented<const M extends Method, const Path extends string>(
+  declaration: Declaration<M, Path>,
+): Route<M, Path> {
+  const shown = `${declaration.method} ${declaration.path.replace(/:(\w+)/g, "{$1}")}`;
+  return {
+    ...declaration,
+    customerScoped: declaration.customerScoped ?? false,
+    implemented: false,
+    handle: () => {
+      throw new ApiError("NOT_IMPLEMENTED_ERROR", `${shown} is not available in this service.`);
+    },
+  };
+}
+
+/**
+ * The route's query, read once: by its plan before authentication, or here. A malformed
+ * parameter is refused now, after the pipeline, with the 400 its definition gives.
+ */
+function queryOf<Query>(c: Context<AppEnv>, definition: QueryDefinition<Query>): Query {
+  const read = readQuery(c, definition);
+  if (read instanceof ApiError) throw read;
+  return read;
+}
+
+function readQuery<Query>(c: Context<AppEnv>, definition: QueryDefinition<Query>) {
+  let read = c.get("query") as Query | ApiError | undefined;
+  if (read === undefined) {
+    try {
+      read = definition.parse((name) => c.req.queries(name));
+    } catch (err) {
+      if (!(err instanceof ApiError)) throw err;
+      read = err;
+    }
+    c.set("query", read);
+  }
+  return read;
+}
+
+/**
+ * Plans a route's reads from the request alone, before authentication, so that they are the key
+ * lookup itself (one D1 round trip, and nothing read for a key that is not live). Nothing read is
+ * used before the handler has checked the caller, the product and whatever the plan's reads
+ * depend on. A request whose query is malformed plans nothing: it is authenticated as usual, then
+ * refused with its 400.
+ */
+export function planReads(route: Route): MiddlewareHandler<AppEnv> {
+  const { plan, query } = route;
+  if (!plan || !query) throw new Error(`${route.method} ${route.path} has no read plan`);
+  return async (c, next) => {
+    const read = readQuery(c, query);
+    if (!(read instanceof ApiError)) {
+      c.set("readAhead", (plan as (q: unknown, p: unknown) => ReadAhead)(read, c.req.param()));
+    }
+    await next();
+  };
+}
+
+/**
+ * What runs after authentication and version: the route must exist in the request's version (or
+ * it answers exactly as an unknown route, before any check), then scope, product, the
+ * Idempotency-Key of a served POST, and the handler.
+ */
+export function pipelineOf(
+  route: Route,
+): [MiddlewareHandler<AppEnv>, ...MiddlewareHandler<AppEnv>[]] {
+  return [
+    requireRouteInVersion(route),
+    ...(route.scope ? [requireScope(route.scope)] : []),
+    ...(route.customerScoped ? [resolveProduct] : []),
+    ...(route.method === "POST" && route.implemented ? [idempotent] : []),
+    route.handle as MiddlewareHandler<AppEnv>,
+  ];
+}
