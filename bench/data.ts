@@ -14,8 +14,8 @@ import { type BenchServer, OPERATOR_TOKEN } from "./serve.ts";
 const DATA_SOURCES = [
   "bench/data.ts",
   "src/db/schema.ts",
-  "src/db/import.ts",
-  "src/db/keys.ts",
+  "src/operator/import.ts",
+  "src/keys/key-store.ts",
   "src/domain/api-keys.ts",
 ];
 

@@ -36,7 +36,7 @@ const COLUMNS =
   "statement_balance, minimum_due, previous_balance, purchases, payments, credits, refunds, " +
   "interest, fees, overdue_amount, pdf_key, hidden_at, created_at";
 
-// The page query of src/db/queries.ts (statementPageReads), on its own: visible rows of one account,
+// The page query of src/db/statement-pages.ts (statementPageReads), on its own: visible rows of one account,
 // newest first, limit + 1 rows (the extra one only tells whether there is more), through the
 // partial index statements_page_idx.
 const FIRST_PAGE =
@@ -47,8 +47,8 @@ const NEXT_PAGE =
   "AND (period_end_date, statement_id) < (?3, ?4) " +
   "ORDER BY period_end_date DESC, statement_id DESC LIMIT ?2";
 
-// The service's other reads (src/db/queries.ts), for the diagnostic paths; OWNERSHIP is the check
-// of the earlier two-round-trip design.
+// The service's other reads (src/db/key-lookup.ts, src/db/customers.ts), for the diagnostic
+// paths; OWNERSHIP is the check of the earlier two-round-trip design.
 const CALLER =
   "SELECT k.key_id, k.partner_id, k.environment, k.scopes, p.saved_version_sandbox, " +
   "p.saved_version_production, p.merchant_keys FROM api_keys k " +

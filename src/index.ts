@@ -14,14 +14,14 @@ import { securityHeaders } from "./app/security-headers";
 import { createVersionUsage, type VersionUsageOptions } from "./app/version-usage";
 import { bundle } from "./canonical/bundle";
 import type { DeliveryRef } from "./db/event-writes";
-import { webhookConsumer } from "./jobs/deliver-webhooks";
+import { fileRoutes } from "./documents/routes";
 import { runMaintenance } from "./jobs/maintenance";
+import { operatorRoutes } from "./operator/routes";
+import { docsRoutes } from "./reference/routes";
 import { ROUTES } from "./routes";
 import { dashboardRoutes } from "./routes/dashboard";
-import { docsRoutes } from "./routes/docs";
-import { fileRoutes } from "./routes/files";
-import { operatorRoutes } from "./routes/operator";
 import type { VersionBundle } from "./versioning";
+import { webhookConsumer } from "./webhooks/deliver";
 
 /** The whole service, serving `bundle`. One app per isolate: it holds the usage counters. */
 export function createApp(bundle: VersionBundle, options: VersionUsageOptions = {}): Hono<AppEnv> {

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { accountPageQuery } from "../src/db/accounts";
 import { openDatabase } from "../src/db/client";
-import { accountPageQuery } from "../src/db/customer-queries";
 import { ALL_VERSIONS, OLDEST, versionsWith } from "./bundle-versions";
 import {
   api,

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "../src/db/client";
-import { customerPageQuery } from "../src/db/customer-queries";
+import { customerPageQuery } from "../src/db/customers";
 import { ALL_VERSIONS, OLDEST, versionsWith } from "./bundle-versions";
 import { api, createKey, expectJson, importData, seedAccount, uniqueId } from "./helpers";
 import { withRequestLog } from "./request-log";

@@ -3,9 +3,9 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { bundle } from "../src/canonical/bundle";
-import { renderInlineMarkdown, renderMarkdown } from "../src/openapi/markdown";
+import { renderInlineMarkdown, renderMarkdown } from "../src/reference/markdown";
+import { DOCS_CSP } from "../src/reference/routes";
 import { ROUTES } from "../src/routes";
-import { DOCS_CSP } from "../src/routes/docs";
 import { OLDEST, versionsBefore, versionsWith } from "./bundle-versions";
 import { assertMatchesReference } from "./contract";
 import {

@@ -4,8 +4,8 @@ import { createExecutionContext, waitOnExecutionContext } from "cloudflare:test"
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import type { Bindings } from "../src/app/context";
-import { httpMailer, mailerFor } from "../src/app/mailer";
 import app from "../src/index";
+import { httpMailer, mailerFor } from "../src/mail/mailer";
 import { outboxFor } from "./dashboard-helpers";
 import { OPERATOR_TOKEN } from "./helpers";
 

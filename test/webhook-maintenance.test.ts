@@ -4,13 +4,13 @@
 import { createMessageBatch, createScheduledController } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Mailer, OutgoingMail } from "../src/app/mailer";
-import { notifyEndpointDisabled } from "../src/app/webhook-disabled-notice";
 import { bundle } from "../src/canonical/bundle";
 import type { DeliveryRef } from "../src/db/event-writes";
 import { MAX_DELAY_SECONDS, nextRetryDelay } from "../src/domain/retry-schedule";
 import worker from "../src/index";
-import { webhookConsumer } from "../src/jobs/deliver-webhooks";
+import type { Mailer, OutgoingMail } from "../src/mail/mailer";
+import { webhookConsumer } from "../src/webhooks/deliver";
+import { notifyEndpointDisabled } from "../src/webhooks/disabled-notice";
 import { seedTeam } from "./dashboard-helpers";
 import { api, expectJson, importData, monthlyStatement, seedAccount, uniqueId } from "./helpers";
 import { RECEIVER, type Receiver, startReceiver } from "./webhook-receiver";

@@ -1,13 +1,12 @@
 // The Hono environment shared by every sub-app: bindings, and what the pipeline sets per request.
-
 import type { Database, QueryStats } from "../db/client";
-import type { ReadAhead, ReadAheadResults } from "../db/queries";
+import type { ReadAhead, ReadAheadResults } from "../db/key-lookup";
 import type { DocumentStore } from "../db/storage";
 import type { Caller } from "../domain/caller";
+import type { HeldKey } from "../domain/idempotency";
 import type { Signer } from "../domain/signing";
 import type { User } from "../domain/user";
 import type { VersionBundle } from "../versioning";
-import type { HeldKey } from "./idempotency";
 import type { VersionUsage } from "./version-usage";
 
 /** A dashboard request's signed-in user, its partner and session. */

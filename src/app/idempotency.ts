@@ -5,11 +5,11 @@ import type { Context, MiddlewareHandler } from "hono";
 import { completeKey, releaseKey, reserveKey } from "../db/idempotency";
 import { randomBase62 } from "../domain/encoding";
 import {
+  type HeldKey,
   IDEMPOTENCY_LOCK_MS,
   IDEMPOTENCY_WINDOW_MS,
   idempotencyKeyHash,
   idempotencyKeyProblem,
-  type KeyOwner,
   openResponse,
   requestFingerprint,
   sealResponse,
@@ -26,16 +26,6 @@ export const REPLAYED_HEADER = "Idempotent-Replayed";
 
 /** The largest body an idempotent request may carry (the partner body limit). */
 const MAX_BODY_BYTES = 1024 * 1024;
-
-/** The key a request holds while it runs. */
-export interface HeldKey {
-  owner: KeyOwner;
-  key: string;
-  keyHash: string;
-  lockToken: string;
-  /** Set when the route stored its response in the batch of its own effect. */
-  storedWithEffect: boolean;
-}
 
 function replay(c: Context<AppEnv>, status: number, version: string, body: string): Response {
   return new Response(body, {

@@ -1,13 +1,13 @@
 // The /v2 request pipeline, in order: authenticate → resolve version → key rate limit → scope →
 // product.
 import type { MiddlewareHandler } from "hono";
-import { findCallerByKeyHash } from "../db/queries";
+import { findCallerByKeyHash } from "../db/key-lookup";
 import { hashApiKey, parseApiKey } from "../domain/api-keys";
 import type { Scope } from "../domain/scopes";
+import { recordKeyUse } from "../keys/key-use";
 import type { AppEnv } from "./context";
 import { ApiError, routeNotFound } from "./errors";
 import { merchantKeyHeader, versionHeader } from "./headers";
-import { recordKeyUse } from "./key-use";
 import {
   failedAuthentication,
   policyField,
@@ -105,7 +105,15 @@ export const resolveVersion: MiddlewareHandler<AppEnv> = async (c, next) => {
   }
   c.set("version", version);
   markVersion(c, version);
-  c.get("versionUsage").record(c, version);
+  c.get("versionUsage").record(
+    {
+      version,
+      partnerId: caller.partnerId,
+      environment: caller.environment,
+      now: c.get("now")(),
+    },
+    { db: c.env.DB, waitUntil: (write) => c.executionCtx.waitUntil(write) },
+  );
   await next();
 };
 

@@ -5,7 +5,7 @@
 import type { Context, Handler, MiddlewareHandler } from "hono";
 import type { ParamKeys } from "hono/types";
 import type { BodyOf, ResourceName, SchemaRef } from "../canonical/schemas";
-import type { ReadAhead } from "../db/queries";
+import type { ReadAhead } from "../db/key-lookup";
 import type { Scope } from "../domain/scopes";
 import type { Json } from "../versioning";
 import type { AppEnv } from "./context";

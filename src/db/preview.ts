@@ -3,8 +3,8 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Environment } from "../domain/environment";
 import type { Database } from "./client";
-import type { AccountOwner } from "./queries";
 import { accounts, customers, statements } from "./schema";
+import type { AccountOwner } from "./statement-pages";
 
 /**
  * An account of the partner and environment with at least one visible statement, found through

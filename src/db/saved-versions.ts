@@ -6,9 +6,9 @@ import type { Actor } from "../domain/audit";
 import type { Environment } from "../domain/environment";
 import type { SavedVersionChange } from "../domain/saved-version";
 import { auditInsert } from "./audit";
+import { atomically } from "./batch";
 import type { Database } from "./client";
 import { auditEvents, partners, savedVersionChanges } from "./schema";
-import { atomically } from "./statement";
 
 const column = (environment: Environment) =>
   environment === "sandbox" ? partners.savedVersionSandbox : partners.savedVersionProduction;

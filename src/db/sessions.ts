@@ -5,9 +5,9 @@ import { and, eq, gt, isNull, lte, or, type SQL, sql } from "drizzle-orm";
 import type { Actor } from "../domain/audit";
 import type { User } from "../domain/user";
 import { auditInsert } from "./audit";
+import { atomically } from "./batch";
 import type { Database } from "./client";
 import { partners, sessions, signInTokens, users } from "./schema";
-import { atomically } from "./statement";
 
 /**
  * Stores a new sign-in link of the user; with an `actor`, records the request in the audit log

@@ -6,9 +6,9 @@ import type { Actor } from "../domain/audit";
 import type { Role } from "../domain/permissions";
 import type { User } from "../domain/user";
 import { auditInsert } from "./audit";
+import { atomically } from "./batch";
 import type { Database } from "./client";
 import { partners, sessions, signInTokens, users } from "./schema";
-import { atomically } from "./statement";
 
 function toUser(row: typeof users.$inferSelect): User {
   return { ...row };

@@ -1,5 +1,4 @@
 // API key format: `sk_sandbox_` / `sk_live_`, 32 random base62 characters, a 6-character checksum.
-
 import { randomBase62, sha256Hex, toBase62 } from "./encoding";
 import type { Environment } from "./environment";
 

@@ -30,6 +30,16 @@ export interface KeyOwner {
   environment: string;
 }
 
+/** The Idempotency-Key a request holds while it runs. */
+export interface HeldKey {
+  owner: KeyOwner;
+  key: string;
+  keyHash: string;
+  lockToken: string;
+  /** Set when the route stored its response in the batch of its own effect. */
+  storedWithEffect: boolean;
+}
+
 /** The stored identity of a key: a hash, so the table never holds the client's key. */
 export function idempotencyKeyHash(owner: KeyOwner, key: string): Promise<string> {
   return sha256Hex(JSON.stringify(["idempotency-key:v1", owner.partnerId, owner.environment, key]));

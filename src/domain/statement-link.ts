@@ -1,4 +1,4 @@
-// Signed, expiring links to a statement's PDF, served by routes/files.ts without an API key.
+// Signed, expiring links to a statement's PDF, served by src/documents/routes.ts without an API key.
 import { KEY_ID, type Signer } from "./signing";
 
 /** A link lives one hour from the instant the statement was read (`as_of`). */

@@ -3,16 +3,16 @@
 // links past their end.
 
 import type { Bindings } from "../app/context";
-import { sendDeliveries } from "../app/delivery-queue";
 import { openDatabase } from "../db/client";
+import { purgeExpiredCredentials } from "../db/sessions";
+import { EVENT_RETENTION_MS } from "../domain/event";
+import { SESSION_IDLE_TIMEOUT_MS } from "../domain/session-policy";
+import { sendDeliveries } from "../webhooks/delivery-queue";
 import {
   overdueDeliveries,
   purgeExpiredEvents,
   purgeExpiredIdempotencyKeys,
-} from "../db/delivery-work";
-import { purgeExpiredCredentials } from "../db/sessions";
-import { EVENT_RETENTION_MS } from "../domain/event";
-import { SESSION_IDLE_TIMEOUT_MS } from "../domain/session-policy";
+} from "../webhooks/delivery-work";
 
 /** A delivery overdue by this much lost its message (queues add seconds, not minutes). */
 export const SWEEP_GRACE_MS = 5 * 60 * 1000;

@@ -3,7 +3,8 @@ import { accountNotFound, customerNotFound } from "../app/errors";
 import { idPage, idPageQuery } from "../app/query";
 import { route } from "../app/route";
 import { schemas } from "../canonical/schemas";
-import { findAccount, readAccountPage, readScopeOf } from "../db/customer-queries";
+import { findAccount, readAccountPage } from "../db/accounts";
+import { readScopeOf } from "../db/customers";
 import { toAccount } from "../domain/account";
 
 export const listAccounts = route({

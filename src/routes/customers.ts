@@ -3,7 +3,7 @@ import { customerNotFound } from "../app/errors";
 import { idPage, idPageQuery } from "../app/query";
 import { route } from "../app/route";
 import { schemas } from "../canonical/schemas";
-import { findCustomer, linkCustomer, readCustomerPage, readScopeOf } from "../db/customer-queries";
+import { findCustomer, linkCustomer, readCustomerPage, readScopeOf } from "../db/customers";
 import { toCustomer } from "../domain/customer";
 
 export const listCustomers = route({

@@ -4,8 +4,6 @@ import type { Context } from "hono";
 import { keyActor } from "../app/actor";
 import type { AppEnv } from "../app/context";
 import { invalidRequest } from "../app/errors";
-import { renderEvent, renderEvents } from "../app/event-view";
-import { resendEventTo, retainedEvent, retainedSince } from "../app/events";
 import {
   idPage,
   idPageQuery,
@@ -16,12 +14,14 @@ import {
 } from "../app/query";
 import { route } from "../app/route";
 import { schemas } from "../canonical/schemas";
-import { readScopeOf } from "../db/customer-queries";
-import { readEventPage } from "../db/events";
-import type { ReadScope } from "../db/queries";
-import { readAttemptPage } from "../db/webhook-deliveries";
+import type { ReadScope } from "../db/customers";
+import { readScopeOf } from "../db/customers";
 import { toDeliveryAttempt } from "../domain/delivery-attempt";
 import { decodeEventPageToken, encodeEventPageToken } from "../domain/page-token";
+import { readAttemptPage } from "../webhooks/delivery-store";
+import { readEventPage } from "../webhooks/event-store";
+import { renderEvent, renderEvents } from "../webhooks/event-view";
+import { resendEventTo, retainedEvent, retainedSince } from "../webhooks/events";
 
 function scopeOf(c: Context<AppEnv>): ReadScope {
   return readScopeOf(c.get("caller"), c.get("merchantKey"));

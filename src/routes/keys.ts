@@ -4,8 +4,8 @@ import { invalidRequest } from "../app/errors";
 import { storeWithEffect } from "../app/idempotency";
 import { route } from "../app/route";
 import { schemas } from "../canonical/schemas";
-import { prepareApiKey } from "../db/keys";
-import { atomically } from "../db/statement";
+import { atomically } from "../db/batch";
+import { prepareApiKey } from "../keys/key-store";
 
 /** Asking for scopes is refused with its reason rather than as an unknown field. */
 function refuseScopes(body: Record<string, unknown>): void {

@@ -2,7 +2,8 @@
 import { accountNotFound, customerNotFound } from "../app/errors";
 import { route } from "../app/route";
 import { schemas } from "../canonical/schemas";
-import { customerExists, statementPageReads } from "../db/queries";
+import { customerExists } from "../db/customers";
+import { statementPageReads } from "../db/statement-pages";
 import { decodePageToken } from "../domain/page-token";
 import { buildStatementPage } from "../domain/statement-page";
 import { filterBinding, foreignCursor, statementListQuery } from "./statement-query";

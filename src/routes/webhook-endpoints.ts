@@ -5,16 +5,16 @@ import type { AppEnv } from "../app/context";
 import { storeWithEffect } from "../app/idempotency";
 import { idPage, idPageQuery } from "../app/query";
 import { route } from "../app/route";
-import { endpointNotFound, prepareEndpoint, prepareSecretRoll } from "../app/webhook-endpoints";
 import { schemas } from "../canonical/schemas";
-import { readScopeOf } from "../db/customer-queries";
+import { readScopeOf } from "../db/customers";
+import { DEFAULT_PREVIOUS_SECRET_SECONDS, toWebhookEndpoint } from "../domain/webhook-endpoint";
 import {
   deleteEndpoint,
   enableEndpoint,
   findEndpoint,
   readEndpointPage,
-} from "../db/webhook-endpoints";
-import { DEFAULT_PREVIOUS_SECRET_SECONDS, toWebhookEndpoint } from "../domain/webhook-endpoint";
+} from "../webhooks/endpoint-store";
+import { endpointNotFound, prepareEndpoint, prepareSecretRoll } from "../webhooks/endpoints";
 
 function scopeOf(c: Context<AppEnv>) {
   return readScopeOf(c.get("caller"), c.get("merchantKey"));

@@ -8,9 +8,9 @@ import type { Actor } from "../../domain/audit";
 import { hashSecretToken, newSecretToken } from "../../domain/secret-token";
 import { SIGN_IN_LINK_LIFETIME_MS } from "../../domain/session-policy";
 import type { User } from "../../domain/user";
+import { mailerFor } from "../../mail/mailer";
 import { userActor } from "../actor";
 import type { AppEnv } from "../context";
-import { mailerFor } from "../mailer";
 
 export const PRODUCT_NAME = "Card Statements dashboard";
 

@@ -2,7 +2,7 @@
 // modules of the bundle) and one real statements response of the partner in both versions.
 import type { Context } from "hono";
 import { sampleStatementAccount } from "../../db/preview";
-import { readFirstStatementPage } from "../../db/queries";
+import { readFirstStatementPage } from "../../db/statement-pages";
 import type { Environment } from "../../domain/environment";
 import { buildStatementPage } from "../../domain/statement-page";
 import type { Json, VersionBundle, VersionChange } from "../../versioning";

@@ -6,22 +6,22 @@ import { userActor } from "../../app/actor";
 import type { AppEnv } from "../../app/context";
 import { authorize, may } from "../../app/dashboard/authorize";
 import { ApiError } from "../../app/errors";
-import { resendEventTo } from "../../app/events";
 import { parseRequest } from "../../app/request-body";
-import { type EndpointScope, prepareSecretRoll } from "../../app/webhook-endpoints";
 import { schemas } from "../../canonical/schemas";
 import { productsOf } from "../../db/partners";
-import { readEndpointAttempts } from "../../db/webhook-deliveries";
+import type { Environment } from "../../domain/environment";
+import { isRollGrace, ROLL_GRACE } from "../../domain/key-record";
+import type { DashboardAction } from "../../domain/permissions";
+import type { ProductEndpoint } from "../../domain/webhook-endpoint";
+import { readEndpointAttempts } from "../../webhooks/delivery-store";
 import {
   deleteEndpoint,
   type EndpointChange,
   enableEndpoint,
   findPartnerEndpoint,
-} from "../../db/webhook-endpoints";
-import type { Environment } from "../../domain/environment";
-import { isRollGrace, ROLL_GRACE } from "../../domain/key-record";
-import type { DashboardAction } from "../../domain/permissions";
-import type { ProductEndpoint } from "../../domain/webhook-endpoint";
+} from "../../webhooks/endpoint-store";
+import { type EndpointScope, prepareSecretRoll } from "../../webhooks/endpoints";
+import { resendEventTo } from "../../webhooks/events";
 import { environmentParam } from "./environment";
 import { field } from "./forms";
 import { DeleteEndpointPage, NewSecretPage, RollSecretPage } from "./views/webhook-actions";

@@ -1,5 +1,4 @@
 // Key action pages: a new key shown once, and the roll and revoke confirmations.
-
 import type { DashboardSession } from "../../../app/context";
 import type { Environment } from "../../../domain/environment";
 import { type ApiKeyRecord, ROLL_GRACE, type RollGrace } from "../../../domain/key-record";

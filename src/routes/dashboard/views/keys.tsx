@@ -1,5 +1,4 @@
 // The API keys page: every key of the partner in one environment, and the form that creates one.
-
 import type { DashboardSession } from "../../../app/context";
 import type { Environment } from "../../../domain/environment";
 import { type ApiKeyRecord, type KeyCreator, keyStatus } from "../../../domain/key-record";

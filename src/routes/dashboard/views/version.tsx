@@ -1,6 +1,5 @@
 // The API version page: the saved version, the versions offered, and for a target version the
 // changes in between and one real response in both versions, side by side.
-
 import type { DashboardSession } from "../../../app/context";
 import type { VersionStep } from "../../../app/dashboard/version-preview";
 import type { Environment } from "../../../domain/environment";

@@ -1,6 +1,5 @@
 // Webhook endpoint action pages: a signing secret shown once, and the roll and delete
 // confirmations.
-
 import type { DashboardSession } from "../../../app/context";
 import type { Environment } from "../../../domain/environment";
 import { ROLL_GRACE, type RollGrace } from "../../../domain/key-record";

@@ -1,6 +1,5 @@
 // One webhook endpoint's page: what it is, its actions, and its recent deliveries (every attempt,
 // newest first), each event re-sendable.
-
 import type { DashboardSession } from "../../../app/context";
 import type { AttemptStatus, EndpointAttempt } from "../../../domain/delivery-attempt";
 import type { Environment } from "../../../domain/environment";

@@ -1,6 +1,5 @@
 // The webhook endpoints page: the partner's endpoints in one environment, by product, and the form
 // that creates one.
-
 import type { DashboardSession } from "../../../app/context";
 import type { Environment } from "../../../domain/environment";
 import type { Product } from "../../../domain/product";

@@ -1,0 +1,78 @@
+// Account reads: each one indexed round trip (a batch counts as one), paged by id, inside the
+// customer's read scope.
+import { and, asc, eq, getTableColumns, gt, sql } from "drizzle-orm";
+import type { Database } from "./client";
+import { customerInScope, type ReadScope } from "./customers";
+import { accounts, customers } from "./schema";
+
+export type AccountRow = typeof accounts.$inferSelect;
+
+/**
+ * The accounts page query: a range scan of `accounts_customer_idx` from `after` (exclusive). The
+ * join repeats the read scope, so the page itself can never hold another partner's account.
+ */
+export function accountPageQuery(
+  db: Database,
+  scope: ReadScope,
+  customerId: string,
+  after: string | null,
+  limit: number,
+) {
+  const ofCustomer = and(customerInScope(scope, customerId), eq(accounts.customerId, customerId));
+  return db
+    .select(getTableColumns(accounts))
+    .from(accounts)
+    .innerJoin(customers, eq(customers.customerId, accounts.customerId))
+    .where(after === null ? ofCustomer : and(ofCustomer, gt(accounts.accountId, after)))
+    .orderBy(asc(accounts.accountId))
+    .limit(limit + 1);
+}
+
+export interface AccountPage {
+  customerFound: boolean;
+  /** Up to `limit + 1` accounts in id order; the extra row only signals `has_more`. */
+  rows: AccountRow[];
+}
+
+/** One round trip: whether the customer is in scope, and the page of its accounts after `after`. */
+export async function readAccountPage(
+  db: Database,
+  scope: ReadScope,
+  customerId: string,
+  after: string | null,
+  limit: number,
+): Promise<AccountPage> {
+  const owner = db
+    .select({ customerId: customers.customerId })
+    .from(customers)
+    .where(customerInScope(scope, customerId));
+  const [[found], rows] = await db.batch([
+    owner,
+    accountPageQuery(db, scope, customerId, after, limit),
+  ]);
+  return { customerFound: found !== undefined, rows: found === undefined ? [] : rows };
+}
+
+export interface AccountLookup {
+  customerFound: boolean;
+  account: AccountRow | null;
+}
+
+/** One round trip: the customer in scope, and its account `accountId` if it has one. */
+export async function findAccount(
+  db: Database,
+  scope: ReadScope,
+  customerId: string,
+  accountId: string,
+): Promise<AccountLookup> {
+  // Only account columns plus one aliased marker: no two result columns share a name.
+  const [row] = await db
+    .select({ owner: sql<string>`${customers.customerId}`.as("owner"), account: accounts })
+    .from(customers)
+    .leftJoin(
+      accounts,
+      and(eq(accounts.customerId, customers.customerId), eq(accounts.accountId, accountId)),
+    )
+    .where(customerInScope(scope, customerId));
+  return { customerFound: row !== undefined, account: row?.account ?? null };
+}

@@ -1,0 +1,124 @@
+// Customer reads and the read scope every customer-scoped read stays inside: each one indexed
+// round trip, paged by id.
+import { and, asc, eq, gt, type SQL } from "drizzle-orm";
+import type { Caller } from "../domain/caller";
+import type { CustomerRecord } from "../domain/customer";
+import type { Environment } from "../domain/environment";
+import type { Database } from "./client";
+import { customers } from "./schema";
+
+export type CustomerRow = typeof customers.$inferSelect;
+
+/** Where a customer-scoped read may look: the caller's partner, environment and product. */
+export interface ReadScope {
+  partnerId: string;
+  environment: string;
+  merchantKey: string;
+}
+
+/** Matches a customer only inside the read scope; anything else is indistinguishable from absent. */
+export function customerInScope(scope: ReadScope, customerId: string): SQL {
+  return and(
+    eq(customers.customerId, customerId),
+    eq(customers.partnerId, scope.partnerId),
+    eq(customers.environment, scope.environment as "sandbox" | "production"),
+    eq(customers.merchantKey, scope.merchantKey),
+  ) as SQL;
+}
+
+/** Whether the customer exists inside the read scope (one indexed row). */
+export async function customerExists(
+  db: Database,
+  scope: ReadScope,
+  customerId: string,
+): Promise<boolean> {
+  const rows = await db
+    .select({ id: customers.customerId })
+    .from(customers)
+    .where(customerInScope(scope, customerId));
+  return rows.length > 0;
+}
+
+/** A customer-scoped request's read scope: the caller's partner and environment, one product. */
+export function readScopeOf(
+  caller: Caller,
+  merchantKey: string,
+): ReadScope & { environment: Environment } {
+  return { partnerId: caller.partnerId, environment: caller.environment, merchantKey };
+}
+
+/** Every customer of the read scope: the leading columns of `customers_scope_idx`. */
+function customersOfScope(scope: ReadScope): SQL {
+  return and(
+    eq(customers.partnerId, scope.partnerId),
+    eq(customers.environment, scope.environment as "sandbox" | "production"),
+    eq(customers.merchantKey, scope.merchantKey),
+  ) as SQL;
+}
+
+/** The customers page query: a range scan of `customers_scope_idx` from `after` (exclusive). */
+export function customerPageQuery(
+  db: Database,
+  scope: ReadScope,
+  after: string | null,
+  limit: number,
+) {
+  const inScope = customersOfScope(scope);
+  return db
+    .select({
+      customerId: customers.customerId,
+      partnerCustomerId: customers.partnerCustomerId,
+    })
+    .from(customers)
+    .where(after === null ? inScope : and(inScope, gt(customers.customerId, after)))
+    .orderBy(asc(customers.customerId))
+    .limit(limit + 1);
+}
+
+/** One round trip: up to `limit + 1` of the scope's customers after `after`, in id order. */
+export function readCustomerPage(
+  db: Database,
+  scope: ReadScope,
+  after: string | null,
+  limit: number,
+): Promise<CustomerRecord[]> {
+  return customerPageQuery(db, scope, after, limit);
+}
+
+const customerFields = {
+  customerId: customers.customerId,
+  partnerCustomerId: customers.partnerCustomerId,
+  authorizedUsers: customers.authorizedUsers,
+};
+
+/** One round trip: the customer if it is inside the read scope, else null. */
+export async function findCustomer(
+  db: Database,
+  scope: ReadScope,
+  customerId: string,
+): Promise<CustomerRecord | null> {
+  const [row] = await db
+    .select(customerFields)
+    .from(customers)
+    .where(customerInScope(scope, customerId));
+  return row ?? null;
+}
+
+/**
+ * One round trip: sets the partner's identifier of a customer inside the read scope and returns
+ * the customer as it now stands, or null when there is no such customer. Setting the same value
+ * again changes nothing, so a retried link is harmless.
+ */
+export async function linkCustomer(
+  db: Database,
+  scope: ReadScope,
+  customerId: string,
+  partnerCustomerId: string,
+): Promise<CustomerRecord | null> {
+  const [row] = await db
+    .update(customers)
+    .set({ partnerCustomerId })
+    .where(customerInScope(scope, customerId))
+    .returning(customerFields);
+  return row ?? null;
+}

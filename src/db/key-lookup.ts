@@ -1,0 +1,134 @@
+// The key lookup: the first round trip of every partner request, with the live key's caller, and
+// the reads a route planned before authentication riding in the same statement.
+import {
+  and,
+  eq,
+  fillPlaceholders,
+  gt,
+  isNull,
+  or,
+  type SQL,
+  type SQLWrapper,
+  sql,
+} from "drizzle-orm";
+import { QueryBuilder } from "drizzle-orm/sqlite-core";
+import type { Caller } from "../domain/caller";
+import type { Scope } from "../domain/scopes";
+import type { Database } from "./client";
+import { apiKeys, partners } from "./schema";
+
+// The hot path's SQL is built once per isolate from the schema, with placeholders, and only bound
+// per request: building a drizzle query costs more CPU than the rest of a request's own work.
+const qb = new QueryBuilder();
+const placeholder = sql.placeholder;
+
+/**
+ * The one definition of a live key: not revoked, and not past its expiry at `now` (the request
+ * clock, RFC 3339 UTC, which sorts like the stored instants). Every read gated on a key uses it.
+ */
+export function keyIsLive(now: SQLWrapper | string): SQL {
+  return and(
+    isNull(apiKeys.revokedAt),
+    or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, now)),
+  ) as SQL;
+}
+
+/**
+ * When a key may authenticate: its hash matches and it is live at the request's `now`. Every read
+ * planned before authentication is a column of the row it selects (see `keyLookup`), so a key
+ * that fails it reads nothing else.
+ */
+const LIVE_KEY = and(eq(apiKeys.keyHash, placeholder("keyHash")), keyIsLive(placeholder("now")));
+
+const CALLER_FIELDS = {
+  keyId: apiKeys.keyId,
+  partnerId: apiKeys.partnerId,
+  environment: apiKeys.environment,
+  scopes: apiKeys.scopes,
+  lastUsedOn: apiKeys.lastUsedOn,
+  savedVersionSandbox: partners.savedVersionSandbox,
+  savedVersionProduction: partners.savedVersionProduction,
+  merchantKeys: partners.merchantKeys,
+};
+
+/**
+ * The key lookup, with `aheads` as more columns of the key's row (`ahead_<name>`): scalar
+ * subqueries that SQLite evaluates only for a live key (a dead or unknown key matches no row, so
+ * nothing else is read), and that travel in the key lookup's one statement.
+ */
+export function keyLookup(aheads: Record<string, SQL> = {}) {
+  const columns: Record<string, SQL.Aliased> = {};
+  for (const name in aheads) columns[name] = (aheads[name] as SQL).as(`ahead_${name}`);
+  return qb
+    .select({ ...CALLER_FIELDS, ...columns })
+    .from(apiKeys)
+    .innerJoin(partners, eq(partners.partnerId, apiKeys.partnerId))
+    .where(LIVE_KEY)
+    .toSQL();
+}
+
+export type BuiltQuery = ReturnType<typeof keyLookup>;
+
+const KEY_LOOKUP = keyLookup();
+
+interface KeyRow {
+  key_id: string;
+  partner_id: string;
+  environment: "sandbox" | "production";
+  scopes: string;
+  last_used_on: string | null;
+  saved_version_sandbox: string;
+  saved_version_production: string;
+  merchant_keys: string;
+  [ahead: `ahead_${string}`]: unknown;
+}
+
+/**
+ * Reads a route planned before authentication: the key lookup to send, its values, and how the
+ * route reads its results (once the caller is known to own them).
+ */
+export interface ReadAhead<Reads = unknown> {
+  lookup: BuiltQuery;
+  values: Record<string, unknown>;
+  read(results: ReadAheadResults): Reads;
+}
+
+/** The values of the `ahead_*` columns, by name without the prefix. */
+export type ReadAheadResults = Record<string, unknown>;
+
+/**
+ * The key with this hash if it is live at `now`, with its partner's saved versions and products
+ * (null if none), and the results of `readAhead`, read in the same statement: one round trip. The
+ * results must only be used once the caller is known to own them.
+ */
+export async function findCallerByKeyHash(
+  db: Database,
+  keyHash: string,
+  now: Date,
+  readAhead?: ReadAhead,
+): Promise<{ caller: Caller | null; readAhead: ReadAheadResults }> {
+  const query = readAhead?.lookup ?? KEY_LOOKUP;
+  const key = { keyHash, now: now.toISOString() };
+  const values = readAhead ? { ...readAhead.values, ...key } : key;
+  const { results } = await db.$client
+    .prepare(query.sql)
+    .bind(...fillPlaceholders(query.params, values))
+    .all<KeyRow>();
+  const row = results[0];
+  if (!row) return { caller: null, readAhead: {} };
+  const aheads: ReadAheadResults = {};
+  for (const column in row) {
+    if (column.startsWith("ahead_")) aheads[column.slice(6)] = row[column as `ahead_${string}`];
+  }
+  const caller: Caller = {
+    keyId: row.key_id,
+    partnerId: row.partner_id,
+    environment: row.environment,
+    scopes: JSON.parse(row.scopes) as Scope[],
+    lastUsedOn: row.last_used_on,
+    savedVersion:
+      row.environment === "sandbox" ? row.saved_version_sandbox : row.saved_version_production,
+    merchantKeys: JSON.parse(row.merchant_keys) as string[],
+  };
+  return { caller, readAhead: aheads };
+}

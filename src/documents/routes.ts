@@ -1,0 +1,105 @@
+// GET|HEAD /files/statements/{statement_id}/pdf: the signed link target; no API key needed.
+// Conditional and range requests follow RFC 9110, evaluated here rather than by R2, so that a
+// malformed header is ignored as the RFC says instead of failing the request.
+import { eq } from "drizzle-orm";
+import { Hono } from "hono";
+import type { AppEnv } from "../app/context";
+import { ApiError } from "../app/errors";
+import { limitPerClientIp, RATE_LIMITS } from "../app/rate-limit";
+import { statements } from "../db/schema";
+import { verifyStatementLink } from "../domain/statement-link";
+import { evaluate, formatHttpDate, type Representation } from "./conditional-requests";
+
+const gone = () =>
+  new ApiError("STATEMENT_NOT_FOUND_ERROR", "This statement is no longer available.");
+
+/** The representation's validators, at the one-second precision of an HTTP-date. */
+function representationOf(object: R2Object): Representation {
+  const seconds = Math.floor(object.uploaded.getTime() / 1000);
+  return { etag: object.httpEtag, lastModified: new Date(seconds * 1000), size: object.size };
+}
+
+export const fileRoutes = new Hono<AppEnv>()
+  .use("/files/*", limitPerClientIp(RATE_LIMITS.pdfLink))
+  .on(["GET", "HEAD"], "/files/statements/:statement_id/pdf", async (c) => {
+    const statementId = c.req.param("statement_id");
+    const now = c.get("now")();
+    const expires = c.req.query("expires");
+    const check = await verifyStatementLink(
+      c.get("signer"),
+      statementId,
+      { expires, signature: c.req.query("signature"), keyId: c.req.query("kid") },
+      now.getTime(),
+    );
+    if (check === "expired") {
+      throw new ApiError(
+        "FORBIDDEN_ERROR",
+        "This link has expired: read the statement again for a fresh one.",
+      );
+    }
+    if (check === "invalid") throw new ApiError("FORBIDDEN_ERROR", "This link is not valid.");
+
+    const [row] = await c
+      .get("db")
+      .select({ pdfKey: statements.pdfKey, hiddenAt: statements.hiddenAt })
+      .from(statements)
+      .where(eq(statements.statementId, statementId));
+    if (!row?.pdfKey || row.hiddenAt !== null) throw gone();
+
+    const method = c.req.method === "HEAD" ? "HEAD" : "GET";
+    const documents = c.get("documents");
+    // HEAD needs the metadata only; GET starts the body and drops it if it is not sent whole.
+    const object =
+      method === "HEAD" ? await documents.head(row.pdfKey) : await documents.get(row.pdfKey);
+    if (!object) throw gone();
+    const discard = () => ("body" in object ? (object as R2ObjectBody).body.cancel() : undefined);
+    const rep = representationOf(object);
+
+    // A document's bytes never change under its key, so a browser may keep it as long as the
+    // link lives; never a shared cache: it is one customer's statement.
+    const remaining = Math.max(0, Math.floor((Number(expires) - now.getTime()) / 1000));
+    const headers = new Headers({
+      ETag: rep.etag,
+      "Last-Modified": formatHttpDate(rep.lastModified),
+      "Cache-Control": `private, max-age=${remaining}`,
+    });
+    const outcome = evaluate(method, c.req.raw.headers, rep, now);
+    if (outcome.status === 304) {
+      await discard();
+      return new Response(null, { status: 304, headers });
+    }
+    if (outcome.status === 412) {
+      await discard();
+      throw new ApiError(
+        "PRECONDITION_FAILED_ERROR",
+        "The document does not match the request's preconditions.",
+        { headers: Object.fromEntries(headers) },
+      );
+    }
+    if (outcome.status === 416) {
+      await discard();
+      throw new ApiError(
+        "RANGE_NOT_SATISFIABLE_ERROR",
+        `The range asked for is outside the document's ${rep.size} bytes.`,
+        { headers: { ...Object.fromEntries(headers), "Content-Range": `bytes */${rep.size}` } },
+      );
+    }
+
+    headers.set("Content-Type", "application/pdf");
+    headers.set("Content-Disposition", 'inline; filename="statement.pdf"');
+    headers.set("Accept-Ranges", "bytes");
+    if (outcome.status === 206) {
+      await discard();
+      const part = await documents.get(row.pdfKey, {
+        range: { offset: outcome.offset, length: outcome.length },
+      });
+      if (!part) throw gone();
+      const last = outcome.offset + outcome.length - 1;
+      headers.set("Content-Range", `bytes ${outcome.offset}-${last}/${rep.size}`);
+      headers.set("Content-Length", String(outcome.length));
+      return new Response(part.body, { status: 206, headers });
+    }
+    headers.set("Content-Length", String(rep.size));
+    if (method === "HEAD") return new Response(null, { status: 200, headers });
+    return new Response((object as R2ObjectBody).body, { status: 200, headers });
+  });

@@ -1,0 +1,213 @@
+// The writes of an import, for one atomic batch: per section, set-based upserts that read their
+// rows from JSON (see json-rows.ts), a few statements however many rows the payload holds.
+// Guards inside the statements refuse what another import may have changed since the review read
+// the stored rows: an ownership change makes a NOT NULL column NULL, a figure change trips the
+// immutability trigger (migrations/0001), and either fails the whole batch.
+import { prepared } from "../db/batch";
+import type { Database } from "../db/client";
+import { statementEventWrites } from "../db/event-writes";
+import { jsonChunks } from "../db/json-rows";
+import { importedVersionRecords } from "../db/saved-versions";
+import type { Actor } from "../domain/audit";
+import type { EventType } from "../domain/event";
+import type { ImportPayload, StatementInput } from "../domain/import-payload";
+import { type Existing, STATEMENT_COLUMNS } from "./import-existing";
+
+/** `?1` is a chunk of rows; each row is a JSON array read back with `value ->> n`. */
+const FROM_ROWS = "FROM json_each(?1) WHERE true";
+
+/** The stored value when the incoming row agrees on every column of `same`, else NULL. */
+const keptOrNull = (table: string, column: string, same: readonly string[]) =>
+  `CASE WHEN ${same.map((c) => `${table}.${c} IS excluded.${c}`).join(" AND ")} ` +
+  `THEN ${table}.${column} END`;
+
+/** The NOT NULL failures `keptOrNull` provokes, by the constraint name SQLite reports. */
+export const OWNERSHIP_GUARDS = [
+  "customers.partner_id",
+  "accounts.customer_id",
+  "products.partner_id",
+];
+
+/** Rows: [partner_id, name, sandbox version | null, production version | null]; ?2 default. */
+const UPSERT_PARTNERS =
+  "INSERT INTO partners (partner_id, name, saved_version_sandbox, saved_version_production, " +
+  "created_at) SELECT value ->> 0, value ->> 1, coalesce(value ->> 2, ?2), " +
+  `coalesce(value ->> 3, ?2), ?3 ${FROM_ROWS} ` +
+  "ON CONFLICT (partner_id) DO UPDATE SET name = excluded.name";
+/** A re-import changes only the saved versions it names. */
+const SET_SAVED_VERSIONS =
+  "UPDATE partners SET saved_version_sandbox = coalesce(j.sandbox, saved_version_sandbox), " +
+  "saved_version_production = coalesce(j.production, saved_version_production) " +
+  "FROM (SELECT value ->> 0 AS partner_id, value ->> 2 AS sandbox, value ->> 3 AS production " +
+  "FROM json_each(?1)) AS j WHERE partners.partner_id = j.partner_id " +
+  "AND (j.sandbox IS NOT NULL OR j.production IS NOT NULL)";
+/** Rows: [merchant_key, partner_id, name]. */
+const UPSERT_PRODUCTS =
+  "INSERT INTO products (merchant_key, partner_id, name) " +
+  `SELECT value ->> 0, value ->> 1, value ->> 2 ${FROM_ROWS} ` +
+  "ON CONFLICT (merchant_key) DO UPDATE SET name = excluded.name, " +
+  `partner_id = ${keptOrNull("products", "partner_id", ["partner_id"])}`;
+/** The partner's copy of its merchant keys (read by authentication), after new products. */
+const REFRESH_MERCHANT_KEYS =
+  "UPDATE partners SET merchant_keys = (SELECT json_group_array(merchant_key) FROM " +
+  "(SELECT merchant_key FROM products WHERE products.partner_id = partners.partner_id " +
+  "ORDER BY merchant_key)) WHERE partner_id IN (SELECT value FROM json_each(?1))";
+/**
+ * Rows: [customer_id, partner_id, environment, merchant_key, partner_customer_id | null,
+ * authorized_users (a JSON array, stored as its text) | null]. Absent optional fields keep what
+ * is stored.
+ */
+const UPSERT_CUSTOMERS =
+  "INSERT INTO customers (customer_id, partner_id, environment, merchant_key, " +
+  "partner_customer_id, authorized_users, created_at) SELECT value ->> 0, value ->> 1, " +
+  `value ->> 2, value ->> 3, value ->> 4, value ->> 5, ?2 ${FROM_ROWS} ` +
+  "ON CONFLICT (customer_id) DO UPDATE SET partner_id = " +
+  `${keptOrNull("customers", "partner_id", ["partner_id", "environment", "merchant_key"])}, ` +
+  "partner_customer_id = coalesce(excluded.partner_customer_id, customers.partner_customer_id), " +
+  "authorized_users = coalesce(excluded.authorized_users, customers.authorized_users)";
+const ACCOUNT_FIGURES = [
+  "status",
+  "currency",
+  "credit_limit",
+  "current_balance",
+  "available_credit",
+] as const;
+/** Rows: [account_id, customer_id, partner_id, environment, merchant_key, ...figures | null]. */
+const UPSERT_ACCOUNTS =
+  "INSERT INTO accounts (account_id, customer_id, partner_id, environment, merchant_key, " +
+  `${ACCOUNT_FIGURES.join(", ")}, created_at) SELECT ` +
+  `${Array.from({ length: 5 + ACCOUNT_FIGURES.length }, (_, i) => `value ->> ${i}`).join(", ")}` +
+  `, ?2 ${FROM_ROWS} ON CONFLICT (account_id) DO UPDATE SET customer_id = ` +
+  `${keptOrNull("accounts", "customer_id", ["customer_id"])}, ` +
+  ACCOUNT_FIGURES.map((f) => `${f} = coalesce(excluded.${f}, accounts.${f})`).join(", ");
+
+const COLUMN_NAMES = STATEMENT_COLUMNS.map(([, column]) => column);
+
+/**
+ * Rows: the statement's fields in STATEMENT_COLUMNS order. Only statements the review found new are
+ * sent; if another import stored one meanwhile with other figures, the update trips the
+ * immutability trigger and the whole batch rolls back.
+ */
+const INSERT_STATEMENTS =
+  `INSERT INTO statements (${COLUMN_NAMES.join(", ")}, created_at) SELECT ` +
+  `${COLUMN_NAMES.map((_, i) => `value ->> ${i}`).join(", ")}, ?2 ${FROM_ROWS} ` +
+  "ON CONFLICT (statement_id) DO UPDATE SET " +
+  COLUMN_NAMES.slice(1)
+    .map((c) => `${c} = excluded.${c}`)
+    .join(", ");
+
+/** The event each new statement of an import announces. */
+const CREATED: EventType = "statement.created";
+
+const statementRow = (s: StatementInput) => STATEMENT_COLUMNS.map(([f]) => s[f] ?? null);
+
+/** An import's writes for one atomic batch; those from `deliveriesFrom` on answer deliveries. */
+export interface ImportWrites {
+  writes: D1PreparedStatement[];
+  deliveriesFrom: number;
+}
+
+/**
+ * The writes of an import, in dependency order, for one atomic batch: saved-version changes (with
+ * their audit rows, attributed to `actor`) before the partners change, then each section, then a
+ * `statement.created` event for each new statement and its webhook deliveries, last.
+ */
+export function writesOf(
+  db: Database,
+  payload: ImportPayload,
+  existing: Existing,
+  newStatements: StatementInput[],
+  { now, defaultVersion, actor }: { now: Date; defaultVersion: string; actor: Actor },
+): ImportWrites {
+  const createdAt = now.toISOString();
+  const writes: D1PreparedStatement[] = [];
+  const each = (query: string, chunks: string[], ...more: unknown[]) => {
+    const prepared = db.$client.prepare(query);
+    for (const chunk of chunks) writes.push(prepared.bind(chunk, ...more));
+  };
+
+  const partners = payload.partners ?? [];
+  for (const environment of ["sandbox", "production"] as const) {
+    const changes = partners.flatMap((p) => {
+      const to = p.saved_versions?.[environment];
+      return to ? [[p.partner_id, to]] : [];
+    });
+    for (const rows of jsonChunks(changes, (row) => row)) {
+      const records = importedVersionRecords({ rows, environment, actor, now });
+      for (const query of records) writes.push(prepared(db, query));
+    }
+  }
+  const partnerChunks = jsonChunks(partners, (p) => [
+    p.partner_id,
+    p.name,
+    p.saved_versions?.sandbox ?? null,
+    p.saved_versions?.production ?? null,
+  ]);
+  each(UPSERT_PARTNERS, partnerChunks, defaultVersion, createdAt);
+  if (partners.some((p) => p.saved_versions?.sandbox || p.saved_versions?.production)) {
+    each(SET_SAVED_VERSIONS, partnerChunks);
+  }
+  const products = partners.flatMap((p) =>
+    (p.products ?? []).map((product) => [product.merchant_key, p.partner_id, product.name]),
+  );
+  each(
+    UPSERT_PRODUCTS,
+    jsonChunks(products, (row) => row),
+  );
+  each(
+    REFRESH_MERCHANT_KEYS,
+    jsonChunks(
+      partners.filter((p) => p.products?.length),
+      (p) => p.partner_id,
+    ),
+  );
+
+  const customers = payload.customers ?? [];
+  const customerScope = new Map(existing.customers);
+  for (const c of customers) {
+    customerScope.set(c.customer_id, {
+      partnerId: c.partner_id,
+      environment: c.environment,
+      merchantKey: c.merchant_key,
+    });
+  }
+  each(
+    UPSERT_CUSTOMERS,
+    jsonChunks(customers, (c) => [
+      c.customer_id,
+      c.partner_id,
+      c.environment,
+      c.merchant_key,
+      c.partner_customer_id ?? null,
+      c.authorized_users ?? null,
+    ]),
+    createdAt,
+  );
+  each(
+    UPSERT_ACCOUNTS,
+    jsonChunks(payload.accounts ?? [], (a) => {
+      const scope = customerScope.get(a.customer_id);
+      if (!scope) throw new Error(`account ${a.account_id}: customer scope missing after review`);
+      return [
+        a.account_id,
+        a.customer_id,
+        scope.partnerId,
+        scope.environment,
+        scope.merchantKey,
+        ...ACCOUNT_FIGURES.map((f) => a[f] ?? null),
+      ];
+    }),
+    createdAt,
+  );
+
+  // Events belong in this batch too, written from the same chunks of new statements (one
+  // INSERT … SELECT per chunk), so that they commit or roll back with the rows. Statements already
+  // stored at the review get none: a re-import announces nothing.
+  const statementChunks = jsonChunks(newStatements, statementRow);
+  each(INSERT_STATEMENTS, statementChunks, createdAt);
+  const announced = statementChunks.map((rows) => statementEventWrites(CREATED, rows, createdAt));
+  for (const { events } of announced) writes.push(prepared(db, events));
+  const deliveriesFrom = writes.length;
+  for (const { deliveries } of announced) writes.push(prepared(db, deliveries));
+  return { writes, deliveriesFrom };
+}

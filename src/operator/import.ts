@@ -1,0 +1,191 @@
+// The operator import: validate references and conflicts in one read round trip, then write
+// everything in one atomic batch (all or nothing): see import-writes.ts for the writes and the
+// guards that refuse what another import changed between that read and the write.
+import type { Database } from "../db/client";
+import { type DeliveryRef, deliveriesOf } from "../db/event-writes";
+import type { Actor } from "../domain/audit";
+import type { ImportPayload, StatementInput } from "../domain/import-payload";
+import {
+  type Existing,
+  readExisting,
+  STATEMENT_COLUMNS,
+  type StoredStatement,
+} from "./import-existing";
+import { OWNERSHIP_GUARDS, writesOf } from "./import-writes";
+
+/** Who an import's audit rows name when the caller does not say. */
+const OPERATOR: Actor = { type: "operator", id: null, label: "operator", ip: null };
+
+export interface ImportCounts {
+  partners: number;
+  customers: number;
+  accounts: number;
+  statements: number;
+}
+
+function sameFigures(existing: StoredStatement, incoming: StatementInput): boolean {
+  return STATEMENT_COLUMNS.every(
+    ([field, column]) => existing[column] === (incoming[field] ?? null),
+  );
+}
+
+const label = (section: string, index: number, id: string) =>
+  `${section}[${index}] (${JSON.stringify(id.slice(0, 64))})`;
+
+/** What the stored rows say about the payload: 400 problems, 409 conflicts, statements to add. */
+function review(payload: ImportPayload, existing: Existing, now: Date) {
+  const invalid: string[] = [];
+  const conflicts: string[] = [];
+
+  // Where each product belongs once this import is applied.
+  const productOwner = new Map<string, string>();
+  for (const [key, row] of existing.products) productOwner.set(key, row.partnerId);
+  (payload.partners ?? []).forEach((p, i) => {
+    (p.products ?? []).forEach((product, j) => {
+      const owner = existing.products.get(product.merchant_key)?.partnerId;
+      if (owner !== undefined && owner !== p.partner_id) {
+        conflicts.push(
+          `${label("partners", i, p.partner_id)}.products[${j}].merchant_key: ` +
+            `${JSON.stringify(product.merchant_key)} belongs to another partner`,
+        );
+      }
+      productOwner.set(product.merchant_key, p.partner_id);
+    });
+  });
+  const importedPartners = new Set((payload.partners ?? []).map((p) => p.partner_id));
+  const partnerKnown = (id: string) => existing.partners.has(id) || importedPartners.has(id);
+
+  const customerKnown = new Set<string>(existing.customers.keys());
+  (payload.customers ?? []).forEach((c, i) => {
+    const where = label("customers", i, c.customer_id);
+    if (!partnerKnown(c.partner_id)) invalid.push(`${where}.partner_id: unknown partner`);
+    else if (productOwner.get(c.merchant_key) !== c.partner_id) {
+      invalid.push(
+        `${where}.merchant_key: not a product of partner ${JSON.stringify(c.partner_id)}`,
+      );
+    }
+    const stored = existing.customers.get(c.customer_id);
+    if (
+      stored &&
+      (stored.partnerId !== c.partner_id ||
+        stored.environment !== c.environment ||
+        stored.merchantKey !== c.merchant_key)
+    ) {
+      conflicts.push(`${where}: a customer's partner, environment and product never change`);
+    }
+    customerKnown.add(c.customer_id);
+  });
+
+  const accountKnown = new Set<string>(existing.accounts.keys());
+  (payload.accounts ?? []).forEach((a, i) => {
+    const where = label("accounts", i, a.account_id);
+    if (!customerKnown.has(a.customer_id)) invalid.push(`${where}.customer_id: unknown customer`);
+    const stored = existing.accounts.get(a.account_id);
+    if (stored && stored.customerId !== a.customer_id) {
+      conflicts.push(`${where}.customer_id: an account never moves to another customer`);
+    }
+    accountKnown.add(a.account_id);
+  });
+
+  const newStatements: StatementInput[] = [];
+  (payload.statements ?? []).forEach((s, i) => {
+    const where = label("statements", i, s.statement_id);
+    if (!accountKnown.has(s.account_id)) invalid.push(`${where}.account_id: unknown account`);
+    if (s.period_end_date > now.toISOString()) {
+      invalid.push(`${where}.period_end_date: is in the future; only closed cycles are statements`);
+    }
+    const stored = existing.statements.get(s.statement_id);
+    if (!stored) newStatements.push(s);
+    else if (!sameFigures(stored, s)) {
+      conflicts.push(`${where}: a closed statement's figures never change`);
+    }
+  });
+  return { invalid, conflicts, newStatements };
+}
+
+/**
+ * What an import did: applied (with the counts and the webhook deliveries its new events created,
+ * for the caller to enqueue), or refused with every problem named, nothing written: `invalid` for
+ * bad references, `conflict` for changes that closed statements and ownership never allow.
+ */
+export type ImportOutcome =
+  | { kind: "applied"; counts: ImportCounts; deliveries: DeliveryRef[] }
+  | { kind: "invalid" | "conflict"; problems: string[] };
+
+/** Problems listed in a refusal, at most. */
+const MAX_PROBLEMS = 50;
+
+/** What an import is applied with: its time, its author, and a new partner's saved version. */
+export interface ImportContext {
+  now: Date;
+  /** The saved version of a partner the import creates without one. */
+  defaultVersion: string;
+  actor?: Actor;
+}
+
+/**
+ * Applies an import atomically, with a `statement.created` event for each new statement in the
+ * same batch, or refuses it whole.
+ */
+export async function importPayload(
+  db: Database,
+  payload: ImportPayload,
+  { now, defaultVersion, actor = OPERATOR }: ImportContext,
+): Promise<ImportOutcome> {
+  const existing = await readExisting(db, payload);
+  const { invalid, conflicts, newStatements } = review(payload, existing, now);
+  if (invalid.length > 0) return { kind: "invalid", problems: invalid.slice(0, MAX_PROBLEMS) };
+  if (conflicts.length > 0) {
+    return { kind: "conflict", problems: conflicts.slice(0, MAX_PROBLEMS) };
+  }
+
+  const counts: ImportCounts = {
+    partners: payload.partners?.length ?? 0,
+    customers: payload.customers?.length ?? 0,
+    accounts: payload.accounts?.length ?? 0,
+    statements: payload.statements?.length ?? 0,
+  };
+  // From here on only the writes' JSON chunks are needed: nothing else of the payload is used
+  // across the write, so a large import holds one copy of its rows while D1 works.
+  const { writes, deliveriesFrom } = writesOf(db, payload, existing, newStatements, {
+    now,
+    defaultVersion,
+    actor,
+  });
+  let deliveries: DeliveryRef[] = [];
+  if (writes.length > 0) {
+    try {
+      const results = await db.$client.batch(writes);
+      deliveries = deliveriesOf(results.slice(deliveriesFrom));
+    } catch (err) {
+      const conflict = concurrentChange(err);
+      if (conflict === null) throw err;
+      return { kind: "conflict", problems: [conflict] };
+    }
+  }
+  return { kind: "applied", counts, deliveries };
+}
+
+/** Why a guard refused the batch: another import changed the same rows meanwhile. */
+function concurrentChange(err: unknown): string | null {
+  if (hasCause(err, "statement_figures_immutable")) {
+    return (
+      "statements: another import stored a statement of this payload with other figures " +
+      "meanwhile; a closed statement's figures never change"
+    );
+  }
+  if (OWNERSHIP_GUARDS.some((column) => hasCause(err, `NOT NULL constraint failed: ${column}`))) {
+    return (
+      "another import stored a customer, account or product of this payload under another " +
+      "owner meanwhile; customers, accounts and products never change owner"
+    );
+  }
+  return null;
+}
+
+function hasCause(err: unknown, text: string): boolean {
+  for (let e: unknown = err; e instanceof Error; e = e.cause) {
+    if (e.message.includes(text)) return true;
+  }
+  return false;
+}

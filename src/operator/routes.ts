@@ -1,0 +1,241 @@
+// /operator/v1/*: the internal API that loads partners, keys, customers, accounts, statements
+// and PDFs. Not versioned by date; errors use the ApiError envelope.
+import { and, eq, isNull, sql } from "drizzle-orm";
+import { Hono } from "hono";
+import * as z from "zod";
+import { operatorActor } from "../app/actor";
+import type { AppEnv } from "../app/context";
+import { ApiError, invalidRequest, routeNotFound } from "../app/errors";
+import { limitPerClientIp, RATE_LIMITS } from "../app/rate-limit";
+import { readBoundedBody, readJsonBody } from "../app/read-body";
+import { atomically, type Query } from "../db/batch";
+import type { Database } from "../db/client";
+import { deliveriesOf, type EventWrites, statementEventWrites } from "../db/event-writes";
+import { changeSavedVersion, readSavedVersion } from "../db/saved-versions";
+import { statements } from "../db/schema";
+import { parseImportPayload } from "../domain/import-payload";
+import { SCOPES } from "../domain/scopes";
+import { revokeApiKey } from "../keys/key-lifecycle";
+import { createApiKey, keyOwner } from "../keys/key-store";
+import { enqueueDeliveries } from "../webhooks/delivery-queue";
+import { operatorAuth } from "./auth";
+import { partnerNotFound, requirePartner, validationError } from "./common";
+import { importPayload } from "./import";
+import { operatorPartnerRoutes } from "./partners";
+import { operatorVersionRoutes } from "./versions";
+
+/** Largest accepted statement PDF. */
+export const MAX_PDF_BYTES = 20 * 1024 * 1024;
+
+/** Largest accepted import body. */
+export const MAX_IMPORT_BYTES = 20 * 1024 * 1024;
+
+const Environment = z.enum(["sandbox", "production"]);
+const CreateKey = z.strictObject({
+  environment: Environment,
+  scopes: z.array(z.enum(SCOPES)).max(SCOPES.length),
+  name: z.string().min(1).max(255).optional(),
+});
+const SavedVersion = z.strictObject({ version: z.string() });
+
+/**
+ * The R2 object key of a statement's PDF: named by its content, so an upload never overwrites the
+ * bytes a stored row points to. The row moves to the new object only once it is fully stored:
+ * an upload that fails at any step leaves the statement as it was.
+ */
+async function pdfObjectKey(statementId: string, bytes: Uint8Array): Promise<string> {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  const hex = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+  return `statements/${encodeURIComponent(statementId)}/${hex}.pdf`;
+}
+
+/**
+ * One atomic batch: the events (checked against the row before the change), their deliveries,
+ * then the change itself; the new deliveries are then enqueued.
+ */
+async function changeWithEvents(
+  env: AppEnv["Bindings"],
+  requestId: string,
+  db: Database,
+  announced: EventWrites,
+  change: Query,
+): Promise<void> {
+  const [, created] = await atomically(db, [announced.events, announced.deliveries, change]);
+  const deliveries = deliveriesOf(created ? [created] : []);
+  await enqueueDeliveries(env.WEBHOOK_DELIVERIES, deliveries, requestId);
+}
+
+/** A 413 naming the limit that `what` exceeded. */
+function tooLarge(what: string, limit: number): ApiError {
+  return new ApiError("PAYLOAD_TOO_LARGE_ERROR", `${what} is at most ${limit} bytes.`);
+}
+
+export const operatorRoutes = new Hono<AppEnv>()
+  .use("/operator/*", limitPerClientIp(RATE_LIMITS.operator), operatorAuth)
+
+  .post("/operator/v1/import", async (c) => {
+    const body = await readJsonBody(c.req.raw, {
+      maxBytes: MAX_IMPORT_BYTES,
+      tooLarge: () => tooLarge("An import body", MAX_IMPORT_BYTES),
+    });
+    const parsed = parseImportPayload(body, c.get("bundle").isSupported);
+    if (!parsed.ok) throw invalidRequest(parsed.details);
+    const outcome = await importPayload(c.get("db"), parsed.payload, {
+      now: c.get("now")(),
+      defaultVersion: c.get("bundle").newestReleased,
+      actor: operatorActor(c),
+    });
+    if (outcome.kind !== "applied") {
+      const [first = "the import was refused", ...rest] = outcome.problems;
+      const type = outcome.kind === "invalid" ? "INVALID_REQUEST_ERROR" : "CONFLICT_ERROR";
+      throw new ApiError(type, first, { details: [first, ...rest] });
+    }
+    await enqueueDeliveries(c.env.WEBHOOK_DELIVERIES, outcome.deliveries, c.get("requestId"));
+    return c.json({ imported: outcome.counts });
+  })
+
+  .post("/operator/v1/partners/:partner_id/keys", async (c) => {
+    const partnerId = c.req.param("partner_id");
+    const body = await readJsonBody(c.req.raw);
+    const parsed = CreateKey.safeParse(body);
+    if (!parsed.success) throw validationError(parsed.error, body);
+    await requirePartner(c, partnerId);
+    const created = await createApiKey(c.get("db"), {
+      partnerId,
+      environment: parsed.data.environment,
+      scopes: [...new Set(parsed.data.scopes)],
+      name: parsed.data.name ?? null,
+      actor: operatorActor(c),
+      now: c.get("now")(),
+    });
+    return c.json(created, 201);
+  })
+
+  // Revokes the key and, by default, every key minted from it (`?cascade=false`: that key only).
+  .delete("/operator/v1/keys/:key_id", async (c) => {
+    const keyId = c.req.param("key_id");
+    const cascade = c.req.query("cascade") ?? "true";
+    if (cascade !== "true" && cascade !== "false") {
+      throw invalidRequest(['cascade must be "true" or "false"'], "cascade");
+    }
+    const owner = await keyOwner(c.get("db"), keyId);
+    if (!owner) throw new ApiError("NOT_FOUND_ERROR", `No such key: ${JSON.stringify(keyId)}`);
+    await revokeApiKey(c.get("db"), {
+      ...owner,
+      keyId,
+      cascade: cascade === "true",
+      actor: operatorActor(c),
+      now: c.get("now")(),
+    });
+    return c.body(null, 204);
+  })
+
+  .put("/operator/v1/partners/:partner_id/saved-versions/:environment", async (c) => {
+    const partnerId = c.req.param("partner_id");
+    const environment = Environment.safeParse(c.req.param("environment"));
+    if (!environment.success) {
+      throw invalidRequest(['environment must be "sandbox" or "production"']);
+    }
+    const body = await readJsonBody(c.req.raw);
+    const parsed = SavedVersion.safeParse(body);
+    if (!parsed.success) throw validationError(parsed.error, body);
+    const { version } = parsed.data;
+    const bundle = c.get("bundle");
+    if (!bundle.isSupported(version, environment.data)) {
+      throw invalidRequest([
+        `version ${JSON.stringify(version.slice(0, 64))} is not offered in ${environment.data}; ` +
+          `supported: ${bundle.supported(environment.data).join(", ")}`,
+      ]);
+    }
+    const state = await readSavedVersion(c.get("db"), partnerId, environment.data, 0);
+    if (!state) throw partnerNotFound(partnerId);
+    if (state.saved !== version) {
+      const changed = await changeSavedVersion(c.get("db"), {
+        partnerId,
+        environment: environment.data,
+        from: state.saved,
+        to: version,
+        rollbackOf: null,
+        actor: operatorActor(c),
+        now: c.get("now")(),
+      });
+      if (!changed) {
+        throw new ApiError("CONFLICT_ERROR", "The saved version changed meanwhile; retry.");
+      }
+    }
+    return c.json({ partner_id: partnerId, environment: environment.data, version });
+  })
+
+  .put("/operator/v1/statements/:statement_id/pdf", async (c) => {
+    const statementId = c.req.param("statement_id");
+    const type = (c.req.header("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
+    if (type !== "application/pdf") {
+      throw new ApiError(
+        "UNSUPPORTED_MEDIA_TYPE_ERROR",
+        "Send the PDF with Content-Type: application/pdf.",
+      );
+    }
+    const bytes = await readBoundedBody(c.req.raw, MAX_PDF_BYTES, () =>
+      tooLarge("A statement PDF", MAX_PDF_BYTES),
+    );
+    if (new TextDecoder().decode(bytes.subarray(0, 5)) !== "%PDF-") {
+      throw invalidRequest(["The body is not a PDF document (it must start with %PDF-)."]);
+    }
+    const [row] = await c
+      .get("db")
+      .select({ id: statements.statementId })
+      .from(statements)
+      .where(eq(statements.statementId, statementId));
+    if (!row)
+      throw new ApiError("NOT_FOUND_ERROR", `No such statement: ${JSON.stringify(statementId)}`);
+    const key = await pdfObjectKey(statementId, bytes);
+    await c.get("documents").put(key, bytes, "application/pdf");
+    // The first document of a visible statement is announced; a replaced one is not.
+    const db = c.get("db");
+    const announced = statementEventWrites(
+      "statement.pdf_available",
+      JSON.stringify([[statementId]]),
+      c.get("now")().toISOString(),
+      sql`s.pdf_key IS NULL AND s.hidden_at IS NULL`,
+    );
+    const update = db
+      .update(statements)
+      .set({ pdfKey: key })
+      .where(eq(statements.statementId, statementId));
+    await changeWithEvents(c.env, c.get("requestId"), db, announced, update);
+    return c.body(null, 204);
+  })
+
+  .post("/operator/v1/statements/:statement_id/hide", async (c) => {
+    const statementId = c.req.param("statement_id");
+    const [row] = await c
+      .get("db")
+      .select({ hiddenAt: statements.hiddenAt })
+      .from(statements)
+      .where(eq(statements.statementId, statementId));
+    if (!row)
+      throw new ApiError("NOT_FOUND_ERROR", `No such statement: ${JSON.stringify(statementId)}`);
+    if (row.hiddenAt === null) {
+      const db = c.get("db");
+      const now = c.get("now")().toISOString();
+      const announced = statementEventWrites(
+        "statement.hidden",
+        JSON.stringify([[statementId]]),
+        now,
+        sql`s.hidden_at IS NULL`,
+      );
+      const update = db
+        .update(statements)
+        .set({ hiddenAt: now })
+        .where(and(eq(statements.statementId, statementId), isNull(statements.hiddenAt)));
+      await changeWithEvents(c.env, c.get("requestId"), db, announced, update);
+    }
+    return c.body(null, 204);
+  })
+
+  .route("/", operatorPartnerRoutes)
+  .route("/", operatorVersionRoutes)
+
+  .all("/operator/*", (c) => {
+    throw routeNotFound(c.req.method, c.req.path);
+  });

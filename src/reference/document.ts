@@ -1,0 +1,244 @@
+// One OpenAPI 3.1 document per version: the canonical schemas, edited back through every newer
+// change, and an operation for every /v2 route of the route list, from its declaration.
+import type { Route } from "../app/route";
+import { changelogEntryPath } from "../app/version-headers";
+import { ROUTES } from "../routes";
+import type { Json, VersionBundle } from "../versioning";
+import { openApiPath, operationIdOf, pathParameters, TAGS, tagOf } from "./operations";
+import {
+  errorResponses,
+  type HeaderNames,
+  headerComponents,
+  json,
+  ref,
+  versionedHeaders,
+} from "./responses";
+import { webhooksOf } from "./webhooks";
+
+export type { HeaderNames } from "./responses";
+
+export type OpenApiDocument = Record<string, Json>;
+
+function operationOf(route: Route, headers: HeaderNames, deprecated: boolean): Json {
+  const { success } = route;
+  const parameters: Json[] = pathParameters(route.path).map((name) => ({
+    name,
+    in: "path",
+    required: true,
+    description: `The \`${name}\` of the ${name.replace(/_id$/, "").replace(/_/g, " ")}.`,
+    schema: { type: "string" },
+  }));
+  if (route.query) parameters.push(...route.query.parameters);
+  parameters.push({ $ref: "#/components/parameters/Version" });
+  const idempotent = route.implemented && route.method === "POST";
+  if (idempotent) parameters.push({ $ref: "#/components/parameters/IdempotencyKey" });
+  if (route.customerScoped) parameters.push({ $ref: "#/components/parameters/MerchantKey" });
+
+  const responses: Record<string, Json> = {};
+  if (success) {
+    const documented: Json = {
+      description: { 200: "Success.", 201: "Created.", 202: "Accepted.", 204: "Done." }[
+        success.status
+      ],
+      headers: {
+        ...versionedHeaders(headers, deprecated),
+        ...(idempotent ? { "Idempotent-Replayed": { $ref: "#/components/headers/Replayed" } } : {}),
+        "RateLimit-Policy": { $ref: "#/components/headers/RateLimitPolicy" },
+      },
+    };
+    if (success.schema) documented.content = json(ref(success.schema.name));
+    responses[success.status] = documented;
+  }
+  const errors = (name: string) => ({ $ref: `#/components/responses/${name}` });
+  responses[400] = errors(route.implemented ? "InvalidRequest" : "BadRequest");
+  responses[401] = errors("Unauthorized");
+  if (route.scope) responses[403] = errors("Forbidden");
+  if (route.implemented && route.path.includes(":customer_id")) {
+    responses[404] = errors("CustomerNotFound");
+  } else if (route.implemented && /:(event_id|webhook_endpoint_id)/.test(route.path)) {
+    responses[404] = errors("NotFound");
+  }
+  if (idempotent) {
+    responses[409] = errors("IdempotencyKeyInUse");
+    responses[422] = errors("IdempotencyKeyReused");
+  }
+  responses[429] = errors("RateLimited");
+  responses[500] = errors("InternalError");
+  // Every other answer of a route this service does not implement is its 501: `default` says so
+  // (and a 501 is no success an operation could document).
+  if (!route.implemented) responses.default = errors("NotImplemented");
+  responses[503] = errors("ServiceUnavailable");
+
+  const notes = [
+    route.scope ? `Requires the \`${route.scope}\` scope.` : "Needs no scope beyond a valid key.",
+  ];
+  if (!route.implemented) notes.push("Not available in this service: answers `501`.");
+  const operation: Json = {
+    operationId: operationIdOf(route),
+    summary: route.summary,
+    description: notes.join(" "),
+    tags: [tagOf(route.path)],
+    "x-required-scope": route.scope,
+    parameters,
+  };
+  if (route.body) {
+    operation.requestBody = {
+      required: route.body.required,
+      content: json(ref(route.body.schema.name)),
+    };
+  }
+  operation.responses = responses;
+  return operation;
+}
+
+function describeVersion(bundle: VersionBundle, version: string, headers: HeaderNames): string {
+  const entry = bundle.versionOf(version);
+  const lines = [
+    `API version \`${version}\`${entry?.released ? "" : " (unreleased, sandbox keys only)"}. ` +
+      `Send \`${headers.version}: ${version}\` to use it for one request, or save it as your ` +
+      "default for an environment. Every response after authentication names its version in " +
+      `\`${headers.version}\`.`,
+  ];
+  const deprecated = entry?.deprecated;
+  if (deprecated) {
+    lines.push(
+      "",
+      `> **Deprecated** since ${deprecated.date}` +
+        (deprecated.sunset ? `; it may stop being served after **${deprecated.sunset}**` : "") +
+        `. Responses carry \`Deprecation\`${deprecated.sunset ? ", `Sunset`" : ""} and \`Link\` ` +
+        `headers; [move to a newer version](${changelogEntryPath(version)}).`,
+    );
+  }
+  if (entry?.summary) lines.push("", entry.summary);
+  if (entry && entry.changes.length > 0) {
+    lines.push("", "Changes in this version:", "");
+    for (const change of entry.changes) lines.push(`- **${change.name}**: ${change.description}`);
+  }
+  lines.push("", "The full changelog is at [/docs/changelog](/docs/changelog).");
+  return lines.join("\n");
+}
+
+/** The names of every schema and response a part of the document references. */
+function referenced(node: Json, kind: "schemas" | "responses", into: Set<string>): Set<string> {
+  if (Array.isArray(node)) for (const item of node) referenced(item, kind, into);
+  else if (typeof node === "object" && node !== null) {
+    const name = new RegExp(`^#/components/${kind}/(.+)$`).exec(node.$ref ?? "")?.[1];
+    if (name !== undefined) into.add(name);
+    for (const child of Object.values(node)) referenced(child, kind, into);
+  }
+  return into;
+}
+
+/** Keeps the components some operation uses, directly or through other components. */
+function withoutUnused<T>(
+  all: Record<string, T>,
+  roots: Set<string>,
+  kind: "schemas" | "responses",
+) {
+  const kept = new Set<string>();
+  const queue = [...roots];
+  while (queue.length > 0) {
+    const name = queue.pop() as string;
+    if (kept.has(name) || !(name in all)) continue;
+    kept.add(name);
+    queue.push(...referenced(all[name], kind, new Set()));
+  }
+  return Object.fromEntries(Object.entries(all).filter(([name]) => kept.has(name)));
+}
+
+/** Builds the reference of one version of the bundle. Throws for a version it does not hold. */
+export function buildOpenApiDocument(
+  bundle: VersionBundle,
+  version: string,
+  headers: HeaderNames,
+): OpenApiDocument {
+  const entry = bundle.versionOf(version);
+  if (!entry) throw new Error(`unknown version ${version}`);
+  const deprecated = entry.deprecated !== undefined;
+  const paths: Record<string, Record<string, Json>> = {};
+  for (const route of ROUTES) {
+    if (!bundle.routeExists(version, route.method, route.path)) continue;
+    const path = openApiPath(route.path);
+    paths[path] ??= {};
+    paths[path][route.method.toLowerCase()] = operationOf(route, headers, deprecated);
+  }
+  const used = new Set(
+    Object.values(paths).flatMap((ops) => Object.values(ops).map((o) => o.tags[0])),
+  );
+  // A version that lacks some routes lacks their schemas and responses too.
+  const responses = withoutUnused(
+    errorResponses(bundle, version, headers),
+    referenced(paths, "responses", new Set()),
+    "responses",
+  );
+  const webhooks = webhooksOf();
+  const schemas = withoutUnused(
+    bundle.schemasOf(version),
+    referenced([paths, webhooks, responses], "schemas", new Set()),
+    "schemas",
+  );
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "Card Account Statements API",
+      version,
+      description: describeVersion(bundle, version, headers),
+      license: {
+        name: "Proprietary: for partners under contract",
+        identifier: "LicenseRef-Partner",
+      },
+    },
+    servers: [{ url: "/", description: "This service (the host serving this document)." }],
+    tags: TAGS.filter(([, tag]) => used.has(tag)).map(([, name, description]) => ({
+      name,
+      description,
+    })),
+    security: [{ basicAuth: [] }, { bearerAuth: [] }],
+    paths,
+    webhooks,
+    components: {
+      securitySchemes: {
+        basicAuth: {
+          type: "http",
+          scheme: "basic",
+          description: "The API key as the username, with an empty password.",
+        },
+        bearerAuth: { type: "http", scheme: "bearer", description: "The API key as the token." },
+      },
+      parameters: {
+        Version: {
+          name: headers.version,
+          in: "header",
+          required: false,
+          description:
+            "The API version for this request; without it, the version saved for your key's " +
+            "environment. `latest` is for sandbox keys only.",
+          schema: { type: "string", enum: bundle.versions.map((v) => v.id) },
+          example: version,
+        },
+        IdempotencyKey: {
+          name: "Idempotency-Key",
+          in: "header",
+          required: false,
+          description:
+            "Makes the request safe to retry: the same key with the same request (method, path, " +
+            "version, product and body) within 24 hours answers the first response again, " +
+            "marked `Idempotent-Replayed: true`, without doing anything twice. Keys belong to " +
+            "your partner and environment; use a new random one (a UUID) per request.",
+          schema: { type: "string", minLength: 1, maxLength: 255 },
+        },
+        MerchantKey: {
+          name: headers.merchantKey,
+          in: "header",
+          required: false,
+          description:
+            "The product to read, as supplied at onboarding. Required when you have several.",
+          schema: { type: "string" },
+        },
+      },
+      headers: headerComponents(version, deprecated),
+      responses,
+      schemas,
+    },
+  };
+}

@@ -1,0 +1,172 @@
+// The queue consumer: one attempt per message, signed per Standard Webhooks, recorded, and retried
+// with backoff through the queue until the retry window closes (then dead-lettered). At least
+// once: a receiver de-duplicates on `webhook-id`, the event id.
+
+import type { Bindings } from "../app/context";
+import { type Database, openDatabase } from "../db/client";
+import type { DeliveryRef } from "../db/event-writes";
+import { adminEmailsOf } from "../db/users";
+import { encodeIdSuffix } from "../domain/ids";
+import { nextRetryDelay } from "../domain/retry-schedule";
+import { createSigner } from "../domain/signing";
+import { signingSecrets } from "../domain/webhook-endpoint";
+import { signWebhook } from "../domain/webhook-signature";
+import { webhookUrlProblem } from "../domain/webhook-url";
+import { mailerFor } from "../mail/mailer";
+import type { VersionBundle } from "../versioning";
+import { type DeliveryConfig, deliveryConfig } from "./delivery-config";
+import { claimDelivery, type DeliveryNext, recordAttempt } from "./delivery-work";
+import { type NoticeDependencies, notifyEndpointDisabled } from "./disabled-notice";
+import { eventInVersion, renderEvent } from "./event-view";
+import { postWebhook } from "./post-webhook";
+
+const USER_AGENT = "CardStatements-Webhooks/1.0";
+
+interface Delivery {
+  /** The versions events are shaped in (the app's bundle). */
+  bundle: VersionBundle;
+  db: Database;
+  env: Bindings;
+  config: DeliveryConfig;
+  now: () => Date;
+  notice: NoticeDependencies;
+}
+
+/** Who hears of a disabled endpoint: the deployment's mailer, to the partner's Admins. */
+function defaultNotice(env: Bindings, db: Database): NoticeDependencies {
+  return { mailer: mailerFor(env), adminEmailsOf: (partnerId) => adminEmailsOf(db, partnerId) };
+}
+
+/** What the queue should do with the message. */
+type Verdict = { ack: true } | { ack: false; delaySeconds: number };
+
+/** One attempt of one delivery, recorded; the verdict says whether the queue retries it. */
+async function attemptDelivery(d: Delivery, ref: DeliveryRef): Promise<Verdict> {
+  const now = d.now();
+  const lease = new Date(now.getTime() + d.config.timeoutMs + 30_000);
+  const claim = await claimDelivery(d.db, ref, now, lease);
+  if (!claim) return { ack: true }; // done, superseded, not due, or attempting elsewhere
+  const disableBefore = new Date(now.getTime() - d.config.disableAfterSeconds * 1000).toISOString();
+  if (claim.endpoint.status !== "enabled") {
+    await recordAttempt(d.db, ref, null, { status: "failed" }, now, disableBefore);
+    return { ack: true };
+  }
+
+  const { endpoint } = claim;
+  const event = await renderEvent(claim.event, {
+    signer: createSigner(d.env.SIGNING_SECRET ?? ""),
+    origin: endpoint.apiOrigin,
+    now,
+  });
+  const ctx = { path: "", status: 200, timestamp: now.toISOString() };
+  const body = JSON.stringify(eventInVersion(d.bundle, endpoint.apiVersion, event, ctx));
+  const signed = await signWebhook(signingSecrets(endpoint, now), event.event_id, now, body);
+  const problem = webhookUrlProblem(endpoint.url, { allowLoopback: d.config.allowLoopback });
+  const outcome = problem
+    ? { status: "failed" as const, durationMs: 0, responseStatus: null, error: problem }
+    : await postWebhook(
+        endpoint.url,
+        { "content-type": "application/json", "user-agent": USER_AGENT, ...signed },
+        body,
+        d.config.timeoutMs,
+      );
+
+  const finished = d.now();
+  let next: DeliveryNext;
+  let verdict: Verdict = { ack: true };
+  if (outcome.status === "succeeded") {
+    next = { status: "succeeded" };
+  } else {
+    const elapsed = (finished.getTime() - Date.parse(claim.cycleStartedAt)) / 1000;
+    const delay = nextRetryDelay(d.config.retry, claim.attempts, elapsed);
+    if (delay === null) {
+      next = { status: "failed" };
+    } else {
+      next = {
+        status: "pending",
+        nextAttemptAt: new Date(finished.getTime() + delay * 1000).toISOString(),
+      };
+      verdict = { ack: false, delaySeconds: delay };
+    }
+  }
+  const disabled = await recordAttempt(
+    d.db,
+    ref,
+    {
+      attemptId: `att_${encodeIdSuffix(now.getTime())}`,
+      attemptedAt: now.toISOString(),
+      ...outcome,
+    },
+    next,
+    finished,
+    disableBefore,
+  );
+  if (next.status === "failed") await deadLetter(d.env, ref);
+  if (disabled) {
+    console.warn(JSON.stringify({ webhook_endpoint_disabled: disabled.endpointId }));
+    await notifyEndpointDisabled(d.notice, disabled).catch((err) =>
+      console.error(JSON.stringify({ error: `notice failed: ${String(err)}` })),
+    );
+  }
+  return verdict;
+}
+
+/** Keeps a given-up delivery where operators look for them; losing this copy loses no record. */
+async function deadLetter(env: Bindings, ref: DeliveryRef): Promise<void> {
+  try {
+    await env.WEBHOOK_DEAD_LETTERS.send(ref, { contentType: "json" });
+  } catch (err) {
+    console.error(JSON.stringify({ error: `dead-letter send failed: ${String(err)}` }));
+  }
+}
+
+/**
+ * The queue consumer, shaping events in `bundle`'s versions and telling disabled endpoints'
+ * Admins through `notice` (the deployment's mailer and users by default). Messages of one endpoint are attempted in order, one at a time;
+ * different endpoints in parallel. A message that fails unexpectedly (storage down) is retried by
+ * the queue with backoff, and dead-lettered by the queue after its `max_retries`.
+ */
+export function webhookConsumer(
+  bundle: VersionBundle,
+  notice: (env: Bindings, db: Database) => NoticeDependencies = defaultNotice,
+) {
+  return (batch: MessageBatch<DeliveryRef>, env: Bindings) =>
+    deliverBatch(batch, env, bundle, notice);
+}
+
+async function deliverBatch(
+  batch: MessageBatch<DeliveryRef>,
+  env: Bindings,
+  bundle: VersionBundle,
+  notice: (env: Bindings, db: Database) => NoticeDependencies,
+): Promise<void> {
+  const db = openDatabase(env.DB).db;
+  const d: Delivery = {
+    bundle,
+    db,
+    env,
+    config: deliveryConfig(env),
+    now: () => new Date(),
+    notice: notice(env, db),
+  };
+  const byEndpoint = new Map<string, Message<DeliveryRef>[]>();
+  for (const message of batch.messages) {
+    const key = message.body?.endpoint_id ?? "";
+    byEndpoint.set(key, [...(byEndpoint.get(key) ?? []), message]);
+  }
+  await Promise.all(
+    [...byEndpoint.values()].map(async (messages) => {
+      for (const message of messages) {
+        try {
+          const verdict = await attemptDelivery(d, message.body);
+          if (verdict.ack) message.ack();
+          else message.retry({ delaySeconds: verdict.delaySeconds });
+        } catch (err) {
+          console.error(JSON.stringify({ error: `webhook delivery failed: ${String(err)}` }));
+          const delay = nextRetryDelay(d.config.retry, message.attempts, 0) ?? 60;
+          message.retry({ delaySeconds: delay });
+        }
+      }
+    }),
+  );
+}

@@ -1,0 +1,238 @@
+// Webhook endpoints of one read scope (partner, environment, product): create, read, roll,
+// enable and delete, whether through the API or the dashboard. Each change is one atomic batch
+// with its audit row, gated on the same condition. Deleting an endpoint deletes its deliveries
+// and attempts with it.
+import { and, asc, count, eq, gt, type SQL, sql } from "drizzle-orm";
+import { auditInsert } from "../db/audit";
+import { atomically, type Query } from "../db/batch";
+import type { Database } from "../db/client";
+import type { ReadScope } from "../db/customers";
+import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "../db/schema";
+import type { Actor, AuditAction } from "../domain/audit";
+import type { Environment } from "../domain/environment";
+import type { EndpointFields, ProductEndpoint } from "../domain/webhook-endpoint";
+
+export type EndpointRow = typeof webhookEndpoints.$inferSelect;
+
+/** The public columns: everything but the secrets. */
+const PUBLIC = {
+  endpointId: webhookEndpoints.endpointId,
+  url: webhookEndpoints.url,
+  description: webhookEndpoints.description,
+  apiVersion: webhookEndpoints.apiVersion,
+  status: webhookEndpoints.status,
+  disabledAt: webhookEndpoints.disabledAt,
+  disabledReason: webhookEndpoints.disabledReason,
+  previousSecretExpiresAt: webhookEndpoints.previousSecretExpiresAt,
+  createdAt: webhookEndpoints.createdAt,
+};
+
+function ofScope(scope: ReadScope): SQL {
+  return and(
+    eq(webhookEndpoints.partnerId, scope.partnerId),
+    eq(webhookEndpoints.environment, scope.environment as "sandbox" | "production"),
+    eq(webhookEndpoints.merchantKey, scope.merchantKey),
+  ) as SQL;
+}
+
+function oneOfScope(scope: ReadScope, endpointId: string): SQL {
+  return and(ofScope(scope), eq(webhookEndpoints.endpointId, endpointId)) as SQL;
+}
+
+/** `EXISTS` the endpoint in the scope (and matching `also`): the guard of a change's audit row. */
+function endpointExists(scope: ReadScope, endpointId: string, also?: SQL): SQL {
+  const where = also ? and(oneOfScope(scope, endpointId), also) : oneOfScope(scope, endpointId);
+  return sql`EXISTS (SELECT 1 FROM ${webhookEndpoints} WHERE ${where})`;
+}
+
+/** Who acted on which endpoint, and when: what every change records in the audit log. */
+export interface EndpointChange {
+  scope: ReadScope;
+  endpointId: string;
+  actor: Actor;
+  now: Date;
+}
+
+/** The audit row of a change to the endpoint; `guard` says whether the change happens. */
+function auditOf(change: EndpointChange, action: AuditAction, guard: SQL, details: SQL): SQL {
+  const { scope, endpointId, actor, now } = change;
+  return auditInsert(
+    scope.partnerId,
+    actor,
+    { action, environment: scope.environment as Environment, target: endpointId },
+    now,
+    { guard, details },
+  );
+}
+
+/** The writes that store a new endpoint with its audit row, for the caller's batch. */
+export function endpointInsert(db: Database, row: EndpointRow, actor: Actor, now: Date): Query[] {
+  return [
+    db.insert(webhookEndpoints).values(row),
+    auditInsert(
+      row.partnerId,
+      actor,
+      {
+        action: "webhook_endpoint.created",
+        environment: row.environment,
+        target: row.endpointId,
+        details: {
+          url: row.url,
+          merchant_key: row.merchantKey,
+          api_version: row.apiVersion,
+          description: row.description,
+        },
+      },
+      now,
+    ),
+  ];
+}
+
+export async function countEndpoints(db: Database, scope: ReadScope): Promise<number> {
+  const [row] = await db.select({ n: count() }).from(webhookEndpoints).where(ofScope(scope));
+  return row?.n ?? 0;
+}
+
+/** Up to `limit + 1` endpoints of the scope in id (creation) order, after `after`. */
+export function readEndpointPage(
+  db: Database,
+  scope: ReadScope,
+  after: string | null,
+  limit: number,
+): Promise<EndpointFields[]> {
+  const where = after
+    ? and(ofScope(scope), gt(webhookEndpoints.endpointId, after))
+    : ofScope(scope);
+  return db
+    .select(PUBLIC)
+    .from(webhookEndpoints)
+    .where(where)
+    .orderBy(asc(webhookEndpoints.endpointId))
+    .limit(limit + 1);
+}
+
+export async function findEndpoint(
+  db: Database,
+  scope: ReadScope,
+  endpointId: string,
+): Promise<EndpointFields | null> {
+  const [row] = await db.select(PUBLIC).from(webhookEndpoints).where(oneOfScope(scope, endpointId));
+  return row ?? null;
+}
+
+function ofPartner(partnerId: string, environment: Environment): SQL {
+  return and(
+    eq(webhookEndpoints.partnerId, partnerId),
+    eq(webhookEndpoints.environment, environment),
+  ) as SQL;
+}
+
+/**
+ * Every endpoint of the partner in the environment, by product, then in creation order: at most
+ * `MAX_ENDPOINTS` per product, read from the leading columns of `webhook_endpoints_scope_idx`.
+ */
+export function listPartnerEndpoints(
+  db: Database,
+  partnerId: string,
+  environment: Environment,
+): Promise<ProductEndpoint[]> {
+  return db
+    .select({ ...PUBLIC, merchantKey: webhookEndpoints.merchantKey })
+    .from(webhookEndpoints)
+    .where(ofPartner(partnerId, environment))
+    .orderBy(asc(webhookEndpoints.merchantKey), asc(webhookEndpoints.endpointId));
+}
+
+/** One endpoint of the partner in the environment, whichever its product; null otherwise. */
+export async function findPartnerEndpoint(
+  db: Database,
+  partnerId: string,
+  environment: Environment,
+  endpointId: string,
+): Promise<ProductEndpoint | null> {
+  const [row] = await db
+    .select({ ...PUBLIC, merchantKey: webhookEndpoints.merchantKey })
+    .from(webhookEndpoints)
+    .where(and(ofPartner(partnerId, environment), eq(webhookEndpoints.endpointId, endpointId)));
+  return row ?? null;
+}
+
+/**
+ * Replaces the secret; the one replaced keeps signing until `previousExpiresAt`. One batch with
+ * its audit row and `alongside` (a stored idempotent response); false when the endpoint is not in
+ * the scope (nothing is rolled nor recorded then).
+ */
+export async function rollEndpointSecret(
+  db: Database,
+  change: EndpointChange & { secret: string; previousExpiresAt: string },
+  alongside: Query[] = [],
+): Promise<boolean> {
+  const { scope, endpointId, previousExpiresAt } = change;
+  const [, rolled] = await atomically(db, [
+    auditOf(
+      change,
+      "webhook_endpoint.secret_rolled",
+      endpointExists(scope, endpointId),
+      sql`json_object('previous_secret_expires_at', ${previousExpiresAt})`,
+    ),
+    db
+      .update(webhookEndpoints)
+      .set({
+        previousSecret: webhookEndpoints.secret,
+        previousSecretExpiresAt: previousExpiresAt,
+        secret: change.secret,
+      })
+      .where(oneOfScope(scope, endpointId)),
+    ...alongside,
+  ]);
+  return rolled?.meta.changes === 1;
+}
+
+/**
+ * Enables an endpoint again, as if it had never failed; null outside the scope. Enabling an
+ * enabled endpoint changes nothing and records nothing.
+ */
+export async function enableEndpoint(
+  db: Database,
+  change: EndpointChange,
+): Promise<EndpointFields | null> {
+  const { scope, endpointId } = change;
+  await atomically(db, [
+    auditOf(
+      change,
+      "webhook_endpoint.enabled",
+      endpointExists(scope, endpointId, eq(webhookEndpoints.status, "disabled")),
+      sql`(SELECT json_object('disabled_at', disabled_at, 'disabled_reason', disabled_reason)
+        FROM ${webhookEndpoints} WHERE ${oneOfScope(scope, endpointId)})`,
+    ),
+    db
+      .update(webhookEndpoints)
+      .set({ status: "enabled", disabledAt: null, disabledReason: null, failingSince: null })
+      .where(oneOfScope(scope, endpointId)),
+  ]);
+  return findEndpoint(db, scope, endpointId);
+}
+
+/**
+ * Deletes the endpoint, its deliveries and its attempts, with its audit row, in one batch; false
+ * outside the scope.
+ */
+export async function deleteEndpoint(db: Database, change: EndpointChange): Promise<boolean> {
+  const { scope, endpointId } = change;
+  // The id only when the endpoint is in the scope: its deliveries and attempts go with it.
+  const theEndpoint = sql`SELECT endpoint_id FROM ${webhookEndpoints}
+    WHERE ${oneOfScope(scope, endpointId)}`;
+  const [, , , deleted] = await atomically(db, [
+    auditOf(
+      change,
+      "webhook_endpoint.deleted",
+      endpointExists(scope, endpointId),
+      sql`(SELECT json_object('url', url, 'merchant_key', merchant_key)
+        FROM ${webhookEndpoints} WHERE ${oneOfScope(scope, endpointId)})`,
+    ),
+    db.delete(webhookAttempts).where(sql`${webhookAttempts.endpointId} IN (${theEndpoint})`),
+    db.delete(webhookDeliveries).where(sql`${webhookDeliveries.endpointId} IN (${theEndpoint})`),
+    db.delete(webhookEndpoints).where(oneOfScope(scope, endpointId)),
+  ]);
+  return deleted?.meta.changes === 1;
+}

@@ -1,0 +1,129 @@
+// Creating a webhook endpoint and rolling its secret, for the API and the dashboard alike: the
+// same rules (URL policy, versions offered, the per-product limit), the same secrets, the same
+// writes with their audit row. Each is prepared first, answering the endpoint as it will read,
+// then committed, so that the API can store its idempotent response in the same batch.
+import type { Context } from "hono";
+import type { AppEnv } from "../app/context";
+import { ApiError, invalidRequest } from "../app/errors";
+import { atomically, type Query } from "../db/batch";
+import type { ReadScope } from "../db/customers";
+import type { Actor } from "../domain/audit";
+import type { Environment } from "../domain/environment";
+import {
+  generateEndpointId,
+  MAX_ENDPOINTS,
+  toWebhookEndpoint,
+  type WebhookEndpoint,
+} from "../domain/webhook-endpoint";
+import { generateWebhookSecret } from "../domain/webhook-signature";
+import { webhookUrlProblem } from "../domain/webhook-url";
+import { countEndpoints, endpointInsert, findEndpoint, rollEndpointSecret } from "./endpoint-store";
+
+/** The partner, environment and product an endpoint belongs to. */
+export type EndpointScope = ReadScope & { environment: Environment };
+
+/** A change worked out but not yet stored: the endpoint as it will read, and the write. */
+export interface PreparedChange {
+  endpoint: WebhookEndpoint;
+  /** Stores the change, with `alongside` in the same atomic batch. */
+  commit(alongside?: Query[]): Promise<void>;
+}
+
+/** 404 for an endpoint outside the caller's partner, environment and product, or none at all. */
+export function endpointNotFound(endpointId: string): ApiError {
+  return new ApiError(
+    "NOT_FOUND_ERROR",
+    `No such webhook endpoint: ${JSON.stringify(endpointId.slice(0, 64))}`,
+    { param: "webhook_endpoint_id" },
+  );
+}
+
+export interface NewEndpoint {
+  scope: EndpointScope;
+  url: string;
+  description: string | null;
+  apiVersion: string;
+  actor: Actor;
+}
+
+/** A new endpoint with a new secret; 400 for a URL, version or count the rules refuse. */
+export async function prepareEndpoint(
+  c: Context<AppEnv>,
+  input: NewEndpoint,
+): Promise<PreparedChange> {
+  const { scope, apiVersion } = input;
+  const problem = webhookUrlProblem(input.url, {
+    allowLoopback: c.env.WEBHOOK_ALLOW_LOOPBACK === "true",
+  });
+  if (problem) throw invalidRequest([problem], "url");
+  const bundle = c.get("bundle");
+  if (!bundle.isSupported(apiVersion, scope.environment)) {
+    throw invalidRequest(
+      [
+        `api_version ${JSON.stringify(apiVersion.slice(0, 64))} is not offered in ` +
+          `${scope.environment}; supported: ${bundle.supported(scope.environment).join(", ")}`,
+      ],
+      "api_version",
+    );
+  }
+  const db = c.get("db");
+  if ((await countEndpoints(db, scope)) >= MAX_ENDPOINTS) {
+    throw invalidRequest(
+      [`A product has at most ${MAX_ENDPOINTS} webhook endpoints per environment.`],
+      "url",
+    );
+  }
+  const now = c.get("now")();
+  const row = {
+    endpointId: generateEndpointId(),
+    ...scope,
+    url: input.url,
+    description: input.description,
+    apiVersion,
+    apiOrigin: new URL(c.req.url).origin,
+    secret: generateWebhookSecret(),
+    previousSecret: null,
+    previousSecretExpiresAt: null,
+    status: "enabled" as const,
+    disabledAt: null,
+    disabledReason: null,
+    failingSince: null,
+    createdAt: now.toISOString(),
+  };
+  return {
+    endpoint: toWebhookEndpoint(row, now, row.secret),
+    commit: async (alongside = []) => {
+      await atomically(db, [...endpointInsert(db, row, input.actor, now), ...alongside]);
+    },
+  };
+}
+
+export interface SecretRoll {
+  scope: EndpointScope;
+  endpointId: string;
+  /** Seconds the replaced secret keeps signing beside the new one. */
+  keepForSeconds: number;
+  actor: Actor;
+}
+
+/** A new secret for the endpoint; 404 when it is not in the scope. */
+export async function prepareSecretRoll(
+  c: Context<AppEnv>,
+  input: SecretRoll,
+): Promise<PreparedChange> {
+  const { scope, endpointId } = input;
+  const db = c.get("db");
+  const current = await findEndpoint(db, scope, endpointId);
+  if (!current) throw endpointNotFound(endpointId);
+  const now = c.get("now")();
+  const previousExpiresAt = new Date(now.getTime() + input.keepForSeconds * 1000).toISOString();
+  const secret = generateWebhookSecret();
+  const rolled = { ...current, previousSecretExpiresAt: previousExpiresAt };
+  return {
+    endpoint: toWebhookEndpoint(rolled, now, secret),
+    commit: async (alongside = []) => {
+      const change = { scope, endpointId, actor: input.actor, now, secret, previousExpiresAt };
+      if (!(await rollEndpointSecret(db, change, alongside))) throw endpointNotFound(endpointId);
+    },
+  };
+}

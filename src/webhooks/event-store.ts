@@ -1,0 +1,103 @@
+// Reading statement events of one read scope: a keyset page newest first, or one event by id.
+import { and, desc, eq, getTableColumns, gte, type SQL, sql } from "drizzle-orm";
+import type { Database } from "../db/client";
+import type { ReadScope } from "../db/customers";
+import { events, statements } from "../db/schema";
+import type { EventType } from "../domain/event";
+
+type StatementRow = typeof statements.$inferSelect;
+
+/** An event with its statement's row (the statement's figures never change). */
+export interface EventRow {
+  eventId: string;
+  type: EventType;
+  createdAt: string;
+  customerId: string;
+  statement: StatementRow;
+}
+
+/** The keyset position of an events page: the last event returned. */
+export interface EventPosition {
+  createdAt: string;
+  eventId: string;
+}
+
+// Column names must be distinct across the join (see db/client.ts): the statement's own
+// `created_at` is read under another name.
+const { createdAt: statementCreatedAt, ...statementColumns } = getTableColumns(statements);
+export const EVENT_FIELDS = {
+  eventId: events.eventId,
+  type: events.type,
+  createdAt: events.createdAt,
+  customerId: events.customerId,
+  ...statementColumns,
+  statementCreatedAt: sql<string>`${statementCreatedAt}`.as("statement_created_at"),
+};
+
+type Selected = { [K in keyof typeof EVENT_FIELDS]: unknown };
+
+/** An event row from a select of `EVENT_FIELDS` (other selected fields are ignored). */
+export function toEventRow(raw: Selected): EventRow {
+  const statement: Record<string, unknown> = { createdAt: raw.statementCreatedAt };
+  for (const field of Object.keys(statementColumns)) {
+    statement[field] = raw[field as keyof Selected];
+  }
+  return {
+    eventId: raw.eventId as string,
+    type: raw.type as EventType,
+    createdAt: raw.createdAt as string,
+    customerId: raw.customerId as string,
+    statement: statement as StatementRow,
+  };
+}
+
+function inScope(scope: ReadScope, since: string): SQL {
+  return and(
+    eq(events.partnerId, scope.partnerId),
+    eq(events.environment, scope.environment as "sandbox" | "production"),
+    eq(events.merchantKey, scope.merchantKey),
+    gte(events.createdAt, since),
+  ) as SQL;
+}
+
+/**
+ * Up to `limit + 1` events of the scope created at or after `since`, newest first, after `after`:
+ * one range of `events_page_idx`, each event joined to its statement by primary key.
+ */
+export async function readEventPage(
+  db: Database,
+  scope: ReadScope,
+  since: string,
+  after: EventPosition | null,
+  limit: number,
+): Promise<EventRow[]> {
+  const where = after
+    ? and(
+        inScope(scope, since),
+        sql`(${events.createdAt}, ${events.eventId}) < (${after.createdAt}, ${after.eventId})`,
+      )
+    : inScope(scope, since);
+  const rows = await db
+    .select(EVENT_FIELDS)
+    .from(events)
+    .innerJoin(statements, eq(statements.statementId, events.statementId))
+    .where(where)
+    .orderBy(desc(events.createdAt), desc(events.eventId))
+    .limit(limit + 1);
+  return rows.map(toEventRow);
+}
+
+/** One event of the scope created at or after `since`, or null. */
+export async function findEvent(
+  db: Database,
+  scope: ReadScope,
+  since: string,
+  eventId: string,
+): Promise<EventRow | null> {
+  const [row] = await db
+    .select(EVENT_FIELDS)
+    .from(events)
+    .innerJoin(statements, eq(statements.statementId, events.statementId))
+    .where(and(eq(events.eventId, eventId), inScope(scope, since)));
+  return row ? toEventRow(row) : null;
+}

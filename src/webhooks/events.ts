@@ -1,0 +1,77 @@
+// A scope's retained events, and re-sending one to its webhook endpoints: for the API and the
+// dashboard alike (the same checks, the same delivery cycle, the same audit row).
+import type { Context } from "hono";
+import type { AppEnv } from "../app/context";
+import { ApiError, invalidRequest } from "../app/errors";
+import type { ReadScope } from "../db/customers";
+import type { Actor } from "../domain/audit";
+import { EVENT_RETENTION_MS } from "../domain/event";
+import { enqueueDeliveries } from "./delivery-queue";
+import { resendEvent } from "./delivery-store";
+import { findEndpoint } from "./endpoint-store";
+import { endpointNotFound } from "./endpoints";
+import { type EventRow, findEvent } from "./event-store";
+
+/** The oldest creation time still kept at `now`. */
+export function retainedSince(now: Date): string {
+  return new Date(now.getTime() - EVENT_RETENTION_MS).toISOString();
+}
+
+export function eventNotFound(eventId: string): ApiError {
+  return new ApiError("NOT_FOUND_ERROR", `No such event: ${JSON.stringify(eventId.slice(0, 64))}`, {
+    param: "event_id",
+  });
+}
+
+/** The event of the scope, if still retained; 404 otherwise. */
+export async function retainedEvent(
+  c: Context<AppEnv>,
+  scope: ReadScope,
+  eventId: string,
+): Promise<EventRow> {
+  const since = retainedSince(c.get("now")());
+  const row = await findEvent(c.get("db"), scope, since, eventId);
+  if (!row) throw eventNotFound(eventId);
+  return row;
+}
+
+export interface ResendRequest {
+  scope: ReadScope;
+  eventId: string;
+  /** One endpoint of the scope, which must be enabled; null for every enabled one. */
+  endpointId: string | null;
+  actor: Actor;
+}
+
+/**
+ * Starts a new delivery cycle of a retained event to the endpoint (or to every enabled endpoint)
+ * and queues it; answers the endpoints it is queued for. 404 for an event or endpoint outside
+ * the scope, 400 for a disabled endpoint.
+ */
+export async function resendEventTo(
+  c: Context<AppEnv>,
+  request: ResendRequest,
+): Promise<{ eventId: string; endpointIds: string[] }> {
+  const { scope, endpointId } = request;
+  const event = await retainedEvent(c, scope, request.eventId);
+  const db = c.get("db");
+  if (endpointId !== null) {
+    const endpoint = await findEndpoint(db, scope, endpointId);
+    if (!endpoint) throw endpointNotFound(endpointId);
+    if (endpoint.status !== "enabled") {
+      throw invalidRequest(
+        ["This webhook endpoint is disabled: enable it before re-sending events to it."],
+        "webhook_endpoint_id",
+      );
+    }
+  }
+  const deliveries = await resendEvent(db, {
+    scope,
+    eventId: event.eventId,
+    endpointId,
+    actor: request.actor,
+    now: c.get("now")(),
+  });
+  await enqueueDeliveries(c.env.WEBHOOK_DELIVERIES, deliveries, c.get("requestId"));
+  return { eventId: event.eventId, endpointIds: deliveries.map((d) => d.endpoint_id) };
+}
