@@ -13,13 +13,13 @@ import { pipelineOf, planReads } from "./app/route";
 import { securityHeaders } from "./app/security-headers";
 import { createVersionUsage, type VersionUsageOptions } from "./app/version-usage";
 import { bundle } from "./canonical/bundle";
+import { dashboardRoutes } from "./dashboard";
 import type { DeliveryRef } from "./db/event-writes";
 import { fileRoutes } from "./documents/routes";
 import { runMaintenance } from "./jobs/maintenance";
 import { operatorRoutes } from "./operator/routes";
 import { docsRoutes } from "./reference/routes";
 import { ROUTES } from "./routes";
-import { dashboardRoutes } from "./routes/dashboard";
 import type { VersionBundle } from "./versioning";
 import { webhookConsumer } from "./webhooks/deliver";
 

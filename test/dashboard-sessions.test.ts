@@ -1,9 +1,10 @@
 // Sessions and page security over HTTP: idle timeout and absolute lifetime with the movable
 // clock, sign-out (here and everywhere), CSRF and Origin checks on every form, and the headers
 // every dashboard response carries.
+import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { formInit, seedTeam, signIn, uniqueIp } from "./dashboard-helpers";
-import { request } from "./helpers";
+import { BASE, request } from "./helpers";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -167,8 +168,9 @@ describe("headers of every dashboard response", () => {
       request("/dashboard/sign-in"),
       request("/dashboard", { redirect: "manual" }),
       request("/dashboard/sandbox/keys", { redirect: "manual" }),
-      request("/dashboard/assets/dashboard.js"),
-      request("/dashboard/assets/dashboard.css"),
+      // The stylesheet and script are static assets, served before the Worker.
+      env.ASSETS.fetch(new Request(`${BASE}/dashboard/assets/dashboard.js`)),
+      env.ASSETS.fetch(new Request(`${BASE}/dashboard/assets/dashboard.css`)),
       team.admin.get("/dashboard/sandbox/keys"),
       team.admin.get("/dashboard/production/version"),
       team.admin.get("/dashboard/team"),

@@ -3,6 +3,7 @@ import type { Database, QueryStats } from "../db/client";
 import type { ReadAhead, ReadAheadResults } from "../db/key-lookup";
 import type { DocumentStore } from "../db/storage";
 import type { Caller } from "../domain/caller";
+import type { Environment } from "../domain/environment";
 import type { HeldKey } from "../domain/idempotency";
 import type { Signer } from "../domain/signing";
 import type { User } from "../domain/user";
@@ -71,6 +72,8 @@ export interface Variables {
   query: unknown;
   /** The signed-in dashboard user, on /dashboard pages that need one. */
   session: DashboardSession;
+  /** The environment of a dashboard page in one (`/dashboard/{environment}/…`). */
+  environment: Environment;
   /** The Idempotency-Key this POST holds while it runs, if it sent one. */
   idempotencyKey?: HeldKey;
   /** The API key's rate-limit check, started alongside the key lookup. */

@@ -1,8 +1,8 @@
 // Reading a dashboard form post: URL-encoded, small, read once per request.
 import type { Context } from "hono";
-import type { AppEnv } from "../../app/context";
-import { ApiError } from "../../app/errors";
-import { readBoundedBody } from "../../app/read-body";
+import type { AppEnv } from "../app/context";
+import { ApiError } from "../app/errors";
+import { readBoundedBody } from "../app/read-body";
 
 /** The dashboard's forms hold a few short fields. */
 const MAX_FORM_BYTES = 16 * 1024;

@@ -1,7 +1,14 @@
-// The audit log page (Admins): newest first, one row per change, older entries by keyset.
-import type { DashboardSession } from "../../../app/context";
-import type { AuditAction, AuditEntry } from "../../../domain/audit";
-import { Page, Time } from "./layout";
+// /dashboard/audit (Admins): the partner's audit log, newest first, one row per change, older
+// entries by keyset.
+import { Hono } from "hono";
+import type { AppEnv } from "../app/context";
+import { ApiError } from "../app/errors";
+import { readAuditPage } from "../db/audit";
+import { type AuditAction, type AuditEntry, auditSequence } from "../domain/audit";
+import { Time } from "./layout";
+import { allow, type DashboardPage } from "./page";
+
+const PAGE_SIZE = 50;
 
 const ACTION_LABELS: Record<AuditAction, string> = {
   "key.created": "Created a key",
@@ -39,13 +46,9 @@ function Details({ details }: { details: Record<string, unknown> }) {
   );
 }
 
-export function AuditPage(props: {
-  session: DashboardSession;
-  entries: AuditEntry[];
-  olderBefore: string | null;
-}) {
+function AuditView(props: { entries: AuditEntry[]; olderBefore: string | null }) {
   return (
-    <Page title="Audit log" session={props.session} section="audit">
+    <>
       <p>
         Every change to keys, webhook endpoints, saved versions and users, every re-sent event and
         every sign-in, whoever made it: a dashboard user, an API key or the operator.
@@ -98,6 +101,24 @@ export function AuditPage(props: {
           <a href={`/dashboard/audit?before=${props.olderBefore}`}>Older entries</a>
         </p>
       )}
-    </Page>
+    </>
   );
 }
+
+export const auditPage: DashboardPage = {
+  routes: new Hono<AppEnv>().get("/audit", allow("audit.view"), async (c) => {
+    const before = c.req.query("before");
+    const sequence = before === undefined ? null : auditSequence(before);
+    if (before !== undefined && sequence === null) {
+      throw new ApiError("NOT_FOUND_ERROR", "There is no such page of the audit log.");
+    }
+    const { partnerId } = c.var.session.user;
+    const page = await readAuditPage(c.get("db"), partnerId, sequence, PAGE_SIZE);
+    const last = page.entries.at(-1);
+    return c.render(
+      <AuditView entries={page.entries} olderBefore={page.hasMore && last ? last.id : null} />,
+      { title: "Audit log", section: "audit" },
+    );
+  }),
+  nav: { section: "audit", label: "Audit log", action: "audit.view", perEnvironment: false },
+};

@@ -1,12 +1,9 @@
-// One webhook endpoint's page: what it is, its actions, and its recent deliveries (every attempt,
-// newest first), each event re-sendable.
-import type { DashboardSession } from "../../../app/context";
-import type { AttemptStatus, EndpointAttempt } from "../../../domain/delivery-attempt";
-import type { Environment } from "../../../domain/environment";
-import type { Product } from "../../../domain/product";
-import type { ProductEndpoint } from "../../../domain/webhook-endpoint";
-import { CsrfField, Page, Time } from "./layout";
-import { EndpointStatus, ProductName } from "./webhooks";
+// An endpoint's deliveries on its dashboard page: every attempt, newest first, 50 a page, each
+// event re-sendable, and a form that re-sends any event of the last 30 days by id.
+import { CsrfField, Time } from "../dashboard/layout";
+import type { AttemptStatus, EndpointAttempt } from "../domain/delivery-attempt";
+import type { Environment } from "../domain/environment";
+import type { ProductEndpoint } from "../domain/webhook-endpoint";
 
 const RESULTS: Record<AttemptStatus, { label: string; class: string }> = {
   succeeded: { label: "Succeeded", class: "status-active" },
@@ -14,46 +11,18 @@ const RESULTS: Record<AttemptStatus, { label: string; class: string }> = {
   timed_out: { label: "Timed out", class: "status-disabled" },
 };
 
-export interface EndpointPageProps {
-  session: DashboardSession;
+interface DeliveriesProps {
   environment: Environment;
   endpoint: ProductEndpoint;
-  /** Named when the partner has several products. */
-  product: Product | null;
   attempts: EndpointAttempt[];
   /** The `before` of the next page of older attempts, if any. */
   olderBefore: string | null;
-  can: { roll: boolean; delete: boolean; enable: boolean; resend: boolean };
-  now: Date;
-  notice?: string | undefined;
+  can: { resend: boolean };
 }
 
-function Actions(props: EndpointPageProps) {
-  const { endpoint, environment, can, session } = props;
-  const base = `/dashboard/${environment}/webhooks/${endpoint.endpointId}`;
-  return (
-    <>
-      {endpoint.status === "disabled" && can.enable && (
-        <form method="post" action={`${base}/enable`} class="stack">
-          <CsrfField session={session} />
-          <p>It gets no event until enabled. Then re-send the events it missed.</p>
-          <div>
-            <button type="submit">Enable endpoint</button>
-          </div>
-        </form>
-      )}
-      {(can.roll || can.delete) && (
-        <p>
-          {can.roll && <a href={`${base}/roll`}>Roll the signing secret</a>}{" "}
-          {can.delete && <a href={`${base}/delete`}>Delete this endpoint</a>}
-        </p>
-      )}
-    </>
-  );
-}
-
-function Deliveries(props: EndpointPageProps) {
-  const { attempts, endpoint, environment, session } = props;
+/** The endpoint's attempts, newest first, with a Re-send button per event while it is enabled. */
+export function Deliveries(props: DeliveriesProps) {
+  const { attempts, endpoint, environment } = props;
   const base = `/dashboard/${environment}/webhooks/${endpoint.endpointId}`;
   const resendable = props.can.resend && endpoint.status === "enabled";
   // One re-send button per event: on its newest attempt of the page.
@@ -113,7 +82,7 @@ function Deliveries(props: EndpointPageProps) {
                     <td>
                       {offer && (
                         <form method="post" action={`${base}/resend`} class="inline">
-                          <CsrfField session={session} />
+                          <CsrfField />
                           <input type="hidden" name="event_id" value={a.eventId} />
                           <button type="submit" class="secondary">
                             Re-send<span class="visually-hidden"> {a.eventId}</span>
@@ -137,7 +106,8 @@ function Deliveries(props: EndpointPageProps) {
   );
 }
 
-function ResendForm(props: EndpointPageProps) {
+/** Re-sends any event of the last 30 days to the endpoint, by id. */
+export function ResendForm(props: Omit<DeliveriesProps, "attempts" | "olderBefore">) {
   const { endpoint, environment } = props;
   if (!props.can.resend) return null;
   if (endpoint.status !== "enabled") {
@@ -151,7 +121,7 @@ function ResendForm(props: EndpointPageProps) {
         action={`/dashboard/${environment}/webhooks/${endpoint.endpointId}/resend`}
         class="stack"
       >
-        <CsrfField session={props.session} />
+        <CsrfField />
         <label for="resend-event">Event id</label>
         <input
           id="resend-event"
@@ -169,68 +139,5 @@ function ResendForm(props: EndpointPageProps) {
         </div>
       </form>
     </section>
-  );
-}
-
-export function EndpointPage(props: EndpointPageProps) {
-  const { endpoint, environment, now } = props;
-  const previousUntil = endpoint.previousSecretExpiresAt;
-  return (
-    <Page
-      title="Webhook endpoint"
-      session={props.session}
-      environment={environment}
-      section="webhooks"
-      notice={props.notice}
-    >
-      <dl>
-        <dt>URL</dt>
-        <dd>
-          <code>{endpoint.url}</code>
-        </dd>
-        <dt>Endpoint id</dt>
-        <dd>
-          <code>{endpoint.endpointId}</code>
-        </dd>
-        <dt>Description</dt>
-        <dd>{endpoint.description ?? <span class="muted">None</span>}</dd>
-        {props.product && (
-          <>
-            <dt>Product</dt>
-            <dd>
-              <ProductName product={props.product} />
-            </dd>
-          </>
-        )}
-        <dt>API version of its payloads</dt>
-        <dd>
-          <code>{endpoint.apiVersion}</code>
-        </dd>
-        <dt>Status</dt>
-        <dd>
-          <EndpointStatus endpoint={endpoint} />
-        </dd>
-        <dt>Created</dt>
-        <dd>
-          <Time at={endpoint.createdAt} />
-        </dd>
-        <dt>Signing secret</dt>
-        <dd>
-          Shown only when created or rolled.
-          {previousUntil && previousUntil > now.toISOString() && (
-            <>
-              {" "}
-              The previous secret also signs until <Time at={previousUntil} />.
-            </>
-          )}
-        </dd>
-      </dl>
-      <Actions {...props} />
-      <Deliveries {...props} />
-      <ResendForm {...props} />
-      <p>
-        <a href={`/dashboard/${environment}/webhooks`}>Back to the webhook endpoints</a>
-      </p>
-    </Page>
   );
 }

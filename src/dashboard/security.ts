@@ -2,8 +2,8 @@
 // caching, no sniffing), and the Origin check of every form post.
 import type { MiddlewareHandler } from "hono";
 import { secureHeaders } from "hono/secure-headers";
-import type { AppEnv } from "../context";
-import { ApiError } from "../errors";
+import type { AppEnv } from "../app/context";
+import { ApiError } from "../app/errors";
 
 const headers = secureHeaders({
   contentSecurityPolicy: {

@@ -1,10 +1,10 @@
 // The one real statements page the dashboard's version preview shows: an account of the partner
 // in the environment that has a visible statement.
 import { and, eq, isNull, sql } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { accounts, customers, statements } from "../db/schema";
+import type { AccountOwner } from "../db/statement-pages";
 import type { Environment } from "../domain/environment";
-import type { Database } from "./client";
-import { accounts, customers, statements } from "./schema";
-import type { AccountOwner } from "./statement-pages";
 
 /**
  * An account of the partner and environment with at least one visible statement, found through

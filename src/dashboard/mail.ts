@@ -2,15 +2,15 @@
 // hashed, bound to one user, spent on first use, 15 minutes) and mailed after the response, so
 // an answer takes the same time whether or not an address has an account.
 import type { Context } from "hono";
-import { openDatabase } from "../../db/client";
-import { createSignInToken } from "../../db/sessions";
-import type { Actor } from "../../domain/audit";
-import { hashSecretToken, newSecretToken } from "../../domain/secret-token";
-import { SIGN_IN_LINK_LIFETIME_MS } from "../../domain/session-policy";
-import type { User } from "../../domain/user";
-import { mailerFor } from "../../mail/mailer";
-import { userActor } from "../actor";
-import type { AppEnv } from "../context";
+import { userActor } from "../app/actor";
+import type { AppEnv } from "../app/context";
+import { openDatabase } from "../db/client";
+import { createSignInToken } from "../db/sessions";
+import type { Actor } from "../domain/audit";
+import { hashSecretToken, newSecretToken } from "../domain/secret-token";
+import { SIGN_IN_LINK_LIFETIME_MS } from "../domain/session-policy";
+import type { User } from "../domain/user";
+import { mailerFor } from "../mail/mailer";
 
 export const PRODUCT_NAME = "Card Statements dashboard";
 

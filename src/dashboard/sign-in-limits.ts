@@ -1,9 +1,9 @@
 // Sign-in requests are rate limited per client IP and per address (Workers Rate Limiting
 // bindings), so nobody can flood an inbox or probe addresses quickly.
 import type { Context } from "hono";
-import { sha256Hex } from "../../domain/encoding";
-import { clientIp } from "../actor";
-import type { AppEnv } from "../context";
+import { clientIp } from "../app/actor";
+import type { AppEnv } from "../app/context";
+import { sha256Hex } from "../domain/encoding";
 
 /** Whether this sign-in request is within both limits. The address is counted by its hash. */
 export async function withinSignInLimits(c: Context<AppEnv>, email: string): Promise<boolean> {

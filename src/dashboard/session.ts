@@ -1,16 +1,16 @@
 // Dashboard sessions: a random 256-bit id in a `__Host-` cookie (HttpOnly, Secure, SameSite=Lax),
 // only its hash in D1, an idle timeout and an absolute lifetime, a fresh id at every sign-in, and
 // a CSRF token derived from the session (an HMAC of its hash), so it needs no storage.
-import type { Context, MiddlewareHandler } from "hono";
+import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import { findSession, touchSession } from "../../db/sessions";
-import { hashSecretToken, isSecretToken, newSecretToken } from "../../domain/secret-token";
+import type { AppEnv } from "../app/context";
+import { findSession, touchSession } from "../db/sessions";
+import { hashSecretToken, isSecretToken, newSecretToken } from "../domain/secret-token";
 import {
   SESSION_ABSOLUTE_LIFETIME_MS,
   SESSION_IDLE_TIMEOUT_MS,
   SESSION_TOUCH_INTERVAL_MS,
-} from "../../domain/session-policy";
-import type { AppEnv } from "../context";
+} from "../domain/session-policy";
 
 /** `__Host-`: the browser only accepts it Secure, from this host, for Path=/ (no Domain). */
 const COOKIE = "session";
@@ -70,9 +70,10 @@ export function isCsrfTokenOf(c: Context<AppEnv>, token: string): Promise<boolea
 
 /**
  * Loads the signed-in user into `session`, moving the idle timeout on (at most one write a
- * minute). Without a live session: a redirect to the sign-in page, and the cookie is cleared.
+ * minute). Without a live session: the redirect to the sign-in page to answer instead, and the
+ * cookie is cleared.
  */
-export const loadSession: MiddlewareHandler<AppEnv> = async (c, next) => {
+export async function loadSession(c: Context<AppEnv>): Promise<Response | undefined> {
   const now = c.get("now")();
   const sessionHash = await sessionHashOf(c);
   const found = sessionHash
@@ -92,5 +93,5 @@ export const loadSession: MiddlewareHandler<AppEnv> = async (c, next) => {
     sessionHash,
     csrfToken: await csrfTokenOf(c, sessionHash),
   });
-  await next();
-};
+  return undefined;
+}

@@ -1,8 +1,27 @@
-// The API keys page: every key of the partner in one environment, and the form that creates one.
-import type { DashboardSession } from "../../../app/context";
-import type { Environment } from "../../../domain/environment";
-import { type ApiKeyRecord, type KeyCreator, keyStatus } from "../../../domain/key-record";
-import { CsrfField, Page, Time } from "./layout";
+// /dashboard/{environment}/keys: every key of the partner in the environment, whoever made it,
+// and the form that creates one (the new key is shown once). Rolling and revoking: key-actions.tsx.
+import { Hono } from "hono";
+import { userActor } from "../app/actor";
+import type { AppEnv } from "../app/context";
+import { ApiError } from "../app/errors";
+import { readForm } from "../dashboard/forms";
+import { CsrfField, Time } from "../dashboard/layout";
+import { allow, type DashboardPage, may } from "../dashboard/page";
+import type { Environment } from "../domain/environment";
+import { type ApiKeyRecord, type KeyCreator, keyStatus } from "../domain/key-record";
+import { refusalOf } from "../domain/permissions";
+import { SCOPES } from "../domain/scopes";
+import { keyNotFound, NewKeyView } from "./key-actions";
+import { createApiKey, listApiKeys, operatorGrantedScopes } from "./key-store";
+
+const PAGE_SIZE = 50;
+
+/** `?revoked=N`: the notice after a revocation. */
+function revokedNotice(count: string | undefined): string | undefined {
+  if (!count || !/^[0-9]{1,4}$/.test(count)) return undefined;
+  if (count === "0") return "Nothing was left to revoke.";
+  return count === "1" ? "Revoked 1 key." : `Revoked ${count} keys.`;
+}
 
 function Creator({ creator }: { creator: KeyCreator }) {
   switch (creator.type) {
@@ -43,8 +62,7 @@ function Status({ apiKey, now }: { apiKey: ApiKeyRecord; now: Date }) {
   }
 }
 
-export interface KeysPageProps {
-  session: DashboardSession;
+interface KeysViewProps {
   environment: Environment;
   keys: ApiKeyRecord[];
   nextAfter: string | null;
@@ -52,16 +70,15 @@ export interface KeysPageProps {
   refusal: string;
   grantedScopes: string[];
   now: Date;
-  notice?: string | undefined;
 }
 
-function CreateKeyForm(props: KeysPageProps) {
-  const { environment, session, grantedScopes } = props;
+function CreateKeyForm(props: KeysViewProps) {
+  const { environment, grantedScopes } = props;
   return (
     <section aria-labelledby="create-heading">
       <h2 id="create-heading">Create a {environment} key</h2>
       <form method="post" action={`/dashboard/${environment}/keys`} class="stack">
-        <CsrfField session={session} />
+        <CsrfField />
         <label for="key-name">Name (optional)</label>
         <input id="key-name" name="name" type="text" maxlength={255} />
         <fieldset>
@@ -87,16 +104,10 @@ function CreateKeyForm(props: KeysPageProps) {
   );
 }
 
-export function KeysPage(props: KeysPageProps) {
+function KeysView(props: KeysViewProps) {
   const { environment, keys, canManage, now } = props;
   return (
-    <Page
-      title="API keys"
-      session={props.session}
-      environment={environment}
-      section="keys"
-      notice={props.notice}
-    >
+    <>
       {canManage ? <CreateKeyForm {...props} /> : <p class="muted">{props.refusal}</p>}
       <h2>Keys</h2>
       {keys.length === 0 ? (
@@ -173,6 +184,66 @@ export function KeysPage(props: KeysPageProps) {
           <a href={`/dashboard/${environment}/keys?after=${props.nextAfter}`}>Older keys</a>
         </p>
       )}
-    </Page>
+    </>
   );
 }
+
+export const keysPage: DashboardPage = {
+  routes: new Hono<AppEnv>()
+    .get("/:environment/keys", allow("keys.view"), async (c) => {
+      const { environment } = c.var;
+      const { user } = c.var.session;
+      const db = c.get("db");
+      const after = c.req.query("after") ?? null;
+      const [page, grantedScopes] = await Promise.all([
+        listApiKeys(db, user.partnerId, environment, after, PAGE_SIZE),
+        operatorGrantedScopes(db, user.partnerId, environment),
+      ]);
+      if (!page) throw keyNotFound();
+      const last = page.keys.at(-1);
+      return c.render(
+        <KeysView
+          environment={environment}
+          keys={page.keys}
+          nextAfter={page.hasMore && last ? last.keyId : null}
+          canManage={may(c, "keys.create", environment)}
+          refusal={refusalOf(user.role, "keys.create", environment)}
+          grantedScopes={SCOPES.filter((s) => grantedScopes.includes(s))}
+          now={c.get("now")()}
+        />,
+        { title: "API keys", section: "keys", notice: revokedNotice(c.req.query("revoked")) },
+      );
+    })
+
+    .post("/:environment/keys", allow("keys.create"), async (c) => {
+      const { environment } = c.var;
+      const { user } = c.var.session;
+      const form = await readForm(c);
+      const name = (form.get("name") ?? "").trim();
+      if (name.length > 255)
+        throw new ApiError("BAD_REQUEST_ERROR", "A name is 255 characters at most.");
+      const scopes = [...new Set(form.getAll("scopes"))];
+      const granted = await operatorGrantedScopes(c.get("db"), user.partnerId, environment);
+      const refused = scopes.filter((s) => !granted.includes(s));
+      if (refused.length > 0) {
+        throw new ApiError(
+          "BAD_REQUEST_ERROR",
+          `Not granted to your keys in ${environment}: ${refused.join(", ").slice(0, 200)}.`,
+        );
+      }
+      const created = await createApiKey(c.get("db"), {
+        partnerId: user.partnerId,
+        environment,
+        scopes: SCOPES.filter((s) => scopes.includes(s)),
+        name: name || null,
+        actor: userActor(c, user),
+        now: c.get("now")(),
+      });
+      c.status(201);
+      return c.render(<NewKeyView environment={environment} created={created} />, {
+        title: "Your new key",
+        section: "keys",
+      });
+    }),
+  nav: { section: "keys", label: "API keys", action: "keys.view", perEnvironment: true },
+};

@@ -1,0 +1,30 @@
+// The partner dashboard under /dashboard: server-rendered pages for API keys, webhooks, the saved
+// API version, the team and the audit log, behind passwordless sign-in. Every response carries the
+// security headers and every page the one layout; every form post is checked for its origin and,
+// once signed in, its CSRF token. Its stylesheet and script are static assets (public/dashboard/).
+import { Hono } from "hono";
+import type { AppEnv } from "../app/context";
+import { ApiError } from "../app/errors";
+import { renderDashboardError } from "./errors";
+import { renderer } from "./layout";
+import { allow } from "./page";
+import { PAGES } from "./pages";
+import { dashboardHeaders, sameOriginForms } from "./security";
+import { signInPage } from "./sign-in";
+
+const navigation = PAGES.flatMap((page) => (page.nav ? [page.nav] : []));
+
+const dashboard = new Hono<AppEnv>()
+  .use("/dashboard", dashboardHeaders)
+  .use("/dashboard/*", dashboardHeaders, renderer(navigation), sameOriginForms)
+  .get("/dashboard", (c) => c.redirect("/dashboard/sandbox/keys", 303))
+  // Without a session: sign-in.
+  .route("/dashboard", signInPage.routes);
+// Every other page lets its users in itself (see `allow`).
+for (const page of PAGES) dashboard.route("/dashboard", page.routes);
+
+export const dashboardRoutes = dashboard
+  .all("/dashboard/*", allow(), () => {
+    throw new ApiError("NOT_FOUND_ERROR", "There is no such page in the dashboard.");
+  })
+  .onError(renderDashboardError);

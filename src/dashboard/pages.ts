@@ -1,0 +1,25 @@
+// The dashboard's pages, one line each: what the dashboard mounts, and, in this order, the header's
+// navigation (the pages that have a link).
+import { keyRevokePage, keyRollPage } from "../keys/key-actions";
+import { keysPage } from "../keys/keys-page";
+import { endpointActionsPage } from "../webhooks/endpoint-actions";
+import { endpointPage } from "../webhooks/endpoint-page";
+import { webhooksPage } from "../webhooks/webhooks-page";
+import { auditPage } from "./audit";
+import type { DashboardPage } from "./page";
+import { signOutPage } from "./sign-in";
+import { teamPage } from "./team";
+import { versionPage } from "./version";
+
+export const PAGES: readonly DashboardPage[] = [
+  keysPage,
+  keyRollPage,
+  keyRevokePage,
+  webhooksPage,
+  endpointPage,
+  endpointActionsPage,
+  versionPage,
+  teamPage,
+  auditPage,
+  signOutPage,
+];

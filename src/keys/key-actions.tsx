@@ -1,0 +1,257 @@
+// /dashboard/{environment}/keys/{key_id}/roll and …/revoke: rolling a key (a new key, the same
+// scopes; the old one expires when chosen) and revoking one with the keys minted from it; and the
+// page that shows a new key once.
+import { Hono } from "hono";
+import { userActor } from "../app/actor";
+import type { AppEnv } from "../app/context";
+import { ApiError } from "../app/errors";
+import { field } from "../dashboard/forms";
+import { CsrfField, Time } from "../dashboard/layout";
+import { allow, type DashboardPage } from "../dashboard/page";
+import type { Environment } from "../domain/environment";
+import {
+  type ApiKeyRecord,
+  isRollGrace,
+  keyStatus,
+  ROLL_GRACE,
+  type RollGrace,
+} from "../domain/key-record";
+import { descendantsOf, revokeApiKey, rollApiKey } from "./key-lifecycle";
+import { findApiKey } from "./key-store";
+
+/** A new key, shown once, with a copy button; after a roll, when the old key stops. */
+export function NewKeyView(props: {
+  environment: Environment;
+  created: { key_id: string; api_key: string; scopes: string[]; name?: string };
+  oldKey?: { keyId: string; expiresAt: string };
+}) {
+  const { created, environment } = props;
+  return (
+    <>
+      <p>
+        Copy the key now and keep it in your secret store: it is shown only this once, and only a
+        hash of it is kept.
+      </p>
+      <label for="new-key">API key</label>
+      <input id="new-key" class="secret mono" type="text" readonly value={created.api_key} />{" "}
+      <button type="button" data-copy="new-key" hidden>
+        Copy
+      </button>
+      <span id="new-key-status" role="status" />
+      <dl>
+        <dt>Key id</dt>
+        <dd>
+          <code>{created.key_id}</code>
+        </dd>
+        <dt>Scopes</dt>
+        <dd>{created.scopes.length === 0 ? "None" : created.scopes.join(", ")}</dd>
+        {created.name && (
+          <>
+            <dt>Name</dt>
+            <dd>{created.name}</dd>
+          </>
+        )}
+      </dl>
+      {props.oldKey && (
+        <p>
+          The old key <code>{props.oldKey.keyId}</code> stops working at{" "}
+          <Time at={props.oldKey.expiresAt} />.
+        </p>
+      )}
+      <p>
+        <a href={`/dashboard/${environment}/keys`}>Back to the keys</a>
+      </p>
+    </>
+  );
+}
+
+/** 404 for a key that is not the partner's in this environment. */
+export function keyNotFound(): ApiError {
+  return new ApiError("NOT_FOUND_ERROR", "There is no such key in this environment.");
+}
+
+const GRACE_LABELS: Record<RollGrace, string> = {
+  now: "Now",
+  "1h": "In 1 hour",
+  "24h": "In 24 hours",
+  "7d": "In 7 days",
+};
+
+function RollView(props: { environment: Environment; apiKey: ApiKeyRecord }) {
+  const { apiKey, environment } = props;
+  return (
+    <>
+      <p>
+        Rolling <code>{apiKey.masked}</code> (<code>{apiKey.keyId}</code>) creates a new key with
+        the same scopes. Choose when the old key stops working, so you can deploy the new one first.
+      </p>
+      <form
+        method="post"
+        action={`/dashboard/${environment}/keys/${apiKey.keyId}/roll`}
+        class="stack"
+      >
+        <CsrfField />
+        <fieldset>
+          <legend>The old key expires</legend>
+          {(Object.keys(ROLL_GRACE) as RollGrace[]).map((grace) => (
+            <div>
+              <input
+                type="radio"
+                id={`grace-${grace}`}
+                name="expires"
+                value={grace}
+                checked={grace === "24h"}
+              />{" "}
+              <label for={`grace-${grace}`}>{GRACE_LABELS[grace]}</label>
+            </div>
+          ))}
+        </fieldset>
+        <div>
+          <button type="submit">Roll key</button>{" "}
+          <a href={`/dashboard/${environment}/keys`}>Cancel</a>
+        </div>
+      </form>
+    </>
+  );
+}
+
+function RevokeView(props: {
+  environment: Environment;
+  apiKey: ApiKeyRecord;
+  descendants: ApiKeyRecord[];
+}) {
+  const { apiKey, environment, descendants } = props;
+  return (
+    <>
+      <p>
+        Revoking <code>{apiKey.masked}</code> (<code>{apiKey.keyId}</code>) makes it fail on the
+        very next request. This cannot be undone.
+      </p>
+      <form
+        method="post"
+        action={`/dashboard/${environment}/keys/${apiKey.keyId}/revoke`}
+        class="stack"
+      >
+        <CsrfField />
+        {descendants.length > 0 ? (
+          <>
+            <p>
+              {descendants.length === 1 ? "One key was" : `${descendants.length} keys were`} minted
+              from it with <code>POST /v2/keys</code>:
+            </p>
+            <ul>
+              {descendants.map((d) => (
+                <li>
+                  <code>{d.masked}</code> <code class="muted">{d.keyId}</code>
+                  {d.name ? ` (${d.name})` : ""}
+                </li>
+              ))}
+            </ul>
+            <div>
+              <input type="checkbox" id="cascade" name="cascade" value="1" checked />{" "}
+              <label for="cascade">Revoke the keys minted from it too</label>
+            </div>
+          </>
+        ) : (
+          <>
+            <p>No key was minted from it.</p>
+            {/* Should one be minted before this is sent, it goes too. */}
+            <input type="hidden" name="cascade" value="1" />
+          </>
+        )}
+        <div>
+          <button type="submit" class="danger">
+            Revoke
+          </button>{" "}
+          <a href={`/dashboard/${environment}/keys`}>Cancel</a>
+        </div>
+      </form>
+    </>
+  );
+}
+
+export const keyRollPage: DashboardPage = {
+  routes: new Hono<AppEnv>()
+    .get("/:environment/keys/:key_id/roll", allow("keys.roll"), async (c) => {
+      const { environment } = c.var;
+      const { partnerId } = c.var.session.user;
+      const apiKey = await findApiKey(c.get("db"), partnerId, environment, c.req.param("key_id"));
+      if (!apiKey) throw keyNotFound();
+      return c.render(<RollView environment={environment} apiKey={apiKey} />, {
+        title: "Roll a key",
+        section: "keys",
+      });
+    })
+
+    .post("/:environment/keys/:key_id/roll", allow("keys.roll"), async (c) => {
+      const { environment } = c.var;
+      const { user } = c.var.session;
+      const keyId = c.req.param("key_id");
+      const grace = await field(c, "expires");
+      if (!isRollGrace(grace)) {
+        throw new ApiError("BAD_REQUEST_ERROR", "Choose when the old key expires.");
+      }
+      const db = c.get("db");
+      const now = c.get("now")();
+      const rolled = await rollApiKey(db, {
+        partnerId: user.partnerId,
+        environment,
+        keyId,
+        graceMs: ROLL_GRACE[grace],
+        actor: userActor(c, user),
+        now,
+      });
+      if (!rolled) {
+        const apiKey = await findApiKey(db, user.partnerId, environment, keyId);
+        if (!apiKey) throw keyNotFound();
+        throw new ApiError(
+          "CONFLICT_ERROR",
+          `This key is ${keyStatus(apiKey, now)}: only a live key can be rolled.`,
+        );
+      }
+      const oldKey = { keyId, expiresAt: rolled.old_key_expires_at };
+      c.status(201);
+      return c.render(<NewKeyView environment={environment} created={rolled} oldKey={oldKey} />, {
+        title: "Key rolled",
+        section: "keys",
+      });
+    }),
+};
+
+export const keyRevokePage: DashboardPage = {
+  routes: new Hono<AppEnv>()
+    .get("/:environment/keys/:key_id/revoke", allow("keys.revoke"), async (c) => {
+      const { environment } = c.var;
+      const ref = {
+        partnerId: c.var.session.user.partnerId,
+        environment,
+        keyId: c.req.param("key_id"),
+      };
+      const [apiKey, descendants] = await Promise.all([
+        findApiKey(c.get("db"), ref.partnerId, environment, ref.keyId),
+        descendantsOf(c.get("db"), ref),
+      ]);
+      if (!apiKey) throw keyNotFound();
+      return c.render(
+        <RevokeView environment={environment} apiKey={apiKey} descendants={descendants} />,
+        { title: "Revoke a key", section: "keys" },
+      );
+    })
+
+    .post("/:environment/keys/:key_id/revoke", allow("keys.revoke"), async (c) => {
+      const { environment } = c.var;
+      const { user } = c.var.session;
+      const keyId = c.req.param("key_id");
+      const db = c.get("db");
+      if (!(await findApiKey(db, user.partnerId, environment, keyId))) throw keyNotFound();
+      const revoked = await revokeApiKey(db, {
+        partnerId: user.partnerId,
+        environment,
+        keyId,
+        cascade: (await field(c, "cascade")) === "1",
+        actor: userActor(c, user),
+        now: c.get("now")(),
+      });
+      return c.redirect(`/dashboard/${environment}/keys?revoked=${revoked.length}`, 303);
+    }),
+};
