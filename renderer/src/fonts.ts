@@ -6,4 +6,4 @@ import regular from "@expo-google-fonts/inter/400Regular/Inter_400Regular.ttf";
 export const FONTS = { regular, bold } as const;
 
 /** Figures of equal width, for columns of amounts. */
-export const TABULAR = { features: ["tnum"] } as const;
+export const TABULAR: PDFKit.Mixins.TextOptions = { features: ["tnum"] };

@@ -1,10 +1,10 @@
 // The statement renderer Worker: renders documents for the API Worker over a Service Binding
 // (RPC). Stateless: it reads and stores nothing; the caller stores the bytes it gets back.
 import { WorkerEntrypoint } from "cloudflare:workers";
-import { renderStatementDocument } from "./render-statement.ts";
-import type { StatementDocumentInput } from "./statement-document.ts";
+import { renderStatementDocument } from "./render-statement";
+import type { StatementDocumentInput } from "./statement-document";
 
-export type { StatementDocumentInput } from "./statement-document.ts";
+export type { StatementDocumentInput } from "./statement-document";
 
 export class StatementRenderer extends WorkerEntrypoint {
   /** The statement's PDF. Throws (to the caller) on input it cannot render. */

@@ -20,7 +20,7 @@ export interface AmountFormat {
 /** How amounts in `currency` are written. An unknown code keeps 2 decimals and shows its code. */
 export function amountFormat(currency: string | undefined): AmountFormat {
   const code = currency !== undefined && /^[A-Z]{3}$/.test(currency) ? currency : undefined;
-  const digits = (code && iso4217(code)?.digits) ?? FALLBACK_DIGITS;
+  const digits = (code === undefined ? undefined : iso4217(code)?.digits) ?? FALLBACK_DIGITS;
   const options = { minimumFractionDigits: digits, maximumFractionDigits: digits };
   const number = code
     ? new Intl.NumberFormat("en-US", { ...options, style: "currency", currency: code })

@@ -1,6 +1,6 @@
 // The page's measures, type sizes and neutral colours, and the two ways content is drawn: as part
 // of the document's structure (read aloud, in order) or as an artifact (decoration, page furniture).
-import { FONTS } from "./fonts.ts";
+import { FONTS } from "./fonts";
 
 export const PAGE = { size: "LETTER", width: 612, height: 792, margin: 54 } as const;
 export const CONTENT_WIDTH = PAGE.width - 2 * PAGE.margin;

@@ -6,11 +6,9 @@ declare namespace PDFKit.Mixins {
     /** The element's bounding box `[left, top, right, bottom]` on the page. */
     bbox?: [number, number, number, number];
   }
-}
 
-declare namespace PDFKit {
-  interface PDFDocumentOptions {
-    /** pdfkit 0.20 takes font bytes as the default font as well as a name. */
-    font?: string | Uint8Array | ArrayBuffer;
+  interface PDFImage {
+    /** Image bytes (PNG or JPEG) as any Uint8Array, not only a Buffer. */
+    image(src: Uint8Array, x?: number, y?: number, options?: ImageOption): this;
   }
 }

@@ -1,14 +1,14 @@
 // One statement's document: a tagged PDF (PDF/UA-1) a cardholder can read and a screen reader can
 // follow. Pure: the same input gives the same bytes, so a retried render stores the same object.
 import PDFDocument from "pdfkit";
-import { accentOf } from "./accent.ts";
-import { longDate } from "./calendar.ts";
-import { FONTS } from "./fonts.ts";
-import { amountFormat } from "./money.ts";
-import { CONTENT_WIDTH, type Doc, INK, ink, PAGE, TYPE } from "./page-style.ts";
-import type { StatementDocumentInput } from "./statement-document.ts";
-import { drawHeader, drawNotes, drawOverview } from "./statement-sections.ts";
-import { drawSummaryTable } from "./summary-table.ts";
+import { accentOf } from "./accent";
+import { longDate } from "./calendar";
+import { FONTS } from "./fonts";
+import { amountFormat } from "./money";
+import { CONTENT_WIDTH, type Doc, element, INK, ink, PAGE, TYPE } from "./page-style";
+import type { StatementDocumentInput } from "./statement-document";
+import { drawHeader, drawNotes, drawOverview } from "./statement-sections";
+import { drawSummaryTable } from "./summary-table";
 
 /** The document's language; labels and formats are en-US. */
 export const DOCUMENT_LANGUAGE = "en-US";
@@ -27,12 +27,10 @@ export async function renderStatementDocument(input: StatementDocumentInput): Pr
     size: PAGE.size,
     margin: PAGE.margin,
     pdfVersion: "1.7",
-    subset: "PDF/UA",
     tagged: true,
     lang: DOCUMENT_LANGUAGE,
     displayTitle: true,
     bufferPages: true,
-    font: FONTS.regular,
     // Dated by the statement, not the clock, so that rendering again gives the same bytes.
     info: {
       Title: title,
@@ -42,6 +40,9 @@ export async function renderStatementDocument(input: StatementDocumentInput): Pr
       CreationDate: closed,
       ModDate: closed,
     },
+    // pdfkit 0.20 takes these; @types/pdfkit 0.17 declares neither. The font given here is the
+    // default one, so that no standard (unembedded) font is ever loaded.
+    ...({ subset: "PDF/UA", font: FONTS.regular } as object),
   });
   const bytes = collect(doc);
   doc.registerFont("regular", FONTS.regular).registerFont("bold", FONTS.bold);
@@ -52,11 +53,9 @@ export async function renderStatementDocument(input: StatementDocumentInput): Pr
   y = drawOverview(doc, root, input, money, accent, y);
   const summary = doc.struct("Sect");
   root.add(summary);
-  summary.add(
-    doc.struct("H2", () => {
-      ink(doc, "bold", TYPE.heading, accent.strong).text("Account summary", PAGE.margin, y + 28);
-    }),
-  );
+  element(doc, summary, "H2", () => {
+    ink(doc, "bold", TYPE.heading, accent.strong).text("Account summary", PAGE.margin, y + 28);
+  });
   y = drawSummaryTable(doc, summary, input.statement, money, accent, y + 52);
   summary.end();
   drawNotes(doc, root, input, money, y + 14);

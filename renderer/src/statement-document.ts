@@ -1,7 +1,7 @@
 // What a statement document is made of: the statement's figures as the API has them, the account
 // and customer it belongs to, and how the card product presents itself. A plain value, so that it
 // crosses a Service Binding (RPC) as it is.
-import type { Statement } from "../../src/domain/statement.ts";
+import type { Statement } from "../../src/domain/statement";
 
 /** The statement's figures; absent lines stay absent, as in the API. */
 export type StatementFigures = Pick<

@@ -1,9 +1,9 @@
 // The parts of page 1 above and below the summary: the product's header, the statement's dates,
 // what to pay and by when (with the minimum-payment warning), and the notes on how to read it.
-import type { Accent } from "./accent.ts";
-import { longDate, periodRange } from "./calendar.ts";
-import { TABULAR } from "./fonts.ts";
-import type { AmountFormat } from "./money.ts";
+import type { Accent } from "./accent";
+import { longDate, periodRange } from "./calendar";
+import { TABULAR } from "./fonts";
+import type { AmountFormat } from "./money";
 import {
   artifact,
   CONTENT_WIDTH,
@@ -14,8 +14,8 @@ import {
   PAGE,
   type StructElement,
   TYPE,
-} from "./page-style.ts";
-import type { StatementDocumentInput } from "./statement-document.ts";
+} from "./page-style";
+import type { StatementDocumentInput } from "./statement-document";
 
 export const MINIMUM_PAYMENT_WARNING =
   "Minimum Payment Warning: If you make only the minimum payment each period, you will pay more " +

@@ -1,8 +1,8 @@
 // The account summary: a real table (Table › TR › TH/TD, header cells scoped), in the card-statement
 // order and sign convention, each line present only when the statement has it.
-import type { Accent } from "./accent.ts";
-import { TABULAR } from "./fonts.ts";
-import type { AmountFormat } from "./money.ts";
+import type { Accent } from "./accent";
+import { TABULAR } from "./fonts";
+import type { AmountFormat } from "./money";
 import {
   artifact,
   CONTENT_WIDTH,
@@ -12,8 +12,8 @@ import {
   PAGE,
   type StructElement,
   TYPE,
-} from "./page-style.ts";
-import type { StatementFigures } from "./statement-document.ts";
+} from "./page-style";
+import type { StatementFigures } from "./statement-document";
 
 /** The summary's lines, in the order a card statement lists them, and their labels. */
 export const SUMMARY_LINES = [

@@ -1,0 +1,6 @@
+declare namespace Cloudflare {
+  interface Env {
+    /** The renderer, bound as the API Worker binds it (renderer/test/wrangler.toml). */
+    STATEMENT_RENDERER: Service<import("../src/index.ts").StatementRenderer>;
+  }
+}
