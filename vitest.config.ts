@@ -18,7 +18,9 @@ const unlimited = (namespace_id: string) => ({
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
   const renderer = await rendererWorkerOptions(
-    await freshRenderer(path.join(import.meta.dirname, "node_modules", ".cache", "statement-renderer")),
+    await freshRenderer(
+      path.join(import.meta.dirname, "node_modules", ".cache", "statement-renderer"),
+    ),
   );
   return {
     test: {

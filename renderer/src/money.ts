@@ -27,7 +27,9 @@ export function amountFormat(currency: string | undefined): AmountFormat {
     : new Intl.NumberFormat("en-US", options);
   const name = code && new Intl.DisplayNames("en-US", { type: "currency" }).of(code);
   return {
-    ...(code ? { currency: code, description: name && name !== code ? `${name} (${code})` : code } : {}),
+    ...(code
+      ? { currency: code, description: name && name !== code ? `${name} (${code})` : code }
+      : {}),
     digits,
     format: (amount) => number.format(amount / 10 ** digits),
   };

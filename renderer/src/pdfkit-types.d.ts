@@ -7,6 +7,11 @@ declare namespace PDFKit.Mixins {
     bbox?: [number, number, number, number];
   }
 
+  interface PDFFont {
+    /** A font fontkit has already parsed, shared by several documents. */
+    registerFont(name: string, src: import("fontkit").Font): this;
+  }
+
   interface PDFImage {
     /** Image bytes (PNG or JPEG) as any Uint8Array, not only a Buffer. */
     image(src: Uint8Array, x?: number, y?: number, options?: ImageOption): this;

@@ -3,10 +3,10 @@
 import PDFDocument from "pdfkit";
 import { accentOf } from "./accent";
 import { longDate } from "./calendar";
-import { FONTS } from "./fonts";
+import { fonts } from "./fonts";
 import { amountFormat } from "./money";
 import { CONTENT_WIDTH, type Doc, element, INK, ink, PAGE, TYPE } from "./page-style";
-import type { StatementDocumentInput } from "./statement-document";
+import { logoProblem, type StatementDocumentInput } from "./statement-document";
 import { drawHeader, drawNotes, drawOverview } from "./statement-sections";
 import { drawSummaryTable } from "./summary-table";
 
@@ -18,11 +18,16 @@ export function statementTitle(input: StatementDocumentInput): string {
   return `${input.product.display_name} statement`;
 }
 
+/** The statement's PDF. Throws a RangeError naming the field when the input cannot be drawn. */
 export async function renderStatementDocument(input: StatementDocumentInput): Promise<Uint8Array> {
+  const logo = input.product.logo;
+  const problem = logo && logoProblem(logo);
+  if (problem) throw new RangeError(problem);
   const accent = accentOf(input.product.accent_colour);
   const money = amountFormat(input.statement.currency);
   const title = statementTitle(input);
   const closed = new Date(input.statement.period_end_date);
+  const { regular, bold } = fonts();
   const doc = new PDFDocument({
     size: PAGE.size,
     margin: PAGE.margin,
@@ -42,10 +47,10 @@ export async function renderStatementDocument(input: StatementDocumentInput): Pr
     },
     // pdfkit 0.20 takes these; @types/pdfkit 0.17 declares neither. The font given here is the
     // default one, so that no standard (unembedded) font is ever loaded.
-    ...({ subset: "PDF/UA", font: FONTS.regular } as object),
+    ...({ subset: "PDF/UA", font: regular } as object),
   });
   const bytes = collect(doc);
-  doc.registerFont("regular", FONTS.regular).registerFont("bold", FONTS.bold);
+  doc.registerFont("regular", regular).registerFont("bold", bold);
 
   const root = doc.struct("Document");
   doc.addStructure(root);

@@ -58,3 +58,19 @@ export interface StatementDocumentInput {
   customer: StatementCustomer;
   product: ProductPresentation;
 }
+
+const SIGNATURES: Record<ProductLogo["media_type"], number[]> = {
+  "image/png": [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a],
+  "image/jpeg": [0xff, 0xd8, 0xff],
+};
+
+/** Why the logo cannot be drawn as it says it is, or null when it can. */
+export function logoProblem(logo: ProductLogo): string | null {
+  const signature = SIGNATURES[logo.media_type];
+  if (!signature) return `logo media_type must be image/png or image/jpeg; got ${logo.media_type}`;
+  if (!signature.every((byte, i) => logo.bytes[i] === byte)) {
+    return `logo bytes are not a ${logo.media_type === "image/png" ? "PNG" : "JPEG"} image`;
+  }
+  if (logo.alt_text.trim() === "") return "logo alt_text must describe the logo";
+  return null;
+}

@@ -40,15 +40,28 @@ export function drawHeader(
   const logo = input.product.logo;
   if (logo) {
     const { width, height } = LOGO_BOX;
-    const bbox: [number, number, number, number] = [PAGE.margin, y, PAGE.margin + width, y + height];
-    element(doc, root, "Figure", () => doc.image(logo.bytes, PAGE.margin, y, { fit: [width, height] }), {
-      alt: logo.alt_text,
-      bbox,
-    });
+    const bbox: [number, number, number, number] = [
+      PAGE.margin,
+      y,
+      PAGE.margin + width,
+      y + height,
+    ];
+    element(
+      doc,
+      root,
+      "Figure",
+      () => doc.image(logo.bytes, PAGE.margin, y, { fit: [width, height] }),
+      {
+        alt: logo.alt_text,
+        bbox,
+      },
+    );
     y += height + 14;
   }
   element(doc, root, "H1", () => {
-    ink(doc, "bold", TYPE.title, accent.strong).text(title, PAGE.margin, y, { width: CONTENT_WIDTH });
+    ink(doc, "bold", TYPE.title, accent.strong).text(title, PAGE.margin, y, {
+      width: CONTENT_WIDTH,
+    });
   });
   y = doc.y + 2;
   const name = input.customer.display_name;
@@ -66,10 +79,20 @@ export function drawHeader(
 type Line = { label: string; value: string; bold?: boolean; amount?: boolean };
 
 /** A label and its value on one line: one paragraph, read as "label value". */
-function drawLine(doc: Doc, parent: StructElement, line: Line, x: number, y: number, width: number) {
+function drawLine(
+  doc: Doc,
+  parent: StructElement,
+  line: Line,
+  x: number,
+  y: number,
+  width: number,
+) {
   element(doc, parent, "P", () => {
     const weight = line.bold ? "bold" : "regular";
-    ink(doc, weight, TYPE.body, INK.muted).text(`${line.label} `, x, y, { width, lineBreak: false });
+    ink(doc, weight, TYPE.body, INK.muted).text(`${line.label} `, x, y, {
+      width,
+      lineBreak: false,
+    });
     ink(doc, weight, TYPE.body, INK.text).text(line.value, x, y, {
       width,
       align: "right",
@@ -79,7 +102,14 @@ function drawLine(doc: Doc, parent: StructElement, line: Line, x: number, y: num
   });
 }
 
-function drawHeading(doc: Doc, parent: StructElement, text: string, accent: Accent, x: number, y: number) {
+function drawHeading(
+  doc: Doc,
+  parent: StructElement,
+  text: string,
+  accent: Accent,
+  x: number,
+  y: number,
+) {
   element(doc, parent, "H2", () => {
     ink(doc, "bold", TYPE.heading, accent.strong).text(text, x, y, { lineBreak: false });
   });
@@ -102,7 +132,10 @@ export function drawOverview(
   const due = statement.due_date === undefined ? undefined : longDate(statement.due_date);
 
   const details: Line[] = [
-    { label: "Statement period", value: periodRange(statement.period_start_date, statement.period_end_date) },
+    {
+      label: "Statement period",
+      value: periodRange(statement.period_start_date, statement.period_end_date),
+    },
     { label: "Closing date", value: longDate(statement.period_end_date) },
     ...(due ? [{ label: "Payment due date", value: due }] : []),
     { label: "Account", value: account.masked_number ?? account.account_id },
@@ -120,7 +153,8 @@ export function drawOverview(
 
   const payment: Line[] = [];
   const add = (label: string, amount: number | undefined, bold = false) => {
-    if (amount !== undefined) payment.push({ label, value: money.format(amount), bold, amount: true });
+    if (amount !== undefined)
+      payment.push({ label, value: money.format(amount), bold, amount: true });
   };
   add("New balance", statement.statement_balance, true);
   add("Minimum payment due", statement.minimum_due, true);
@@ -132,8 +166,11 @@ export function drawOverview(
   const x = left + COLUMN_WIDTH + COLUMN_GAP;
   const inner = COLUMN_WIDTH - 2 * PANEL_PADDING;
   ink(doc, "regular", TYPE.small, INK.text);
-  const warningHeight = warn ? doc.heightOfString(MINIMUM_PAYMENT_WARNING, { width: inner }) + 8 : 0;
-  const height = PANEL_PADDING + 22 + payment.length * LINE_HEIGHT + warningHeight + PANEL_PADDING - 4;
+  const warningHeight = warn
+    ? doc.heightOfString(MINIMUM_PAYMENT_WARNING, { width: inner }) + 8
+    : 0;
+  const height =
+    PANEL_PADDING + 22 + payment.length * LINE_HEIGHT + warningHeight + PANEL_PADDING - 4;
   artifact(doc, "Layout", () => {
     doc.rect(x, top - PANEL_PADDING, COLUMN_WIDTH, height).fill(accent.tint);
     doc.rect(x, top - PANEL_PADDING, 3, height).fill(accent.strong);
@@ -147,9 +184,14 @@ export function drawOverview(
   }
   if (warn) {
     element(doc, panel, "P", () => {
-      ink(doc, "regular", TYPE.small, INK.text).text(MINIMUM_PAYMENT_WARNING, x + PANEL_PADDING, y + 4, {
-        width: inner,
-      });
+      ink(doc, "regular", TYPE.small, INK.text).text(
+        MINIMUM_PAYMENT_WARNING,
+        x + PANEL_PADDING,
+        y + 4,
+        {
+          width: inner,
+        },
+      );
     });
   }
   panel.end();
@@ -174,7 +216,9 @@ export function drawNotes(
   let y = top;
   for (const text of [notes, reference]) {
     element(doc, root, "P", () => {
-      ink(doc, "regular", TYPE.small, INK.muted).text(text, PAGE.margin, y, { width: CONTENT_WIDTH });
+      ink(doc, "regular", TYPE.small, INK.muted).text(text, PAGE.margin, y, {
+        width: CONTENT_WIDTH,
+      });
     });
     y = doc.y + 6;
   }

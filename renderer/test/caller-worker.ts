@@ -4,7 +4,9 @@ import type { StatementDocumentInput } from "../src/statement-document";
 
 type WireInput = Omit<StatementDocumentInput, "product"> & {
   product: Omit<StatementDocumentInput["product"], "logo"> & {
-    logo?: Omit<NonNullable<StatementDocumentInput["product"]["logo"]>, "bytes"> & { base64: string };
+    logo?: Omit<NonNullable<StatementDocumentInput["product"]["logo"]>, "bytes"> & {
+      base64: string;
+    };
   };
 };
 

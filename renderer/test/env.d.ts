@@ -4,3 +4,9 @@ declare namespace Cloudflare {
     STATEMENT_RENDERER: Service<import("../src/index.ts").StatementRenderer>;
   }
 }
+
+/** Vite's inline asset imports: the file as a data: URL. */
+declare module "*?inline" {
+  const dataUrl: string;
+  export default dataUrl;
+}
