@@ -17,9 +17,10 @@ import {
 } from "./page-style";
 import type { StatementDocumentInput } from "./statement-document";
 
-export const MINIMUM_PAYMENT_WARNING =
-  "Minimum Payment Warning: If you make only the minimum payment each period, you will pay more " +
-  "in interest and it will take you longer to pay off your balance.";
+const WARNING_LABEL = "Minimum Payment Warning: ";
+const WARNING_TEXT =
+  "If you make only the minimum payment each period, you will pay more in interest and it will " +
+  "take you longer to pay off your balance.";
 
 const LOGO_BOX = { width: 160, height: 48 } as const;
 const LINE_HEIGHT = 17;
@@ -167,7 +168,7 @@ export function drawOverview(
   const inner = COLUMN_WIDTH - 2 * PANEL_PADDING;
   ink(doc, "regular", TYPE.small, INK.text);
   const warningHeight = warn
-    ? doc.heightOfString(MINIMUM_PAYMENT_WARNING, { width: inner }) + 8
+    ? doc.heightOfString(WARNING_LABEL + WARNING_TEXT, { width: inner }) + 8
     : 0;
   const height =
     PANEL_PADDING + 22 + payment.length * LINE_HEIGHT + warningHeight + PANEL_PADDING - 4;
@@ -184,14 +185,12 @@ export function drawOverview(
   }
   if (warn) {
     element(doc, panel, "P", () => {
-      ink(doc, "regular", TYPE.small, INK.text).text(
-        MINIMUM_PAYMENT_WARNING,
-        x + PANEL_PADDING,
-        y + 4,
-        {
-          width: inner,
-        },
-      );
+      const at = { x: x + PANEL_PADDING, y: y + 4 };
+      ink(doc, "bold", TYPE.small, INK.text).text(WARNING_LABEL, at.x, at.y, {
+        width: inner,
+        continued: true,
+      });
+      ink(doc, "regular", TYPE.small, INK.text).text(WARNING_TEXT);
     });
   }
   panel.end();
