@@ -77,7 +77,11 @@ export default defineConfig(async () => {
               miniflare: { workers: [renderer] },
             }),
           ],
-          test: { name: "renderer", include: ["renderer/test/**/*.test.ts"] },
+          test: {
+            name: "renderer",
+            include: ["renderer/test/**/*.test.ts"],
+            exclude: ["renderer/test/node/**"],
+          },
         },
         {
           test: {
@@ -96,10 +100,11 @@ export default defineConfig(async () => {
         },
         {
           test: {
-            // Node-side checks: the scripts (version:new) and the published OpenAPI documents.
+            // Node-side checks: the scripts (version:new), the published OpenAPI documents, and the
+            // renderer under `wrangler dev` beside the Worker that binds it.
             name: "node",
             environment: "node",
-            include: ["test/node/**/*.test.ts"],
+            include: ["test/node/**/*.test.ts", "renderer/test/node/**/*.test.ts"],
             testTimeout: 60_000,
             hookTimeout: 180_000,
           },
