@@ -41,7 +41,6 @@ export async function renderStatementDocument(input: StatementDocumentInput): Pr
       Title: title,
       Subject: `Statement for the period ending ${longDate(input.statement.period_end_date)}`,
       Author: input.product.display_name,
-      Creator: input.product.display_name,
       CreationDate: closed,
       ModDate: closed,
     },
