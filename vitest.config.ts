@@ -1,6 +1,7 @@
 import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
+import { freshRenderer, rendererWorkerOptions } from "./renderer/build.ts";
 
 /** A limiter no test run can exhaust. */
 const unlimited = (namespace_id: string) => ({
@@ -8,12 +9,19 @@ const unlimited = (namespace_id: string) => ({
   simple: { limit: 1_000_000_000, period: 60 as const },
 });
 
-// Five projects: `workers` runs inside workerd with the wrangler.toml bindings (migrations applied
+// Six projects: `workers` runs inside workerd with the wrangler.toml bindings (migrations applied
 // in test/setup.ts); `e2e` runs in Node and drives `npm start` over real HTTP; `node` checks the
 // scripts and the OpenAPI documents from Node; `client` tests the typed client; `browser` runs in
-// Node and drives headless Chromium against a throwaway local run (test/support/local-service.ts).
+// Node and drives headless Chromium against a throwaway local run (test/support/local-service.ts);
+// `renderer` runs inside workerd and calls the statement renderer Worker, built as a deploy builds
+// it, over its Service Binding (renderer/test/wrangler.toml).
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
+  const renderer = await rendererWorkerOptions(
+    await freshRenderer(
+      path.join(import.meta.dirname, "node_modules", ".cache", "statement-renderer"),
+    ),
+  );
   return {
     test: {
       // The Worker logs one JSON line per request; tests read it through spies, not stdout.
@@ -63,6 +71,19 @@ export default defineConfig(async () => {
           },
         },
         {
+          plugins: [
+            cloudflareTest({
+              wrangler: { configPath: "./renderer/test/wrangler.toml" },
+              miniflare: { workers: [renderer] },
+            }),
+          ],
+          test: {
+            name: "renderer",
+            include: ["renderer/test/**/*.test.ts"],
+            exclude: ["renderer/test/node/**"],
+          },
+        },
+        {
           test: {
             name: "e2e",
             environment: "node",
@@ -79,10 +100,11 @@ export default defineConfig(async () => {
         },
         {
           test: {
-            // Node-side checks: the scripts (version:new) and the published OpenAPI documents.
+            // Node-side checks: the scripts (version:new), the published OpenAPI documents, and the
+            // renderer under `wrangler dev` beside the Worker that binds it.
             name: "node",
             environment: "node",
-            include: ["test/node/**/*.test.ts"],
+            include: ["test/node/**/*.test.ts", "renderer/test/node/**/*.test.ts"],
             testTimeout: 60_000,
             hookTimeout: 180_000,
           },

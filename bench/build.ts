@@ -26,16 +26,19 @@ export interface Bundle {
 
 /**
  * Bundles a Worker into `outdir`. Without `entry` this is the production Worker of wrangler.toml;
- * with it, another entry point built with the same settings (the bench's floor Worker).
+ * with it, another entry point built with the same settings (the bench's floor Worker). `config`
+ * names another Worker's wrangler configuration (the statement renderer's).
  */
 export async function buildWorker(
   outdir: string,
   entry?: { script: string; name: string },
+  config?: string,
 ): Promise<Bundle> {
   await rm(outdir, { recursive: true, force: true });
   await mkdir(outdir, { recursive: true });
   const args = ["deploy", "--dry-run", "--outdir", outdir, "--metafile", metafileOf(outdir)];
   if (entry) args.push(entry.script, "--name", entry.name);
+  if (config) args.push("--config", config);
   await run(WRANGLER, args, { cwd: ROOT, env: QUIET, maxBuffer: 16 << 20 });
   return measureBundle(outdir);
 }

@@ -1,0 +1,36 @@
+// The page's measures, type sizes and neutral colours, and the two ways content is drawn: as part
+// of the document's structure (read aloud, in order) or as an artifact (decoration, page furniture).
+
+export const PAGE = { size: "LETTER", width: 612, height: 792, margin: 54 } as const;
+export const CONTENT_WIDTH = PAGE.width - 2 * PAGE.margin;
+
+/** Neutral inks, each at least 7:1 against white. */
+export const INK = { text: "#1a1a1a", muted: "#4d4d4d", rule: "#d0d0d0" } as const;
+
+export const TYPE = { title: 20, heading: 12, body: 9.5, small: 8 } as const;
+
+export type Doc = PDFKit.PDFDocument;
+export type StructElement = PDFKit.PDFStructureElement;
+
+/** Draws decoration that is not content (a rule, a panel): marked so that readers skip it. */
+export function artifact(doc: Doc, type: "Layout" | "Pagination", draw: () => void): void {
+  doc.markContent("Artifact", { type });
+  draw();
+  doc.endMarkedContent();
+}
+
+/** Adds a structure element to `parent`, its content drawn by `draw` in reading order. */
+export function element(
+  doc: Doc,
+  parent: StructElement,
+  tag: string,
+  draw: () => void,
+  options: PDFKit.Mixins.StructureElementOptions = {},
+): void {
+  parent.add(doc.struct(tag, options, draw));
+}
+
+/** Sets the font, size and colour of what is drawn next. */
+export function ink(doc: Doc, weight: "regular" | "bold", size: number, colour: string): Doc {
+  return doc.font(weight).fontSize(size).fillColor(colour);
+}

@@ -1,0 +1,108 @@
+// One statement's document: a tagged PDF (PDF/UA-1) a cardholder can read and a screen reader can
+// follow. Pure: the same input gives the same bytes, so a retried render stores the same object.
+import PDFDocument from "pdfkit";
+import { accentOf } from "./accent";
+import { longDate } from "./calendar";
+import { fonts } from "./fonts";
+import { amountFormat } from "./money";
+import { CONTENT_WIDTH, type Doc, element, INK, ink, PAGE, TYPE } from "./page-style";
+import { logoProblem, type StatementDocumentInput } from "./statement-document";
+import { drawHeader, drawNotes, drawOverview } from "./statement-sections";
+import { drawSummaryTable } from "./summary-table";
+
+/** The document's language; labels and formats are en-US. */
+export const DOCUMENT_LANGUAGE = "en-US";
+
+/** The document's title, shown as the viewer's window title: "Acme Card statement". */
+export function statementTitle(input: StatementDocumentInput): string {
+  return `${input.product.display_name} statement`;
+}
+
+/** The statement's PDF. Throws a RangeError naming the field when the input cannot be drawn. */
+export async function renderStatementDocument(input: StatementDocumentInput): Promise<Uint8Array> {
+  const logo = input.product.logo;
+  const problem = logo && logoProblem(logo);
+  if (problem) throw new RangeError(problem);
+  const accent = accentOf(input.product.accent_colour);
+  const money = amountFormat(input.statement.currency);
+  const title = statementTitle(input);
+  const closed = new Date(input.statement.period_end_date);
+  const { regular, bold } = fonts();
+  const doc = new PDFDocument({
+    size: PAGE.size,
+    margin: PAGE.margin,
+    pdfVersion: "1.7",
+    tagged: true,
+    lang: DOCUMENT_LANGUAGE,
+    displayTitle: true,
+    bufferPages: true,
+    // Dated by the statement, not the clock, so that rendering again gives the same bytes.
+    info: {
+      Title: title,
+      Subject: `Statement for the period ending ${longDate(input.statement.period_end_date)}`,
+      Author: input.product.display_name,
+      CreationDate: closed,
+      ModDate: closed,
+    },
+    // pdfkit 0.20 takes these; @types/pdfkit 0.17 declares neither. The font given here is the
+    // default one, so that no standard (unembedded) font is ever loaded.
+    ...({ subset: "PDF/UA", font: regular } as object),
+  });
+  const bytes = collect(doc);
+  doc.registerFont("regular", regular).registerFont("bold", bold);
+
+  const root = doc.struct("Document");
+  doc.addStructure(root);
+  let y = drawHeader(doc, root, input, accent, title);
+  y = drawOverview(doc, root, input, money, accent, y);
+  const summary = doc.struct("Sect");
+  root.add(summary);
+  element(doc, summary, "H2", () => {
+    ink(doc, "bold", TYPE.heading, accent.strong).text("Account summary", PAGE.margin, y + 28);
+  });
+  y = drawSummaryTable(doc, summary, input.statement, money, accent, y + 52);
+  summary.end();
+  drawNotes(doc, root, input, money, y + 14);
+  root.end();
+  numberPages(doc, `${title} · Closing date ${longDate(input.statement.period_end_date)}`);
+  doc.end();
+  return bytes;
+}
+
+/** "Page n of N" and the document's name at the foot of every page, as pagination artifacts. */
+function numberPages(doc: Doc, footer: string): void {
+  const { start, count } = doc.bufferedPageRange();
+  for (let i = start; i < start + count; i++) {
+    doc.switchToPage(i);
+    // Writing inside the bottom margin would otherwise start a new page.
+    doc.page.margins.bottom = 0;
+    const y = PAGE.height - PAGE.margin + 18;
+    doc.markContent("Artifact", { type: "Pagination", attached: ["Bottom"] });
+    ink(doc, "regular", TYPE.small, INK.muted);
+    doc.text(footer, PAGE.margin, y, { width: CONTENT_WIDTH, lineBreak: false });
+    doc.text(`Page ${i + 1} of ${count}`, PAGE.margin, y, {
+      width: CONTENT_WIDTH,
+      align: "right",
+      lineBreak: false,
+    });
+    doc.endMarkedContent();
+  }
+}
+
+/** The document's bytes, once pdfkit has written them all. */
+function collect(doc: Doc): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  return new Promise((resolve, reject) => {
+    doc.on("data", (chunk: Uint8Array) => chunks.push(chunk));
+    doc.on("error", reject);
+    doc.on("end", () => {
+      const out = new Uint8Array(chunks.reduce((n, c) => n + c.byteLength, 0));
+      let offset = 0;
+      for (const chunk of chunks) {
+        out.set(chunk, offset);
+        offset += chunk.byteLength;
+      }
+      resolve(out);
+    });
+  });
+}
