@@ -10,9 +10,9 @@ const unlimited = (namespace_id: string) => ({
 });
 
 // Six projects: `workers` runs inside workerd with the wrangler.toml bindings (migrations applied
-// in test/setup.ts); `e2e` runs in Node and drives `npm start` over real HTTP; `node` checks the
+// in test/support/setup.ts); `e2e` runs in Node and drives `npm start` over real HTTP; `node` checks the
 // scripts and the OpenAPI documents from Node; `client` tests the typed client; `browser` runs in
-// Node and drives headless Chromium against a throwaway local run (test/support/local-service.ts);
+// Node and drives headless Chromium against a throwaway local run (test/support/node/local-service.ts);
 // `renderer` runs inside workerd and calls the statement renderer Worker, built as a deploy builds
 // it, over its Service Binding (renderer/test/wrangler.toml).
 export default defineConfig(async () => {
@@ -27,7 +27,7 @@ export default defineConfig(async () => {
       // The Worker logs one JSON line per request; tests read it through spies, not stdout.
       onConsoleLog: (log: string) => !log.includes('{"request_id"') && !log.startsWith("[outbox]"),
       // The interactive reference is copied into the static assets first (public/docs/vendor/).
-      globalSetup: ["./test/support/reference-assets.global.ts"],
+      globalSetup: ["./test/support/node/reference-assets.global.ts"],
       projects: [
         {
           plugins: [
@@ -52,7 +52,7 @@ export default defineConfig(async () => {
                 },
                 // The suite sends thousands of requests per key and from one address: the
                 // configured limits are lifted here, and the 429 path is tested with the tight
-                // limiter below swapped in (test/rate-limit.test.ts).
+                // limiter below swapped in (test/app/rate-limit.test.ts).
                 ratelimits: {
                   PARTNER_KEY_RATE_LIMITER: unlimited("1001"),
                   AUTH_FAILURE_RATE_LIMITER: unlimited("1002"),
@@ -65,7 +65,7 @@ export default defineConfig(async () => {
           ],
           test: {
             name: "workers",
-            setupFiles: ["./test/setup.ts"],
+            setupFiles: ["./test/support/setup.ts"],
             include: ["test/**/*.test.ts"],
             exclude: ["test/e2e/**", "test/browser/**", "test/support/**", "test/node/**"],
           },

@@ -3,7 +3,7 @@
 // (Miniflare runs the queue with the wrangler.toml consumer settings). Prints p50 / p90 / max.
 //   npm run bench:webhooks [-- --events 100]
 import { createServer } from "node:http";
-import { startLocalService } from "../test/support/local-service.ts";
+import { startLocalService } from "../test/support/node/local-service.ts";
 
 const count = Number(process.argv[process.argv.indexOf("--events") + 1]) || 100;
 const arrivals = new Map<string, number>();

@@ -9,7 +9,7 @@ import { OLDEST_VERSION } from "../bench/arms.ts";
 import { mb } from "../bench/format.ts";
 import { openSession, type Session } from "../bench/inspector.ts";
 import { median, percentile } from "../bench/load.ts";
-import { freePort, startLocalService } from "../test/support/local-service.ts";
+import { freePort, startLocalService } from "../test/support/node/local-service.ts";
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 600);
 const CONCURRENCY = Number(process.env.SOAK_CONCURRENCY ?? 8);

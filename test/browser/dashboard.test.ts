@@ -8,8 +8,8 @@ import { createServer, type Server } from "node:http";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type LocalService, startLocalService } from "../support/local-service";
-import { axeViolations, keepOnOrigin, launchChromium } from "./chromium";
+import { axeViolations, keepOnOrigin, launchChromium } from "../support/node/chromium";
+import { type LocalService, startLocalService } from "../support/node/local-service";
 
 let service: LocalService;
 let browser: Browser;

@@ -4,8 +4,8 @@
 // the script cannot load, and the pages pass axe-core's WCAG A/AA checks.
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type LocalService, startLocalService } from "../support/local-service";
-import { axeViolations, keepOnOrigin, launchChromium } from "./chromium";
+import { axeViolations, keepOnOrigin, launchChromium } from "../support/node/chromium";
+import { type LocalService, startLocalService } from "../support/node/local-service";
 
 let service: LocalService;
 let browser: Browser;

@@ -8,7 +8,7 @@ import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createClient, verifyWebhook } from "@card-statements/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type LocalService, startLocalService } from "../support/local-service";
+import { type LocalService, startLocalService } from "../support/node/local-service";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 

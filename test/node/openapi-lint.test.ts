@@ -5,7 +5,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type LocalService, startLocalService } from "../support/local-service";
+import { type LocalService, startLocalService } from "../support/node/local-service";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 const REDOCLY = path.join(ROOT, "node_modules", ".bin", "redocly");

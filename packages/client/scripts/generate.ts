@@ -4,7 +4,7 @@
 import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import openapiTS, { astToString, type OpenAPI3 } from "openapi-typescript";
-import { startLocalService } from "../../../test/support/local-service.ts";
+import { startLocalService } from "../../../test/support/node/local-service.ts";
 
 const OUT = path.resolve(import.meta.dirname, "..", "src", "generated");
 const check = process.argv.includes("--check");

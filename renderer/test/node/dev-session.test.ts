@@ -4,7 +4,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { freePort } from "../../../test/support/local-service.ts";
+import { freePort } from "../../../test/support/node/local-service.ts";
 import { QUIET_CYCLE } from "../sample-statements.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..", "..");

@@ -1,0 +1,236 @@
+// Idempotency-Key on partner POSTs: a retry replays the first response without a second effect;
+// another request under the same key is refused (422), a running one answers 409; keys belong to
+// a partner and environment, last 24 hours, and survive a crashed run through their lock expiry.
+import { env } from "cloudflare:workers";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { idempotencyKeyHash, openResponse, requestFingerprint } from "../../src/domain/idempotency";
+import { api, expectJson } from "../support/api";
+import { NEWEST_RELEASED, OLDEST } from "../support/bundle-versions";
+import { createKey, type Fixture, seedAccount } from "../support/fixtures";
+import { request } from "../support/worker";
+
+interface CreatedKey {
+  key_id: string;
+  api_key: string;
+}
+
+function post(
+  f: Fixture | { key: string },
+  path: string,
+  key: string,
+  body?: unknown,
+  version?: string,
+) {
+  return api(path, {
+    key: f.key,
+    method: "POST",
+    headers: { "Idempotency-Key": key },
+    ...(body === undefined ? {} : { body }),
+    ...(version ? { version } : {}),
+  });
+}
+
+async function keyCount(partnerId: string): Promise<number> {
+  const row = await env.DB.prepare("SELECT count(*) AS n FROM api_keys WHERE partner_id = ?")
+    .bind(partnerId)
+    .first<{ n: number }>();
+  return row?.n ?? 0;
+}
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+describe("Idempotency-Key", () => {
+  it("replays POST /v2/keys without minting a second key", async () => {
+    const f = await seedAccount();
+    const before = await keyCount(f.partnerId);
+    const first = await post(f, "/v2/keys", "key-rotation-1", { name: "rotation" });
+    const created = await expectJson<CreatedKey>(first, 201);
+    expect(first.headers.get("Idempotent-Replayed")).toBeNull();
+    const again = await post(f, "/v2/keys", "key-rotation-1", { name: "rotation" });
+    expect(await expectJson<CreatedKey>(again, 201)).toEqual(created);
+    expect(again.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(again.headers.get("x-service-version")).toBe(OLDEST);
+    expect(await keyCount(f.partnerId)).toBe(before + 1);
+    // The stored response is sealed: the new key's plaintext is nowhere in the table.
+    const { results } = await env.DB.prepare("SELECT response FROM idempotency_keys").all<{
+      response: string | null;
+    }>();
+    expect(results.some((r) => r.response?.includes(created.api_key))).toBe(false);
+    expect(JSON.stringify(results)).not.toContain("key-rotation-1");
+    // It opens with the Idempotency-Key and the service's secret, never with the key alone.
+    const owner = { partnerId: f.partnerId, environment: "sandbox" };
+    const stored = await env.DB.prepare("SELECT response FROM idempotency_keys WHERE key_hash = ?")
+      .bind(await idempotencyKeyHash(owner, "key-rotation-1"))
+      .first<{ response: string }>();
+    const sealed = stored?.response ?? "";
+    expect(await openResponse(owner, "key-rotation-1", [""], sealed)).toBeNull();
+    const opened = await openResponse(owner, "key-rotation-1", [env.SIGNING_SECRET], sealed);
+    expect(opened?.status).toBe(201);
+    expect(JSON.parse(opened?.body ?? "{}")).toMatchObject({ api_key: created.api_key });
+  });
+
+  it("refuses a body over 1 MiB with 400 and holds nothing under its key", async () => {
+    const f = await seedAccount();
+    const before = await keyCount(f.partnerId);
+    const big = JSON.stringify({ name: "x".repeat(1024 * 1024) });
+    expect((await post(f, "/v2/keys", "too-big-1", big)).status).toBe(400);
+    expect(await keyCount(f.partnerId)).toBe(before);
+    // The key is free: a well-formed request under it runs.
+    expect((await post(f, "/v2/keys", "too-big-1", { name: "after" })).status).toBe(201);
+  });
+
+  it("refuses the same key for another body, path or version with 422", async () => {
+    const f = await seedAccount();
+    await expectJson(await post(f, "/v2/keys", "reuse-1", { name: "a" }), 201);
+    const cases = [
+      post(f, "/v2/keys", "reuse-1", { name: "b" }),
+      post(f, `/v2/customers/${f.customerId}/link`, "reuse-1", { partner_customer_id: "x" }),
+      post(f, "/v2/keys", "reuse-1", { name: "a" }, NEWEST_RELEASED),
+    ];
+    for (const res of await Promise.all(cases)) {
+      const body = await expectJson<{ error: { type: string; param: string } }>(res, 422);
+      expect(body.error).toMatchObject({
+        type: "IDEMPOTENCY_KEY_REUSED_ERROR",
+        param: "Idempotency-Key",
+      });
+    }
+  });
+
+  it("keeps keys apart per partner and environment", async () => {
+    const f = await seedAccount();
+    const other = await seedAccount();
+    const live = (await createKey(f.partnerId, "production", [])).apiKey;
+    const mine = await expectJson<CreatedKey>(await post(f, "/v2/keys", "shared-key"), 201);
+    const theirs = await expectJson<CreatedKey>(await post(other, "/v2/keys", "shared-key"), 201);
+    const production = await expectJson<CreatedKey>(
+      await post({ key: live }, "/v2/keys", "shared-key"),
+      201,
+    );
+    expect(new Set([mine.key_id, theirs.key_id, production.key_id]).size).toBe(3);
+  });
+
+  it("answers 409 while the first request runs, and takes over once its lock has passed", async () => {
+    const f = await seedAccount();
+    // A run that crashed after reserving the key: its reservation is all that is left.
+    const now = Date.now();
+    const keyHash = await idempotencyKeyHash(
+      { partnerId: f.partnerId, environment: "sandbox" },
+      "crashed-run",
+    );
+    const fingerprint = await keysFingerprint();
+    await env.DB.prepare(
+      `INSERT INTO idempotency_keys (key_hash, fingerprint, state, locked_until, lock_token,
+         created_at, expires_at) VALUES (?, ?, 'running', ?, 'crashed', ?, ?)`,
+    )
+      .bind(
+        keyHash,
+        fingerprint,
+        new Date(now + 60_000).toISOString(),
+        new Date(now).toISOString(),
+        new Date(now + 86_400_000).toISOString(),
+      )
+      .run();
+    const busy = await post(f, "/v2/keys", "crashed-run", { name: "n" }, "latest");
+    expect(busy.headers.get("Retry-After")).toBe("1");
+    expect(await expectJson(busy, 409)).toMatchObject({
+      error: { type: "IDEMPOTENCY_KEY_IN_USE_ERROR", param: "Idempotency-Key" },
+    });
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(now + 61_000);
+    const taken = await post(f, "/v2/keys", "crashed-run", { name: "n" }, "latest");
+    const created = await expectJson<CreatedKey>(taken, 201);
+    const replay = await post(f, "/v2/keys", "crashed-run", { name: "n" }, "latest");
+    expect(await expectJson(replay, 201)).toEqual(created);
+  });
+
+  it("replays an error answer too, and runs again after 24 hours", async () => {
+    const f = await seedAccount();
+    const path = "/v2/customers/cus_nobody/link";
+    const first = await post(f, path, "link-1", { partner_customer_id: "p-1" });
+    const error = await expectJson(first, 404);
+    const again = await post(f, path, "link-1", { partner_customer_id: "p-1" });
+    expect(await expectJson(again, 404)).toEqual(error);
+    expect(again.headers.get("Idempotent-Replayed")).toBe("true");
+
+    const created = await expectJson<CreatedKey>(await post(f, "/v2/keys", "daily"), 201);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    vi.setSystemTime(Date.now() + 24 * 3600_000 + 1000);
+    const later = await expectJson<CreatedKey>(await post(f, "/v2/keys", "daily"), 201);
+    expect(later.key_id).not.toBe(created.key_id);
+  });
+
+  it("creates one webhook endpoint and rolls its secret once per key", async () => {
+    const f = await seedAccount();
+    const body = { url: "https://hooks.example.com/idempotent" };
+    const [a, b] = [
+      await post(f, "/v2/webhook_endpoints", "endpoint-1", body),
+      await post(f, "/v2/webhook_endpoints", "endpoint-1", body),
+    ];
+    const created = await expectJson<{ webhook_endpoint_id: string; secret: string }>(a, 201);
+    expect(await expectJson(b, 201)).toEqual(created);
+    const list = await expectJson<{ data: unknown[] }>(
+      await api("/v2/webhook_endpoints", { key: f.key }),
+      200,
+    );
+    expect(list.data).toHaveLength(1);
+
+    const roll = `/v2/webhook_endpoints/${created.webhook_endpoint_id}/roll_secret`;
+    const rolled = await expectJson<{ secret: string }>(await post(f, roll, "roll-1"), 200);
+    expect(await expectJson(await post(f, roll, "roll-1"), 200)).toEqual(rolled);
+    const row = await env.DB.prepare(
+      "SELECT secret, previous_secret FROM webhook_endpoints WHERE endpoint_id = ?",
+    )
+      .bind(created.webhook_endpoint_id)
+      .first<{ secret: string; previous_secret: string }>();
+    expect(row).toEqual({ secret: rolled.secret, previous_secret: created.secret });
+  });
+
+  it("can be sent and its replay seen from a browser on another origin", async () => {
+    const preflight = await request("/v2/keys", {
+      method: "OPTIONS",
+      headers: {
+        origin: "https://partner.example",
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "authorization, idempotency-key",
+      },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-allow-headers")?.toLowerCase()).toContain(
+      "idempotency-key",
+    );
+    const f = await seedAccount();
+    const headers = {
+      authorization: `Bearer ${f.key}`,
+      origin: "https://partner.example",
+      "Idempotency-Key": "from-a-browser",
+    };
+    await request("/v2/keys", { method: "POST", headers });
+    const replay = await request("/v2/keys", { method: "POST", headers });
+    expect(replay.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(replay.headers.get("access-control-expose-headers")?.toLowerCase()).toContain(
+      "idempotent-replayed",
+    );
+  });
+
+  it.each([
+    ["empty", ""],
+    ["too long", "k".repeat(256)],
+    ["with spaces", "two words"],
+  ])("refuses a key that is %s", async (_, key) => {
+    const f = await seedAccount();
+    const res = await post(f, "/v2/keys", key, undefined, "latest");
+    expect(await expectJson(res, 400)).toMatchObject({
+      error: { type: "INVALID_REQUEST_ERROR", param: "Idempotency-Key" },
+    });
+  });
+});
+
+/** The fingerprint of `POST /v2/keys {"name":"n"}` in `latest` (keys belong to no product). */
+function keysFingerprint(): Promise<string> {
+  return requestFingerprint(
+    { method: "POST", path: "/v2/keys", version: "latest", merchantKey: "" },
+    new TextEncoder().encode(JSON.stringify({ name: "n" })),
+  );
+}

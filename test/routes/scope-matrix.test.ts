@@ -1,0 +1,222 @@
+// The route × scope matrix, generated from the route list the app enforces (src/routes/index.ts).
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Route } from "../../src/app/route";
+import { bundle } from "../../src/canonical/bundle";
+import { SCOPES, type Scope, SOFT_SCOPES } from "../../src/domain/scopes";
+import { app } from "../../src/index";
+import { ROUTES } from "../../src/routes";
+import { api } from "../support/api";
+import { ALL_VERSIONS, OLDEST } from "../support/bundle-versions";
+import { createKey, seedAccount } from "../support/fixtures";
+
+/** SPEC.md's scope table and the other routes it names, written out independently of ROUTES. */
+const SPECIFIED: readonly [string, Scope | null][] = [
+  ["GET /v2/orders", "ORDER_READ"],
+  ["GET /v2/order_events", "ORDER_READ"],
+  ["POST /v2/orders", "ORDER_WRITE"],
+  ["PUT /v2/orders/:order_id", "ORDER_WRITE"],
+  ["DELETE /v2/orders/:order_id", "ORDER_WRITE"],
+  ["POST /v2/order_events", "ORDER_WRITE"],
+  ["DELETE /v2/order_events/:order_event_id", "ORDER_WRITE"],
+  ["GET /v2/transaction_intents/:intent_id", "TRANSACTION_INTENT_READ"],
+  ["GET /v2/customers/:customer_id/transaction_intents", "TRANSACTION_INTENT_READ"],
+  ["POST /v2/transaction_intents", "TRANSACTION_INTENT_WRITE"],
+  ["POST /v2/transaction_intents/:intent_id", "TRANSACTION_INTENT_WRITE"],
+  ["POST /v2/payment_methods/:payment_method_id/provision/:wallet", "CARD_WRITE"],
+  ["GET /v2/customers/:customer_id/accounts", "ACCOUNT_READ"],
+  ["GET /v2/customers/:customer_id/accounts/:account_id", "ACCOUNT_READ"],
+  ["GET /v2/customers/:customer_id/accounts/:account_id/rewards_categories", "ACCOUNT_READ"],
+  ["GET /v2/customers/:customer_id/accounts/:account_id/statements", "ACCOUNT_READ"],
+  ["GET /v2/customers", null],
+  ["GET /v2/customers/:customer_id", null],
+  ["POST /v2/customers/:customer_id/link", null],
+  ["POST /v2/keys", null],
+];
+
+/** The routes that integrate partners: statement events and their webhook endpoints. */
+const INTEGRATION: readonly [string, Scope | null][] = [
+  ["GET /v2/events", "ACCOUNT_READ"],
+  ["GET /v2/events/:event_id", "ACCOUNT_READ"],
+  ["GET /v2/events/:event_id/delivery_attempts", "ACCOUNT_READ"],
+  ["POST /v2/events/:event_id/resend", "ACCOUNT_READ"],
+  ["POST /v2/webhook_endpoints", "ACCOUNT_READ"],
+  ["GET /v2/webhook_endpoints", "ACCOUNT_READ"],
+  ["GET /v2/webhook_endpoints/:webhook_endpoint_id", "ACCOUNT_READ"],
+  ["DELETE /v2/webhook_endpoints/:webhook_endpoint_id", "ACCOUNT_READ"],
+  ["POST /v2/webhook_endpoints/:webhook_endpoint_id/roll_secret", "ACCOUNT_READ"],
+  ["POST /v2/webhook_endpoints/:webhook_endpoint_id/enable", "ACCOUNT_READ"],
+];
+
+const METHODS = ["GET", "POST", "PUT", "DELETE"] as const;
+const nameOf = (r: { method: string; path: string }) => `${r.method} ${r.path}`;
+
+/** Keys of one partner: every scope but one, exactly one scope, and none at all. */
+interface Keys {
+  allBut: Map<Scope, string>;
+  only: Map<Scope, string>;
+  none: string;
+  all: string;
+}
+
+let fixture: Awaited<ReturnType<typeof seedAccount>>;
+let keys: Keys;
+/** An event and a webhook endpoint of the fixture's product, for the routes that name one. */
+let eventId: string;
+let endpointId: string;
+
+async function createEndpoint(): Promise<string> {
+  const res = await api("/v2/webhook_endpoints", {
+    key: keys.all,
+    method: "POST",
+    body: { url: "https://hooks.example.com/matrix" },
+  });
+  const body = (await res.json()) as { webhook_endpoint_id?: string };
+  if (!body.webhook_endpoint_id)
+    throw new Error(`endpoint creation failed: ${JSON.stringify(body)}`);
+  return body.webhook_endpoint_id;
+}
+
+beforeAll(async () => {
+  fixture = await seedAccount({ statements: 1, scopes: [] });
+  const key = async (scopes: Scope[]) =>
+    (await createKey(fixture.partnerId, "sandbox", scopes)).apiKey;
+  const allBut = new Map<Scope, string>();
+  const only = new Map<Scope, string>();
+  for (const scope of SCOPES) {
+    allBut.set(scope, await key(SCOPES.filter((s) => s !== scope)));
+    only.set(scope, await key([scope]));
+  }
+  keys = { allBut, only, none: fixture.key, all: await key([...SCOPES]) };
+  const events = (await (await api("/v2/events", { key: keys.all })).json()) as {
+    data: { event_id: string }[];
+  };
+  eventId = events.data[0]?.event_id as string;
+  endpointId = await createEndpoint();
+});
+
+/** The route's path with its parameters filled: the fixture's customer and account, else ids. */
+function pathOf(route: { path: string }, endpoint = endpointId): string {
+  return route.path.replace(/:(\w+)/g, (_, name: string) => {
+    if (name === "customer_id") return fixture.customerId;
+    if (name === "account_id") return fixture.accountId;
+    if (name === "event_id") return eventId;
+    if (name === "webhook_endpoint_id") return endpoint;
+    return `${name}_1`;
+  });
+}
+
+/** A body each POST accepts. */
+const BODIES: Record<string, unknown> = {
+  "/v2/customers/:customer_id/link": { partner_customer_id: "crm-matrix" },
+  "/v2/webhook_endpoints": { url: "https://hooks.example.com/matrix" },
+};
+
+async function call(route: Route, key: string, version?: string): Promise<Response> {
+  const body = route.method === "POST" ? BODIES[route.path] : undefined;
+  // A deleted endpoint is gone: each deletion gets one of its own.
+  const endpoint = route.method === "DELETE" ? await createEndpoint() : endpointId;
+  const res = await api(pathOf(route, endpoint), {
+    key,
+    method: route.method,
+    ...(body ? { body } : {}),
+    ...(version ? { version } : {}),
+  });
+  // Endpoints are capped per product: leave none behind.
+  const created = route.path === "/v2/webhook_endpoints" && res.status === 201;
+  const left = created
+    ? ((await res.clone().json()) as { webhook_endpoint_id: string }).webhook_endpoint_id
+    : route.method === "DELETE" && res.status !== 204
+      ? endpoint
+      : null;
+  if (left) await api(`/v2/webhook_endpoints/${left}`, { key: keys.all, method: "DELETE" });
+  return res;
+}
+
+describe("the route list", () => {
+  it("is SPEC.md's scope table, the routes it names without a scope, and the event routes", () => {
+    expect(ROUTES.map((r) => [nameOf(r), r.scope])).toEqual([...SPECIFIED, ...INTEGRATION]);
+  });
+
+  it("never requires a soft scope", () => {
+    expect(ROUTES.filter((r) => r.scope !== null && SOFT_SCOPES.includes(r.scope))).toEqual([]);
+  });
+
+  it("lists every /v2 route the app registers", () => {
+    const listed = new Set(ROUTES.map(nameOf));
+    const registered = app.routes.filter((r) => r.path.startsWith("/v2"));
+    // Method-less registrations are the pipeline and the not-found fallback, for /v2/* only.
+    const everyMethod = registered.filter((r) => r.method === "ALL").map((r) => r.path);
+    expect(new Set(everyMethod)).toEqual(new Set(["/v2/*"]));
+    const routed = new Set(registered.filter((r) => r.method !== "ALL").map(nameOf));
+    expect([...routed].filter((name) => !listed.has(name))).toEqual([]);
+    expect([...listed].filter((name) => !routed.has(name))).toEqual([]);
+  });
+
+  it("answers NOT_FOUND_ERROR for a method the list does not declare on a listed path", async () => {
+    const paths = [...new Set(ROUTES.map((r) => r.path))];
+    for (const path of paths) {
+      for (const method of METHODS) {
+        if (ROUTES.some((r) => r.path === path && r.method === method)) continue;
+        const res = await api(pathOf({ path }), { key: keys.all, method });
+        expect(res.status, `${method} ${path}`).toBe(404);
+        expect(await res.json()).toMatchObject({ error: { type: "NOT_FOUND_ERROR" } });
+      }
+    }
+  });
+});
+
+describe.each(ROUTES.map((r) => [nameOf(r), r] as const))("%s", (_, route) => {
+  it.each([...SCOPES])("without %s: 403 exactly when the route needs it", async (scope) => {
+    const res = await call(route, keys.allBut.get(scope) as string);
+    const text = await res.text();
+    if (route.scope === scope) {
+      expect(res.status, text).toBe(403);
+      expect(JSON.parse(text)).toEqual({
+        error: { type: "FORBIDDEN_ERROR", message: "forbidden" },
+      });
+      expect(res.headers.get("x-service-version")).toBe(OLDEST);
+    } else {
+      expect(res.status, text).not.toBe(403);
+    }
+  });
+
+  const needed = route.scope === null ? "no scope" : `only ${route.scope}`;
+  it(`passes the scope check with ${needed}`, async () => {
+    const key = route.scope === null ? keys.none : (keys.only.get(route.scope) as string);
+    const res = await call(route, key);
+    const text = await res.text();
+    expect(res.status, text).not.toBe(403);
+    // Past the scope check, the route itself answers: 2xx when served, 501 otherwise.
+    if (route.implemented) expect([200, 201, 202, 204], text).toContain(res.status);
+    else expect(res.status, text).toBe(501);
+  });
+
+  it.each(ALL_VERSIONS)(
+    "answers in %s after authentication, version and scope",
+    async (version) => {
+      const unauthenticated = await api(pathOf(route), { method: route.method });
+      expect(unauthenticated.status).toBe(401);
+      expect(unauthenticated.headers.get("x-service-version")).toBeNull();
+
+      const res = await call(route, keys.all, version);
+      expect(res.headers.get("x-service-version")).toBe(version);
+      const text = await res.text();
+      const body = text === "" ? null : JSON.parse(text);
+      if (!bundle.routeExists(version, route.method, route.path)) {
+        // Not in this version: exactly an unknown route.
+        expect(res.status).toBe(404);
+        expect(body).toEqual({
+          error: { type: "NOT_FOUND_ERROR", message: `No route ${route.method} ${pathOf(route)}.` },
+        });
+      } else if (route.implemented) {
+        expect([200, 201, 202, 204], text).toContain(res.status);
+      } else {
+        expect(res.status).toBe(501);
+        const shown = route.path.replace(/:(\w+)/g, "{$1}");
+        expect(body).toEqual({
+          error: { type: "NOT_IMPLEMENTED_ERROR", message: expect.stringContaining(shown) },
+        });
+      }
+    },
+  );
+});
