@@ -70,7 +70,7 @@ function Header({ navigation, session, environment, section }: HeaderProps) {
       <nav aria-label="Dashboard">
         <ul>
           {navigation
-            .filter((entry) => allows(session.user.role, entry.action, env))
+            .filter((entry) => !entry.action || allows(session.user.role, entry.action, env))
             .map((entry) => (
               <li>
                 <a

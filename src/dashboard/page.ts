@@ -14,8 +14,8 @@ export interface NavEntry {
   /** The path segment the section's pages live under. */
   section: string;
   label: string;
-  /** Shown to users who may take this action (in the page's environment). */
-  action: DashboardAction;
+  /** Shown to users who may take this action (in the page's environment); without one, to all. */
+  action?: DashboardAction;
   /** Pages of the section are per environment, and the header switches between them. */
   perEnvironment: boolean;
 }

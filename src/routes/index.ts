@@ -1,61 +1,49 @@
 // The partner API: every /v2 route, one line each, in the order the reference lists them. Each is
 // declared once, beside its handler, in its resource's file; the app mounts this list, the
 // reference documents it, and the canonical model and the version modules name its routes.
-import { listAccounts, retrieveAccount } from "./accounts";
-import { linkPartnerCustomer, listCustomers, retrieveCustomer } from "./customers";
-import { listDeliveryAttempts, listEvents, resendEvent, retrieveEvent } from "./events";
-import { createKey } from "./keys";
-import { createOrderEvent, deleteOrderEvent, listOrderEvents } from "./order-events";
-import { createOrder, deleteOrder, listOrders, updateOrder } from "./orders";
-import { provisionPaymentMethod } from "./payment-methods";
-import { listRewardsCategories } from "./rewards-categories";
-import { listStatements } from "./statements";
-import {
-  createTransactionIntent,
-  listCustomerTransactionIntents,
-  retrieveTransactionIntent,
-  updateTransactionIntent,
-} from "./transaction-intents";
-import {
-  createWebhookEndpoint,
-  deleteWebhookEndpoint,
-  enableWebhookEndpoint,
-  listWebhookEndpoints,
-  retrieveWebhookEndpoint,
-  rollWebhookEndpointSecret,
-} from "./webhook-endpoints";
+import * as accounts from "./accounts";
+import * as customers from "./customers";
+import * as events from "./events";
+import * as keys from "./keys";
+import * as orderEvents from "./order-events";
+import * as orders from "./orders";
+import * as paymentMethods from "./payment-methods";
+import * as rewardsCategories from "./rewards-categories";
+import * as statements from "./statements";
+import * as transactionIntents from "./transaction-intents";
+import * as webhookEndpoints from "./webhook-endpoints";
 
 export const ROUTES = [
-  listOrders,
-  listOrderEvents,
-  createOrder,
-  updateOrder,
-  deleteOrder,
-  createOrderEvent,
-  deleteOrderEvent,
-  retrieveTransactionIntent,
-  listCustomerTransactionIntents,
-  createTransactionIntent,
-  updateTransactionIntent,
-  provisionPaymentMethod,
-  listAccounts,
-  retrieveAccount,
-  listRewardsCategories,
-  listStatements,
-  listCustomers,
-  retrieveCustomer,
-  linkPartnerCustomer,
-  createKey,
-  listEvents,
-  retrieveEvent,
-  listDeliveryAttempts,
-  resendEvent,
-  createWebhookEndpoint,
-  listWebhookEndpoints,
-  retrieveWebhookEndpoint,
-  deleteWebhookEndpoint,
-  rollWebhookEndpointSecret,
-  enableWebhookEndpoint,
+  orders.listOrders,
+  orderEvents.listOrderEvents,
+  orders.createOrder,
+  orders.updateOrder,
+  orders.deleteOrder,
+  orderEvents.createOrderEvent,
+  orderEvents.deleteOrderEvent,
+  transactionIntents.retrieveTransactionIntent,
+  transactionIntents.listCustomerTransactionIntents,
+  transactionIntents.createTransactionIntent,
+  transactionIntents.updateTransactionIntent,
+  paymentMethods.provisionPaymentMethod,
+  accounts.listAccounts,
+  accounts.retrieveAccount,
+  rewardsCategories.listRewardsCategories,
+  statements.listStatements,
+  customers.listCustomers,
+  customers.retrieveCustomer,
+  customers.linkPartnerCustomer,
+  keys.createKey,
+  events.listEvents,
+  events.retrieveEvent,
+  events.listDeliveryAttempts,
+  events.resendEvent,
+  webhookEndpoints.createWebhookEndpoint,
+  webhookEndpoints.listWebhookEndpoints,
+  webhookEndpoints.retrieveWebhookEndpoint,
+  webhookEndpoints.deleteWebhookEndpoint,
+  webhookEndpoints.rollWebhookEndpointSecret,
+  webhookEndpoints.enableWebhookEndpoint,
 ] as const;
 
 type NameOf<R> = R extends { method: infer M extends string; path: infer P extends string }

@@ -8,7 +8,7 @@ import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 
-const ROOT = path.resolve(import.meta.dirname, "..", "..");
+const ROOT = path.resolve(import.meta.dirname, "..", "..", "..");
 const WRANGLER = path.join(ROOT, "node_modules", "wrangler", "bin", "wrangler.js");
 const STARTUP_MS = 120_000;
 
@@ -26,6 +26,8 @@ export interface LocalService {
 }
 
 export interface LocalServiceOptions {
+  /** The service's folder (wrangler.toml, src/, migrations/): this repository by default. */
+  root?: string;
   /** Extra `[vars]`, passed as `--var NAME:value`. */
   vars?: Record<string, string>;
   /** The port of wrangler's DevTools inspector for the Worker (default: wrangler's choice). */
@@ -70,12 +72,13 @@ function wranglerEnv(): NodeJS.ProcessEnv {
 
 /** Starts the Worker on a free port with fresh local state; resolves once it answers HTTP. */
 export async function startLocalService(options: LocalServiceOptions = {}): Promise<LocalService> {
+  const root = options.root ?? ROOT;
   const state = mkdtempSync(path.join(os.tmpdir(), "local-service-"));
   const env = wranglerEnv();
   const migrate = spawnSync(
     process.execPath,
     [WRANGLER, "d1", "migrations", "apply", "DB", "--local", "--persist-to", state],
-    { cwd: ROOT, env, encoding: "utf8" },
+    { cwd: root, env, encoding: "utf8" },
   );
   if (migrate.status !== 0) {
     rmSync(state, { recursive: true, force: true });
@@ -93,7 +96,7 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
     args.push("--var", `${name}:${value}`);
   }
   const child: ChildProcess = spawn(process.execPath, args, {
-    cwd: ROOT,
+    cwd: root,
     env,
     detached: true,
     stdio: ["ignore", "pipe", "pipe"],
