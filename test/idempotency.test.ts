@@ -1,8 +1,10 @@
 // Idempotency-Key on partner POSTs: a retry replays the first response without a second effect;
 // another request under the same key is refused (422), a running one answers 409; keys belong to
-// a partner and environment, last 24 hours, and survive a crashed run through their lock expiry.
+// the API key that sent them (in its partner and environment), last 24 hours, and survive a
+// crashed run through their lock expiry.
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { SCOPES } from "../src/app/route-table";
 import { idempotencyKeyHash, openResponse, requestFingerprint } from "../src/domain/idempotency";
 import { NEWEST_RELEASED, OLDEST } from "./bundle-versions";
 import { api, createKey, expectJson, type Fixture, request, seedAccount } from "./helpers";
@@ -10,6 +12,7 @@ import { api, createKey, expectJson, type Fixture, request, seedAccount } from "
 interface CreatedKey {
   key_id: string;
   api_key: string;
+  scopes: string[];
 }
 
 function post(
@@ -57,14 +60,17 @@ describe("Idempotency-Key", () => {
     }>();
     expect(results.some((r) => r.response?.includes(created.api_key))).toBe(false);
     expect(JSON.stringify(results)).not.toContain("key-rotation-1");
-    // It opens with the Idempotency-Key and the service's secret, never with the key alone.
-    const owner = { partnerId: f.partnerId, environment: "sandbox" };
+    // It opens with the Idempotency-Key, the key that sent it and the service's secret, never with
+    // the Idempotency-Key alone nor for another key of the partner.
+    const owner = { partnerId: f.partnerId, environment: "sandbox", caller: `key:${f.keyId}` };
     const stored = await env.DB.prepare("SELECT response FROM idempotency_keys WHERE key_hash = ?")
       .bind(await idempotencyKeyHash(owner, "key-rotation-1"))
       .first<{ response: string }>();
     const sealed = stored?.response ?? "";
     expect(await openResponse(owner, "key-rotation-1", [""], sealed)).toBeNull();
     const opened = await openResponse(owner, "key-rotation-1", [env.SIGNING_SECRET], sealed);
+    const otherKey = { ...owner, caller: `key:${created.key_id}` };
+    expect(await openResponse(otherKey, "key-rotation-1", [env.SIGNING_SECRET], sealed)).toBeNull();
     expect(opened?.status).toBe(201);
     expect(JSON.parse(opened?.body ?? "{}")).toMatchObject({ api_key: created.api_key });
   });
@@ -109,12 +115,33 @@ describe("Idempotency-Key", () => {
     expect(new Set([mine.key_id, theirs.key_id, production.key_id]).size).toBe(3);
   });
 
+  it("never replays one key's response to another key of the same partner", async () => {
+    // A key with every scope and a key with none, of one partner and environment.
+    const rich = await seedAccount({ scopes: [...SCOPES] });
+    const bare = { key: (await createKey(rich.partnerId, "sandbox", [])).apiKey };
+    const idem = "create-key-2026-05-01";
+    const minted = await expectJson<CreatedKey>(await post(rich, "/v2/keys", idem), 201);
+    expect(minted.scopes).toEqual([...SCOPES]);
+    const other = await post(bare, "/v2/keys", idem);
+    expect(other.headers.get("Idempotent-Replayed")).toBeNull();
+    const own = await expectJson<CreatedKey>(other, 201);
+    expect(own.key_id).not.toBe(minted.key_id);
+    expect(own.api_key).not.toBe(minted.api_key);
+    expect(own.scopes).toEqual([]);
+    // Each key still replays its own response.
+    const again = await post(bare, "/v2/keys", idem);
+    expect(again.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(await expectJson(again, 201)).toEqual(own);
+    const richAgain = await post(rich, "/v2/keys", idem);
+    expect(await expectJson(richAgain, 201)).toEqual(minted);
+  });
+
   it("answers 409 while the first request runs, and takes over once its lock has passed", async () => {
     const f = await seedAccount();
     // A run that crashed after reserving the key: its reservation is all that is left.
     const now = Date.now();
     const keyHash = await idempotencyKeyHash(
-      { partnerId: f.partnerId, environment: "sandbox" },
+      { partnerId: f.partnerId, environment: "sandbox", caller: `key:${f.keyId}` },
       "crashed-run",
     );
     const fingerprint = await keysFingerprint();

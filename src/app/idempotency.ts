@@ -1,6 +1,7 @@
-// Idempotency-Key on partner POSTs (Stripe's semantics): the same key with the same request within
-// 24 hours replays the first response, marked `Idempotent-Replayed: true`, without running again;
-// with another request it is refused (422), and while the first still runs, too (409).
+// Idempotency-Key on partner POSTs (Stripe's semantics): the same key from the same API key with
+// the same request within 24 hours replays the first response, marked `Idempotent-Replayed: true`,
+// without running again; with another request it is refused (422), and while the first still runs,
+// too (409). Another API key sending the same Idempotency-Key runs as a request of its own.
 import type { Context, MiddlewareHandler } from "hono";
 import type { Json } from "../../versions";
 import { completeKey, releaseKey, reserveKey } from "../db/idempotency";
@@ -56,7 +57,11 @@ export const idempotent: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (problem) throw invalidRequest([problem], IDEMPOTENCY_HEADER);
 
   const caller = c.get("caller");
-  const owner = { partnerId: caller.partnerId, environment: caller.environment };
+  const owner: KeyOwner = {
+    partnerId: caller.partnerId,
+    environment: caller.environment,
+    caller: `key:${caller.keyId}`,
+  };
   const body = await readBoundedBody(c.req.raw, MAX_BODY_BYTES, () =>
     invalidRequest(["The request body is too large."]),
   );
