@@ -44,6 +44,8 @@ export class StorageProbe {
   constructor(
     private readonly failAt?: number,
     private readonly mode: FaultMode = "error",
+    /** Awaited before each batch runs, with its statements' SQL: holds a request mid-way. */
+    private readonly beforeBatch?: (sql: string[]) => Promise<void>,
   ) {}
 
   /** Records a call; true when this is the one to fail. */
@@ -106,6 +108,7 @@ export class StorageProbe {
       async batch(statements: D1PreparedStatement[]) {
         const inner = statements.map((s) => (s as unknown as Tagged)[INNER]);
         const sql = statements.map((s) => (s as unknown as Tagged)[SQL]);
+        await probe.beforeBatch?.(sql);
         if (!probe.record({ binding: "DB", op: "batch", sql })) return real.batch(inner);
         if (probe.mode !== "mid-batch") throw probe.failure("DB");
         // Run the first half for real, then a statement that fails: D1 must roll it all back.

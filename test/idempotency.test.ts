@@ -6,7 +6,9 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { SCOPES } from "../src/app/route-table";
 import { idempotencyKeyHash, openResponse, requestFingerprint } from "../src/domain/idempotency";
+import { fetchWithEnv } from "./app-env";
 import { NEWEST_RELEASED, OLDEST } from "./bundle-versions";
+import { StorageProbe } from "./faulty-storage";
 import { api, createKey, expectJson, type Fixture, request, seedAccount } from "./helpers";
 
 interface CreatedKey {
@@ -249,6 +251,98 @@ describe("Idempotency-Key", () => {
     expect(await expectJson(res, 400)).toMatchObject({
       error: { type: "INVALID_REQUEST_ERROR", param: "Idempotency-Key" },
     });
+  });
+});
+
+/**
+ * `POST /v2/keys {"name":"n"}` under `idem`, held just before the batch that mints the key until
+ * `release()`: a request that is slow to finish. `held` resolves once it waits there.
+ */
+function slowKeyCreation(f: Fixture, idem: string) {
+  let arrive = () => {};
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    arrive = resolve;
+  });
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const probe = new StorageProbe(undefined, "error", async (sql) => {
+    if (sql.some((s) => /^\s*insert\s+into\s+"?api_keys/i.test(s))) {
+      arrive();
+      await released;
+    }
+  });
+  const response = fetchWithEnv(
+    "/v2/keys",
+    {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${f.key}`,
+        "content-type": "application/json",
+        "Idempotency-Key": idem,
+      },
+      body: JSON.stringify({ name: "n" }),
+    },
+    { DB: probe.db(env.DB) },
+  );
+  return { held, release, response };
+}
+
+async function lockedUntil(f: Fixture, idem: string): Promise<number> {
+  const owner = { partnerId: f.partnerId, environment: "sandbox", caller: `key:${f.keyId}` };
+  const row = await env.DB.prepare("SELECT locked_until FROM idempotency_keys WHERE key_hash = ?")
+    .bind(await idempotencyKeyHash(owner, idem))
+    .first<{ locked_until: string | null }>();
+  return Date.parse(row?.locked_until ?? "");
+}
+
+describe("a request slower than its lock", () => {
+  it("commits nothing once a retry has taken its key over: the key is minted once", async () => {
+    const f = await seedAccount();
+    const before = await keyCount(f.partnerId);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const start = Date.now();
+    const slow = slowKeyCreation(f, "slow-1");
+    await slow.held;
+    // Its lock passes (no renewal ran: only the clock moved), and a retry takes the key over.
+    vi.setSystemTime(start + 61_000);
+    const retried = await expectJson<CreatedKey>(
+      await post(f, "/v2/keys", "slow-1", { name: "n" }),
+      201,
+    );
+    slow.release();
+    const first = await slow.response;
+    expect(await expectJson(first, 409)).toMatchObject({
+      error: { type: "IDEMPOTENCY_KEY_IN_USE_ERROR", param: "Idempotency-Key" },
+    });
+    expect(await keyCount(f.partnerId)).toBe(before + 1);
+    const replay = await post(f, "/v2/keys", "slow-1", { name: "n" });
+    expect(replay.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(await expectJson(replay, 201)).toEqual(retried);
+  });
+
+  it("renews its lock while it works, so a retry meanwhile answers 409 and runs nothing", async () => {
+    const f = await seedAccount();
+    const before = await keyCount(f.partnerId);
+    vi.useFakeTimers({ toFake: ["Date", "setInterval", "clearInterval"] });
+    const start = Date.now();
+    const slow = slowKeyCreation(f, "slow-2");
+    await slow.held;
+    await vi.advanceTimersByTimeAsync(61_000);
+    // The renewals land in the database: the lock now ends after the moved clock.
+    await vi.waitFor(async () => {
+      expect(await lockedUntil(f, "slow-2")).toBeGreaterThan(start + 61_000);
+    });
+    const busy = await post(f, "/v2/keys", "slow-2", { name: "n" });
+    expect(await expectJson(busy, 409)).toMatchObject({
+      error: { type: "IDEMPOTENCY_KEY_IN_USE_ERROR" },
+    });
+    slow.release();
+    const created = await expectJson<CreatedKey>(await slow.response, 201);
+    expect(await keyCount(f.partnerId)).toBe(before + 1);
+    const replay = await post(f, "/v2/keys", "slow-2", { name: "n" });
+    expect(await expectJson(replay, 201)).toEqual(created);
   });
 });
 

@@ -4,10 +4,11 @@
 // too (409). Another API key sending the same Idempotency-Key runs as a request of its own.
 import type { Context, MiddlewareHandler } from "hono";
 import type { Json } from "../../versions";
-import { completeKey, releaseKey, reserveKey } from "../db/idempotency";
+import { completeKey, isLeaseLost, releaseKey, renewKey, reserveKey } from "../db/idempotency";
 import { randomBase62 } from "../domain/encoding";
 import {
   IDEMPOTENCY_LOCK_MS,
+  IDEMPOTENCY_RENEW_MS,
   IDEMPOTENCY_WINDOW_MS,
   idempotencyKeyHash,
   idempotencyKeyProblem,
@@ -99,23 +100,29 @@ export const idempotent: MiddlewareHandler<AppEnv> = async (c, next) => {
         ? await openResponse(owner, key, sealingSecrets(c), row.response)
         : null;
     if (!stored) {
-      throw new ApiError(
-        "IDEMPOTENCY_KEY_IN_USE_ERROR",
-        "A request with this Idempotency-Key is still running; retry it shortly.",
-        { param: IDEMPOTENCY_HEADER, headers: { "Retry-After": "1" } },
-      );
+      throw keyInUse("A request with this Idempotency-Key is still running; retry it shortly.");
     }
     return replay(c, stored.status, stored.version, stored.body);
   }
 
   const held: HeldKey = { owner, key, keyHash, lockToken, storedWithEffect: false };
   c.set("idempotencyKey", held);
+  // While the route works its lock is renewed, so that only a stalled run loses the key. A renewal
+  // that fails only shortens the lock: a run that lost the key cannot complete it anyway.
+  const renewal = setInterval(() => {
+    const until = new Date(c.get("now")().getTime() + IDEMPOTENCY_LOCK_MS);
+    renewKey(db, keyHash, lockToken, until).catch(() => undefined);
+  }, IDEMPOTENCY_RENEW_MS);
   try {
     await next();
   } catch (err) {
     await db.batch([releaseKey(db, keyHash, lockToken)]).catch(() => undefined);
     throw err;
+  } finally {
+    clearInterval(renewal);
   }
+  // A retry took the key over: its run stores the response, this one's effect was rolled back.
+  if (isLeaseLost(c.error)) return;
   if (held.storedWithEffect && c.res.status < 300) return;
   const status = c.res.status;
   // A retry after a rate limit or an outage must run again: nothing was done.
@@ -129,8 +136,24 @@ export const idempotent: MiddlewareHandler<AppEnv> = async (c, next) => {
     version,
     body: text,
   });
-  await completeKey(db, keyHash, lockToken, status, sealed);
+  try {
+    await completeKey(db, keyHash, lockToken, status, sealed);
+  } catch (err) {
+    // Taken over after its effect (one safe to repeat): the run holding the key stores its own.
+    if (!isLeaseLost(err)) throw err;
+  }
 };
+
+/**
+ * 409 for a key another run of the request holds: it is still running, or it took the key over
+ * from a run that outlived its lock (whose effect was then rolled back).
+ */
+export function keyInUse(message: string): ApiError {
+  return new ApiError("IDEMPOTENCY_KEY_IN_USE_ERROR", message, {
+    param: IDEMPOTENCY_HEADER,
+    headers: { "Retry-After": "1" },
+  });
+}
 
 /**
  * The write that stores `body` as this request's response, to put in the batch of the route's

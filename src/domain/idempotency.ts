@@ -11,6 +11,9 @@ export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
  */
 export const IDEMPOTENCY_LOCK_MS = 60 * 1000;
 
+/** A request that is still working renews its lock this often, so only a stalled one loses it. */
+export const IDEMPOTENCY_RENEW_MS = IDEMPOTENCY_LOCK_MS / 3;
+
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
 /** Why a header value cannot be an idempotency key, or null. */
