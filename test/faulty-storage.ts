@@ -151,3 +151,25 @@ export class StorageProbe {
 const INNER = Symbol("inner statement");
 const SQL = Symbol("sql");
 type Tagged = { [INNER]: D1PreparedStatement; [SQL]: string };
+
+/**
+ * A probe that holds the first batch whose SQL matches `statement` until `release()`: a request
+ * slow to commit, so that a test can act meanwhile. `held` resolves once the batch waits.
+ */
+export function holdingBatch(statement: RegExp) {
+  let arrive = () => {};
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    arrive = resolve;
+  });
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const probe = new StorageProbe(undefined, "error", async (sql) => {
+    if (sql.some((s) => statement.test(s))) {
+      arrive();
+      await released;
+    }
+  });
+  return { probe, held, release };
+}

@@ -8,7 +8,7 @@ import { SCOPES } from "../src/app/route-table";
 import { idempotencyKeyHash, openResponse, requestFingerprint } from "../src/domain/idempotency";
 import { fetchWithEnv } from "./app-env";
 import { NEWEST_RELEASED, OLDEST } from "./bundle-versions";
-import { StorageProbe } from "./faulty-storage";
+import { holdingBatch } from "./faulty-storage";
 import { api, createKey, expectJson, type Fixture, request, seedAccount } from "./helpers";
 
 interface CreatedKey {
@@ -259,20 +259,7 @@ describe("Idempotency-Key", () => {
  * `release()`: a request that is slow to finish. `held` resolves once it waits there.
  */
 function slowKeyCreation(f: Fixture, idem: string) {
-  let arrive = () => {};
-  let release = () => {};
-  const held = new Promise<void>((resolve) => {
-    arrive = resolve;
-  });
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  const probe = new StorageProbe(undefined, "error", async (sql) => {
-    if (sql.some((s) => /^\s*insert\s+into\s+"?api_keys/i.test(s))) {
-      arrive();
-      await released;
-    }
-  });
+  const { probe, held, release } = holdingBatch(/^\s*insert\s+into\s+"?api_keys/i);
   const response = fetchWithEnv(
     "/v2/keys",
     {

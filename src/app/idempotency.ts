@@ -2,6 +2,7 @@
 // the same request within 24 hours replays the first response, marked `Idempotent-Replayed: true`,
 // without running again; with another request it is refused (422), and while the first still runs,
 // too (409). Another API key sending the same Idempotency-Key runs as a request of its own.
+import type { SQL } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
 import type { Json } from "../../versions";
 import { completeKey, isLeaseLost, releaseKey, renewKey, reserveKey } from "../db/idempotency";
@@ -157,13 +158,15 @@ export function keyInUse(message: string): ApiError {
 
 /**
  * The write that stores `body` as this request's response, to put in the batch of the route's
- * own effect: the effect and its replayable response then commit together or not at all. Empty
- * when the request sent no Idempotency-Key.
+ * own effect: the effect and its replayable response then commit together or not at all. With
+ * `effectDone`, the SQL condition saying the effect happened, nothing is stored without it (the
+ * route answers its refusal, stored after). Empty when the request sent no Idempotency-Key.
  */
 export async function storeWithEffect(
   c: Context<AppEnv>,
   status: number,
   body: Json,
+  effectDone?: SQL,
 ): Promise<ReturnType<typeof completeKey>[]> {
   const held = c.get("idempotencyKey");
   if (!held) return [];
@@ -173,7 +176,7 @@ export async function storeWithEffect(
     body: JSON.stringify(body),
   });
   held.storedWithEffect = true;
-  return [completeKey(c.get("db"), held.keyHash, held.lockToken, status, sealed)];
+  return [completeKey(c.get("db"), held.keyHash, held.lockToken, status, sealed, effectDone)];
 }
 
 /** The secrets stored responses are sealed under: the signing secret, then the previous one. */

@@ -18,7 +18,8 @@ import {
 import type { RouteSpec, Scope } from "./route-table";
 import { markVersion } from "./version-headers";
 
-const UNAUTHORIZED = () =>
+/** 401, the same for every cause: missing, malformed, unknown, revoked or expired key. */
+export const unauthorized = () =>
   new ApiError(
     "UNAUTHORIZED_ERROR",
     "Missing or invalid API key. Send it as the HTTP Basic username or as a Bearer token.",
@@ -57,7 +58,7 @@ export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
   refuseBlockedClient(c);
   const key = keyFromAuthorization(c.req.header("authorization"));
   const environment = key === null ? null : parseApiKey(key);
-  if (key === null || environment === null) throw await failedAuthentication(c, UNAUTHORIZED());
+  if (key === null || environment === null) throw await failedAuthentication(c, unauthorized());
   const keyHash = await hashApiKey(key);
   const limited = withinLimit(c.env, RATE_LIMITS.partnerKey, keyHash);
   const now = c.get("now")();
@@ -68,7 +69,7 @@ export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
     c.get("readAhead"),
   );
   if (!caller || caller.environment !== environment) {
-    throw await failedAuthentication(c, UNAUTHORIZED());
+    throw await failedAuthentication(c, unauthorized());
   }
   c.set("caller", caller);
   c.set("keyWithinLimit", limited);

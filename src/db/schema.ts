@@ -62,6 +62,12 @@ export const apiKeys = sqliteTable(
     /** Prefix and last four characters (`sk_live_…Ab3d`); null for keys older than the column. */
     maskedKey: text("masked_key"),
     /**
+     * Whether the key carries the operator's grant of its scopes: created by the operator, or
+     * rolled from a key that carried it. Dashboard keys take their scopes among those of the live
+     * keys that carry it. Null for keys older than the column, whose `created_by` says instead.
+     */
+    operatorGrant: integer("operator_grant", { mode: "boolean" }),
+    /**
      * UTC day (`YYYY-MM-DD`) the key last authenticated a request. Written at most once a day,
      * after the response, only when the key lookup saw an older day.
      */
