@@ -1,7 +1,7 @@
 // Which URLs may receive webhooks: https to public hosts only, so an endpoint can never make the
 // service call into a private network, a cloud metadata address or itself. Literal addresses are
-// checked here, every IPv6 form that carries an IPv4 address included; a name that resolves to a
-// private address is refused by the runtime (`global_fetch_strictly_public`).
+// checked here, every IPv6 form that carries an IPv4 address included; a name of the Worker's own
+// zone goes out through the zone's front door, never to its origin (`global_fetch_strictly_public`).
 
 /** Longest accepted endpoint URL. */
 export const MAX_URL_LENGTH = 2048;
