@@ -6,6 +6,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { SCOPES } from "../src/app/route-table";
 import { idempotencyKeyHash, openResponse, requestFingerprint } from "../src/domain/idempotency";
+import { createSecretSealer } from "../src/domain/secret-sealing";
 import { fetchWithEnv } from "./app-env";
 import { NEWEST_RELEASED, OLDEST } from "./bundle-versions";
 import { holdingBatch } from "./faulty-storage";
@@ -206,12 +207,18 @@ describe("Idempotency-Key", () => {
     const roll = `/v2/webhook_endpoints/${created.webhook_endpoint_id}/roll_secret`;
     const rolled = await expectJson<{ secret: string }>(await post(f, roll, "roll-1"), 200);
     expect(await expectJson(await post(f, roll, "roll-1"), 200)).toEqual(rolled);
+    // Rolled once: the stored secret is the rolled one, the previous one the first (both sealed).
     const row = await env.DB.prepare(
-      "SELECT secret, previous_secret FROM webhook_endpoints WHERE endpoint_id = ?",
+      `SELECT secret, secret_key_id, previous_secret, previous_secret_key_id
+         FROM webhook_endpoints WHERE endpoint_id = ?`,
     )
       .bind(created.webhook_endpoint_id)
-      .first<{ secret: string; previous_secret: string }>();
-    expect(row).toEqual({ secret: rolled.secret, previous_secret: created.secret });
+      .first<Record<string, string>>();
+    const sealer = createSecretSealer(env.SIGNING_SECRET);
+    const open = (sealed = "", keyId = "") =>
+      sealer.open(sealed, keyId, created.webhook_endpoint_id);
+    expect(await open(row?.secret, row?.secret_key_id)).toBe(rolled.secret);
+    expect(await open(row?.previous_secret, row?.previous_secret_key_id)).toBe(created.secret);
   });
 
   it("can be sent and its replay seen from a browser on another origin", async () => {

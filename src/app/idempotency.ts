@@ -18,7 +18,7 @@ import {
   requestFingerprint,
   sealResponse,
 } from "../domain/idempotency";
-import { MIN_SECRET_LENGTH } from "../domain/signing";
+import { configuredSecrets } from "../domain/signing";
 import type { AppEnv } from "./context";
 import { ApiError, invalidRequest } from "./errors";
 import { versionHeader } from "./headers";
@@ -181,8 +181,5 @@ export async function storeWithEffect(
 
 /** The secrets stored responses are sealed under: the signing secret, then the previous one. */
 function sealingSecrets(c: Context<AppEnv>): string[] {
-  const secrets = [c.env.SIGNING_SECRET ?? ""];
-  const previous = c.env.SIGNING_SECRET_PREVIOUS;
-  if (previous && previous.length >= MIN_SECRET_LENGTH) secrets.push(previous);
-  return secrets;
+  return configuredSecrets(c.env.SIGNING_SECRET ?? "", c.env.SIGNING_SECRET_PREVIOUS);
 }
