@@ -18,7 +18,7 @@ import { auditInsert } from "./audit";
 import type { Database } from "./client";
 import { keyIsLive } from "./queries";
 import { apiKeys, users } from "./schema";
-import { atomically, type Query } from "./statement";
+import { atomically, insertWhere, type Query } from "./statement";
 
 export interface CreatedKey {
   key_id: string;
@@ -139,14 +139,23 @@ export async function prepareApiKey(input: NewKey): Promise<PreparedKey> {
   if (input.name !== null) created.name = input.name;
   const commit = async (db: Database, alongside: Query[] = []): Promise<KeyCreation> => {
     const results = await atomically(db, [
-      sql`INSERT INTO ${apiKeys} (key_id, key_hash, partner_id, environment, scopes, name,
-          created_at, created_by, created_by_user_id, parent_key_id, masked_key, expires_at,
-          operator_grant)
-        SELECT ${keyId}, ${keyHash}, ${input.partnerId}, ${input.environment},
-          ${JSON.stringify(scopes)}, ${input.name}, ${now}, ${creator.createdBy},
-          ${creator.createdByUserId}, ${parent}, ${maskedKey}, ${expiresAt},
-          ${input.actor.type === "operator" ? 1 : 0}
-        WHERE ${room} AND ${creatorLive}`,
+      insertWhere(
+        apiKeys,
+        {
+          keyId,
+          keyHash,
+          partnerId: input.partnerId,
+          environment: input.environment,
+          scopes: JSON.stringify(scopes),
+          name: input.name,
+          createdAt: now,
+          ...creator,
+          maskedKey,
+          expiresAt,
+          operatorGrant: input.actor.type === "operator" ? 1 : 0,
+        },
+        sql`${room} AND ${creatorLive}`,
+      ),
       auditInsert(
         input.partnerId,
         input.actor,
