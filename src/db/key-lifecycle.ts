@@ -13,6 +13,7 @@ import {
   creatorColumns,
   keyRecordColumns,
   keyStored,
+  liveKey,
   newKeyMaterial,
   roomForKey,
   toKeyRecord,
@@ -119,12 +120,7 @@ export async function rollApiKey(
   const expiry = sql`CASE WHEN ${apiKeys.expiresAt} < ${graceEnds} THEN ${apiKeys.expiresAt}
     ELSE ${graceEnds} END`;
   const creator = creatorColumns(input.actor);
-  const oldKey = and(
-    eq(apiKeys.keyId, input.keyId),
-    eq(apiKeys.partnerId, input.partnerId),
-    eq(apiKeys.environment, input.environment),
-    keyIsLive(now),
-  ) as SQL;
+  const oldKey = liveKey(input.keyId, input.partnerId, input.environment, now);
   const room = roomForKey(
     input.partnerId,
     input.environment,

@@ -77,7 +77,12 @@ export function keyStored(keyId: string): SQL {
 }
 
 /** SQL: the key is the partner's, in the environment, and live at `now`. */
-function liveKey(keyId: string, partnerId: string, environment: Environment, now: string): SQL {
+export function liveKey(
+  keyId: string,
+  partnerId: string,
+  environment: Environment,
+  now: string,
+): SQL {
   return and(eq(apiKeys.keyId, keyId), keysOf(partnerId, environment), keyIsLive(now)) as SQL;
 }
 
