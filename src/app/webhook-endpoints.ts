@@ -117,7 +117,7 @@ export async function prepareEndpoint(
     commit: async (alongside = []) => {
       // The product's limit is a condition of the insert itself: racing creations cannot pass it.
       const [inserted] = await atomically(db, [
-        ...endpointInsert(db, row, input.actor, now),
+        ...endpointInsert(row, input.actor, now),
         ...alongside,
       ]);
       if (inserted?.meta.changes !== 1) throw tooManyEndpoints();

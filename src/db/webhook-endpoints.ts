@@ -81,7 +81,7 @@ export function endpointInScope(scope: ReadScope, endpointId: string): SQL {
  * first: it changes no row when the product already has `MAX_ENDPOINTS`, and the audit row is
  * written only for a stored endpoint).
  */
-export function endpointInsert(db: Database, row: EndpointRow, actor: Actor, now: Date): Query[] {
+export function endpointInsert(row: EndpointRow, actor: Actor, now: Date): Query[] {
   const scope = {
     partnerId: row.partnerId,
     environment: row.environment,
