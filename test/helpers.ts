@@ -1,6 +1,6 @@
 // Test helpers: every request goes through the Worker's fetch handler; data is built through the
 // operator API, exactly as an operator would load it.
-import { exports } from "cloudflare:workers";
+import { env, exports } from "cloudflare:workers";
 import { expect } from "vitest";
 import type * as z from "zod";
 import type { ImportPayload as ImportPayloadSchema } from "../src/domain/import-payload";
@@ -67,6 +67,37 @@ export async function createKey(
   if (res.status !== 201) throw new Error(`key creation failed: ${res.status} ${await res.text()}`);
   const body = (await res.json()) as { api_key: string; key_id: string };
   return { apiKey: body.api_key, keyId: body.key_id };
+}
+
+/**
+ * Stores `count` keys of the partner straight in the table (quicker than minting them), live
+ * unless `state` says otherwise.
+ */
+export async function storeKeys(
+  partnerId: string,
+  environment: "sandbox" | "production",
+  count: number,
+  state: "live" | "revoked" | "expired" = "live",
+): Promise<string[]> {
+  const now = new Date().toISOString();
+  const ids = Array.from({ length: count }, () => uniqueId("key"));
+  await env.DB.batch(
+    ids.map((id) =>
+      env.DB.prepare(
+        `INSERT INTO api_keys (key_id, key_hash, partner_id, environment, scopes, created_at,
+           created_by, revoked_at, expires_at) VALUES (?, ?, ?, ?, '[]', ?, 'operator', ?, ?)`,
+      ).bind(
+        id,
+        uniqueId("hash"),
+        partnerId,
+        environment,
+        now,
+        state === "revoked" ? now : null,
+        state === "expired" ? now : null,
+      ),
+    ),
+  );
+  return ids;
 }
 
 export interface ApiOptions {

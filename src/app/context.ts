@@ -7,6 +7,7 @@ import type { Caller } from "../domain/caller";
 import type { Signer } from "../domain/signing";
 import type { User } from "../domain/user";
 import type { HeldKey } from "./idempotency";
+import type { RatePolicy } from "./rate-limit";
 import type { VersionUsage } from "./version-usage";
 
 /** A dashboard request's signed-in user, its partner and session. */
@@ -71,8 +72,8 @@ export interface Variables {
   session: DashboardSession;
   /** The Idempotency-Key this POST holds while it runs, if it sent one. */
   idempotencyKey?: HeldKey;
-  /** The API key's rate-limit check, started alongside the key lookup. */
-  keyWithinLimit: Promise<boolean>;
+  /** The rate limit (the key's or its partner's) the request is over, counted with the lookup. */
+  overLimit: Promise<RatePolicy | null>;
 }
 
 export type AppEnv = { Bindings: Bindings; Variables: Variables };

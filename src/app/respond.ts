@@ -2,9 +2,11 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Json, ResourceName } from "../../versions";
+import { isLeaseLost } from "../db/idempotency";
 import { isStorageOutage } from "../db/storage";
 import type { AppEnv } from "./context";
 import { ApiError } from "./errors";
+import { keyInUse } from "./idempotency";
 
 /** Sends a canonical body shaped for the request's version (unchanged before one is chosen). */
 export function respond(
@@ -49,6 +51,11 @@ export function toApiError(err: Error, c: Context<AppEnv>): ApiError {
   let apiError: ApiError;
   if (err instanceof ApiError) {
     apiError = err;
+  } else if (isLeaseLost(err)) {
+    apiError = keyInUse(
+      "A retry of this request took its Idempotency-Key over while it ran, and nothing was done " +
+        "here; retry to get that request's response.",
+    );
   } else if (isStorageOutage(err)) {
     apiError = new ApiError(
       "SERVICE_UNAVAILABLE_ERROR",

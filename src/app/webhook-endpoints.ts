@@ -1,19 +1,21 @@
 // Creating a webhook endpoint and rolling its secret, for the API and the dashboard alike: the
-// same rules (URL policy, versions offered, the per-product limit), the same secrets, the same
-// writes with their audit row. Each is prepared first, answering the endpoint as it will read,
+// same rules (URL policy, versions offered, the per-product limit), the same secrets (stored
+// sealed), the same writes with their audit row. Each is prepared first, answering the endpoint as it will read,
 // then committed, so that the API can store its idempotent response in the same batch.
+import type { SQL } from "drizzle-orm";
 import type { Context } from "hono";
 import type { Environment } from "../../versions";
 import type { ReadScope } from "../db/queries";
 import type { Query } from "../db/statement";
 import { atomically } from "../db/statement";
 import {
-  countEndpoints,
+  endpointInScope,
   endpointInsert,
   findEndpoint,
   rollEndpointSecret,
 } from "../db/webhook-endpoints";
 import type { Actor } from "../domain/audit";
+import { createSecretSealer, type SecretSealer } from "../domain/secret-sealing";
 import {
   generateEndpointId,
   MAX_ENDPOINTS,
@@ -22,7 +24,7 @@ import {
 } from "../domain/webhook-endpoint";
 import { generateWebhookSecret } from "../domain/webhook-signature";
 import { webhookUrlProblem } from "../domain/webhook-url";
-import type { AppEnv } from "./context";
+import type { AppEnv, Bindings } from "./context";
 import { ApiError, invalidRequest } from "./errors";
 
 /** The partner, environment and product an endpoint belongs to. */
@@ -31,8 +33,22 @@ export type EndpointScope = ReadScope & { environment: Environment };
 /** A change worked out but not yet stored: the endpoint as it will read, and the write. */
 export interface PreparedChange {
   endpoint: WebhookEndpoint;
+  /** SQL true once the change is stored: what is stored alongside it is gated on it. */
+  stored: SQL;
   /** Stores the change, with `alongside` in the same atomic batch. */
   commit(alongside?: Query[]): Promise<void>;
+}
+
+/** What seals and opens endpoint secrets: the deployment's SIGNING_SECRET (and previous one). */
+export function secretSealerOf(env: Bindings): SecretSealer {
+  return createSecretSealer(env.SIGNING_SECRET ?? "", env.SIGNING_SECRET_PREVIOUS);
+}
+
+function tooManyEndpoints(): ApiError {
+  return invalidRequest(
+    [`A product has at most ${MAX_ENDPOINTS} webhook endpoints per environment.`],
+    "url",
+  );
 }
 
 /** 404 for an endpoint outside the caller's partner, environment and product, or none at all. */
@@ -73,22 +89,21 @@ export async function prepareEndpoint(
     );
   }
   const db = c.get("db");
-  if ((await countEndpoints(db, scope)) >= MAX_ENDPOINTS) {
-    throw invalidRequest(
-      [`A product has at most ${MAX_ENDPOINTS} webhook endpoints per environment.`],
-      "url",
-    );
-  }
   const now = c.get("now")();
+  const endpointId = generateEndpointId();
+  const secret = generateWebhookSecret();
+  const sealed = await secretSealerOf(c.env).seal(secret, endpointId);
   const row = {
-    endpointId: generateEndpointId(),
+    endpointId,
     ...scope,
     url: input.url,
     description: input.description,
     apiVersion,
     apiOrigin: new URL(c.req.url).origin,
-    secret: generateWebhookSecret(),
+    secret: sealed.sealed,
+    secretKeyId: sealed.keyId,
     previousSecret: null,
+    previousSecretKeyId: null,
     previousSecretExpiresAt: null,
     status: "enabled" as const,
     disabledAt: null,
@@ -97,9 +112,15 @@ export async function prepareEndpoint(
     createdAt: now.toISOString(),
   };
   return {
-    endpoint: toWebhookEndpoint(row, now, row.secret),
+    endpoint: toWebhookEndpoint(row, now, secret),
+    stored: endpointInScope(scope, endpointId),
     commit: async (alongside = []) => {
-      await atomically(db, [...endpointInsert(db, row, input.actor, now), ...alongside]);
+      // The product's limit is a condition of the insert itself: racing creations cannot pass it.
+      const [inserted] = await atomically(db, [
+        ...endpointInsert(row, input.actor, now),
+        ...alongside,
+      ]);
+      if (inserted?.meta.changes !== 1) throw tooManyEndpoints();
     },
   };
 }
@@ -124,11 +145,20 @@ export async function prepareSecretRoll(
   const now = c.get("now")();
   const previousExpiresAt = new Date(now.getTime() + input.keepForSeconds * 1000).toISOString();
   const secret = generateWebhookSecret();
+  const sealed = await secretSealerOf(c.env).seal(secret, endpointId);
   const rolled = { ...current, previousSecretExpiresAt: previousExpiresAt };
   return {
     endpoint: toWebhookEndpoint(rolled, now, secret),
+    stored: endpointInScope(scope, endpointId),
     commit: async (alongside = []) => {
-      const change = { scope, endpointId, actor: input.actor, now, secret, previousExpiresAt };
+      const change = {
+        scope,
+        endpointId,
+        actor: input.actor,
+        now,
+        secret: sealed,
+        previousExpiresAt,
+      };
       if (!(await rollEndpointSecret(db, change, alongside))) throw endpointNotFound(endpointId);
     },
   };

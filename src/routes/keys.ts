@@ -2,11 +2,11 @@
 import { Hono } from "hono";
 import { keyActor } from "../app/actor";
 import type { AppEnv } from "../app/context";
-import { invalidRequest } from "../app/errors";
+import { invalidRequest, liveKeyLimitReached } from "../app/errors";
 import { storeWithEffect } from "../app/idempotency";
+import { unauthorized } from "../app/pipeline";
 import { sendShaped, shape } from "../app/respond";
 import { prepareApiKey } from "../db/keys";
-import { atomically } from "../db/statement";
 import { readRequest } from "./request-body";
 
 /** Asking for scopes is refused with its reason rather than as an unknown field. */
@@ -26,8 +26,7 @@ export const keyRoutes = new Hono<AppEnv>().post("/v2/keys", async (c) => {
     refuse: refuseScopes,
   });
   const caller = c.get("caller");
-  const db = c.get("db");
-  const { created, writes } = await prepareApiKey({
+  const prepared = await prepareApiKey({
     partnerId: caller.partnerId,
     environment: caller.environment,
     scopes: caller.scopes,
@@ -35,8 +34,17 @@ export const keyRoutes = new Hono<AppEnv>().post("/v2/keys", async (c) => {
     actor: keyActor(c),
     now: c.get("now")(),
   });
-  // The key and its replayable response commit together: a retry never mints a second key.
-  const shaped = shape(c, "ApiKey", created, 201);
-  await atomically(db, [...writes(db), ...(await storeWithEffect(c, 201, shaped))]);
-  return sendShaped(c, shaped, 201);
+  // The key and its replayable response commit together: a retry never mints a second key, and
+  // nothing is stored for a key the insert's conditions refused.
+  const shaped = shape(c, "ApiKey", prepared.created, 201);
+  const alongside = await storeWithEffect(c, 201, shaped, prepared.stored);
+  switch (await prepared.commit(c.get("db"), alongside)) {
+    case "created":
+      return sendShaped(c, shaped, 201);
+    case "limit_reached":
+      throw liveKeyLimitReached();
+    case "creator_not_live":
+      // Revoked or expired since this request was authenticated.
+      throw unauthorized();
+  }
 });

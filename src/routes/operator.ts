@@ -6,7 +6,7 @@ import * as z from "zod";
 import { operatorActor } from "../app/actor";
 import type { AppEnv } from "../app/context";
 import { enqueueDeliveries } from "../app/delivery-queue";
-import { ApiError, invalidRequest, routeNotFound } from "../app/errors";
+import { ApiError, invalidRequest, liveKeyLimitReached, routeNotFound } from "../app/errors";
 import { operatorAuth } from "../app/operator-auth";
 import { limitPerClientIp, RATE_LIMITS } from "../app/rate-limit";
 import { readBoundedBody, readJsonBody } from "../app/read-body";
@@ -100,7 +100,7 @@ export const operatorRoutes = new Hono<AppEnv>()
     const parsed = CreateKey.safeParse(body);
     if (!parsed.success) throw validationError(parsed.error, body);
     await requirePartner(c, partnerId);
-    const created = await createApiKey(c.get("db"), {
+    const { outcome, created } = await createApiKey(c.get("db"), {
       partnerId,
       environment: parsed.data.environment,
       scopes: [...new Set(parsed.data.scopes)],
@@ -108,6 +108,7 @@ export const operatorRoutes = new Hono<AppEnv>()
       actor: operatorActor(c),
       now: c.get("now")(),
     });
+    if (outcome !== "created") throw liveKeyLimitReached();
     return c.json(created, 201);
   })
 

@@ -31,7 +31,7 @@ export const webhookEndpointRoutes = new Hono<AppEnv>()
     });
     // The endpoint and its replayable response commit together: a retry never creates another.
     const shaped = shape(c, "WebhookEndpoint", prepared.endpoint, 201);
-    await prepared.commit(await storeWithEffect(c, 201, shaped));
+    await prepared.commit(await storeWithEffect(c, 201, shaped, prepared.stored));
     return sendShaped(c, shaped, 201);
   })
 
@@ -74,7 +74,7 @@ export const webhookEndpointRoutes = new Hono<AppEnv>()
     // The response is known before the write (the endpoint as it will read, with the new
     // secret), so it is stored in the same batch as the roll: a retry never rolls twice.
     const shaped = shape(c, "WebhookEndpoint", prepared.endpoint);
-    await prepared.commit(await storeWithEffect(c, 200, shaped));
+    await prepared.commit(await storeWithEffect(c, 200, shaped, prepared.stored));
     return sendShaped(c, shaped, 200);
   })
 

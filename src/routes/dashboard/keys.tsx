@@ -3,7 +3,7 @@ import { Hono } from "hono";
 import { userActor } from "../../app/actor";
 import type { AppEnv } from "../../app/context";
 import { authorize, may } from "../../app/dashboard/authorize";
-import { ApiError } from "../../app/errors";
+import { ApiError, liveKeyLimitReached } from "../../app/errors";
 import { SCOPES } from "../../app/route-table";
 import { descendantsOf, revokeApiKey, rollApiKey } from "../../db/key-lifecycle";
 import { createApiKey, findApiKey, listApiKeys, operatorGrantedScopes } from "../../db/keys";
@@ -34,9 +34,10 @@ export const keyPageRoutes = new Hono<AppEnv>()
     const { user } = c.get("session");
     const db = c.get("db");
     const after = c.req.query("after") ?? null;
+    const now = c.get("now")();
     const [page, grantedScopes] = await Promise.all([
       listApiKeys(db, user.partnerId, environment, after, PAGE_SIZE),
-      operatorGrantedScopes(db, user.partnerId, environment),
+      operatorGrantedScopes(db, user.partnerId, environment, now),
     ]);
     if (!page) throw keyNotFound();
     const last = page.keys.at(-1);
@@ -49,7 +50,7 @@ export const keyPageRoutes = new Hono<AppEnv>()
         canManage={may(c, "keys.create", environment)}
         refusal={refusalOf(user.role, "keys.create", environment)}
         grantedScopes={SCOPES.filter((s) => grantedScopes.includes(s))}
-        now={c.get("now")()}
+        now={now}
         notice={revokedNotice(c.req.query("revoked"))}
       />,
     );
@@ -64,7 +65,8 @@ export const keyPageRoutes = new Hono<AppEnv>()
     if (name.length > 255)
       throw new ApiError("BAD_REQUEST_ERROR", "A name is 255 characters at most.");
     const scopes = [...new Set(form.getAll("scopes"))];
-    const granted = await operatorGrantedScopes(c.get("db"), user.partnerId, environment);
+    const now = c.get("now")();
+    const granted = await operatorGrantedScopes(c.get("db"), user.partnerId, environment, now);
     const refused = scopes.filter((s) => !granted.includes(s));
     if (refused.length > 0) {
       throw new ApiError(
@@ -72,14 +74,16 @@ export const keyPageRoutes = new Hono<AppEnv>()
         `Not granted to your keys in ${environment}: ${refused.join(", ").slice(0, 200)}.`,
       );
     }
-    const created = await createApiKey(c.get("db"), {
+    const { outcome, created } = await createApiKey(c.get("db"), {
       partnerId: user.partnerId,
       environment,
       scopes: SCOPES.filter((s) => scopes.includes(s)),
       name: name || null,
       actor: userActor(c, user),
-      now: c.get("now")(),
+      now,
     });
+    // A user's key has no creator key that could stop being live: only the bound refuses it.
+    if (outcome !== "created") throw liveKeyLimitReached();
     return c.html(
       <NewKeyPage
         session={c.get("session")}
@@ -95,15 +99,20 @@ export const keyPageRoutes = new Hono<AppEnv>()
     const environment = environmentParam(c);
     authorize(c, "keys.roll", environment);
     const { user } = c.get("session");
-    const apiKey = await findApiKey(
-      c.get("db"),
-      user.partnerId,
-      environment,
-      c.req.param("key_id"),
-    );
+    const ref = { partnerId: user.partnerId, environment, keyId: c.req.param("key_id") };
+    const [apiKey, descendants] = await Promise.all([
+      findApiKey(c.get("db"), ref.partnerId, environment, ref.keyId),
+      descendantsOf(c.get("db"), ref),
+    ]);
     if (!apiKey) throw keyNotFound();
+    const now = c.get("now")();
     return c.html(
-      <RollPage session={c.get("session")} environment={environment} apiKey={apiKey} />,
+      <RollPage
+        session={c.get("session")}
+        environment={environment}
+        apiKey={apiKey}
+        expiringWithIt={descendants.filter((d) => keyStatus(d, now) !== "expired")}
+      />,
     );
   })
 
@@ -126,7 +135,13 @@ export const keyPageRoutes = new Hono<AppEnv>()
       actor: userActor(c, user),
       now,
     });
-    if (!rolled) {
+    if (rolled.kind === "limit_reached") {
+      throw liveKeyLimitReached(
+        "a roll keeps the old key live for its grace period, so make the old key expire now " +
+          "(one key for another), or revoke keys you no longer use first.",
+      );
+    }
+    if (rolled.kind === "not_live") {
       const apiKey = await findApiKey(db, user.partnerId, environment, keyId);
       if (!apiKey) throw keyNotFound();
       throw new ApiError(
@@ -139,8 +154,12 @@ export const keyPageRoutes = new Hono<AppEnv>()
         session={c.get("session")}
         environment={environment}
         title="Key rolled"
-        created={rolled}
-        oldKey={{ keyId, expiresAt: rolled.old_key_expires_at }}
+        created={rolled.created}
+        oldKey={{
+          keyId,
+          expiresAt: rolled.oldKeyExpiresAt,
+          expiredWithIt: rolled.expiredWithIt,
+        }}
       />,
       201,
     );

@@ -12,7 +12,7 @@ import {
 } from "../../app/dashboard/version-preview";
 import { ApiError } from "../../app/errors";
 import { changeSavedVersion, readSavedVersion } from "../../db/saved-versions";
-import { refusalOf } from "../../domain/permissions";
+import { refusalOf, seesCustomerData } from "../../domain/permissions";
 import { rollbackCandidate, rollbackDeadline } from "../../domain/saved-version";
 import { environmentParam } from "./environment";
 import { field } from "./forms";
@@ -60,7 +60,9 @@ export const versionPageRoutes = new Hono<AppEnv>()
           `${JSON.stringify(requested.slice(0, 64))} is not a version offered in ${environment}.`,
         );
       }
-      const preview = await previewStatements(c, user.partnerId, environment, [
+      // Production customers' data only for those who may see it; sandbox data otherwise.
+      const previewFrom = seesCustomerData(user.role, environment) ? environment : "sandbox";
+      const preview = await previewStatements(c, user.partnerId, previewFrom, [
         state.saved,
         requested,
       ]);
@@ -68,6 +70,7 @@ export const versionPageRoutes = new Hono<AppEnv>()
         version: requested,
         ...changesBetween(bundle, state.saved, requested),
         preview,
+        previewFrom,
         previewLimit: PREVIEW_LIMIT,
       };
     }

@@ -9,7 +9,7 @@ export function NewKeyPage(props: {
   environment: Environment;
   title: string;
   created: { key_id: string; api_key: string; scopes: string[]; name?: string };
-  oldKey?: { keyId: string; expiresAt: string };
+  oldKey?: { keyId: string; expiresAt: string; expiredWithIt: string[] };
 }) {
   const { created, environment } = props;
   return (
@@ -41,7 +41,23 @@ export function NewKeyPage(props: {
       {props.oldKey && (
         <p>
           The old key <code>{props.oldKey.keyId}</code> stops working at{" "}
-          <Time at={props.oldKey.expiresAt} />.
+          <Time at={props.oldKey.expiresAt} />
+          {props.oldKey.expiredWithIt.length > 0 && (
+            <>
+              , and{" "}
+              {props.oldKey.expiredWithIt.length === 1
+                ? "1 key minted from it expires with it"
+                : `${props.oldKey.expiredWithIt.length} keys minted from it expire with it`}
+              :{" "}
+              {props.oldKey.expiredWithIt.map((id, i) => (
+                <>
+                  {i > 0 && ", "}
+                  <code>{id}</code>
+                </>
+              ))}
+            </>
+          )}
+          .
         </p>
       )}
       <p>
@@ -58,18 +74,46 @@ const GRACE_LABELS: Record<RollGrace, string> = {
   "7d": "In 7 days",
 };
 
+/** The keys minted from a key, as its roll and revoke pages list them. */
+function MintedKeys(props: { keys: ApiKeyRecord[] }) {
+  return (
+    <ul>
+      {props.keys.map((d) => (
+        <li>
+          <code>{d.masked}</code> <code class="muted">{d.keyId}</code>
+          {d.name ? ` (${d.name})` : ""}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 export function RollPage(props: {
   session: DashboardSession;
   environment: Environment;
   apiKey: ApiKeyRecord;
+  /** The live keys minted from it, which expire when it does. */
+  expiringWithIt: ApiKeyRecord[];
 }) {
-  const { apiKey, environment } = props;
+  const { apiKey, environment, expiringWithIt } = props;
   return (
     <Page title="Roll a key" session={props.session} environment={environment} section="keys">
       <p>
         Rolling <code>{apiKey.masked}</code> (<code>{apiKey.keyId}</code>) creates a new key with
         the same scopes. Choose when the old key stops working, so you can deploy the new one first.
       </p>
+      {expiringWithIt.length > 0 ? (
+        <>
+          <p>
+            {expiringWithIt.length === 1 ? "One key was" : `${expiringWithIt.length} keys were`}{" "}
+            minted from it with <code>POST /v2/keys</code>. A key never outlives the key that minted
+            it, so these stop working when it does; mint new ones from the new key.
+          </p>
+          <MintedKeys keys={expiringWithIt} />
+        </>
+      ) : (
+        <p>No live key was minted from it.</p>
+      )}
       <form
         method="post"
         action={`/dashboard/${environment}/keys/${apiKey.keyId}/roll`}
@@ -125,14 +169,7 @@ export function RevokePage(props: {
               {descendants.length === 1 ? "One key was" : `${descendants.length} keys were`} minted
               from it with <code>POST /v2/keys</code>:
             </p>
-            <ul>
-              {descendants.map((d) => (
-                <li>
-                  <code>{d.masked}</code> <code class="muted">{d.keyId}</code>
-                  {d.name ? ` (${d.name})` : ""}
-                </li>
-              ))}
-            </ul>
+            <MintedKeys keys={descendants} />
             <div>
               <input type="checkbox" id="cascade" name="cascade" value="1" checked />{" "}
               <label for="cascade">Revoke the keys minted from it too</label>

@@ -94,6 +94,8 @@ export interface VersionPageProps {
     direction: "upgrade" | "downgrade";
     steps: VersionStep[];
     preview: { customerId: string; accountId: string; bodies: Record<string, Json> } | null;
+    /** The environment whose data the preview shows: sandbox for a Developer in production. */
+    previewFrom: Environment;
     previewLimit: number;
   } | null;
   notice?: string | undefined;
@@ -171,10 +173,16 @@ export function VersionPage(props: VersionPageProps) {
           <h3>Changes</h3>
           <Steps direction={target.direction} steps={target.steps} />
           <h3>Preview</h3>
+          {target.previewFrom !== environment && (
+            <p>
+              This preview is built from your sandbox data: production customers' data is shown to
+              Admins only.
+            </p>
+          )}
           {target.preview ? (
             <>
               <p>
-                One real response of yours, as each version returns it:{" "}
+                One real {target.previewFrom} response of yours, as each version returns it:{" "}
                 <code>
                   GET /v2/customers/{target.preview.customerId}/accounts/
                   {target.preview.accountId}/statements?limit={target.previewLimit}
@@ -183,7 +191,7 @@ export function VersionPage(props: VersionPageProps) {
               <SideBySide left={saved} right={target.version} bodies={target.preview.bodies} />
             </>
           ) : (
-            <p>There is no statement in {environment} yet to show.</p>
+            <p>There is no statement in {target.previewFrom} yet to show.</p>
           )}
           {props.canChange && (
             <form method="post" action={`/dashboard/${environment}/version`} class="stack">
