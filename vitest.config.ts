@@ -55,6 +55,7 @@ export default defineConfig(async () => {
                 // limiter below swapped in (test/app/rate-limit.test.ts).
                 ratelimits: {
                   PARTNER_KEY_RATE_LIMITER: unlimited("1001"),
+                  PARTNER_RATE_LIMITER: unlimited("1005"),
                   AUTH_FAILURE_RATE_LIMITER: unlimited("1002"),
                   PDF_LINK_RATE_LIMITER: unlimited("1003"),
                   OPERATOR_RATE_LIMITER: unlimited("1004"),

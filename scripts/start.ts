@@ -127,13 +127,16 @@ function startWrangler(port: number): ChildProcess {
   return child;
 }
 
-/** Waits until the Worker answers any HTTP request; gives up if wrangler exits first. */
+/**
+ * Waits until the Worker answers an HTTP request (one that needs no credential, so that the wait
+ * counts no failed authentication); gives up if wrangler exits first.
+ */
 async function waitUntilServing(base: string, server: ChildProcess): Promise<void> {
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     if (server.exitCode !== null) fail("wrangler dev exited before serving");
     try {
-      await fetch(`${base}/v2/`, { signal: AbortSignal.timeout(10_000) });
+      await fetch(`${base}/changelog`, { signal: AbortSignal.timeout(10_000) });
       return;
     } catch {
       await sleep(250);
@@ -147,15 +150,32 @@ interface SavedKey {
   api_key: string;
 }
 
-/** Calls the API and returns status and JSON body (or null when the body is not JSON). */
+/** How long the demo load waits out rate limits, in all, before giving up. */
+const RATE_LIMIT_PATIENCE_MS = 5 * 60_000;
+let waitedForLimits = 0;
+
+/**
+ * Calls the API and returns status and JSON body (or null when the body is not JSON). A `429` is
+ * waited out as its `Retry-After` says, then the call is made again: other clients of this local
+ * run (a script hammering it, say) share its rate limits, and must not make the demo load fail.
+ */
 async function call(url: string, init: RequestInit = {}) {
-  const res = await fetch(url, init);
-  const text = await res.text();
-  let body: unknown = null;
-  try {
-    body = JSON.parse(text);
-  } catch {}
-  return { status: res.status, body, text };
+  for (;;) {
+    const res = await fetch(url, init);
+    const text = await res.text();
+    const wait = Math.max(1, Number(res.headers.get("retry-after")) || 1) * 1000;
+    if (res.status === 429 && waitedForLimits + wait <= RATE_LIMIT_PATIENCE_MS) {
+      console.log(`  Rate limited loading the demo; waiting ${wait / 1000} s as Retry-After says.`);
+      waitedForLimits += wait;
+      await sleep(wait);
+      continue;
+    }
+    let body: unknown = null;
+    try {
+      body = JSON.parse(text);
+    } catch {}
+    return { status: res.status, body, text };
+  }
 }
 
 const statementsUrl = (base: string, a: DemoAccountRef) =>

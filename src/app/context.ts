@@ -8,6 +8,7 @@ import type { HeldKey } from "../domain/idempotency";
 import type { Signer } from "../domain/signing";
 import type { User } from "../domain/user";
 import type { VersionBundle } from "../versioning";
+import type { RatePolicy } from "./rate-policies";
 import type { VersionUsage } from "./version-usage";
 
 /** A dashboard request's signed-in user, its partner and session. */
@@ -76,8 +77,8 @@ export interface Variables {
   environment: Environment;
   /** The Idempotency-Key this POST holds while it runs, if it sent one. */
   idempotencyKey?: HeldKey;
-  /** The API key's rate-limit check, started alongside the key lookup. */
-  keyWithinLimit: Promise<boolean>;
+  /** The rate limit (the key's or its partner's) the request is over, counted with the lookup. */
+  overLimit: Promise<RatePolicy | null>;
 }
 
 export type AppEnv = { Bindings: Bindings; Variables: Variables };

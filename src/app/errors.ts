@@ -1,5 +1,6 @@
 // One error type for the whole service, rendered by one handler (see app/respond.ts).
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { MAX_LIVE_KEYS } from "../domain/key-record";
 
 /** Every error type the service emits, in its canonical (newest) form. */
 export type ErrorType =
@@ -105,6 +106,11 @@ export function invalidRequest(details: string[], param?: string): ApiError {
     details,
     ...(param === undefined ? {} : { param }),
   });
+}
+
+/** 400 for a key the partner's environment has no room for (`MAX_LIVE_KEYS`). */
+export function liveKeyLimitReached(advice = "revoke keys you no longer use."): ApiError {
+  return invalidRequest([`An environment has at most ${MAX_LIVE_KEYS} live API keys; ${advice}`]);
 }
 
 /**

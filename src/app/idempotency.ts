@@ -1,20 +1,24 @@
-// Idempotency-Key on partner POSTs (Stripe's semantics): the same key with the same request within
-// 24 hours replays the first response, marked `Idempotent-Replayed: true`, without running again;
-// with another request it is refused (422), and while the first still runs, too (409).
+// Idempotency-Key on partner POSTs (Stripe's semantics): the same key from the same API key with
+// the same request within 24 hours replays the first response, marked `Idempotent-Replayed: true`,
+// without running again; with another request it is refused (422), and while the first still runs,
+// too (409). Another API key sending the same Idempotency-Key runs as a request of its own.
+import type { SQL } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
-import { completeKey, releaseKey, reserveKey } from "../db/idempotency";
+import { completeKey, isLeaseLost, releaseKey, renewKey, reserveKey } from "../db/idempotency";
 import { randomBase62 } from "../domain/encoding";
 import {
   type HeldKey,
   IDEMPOTENCY_LOCK_MS,
+  IDEMPOTENCY_RENEW_MS,
   IDEMPOTENCY_WINDOW_MS,
   idempotencyKeyHash,
   idempotencyKeyProblem,
+  type KeyOwner,
   openResponse,
   requestFingerprint,
   sealResponse,
 } from "../domain/idempotency";
-import { MIN_SECRET_LENGTH } from "../domain/signing";
+import { configuredSecrets } from "../domain/signing";
 import type { Json } from "../versioning";
 import type { AppEnv } from "./context";
 import { ApiError, invalidRequest } from "./errors";
@@ -46,7 +50,11 @@ export const idempotent: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (problem) throw invalidRequest([problem], IDEMPOTENCY_HEADER);
 
   const caller = c.get("caller");
-  const owner = { partnerId: caller.partnerId, environment: caller.environment };
+  const owner: KeyOwner = {
+    partnerId: caller.partnerId,
+    environment: caller.environment,
+    caller: `key:${caller.keyId}`,
+  };
   const body = await readBoundedBody(c.req.raw, MAX_BODY_BYTES, () =>
     invalidRequest(["The request body is too large."]),
   );
@@ -84,23 +92,29 @@ export const idempotent: MiddlewareHandler<AppEnv> = async (c, next) => {
         ? await openResponse(owner, key, sealingSecrets(c), row.response)
         : null;
     if (!stored) {
-      throw new ApiError(
-        "IDEMPOTENCY_KEY_IN_USE_ERROR",
-        "A request with this Idempotency-Key is still running; retry it shortly.",
-        { param: IDEMPOTENCY_HEADER, headers: { "Retry-After": "1" } },
-      );
+      throw keyInUse("A request with this Idempotency-Key is still running; retry it shortly.");
     }
     return replay(c, stored.status, stored.version, stored.body);
   }
 
   const held: HeldKey = { owner, key, keyHash, lockToken, storedWithEffect: false };
   c.set("idempotencyKey", held);
+  // While the route works its lock is renewed, so that only a stalled run loses the key. A renewal
+  // that fails only shortens the lock: a run that lost the key cannot complete it anyway.
+  const renewal = setInterval(() => {
+    const until = new Date(c.get("now")().getTime() + IDEMPOTENCY_LOCK_MS);
+    renewKey(db, keyHash, lockToken, until).catch(() => undefined);
+  }, IDEMPOTENCY_RENEW_MS);
   try {
     await next();
   } catch (err) {
     await db.batch([releaseKey(db, keyHash, lockToken)]).catch(() => undefined);
     throw err;
+  } finally {
+    clearInterval(renewal);
   }
+  // A retry took the key over: its run stores the response, this one's effect was rolled back.
+  if (isLeaseLost(c.error)) return;
   if (held.storedWithEffect && c.res.status < 300) return;
   const status = c.res.status;
   // A retry after a rate limit or an outage must run again: nothing was done.
@@ -114,17 +128,35 @@ export const idempotent: MiddlewareHandler<AppEnv> = async (c, next) => {
     version,
     body: text,
   });
-  await completeKey(db, keyHash, lockToken, status, sealed);
+  try {
+    await completeKey(db, keyHash, lockToken, status, sealed);
+  } catch (err) {
+    // Taken over after its effect (one safe to repeat): the run holding the key stores its own.
+    if (!isLeaseLost(err)) throw err;
+  }
 };
 
 /**
+ * 409 for a key another run of the request holds: it is still running, or it took the key over
+ * from a run that outlived its lock (whose effect was then rolled back).
+ */
+export function keyInUse(message: string): ApiError {
+  return new ApiError("IDEMPOTENCY_KEY_IN_USE_ERROR", message, {
+    param: IDEMPOTENCY_HEADER,
+    headers: { "Retry-After": "1" },
+  });
+}
+
+/**
  * The write that stores `response` as this request's response, to put in the batch of the route's
- * own effect: the effect and its replayable response then commit together or not at all. Empty
- * when the request sent no Idempotency-Key.
+ * own effect: the effect and its replayable response then commit together or not at all. With
+ * `effectDone`, the SQL condition saying the effect happened, nothing is stored without it (the
+ * route answers its refusal, stored after). Empty when the request sent no Idempotency-Key.
  */
 export async function storeWithEffect(
   c: Context<AppEnv>,
   response: { status: number; body: Json },
+  effectDone?: SQL,
 ): Promise<ReturnType<typeof completeKey>[]> {
   const held = c.get("idempotencyKey");
   if (!held) return [];
@@ -135,13 +167,10 @@ export async function storeWithEffect(
     body: JSON.stringify(response.body),
   });
   held.storedWithEffect = true;
-  return [completeKey(c.get("db"), held.keyHash, held.lockToken, status, sealed)];
+  return [completeKey(c.get("db"), held.keyHash, held.lockToken, status, sealed, effectDone)];
 }
 
 /** The secrets stored responses are sealed under: the signing secret, then the previous one. */
 function sealingSecrets(c: Context<AppEnv>): string[] {
-  const secrets = [c.env.SIGNING_SECRET ?? ""];
-  const previous = c.env.SIGNING_SECRET_PREVIOUS;
-  if (previous && previous.length >= MIN_SECRET_LENGTH) secrets.push(previous);
-  return secrets;
+  return configuredSecrets(c.env.SIGNING_SECRET ?? "", c.env.SIGNING_SECRET_PREVIOUS);
 }

@@ -8,17 +8,12 @@ import { recordKeyUse } from "../keys/key-use";
 import type { AppEnv } from "./context";
 import { ApiError, routeNotFound } from "./errors";
 import { merchantKeyHeader, versionHeader } from "./headers";
-import {
-  failedAuthentication,
-  policyField,
-  RATE_LIMITS,
-  rateLimited,
-  refuseBlockedClient,
-  withinLimit,
-} from "./rate-limit";
+import { failedAuthentication, rateLimited, startApiLimits } from "./rate-limit";
+import { API_POLICIES } from "./rate-policies";
 import { markVersion } from "./version-headers";
 
-const UNAUTHORIZED = () =>
+/** 401, the same for every cause: missing, malformed, unknown, revoked or expired key. */
+export const unauthorized = () =>
   new ApiError(
     "UNAUTHORIZED_ERROR",
     "Missing or invalid API key. Send it as the HTTP Basic username or as a Bearer token.",
@@ -49,17 +44,17 @@ function keyFromAuthorization(header: string | undefined): string | null {
 
 /**
  * 401 for every failure cause alike; a key with a bad checksum never reaches storage. A client
- * that fails too often gets 429 instead, and is refused before any lookup for a while. The key's
- * own rate limit is checked alongside its lookup and enforced once the version is known
- * (`enforceKeyRateLimit`), so that its 429 speaks the request's version.
+ * address that fails too often gets 429 for its failures instead, while a valid key from it is
+ * served as any other. The key's and its partner's rate limits are counted alongside the lookup
+ * and enforced once the version is known (`enforceKeyRateLimit`), so that a 429 speaks the
+ * request's version.
  */
 export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
-  refuseBlockedClient(c);
   const key = keyFromAuthorization(c.req.header("authorization"));
   const environment = key === null ? null : parseApiKey(key);
-  if (key === null || environment === null) throw await failedAuthentication(c, UNAUTHORIZED());
+  if (key === null || environment === null) throw await failedAuthentication(c, unauthorized());
   const keyHash = await hashApiKey(key);
-  const limited = withinLimit(c.env, RATE_LIMITS.partnerKey, keyHash);
+  const limits = startApiLimits(c.env, keyHash);
   const now = c.get("now")();
   const { caller, readAhead } = await findCallerByKeyHash(
     c.get("db"),
@@ -68,19 +63,23 @@ export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
     c.get("readAhead"),
   );
   if (!caller || caller.environment !== environment) {
-    throw await failedAuthentication(c, UNAUTHORIZED());
+    throw await failedAuthentication(c, unauthorized());
   }
   c.set("caller", caller);
-  c.set("keyWithinLimit", limited);
+  c.set("overLimit", limits(`${caller.partnerId}:${caller.environment}`));
   recordKeyUse(c, caller, now);
   if (c.get("readAhead")) c.set("readAheadResults", readAhead);
   await next();
 };
 
-/** 429 in the request's version once the key is over its limit; the policy on every answer. */
+/**
+ * 429 in the request's version once the key, or its partner, is over its limit; the policies on
+ * every answer.
+ */
 export const enforceKeyRateLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
-  if (!(await c.get("keyWithinLimit"))) throw rateLimited(RATE_LIMITS.partnerKey);
-  c.header("RateLimit-Policy", policyField(RATE_LIMITS.partnerKey));
+  const over = await c.get("overLimit");
+  if (over) throw rateLimited(over);
+  c.header("RateLimit-Policy", API_POLICIES);
   await next();
 };
 

@@ -3,43 +3,7 @@
 import type { Context, MiddlewareHandler } from "hono";
 import type { AppEnv, Bindings } from "./context";
 import { ApiError } from "./errors";
-
-export type LimiterBinding =
-  | "PARTNER_KEY_RATE_LIMITER"
-  | "AUTH_FAILURE_RATE_LIMITER"
-  | "PDF_LINK_RATE_LIMITER"
-  | "OPERATOR_RATE_LIMITER";
-
-/** One limit: its binding, the policy name clients see, and the numbers of wrangler.toml. */
-export interface RatePolicy {
-  binding: LimiterBinding;
-  /** The policy item's name in `RateLimit-Policy` and `RateLimit`. */
-  name: string;
-  limit: number;
-  /** Seconds; the binding offers 10 or 60. */
-  period: 10 | 60;
-}
-
-/**
- * The configured limits. The binding reports only success or failure, so the headers are derived
- * from these numbers; they must equal `[[ratelimits]]` in wrangler.toml (a test compares them).
- */
-export const RATE_LIMITS = {
-  partnerKey: { binding: "PARTNER_KEY_RATE_LIMITER", name: "api-key", limit: 1000, period: 10 },
-  authFailure: {
-    binding: "AUTH_FAILURE_RATE_LIMITER",
-    name: "failed-authentication",
-    limit: 20,
-    period: 60,
-  },
-  pdfLink: { binding: "PDF_LINK_RATE_LIMITER", name: "pdf-link", limit: 300, period: 60 },
-  operator: { binding: "OPERATOR_RATE_LIMITER", name: "operator", limit: 600, period: 60 },
-} as const satisfies Record<string, RatePolicy>;
-
-/** `"api-key";q=1000;w=10`: the policy as draft-ietf-httpapi-ratelimit-headers writes it. */
-export function policyField(policy: RatePolicy): string {
-  return `"${policy.name}";q=${policy.limit};w=${policy.period}`;
-}
+import { policyField, RATE_LIMITS, type RatePolicy } from "./rate-policies";
 
 /**
  * The 429 of a policy. The binding does not say when its window ends, so the wait announced is
@@ -93,47 +57,54 @@ export function limitPerClientIp(policy: RatePolicy): MiddlewareHandler<AppEnv> 
 }
 
 /**
- * Clients over the failed-authentication limit, until when (epoch ms). Counting failures after the
- * fact would still answer the next guess; remembering the block lets this isolate refuse further
- * attempts before any credential is checked. Bounded, so hostile traffic cannot grow it.
- */
-const blockedClients = new Map<string, number>();
-const MAX_BLOCKED_CLIENTS = 10_000;
-
-function block(ip: string, until: number, now: number): void {
-  if (blockedClients.size >= MAX_BLOCKED_CLIENTS) {
-    for (const [client, expiry] of blockedClients) if (expiry <= now) blockedClients.delete(client);
-    // Still full: forget the oldest entries (Map keeps insertion order).
-    for (const client of blockedClients.keys()) {
-      if (blockedClients.size < MAX_BLOCKED_CLIENTS) break;
-      blockedClients.delete(client);
-    }
-  }
-  blockedClients.delete(ip);
-  blockedClients.set(ip, until);
-}
-
-/** 429 before any credential is checked when this client recently exceeded the failure limit. */
-export function refuseBlockedClient(c: Context<AppEnv>): void {
-  const ip = clientIp(c);
-  const until = blockedClients.get(ip);
-  if (until === undefined) return;
-  if (until > Date.now()) throw rateLimited(RATE_LIMITS.authFailure);
-  blockedClients.delete(ip);
-}
-
-/**
  * Records a failed authentication and returns the error to answer: `failure` itself, or a 429
- * once the client has failed too often (and is then refused for a period, whatever it sends).
+ * while the client is over the failed-authentication limit. Only failures are refused: a valid
+ * credential from the same address is never checked against this limit, so one misconfigured job
+ * behind a shared address (a NAT, a CI runner, localhost) does not take the working traffic down.
  */
 export async function failedAuthentication(
   c: Context<AppEnv>,
   failure: ApiError,
 ): Promise<ApiError> {
   const policy = RATE_LIMITS.authFailure;
-  const ip = clientIp(c);
-  if (await withinLimit(c.env, policy, ip)) return failure;
-  const now = Date.now();
-  block(ip, now + policy.period * 1000, now);
-  return rateLimited(policy);
+  return (await withinLimit(c.env, policy, clientIp(c))) ? failure : rateLimited(policy);
+}
+
+/**
+ * The partner (and environment) of each key this isolate has authenticated: a key's partner never
+ * changes, so it lets the partner's count start alongside the key lookup. Bounded; the oldest
+ * entries go first.
+ */
+const partnerOfKey = new Map<string, string>();
+const MAX_REMEMBERED_KEYS = 10_000;
+
+function rememberPartner(keyHash: string, partner: string): void {
+  if (partnerOfKey.has(keyHash)) return;
+  const oldest = partnerOfKey.keys().next();
+  if (partnerOfKey.size >= MAX_REMEMBERED_KEYS && !oldest.done) partnerOfKey.delete(oldest.value);
+  partnerOfKey.set(keyHash, partner);
+}
+
+/**
+ * Starts counting a `/v2` request against its key's limit and its partner's, before the key is
+ * looked up; call the answer with the key's partner (`partner:environment`) once known. It
+ * resolves to the policy the request is over, or null. For a key seen before, both counts run
+ * alongside the lookup; for a new one the partner's starts just after it.
+ */
+export function startApiLimits(
+  env: Bindings,
+  keyHash: string,
+): (partner: string) => Promise<RatePolicy | null> {
+  const key = withinLimit(env, RATE_LIMITS.partnerKey, keyHash);
+  const remembered = partnerOfKey.get(keyHash);
+  const early =
+    remembered === undefined ? undefined : withinLimit(env, RATE_LIMITS.partner, remembered);
+  return async (partner) => {
+    rememberPartner(keyHash, partner);
+    const ofPartner =
+      early && remembered === partner ? early : withinLimit(env, RATE_LIMITS.partner, partner);
+    const [keyOk, partnerOk] = await Promise.all([key, ofPartner]);
+    if (!keyOk) return RATE_LIMITS.partnerKey;
+    return partnerOk ? null : RATE_LIMITS.partner;
+  };
 }

@@ -3,10 +3,12 @@
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ResourceName } from "../canonical/schemas";
+import { isLeaseLost } from "../db/idempotency";
 import { isStorageOutage } from "../db/storage";
 import type { Json } from "../versioning";
 import type { AppEnv } from "./context";
 import { ApiError } from "./errors";
+import { keyInUse } from "./idempotency";
 
 /** What the version modules make of a canonical body, for the request's version. */
 export function shape(
@@ -33,6 +35,11 @@ export function toApiError(err: Error, c: Context<AppEnv>): ApiError {
   let apiError: ApiError;
   if (err instanceof ApiError) {
     apiError = err;
+  } else if (isLeaseLost(err)) {
+    apiError = keyInUse(
+      "A retry of this request took its Idempotency-Key over while it ran, and nothing was done " +
+        "here; retry to get that request's response.",
+    );
   } else if (isStorageOutage(err)) {
     apiError = new ApiError(
       "SERVICE_UNAVAILABLE_ERROR",

@@ -7,7 +7,7 @@ import type { AppEnv } from "../app/context";
 import { ApiError } from "../app/errors";
 import { changeSavedVersion, readSavedVersion } from "../db/saved-versions";
 import type { Environment } from "../domain/environment";
-import { refusalOf } from "../domain/permissions";
+import { refusalOf, seesCustomerData } from "../domain/permissions";
 import {
   rollbackCandidate,
   rollbackDeadline,
@@ -62,6 +62,8 @@ interface VersionViewProps {
     direction: "upgrade" | "downgrade";
     steps: VersionStep[];
     preview: { customerId: string; accountId: string; bodies: Record<string, Json> } | null;
+    /** The environment whose data the preview shows: sandbox for a Developer in production. */
+    previewFrom: Environment;
     previewLimit: number;
   } | null;
 }
@@ -132,10 +134,16 @@ function VersionView(props: VersionViewProps) {
           <h3>Changes</h3>
           <Steps direction={target.direction} steps={target.steps} />
           <h3>Preview</h3>
+          {target.previewFrom !== environment && (
+            <p>
+              This preview is built from your sandbox data: production customers' data is shown to
+              Admins only.
+            </p>
+          )}
           {target.preview ? (
             <>
               <p>
-                One real response of yours, as each version returns it:{" "}
+                One real {target.previewFrom} response of yours, as each version returns it:{" "}
                 <code>
                   GET /v2/customers/{target.preview.customerId}/accounts/
                   {target.preview.accountId}/statements?limit={target.previewLimit}
@@ -144,7 +152,7 @@ function VersionView(props: VersionViewProps) {
               <SideBySide left={saved} right={target.version} bodies={target.preview.bodies} />
             </>
           ) : (
-            <p>There is no statement in {environment} yet to show.</p>
+            <p>There is no statement in {target.previewFrom} yet to show.</p>
           )}
           {props.canChange && (
             <form method="post" action={`/dashboard/${environment}/version`} class="stack">
@@ -213,7 +221,9 @@ const routes = new Hono<AppEnv>()
           `${JSON.stringify(requested.slice(0, 64))} is not a version offered in ${environment}.`,
         );
       }
-      const preview = await previewStatements(c, user.partnerId, environment, [
+      // Production customers' data only for those who may see it; sandbox data otherwise.
+      const previewFrom = seesCustomerData(user.role, environment) ? environment : "sandbox";
+      const preview = await previewStatements(c, user.partnerId, previewFrom, [
         state.saved,
         requested,
       ]);
@@ -221,6 +231,7 @@ const routes = new Hono<AppEnv>()
         version: requested,
         ...changesBetween(bundle, state.saved, requested),
         preview,
+        previewFrom,
         previewLimit: PREVIEW_LIMIT,
       };
     }

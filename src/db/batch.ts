@@ -1,8 +1,9 @@
 // D1 batches (D1's atomic unit) of drizzle queries and `sql` templates alike, as prepared
-// statements. drizzle's own batch cannot take raw SQL with parameters (`db.run(sql)`), and the
-// guarded writes of the dashboard (INSERT … SELECT … WHERE guard) are raw SQL.
-import { is, SQL } from "drizzle-orm";
-import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
+// statements, and guarded inserts for them. drizzle's own batch cannot take raw SQL with
+// parameters (`db.run(sql)`), and the guarded writes of the dashboard (INSERT … SELECT … WHERE
+// guard) are raw SQL.
+import { getTableColumns, is, SQL, sql } from "drizzle-orm";
+import { SQLiteAsyncDialect, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Database } from "./client";
 
 const dialect = new SQLiteAsyncDialect();
@@ -19,4 +20,29 @@ export function prepared(db: Database, query: Query): D1PreparedStatement {
 /** Runs the statements as one atomic batch (one round trip); results in the same order. */
 export function atomically(db: Database, queries: Query[]): Promise<D1Result[]> {
   return db.$client.batch(queries.map((q) => prepared(db, q)));
+}
+
+/**
+ * `INSERT INTO table (…) SELECT … WHERE guard`: the row is stored only when `guard` holds, checked
+ * in the same statement (a limit, a live parent), so nothing concurrent slips in between. Values
+ * are keyed by the table's field names; a value may be SQL, evaluated in the statement.
+ */
+export function insertWhere<T extends SQLiteTable>(
+  table: T,
+  values: { [K in keyof T["$inferInsert"]]?: unknown },
+  guard: SQL,
+): SQL {
+  const columns = getTableColumns(table);
+  const fields = Object.keys(values) as (keyof typeof values & string)[];
+  const names = fields.map((field) => {
+    const column = columns[field];
+    if (!column) throw new Error(`no column for ${field}`);
+    return sql.identifier(column.name);
+  });
+  const selected = fields.map((field) => {
+    const value = values[field];
+    return is(value, SQL) ? value : sql`${value ?? null}`;
+  });
+  return sql`INSERT INTO ${table} (${sql.join(names, sql`, `)})
+    SELECT ${sql.join(selected, sql`, `)} WHERE ${guard}`;
 }

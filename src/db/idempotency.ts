@@ -1,7 +1,9 @@
 // The idempotency-key table. D1 has no transactions, so a key moves through two atomic writes:
-// a reservation (state `running`, locked for a minute) and a completion that stores the response
-// (in the batch of the request's own effect where the route can, so that no crash separates them).
-import { and, eq, lt, or, sql } from "drizzle-orm";
+// a reservation (state `running`, locked for a minute and renewed while the request works) and a
+// completion that stores the response (in the batch of the request's own effect where the route
+// can, so that no crash separates them). Only the run holding the lock may complete: the trigger
+// `idempotency_keys_completed_by_holder` refuses any other, rolling back its batch.
+import { and, eq, lt, or, type SQL, sql } from "drizzle-orm";
 import type { Database } from "./client";
 import { idempotencyKeys } from "./schema";
 
@@ -58,18 +60,53 @@ export async function reserveKey(db: Database, r: Reservation): Promise<Idempote
   return row;
 }
 
-/** Stores the response of the run holding `lockToken`; for the caller's batch or alone. */
+/**
+ * Stores the response of the run holding `lockToken`, for the caller's batch or alone. A run that
+ * no longer holds the key fails the whole batch (`isLeaseLost`). With `guard`, nothing is stored
+ * unless it holds: the same condition as the effect's, so a response is never stored for an
+ * effect that did not happen.
+ */
 export function completeKey(
   db: Database,
   keyHash: string,
   lockToken: string,
   status: number,
   sealed: string,
+  guard?: SQL,
 ) {
+  const key = eq(idempotencyKeys.keyHash, keyHash);
   return db
     .update(idempotencyKeys)
-    .set({ state: "completed", responseStatus: status, response: sealed, lockedUntil: null })
-    .where(and(eq(idempotencyKeys.keyHash, keyHash), eq(idempotencyKeys.lockToken, lockToken)));
+    .set({
+      state: "completed",
+      responseStatus: status,
+      response: sealed,
+      lockedUntil: null,
+      lockToken,
+    })
+    .where(guard ? and(key, guard) : key);
+}
+
+/** Whether a batch failed because its completion came from a run that lost the key. */
+export function isLeaseLost(err: unknown): boolean {
+  for (let e: unknown = err; e instanceof Error; e = e.cause) {
+    if (e.message.includes("idempotency_lease_lost")) return true;
+  }
+  return false;
+}
+
+/** Moves the lock of the run holding `lockToken` to `lockedUntil`, while that run works. */
+export function renewKey(db: Database, keyHash: string, lockToken: string, lockedUntil: Date) {
+  return db
+    .update(idempotencyKeys)
+    .set({ lockedUntil: lockedUntil.toISOString() })
+    .where(
+      and(
+        eq(idempotencyKeys.keyHash, keyHash),
+        eq(idempotencyKeys.lockToken, lockToken),
+        eq(idempotencyKeys.state, "running"),
+      ),
+    );
 }
 
 /** Gives the key up (the request failed in a way a retry should run again). */

@@ -62,6 +62,12 @@ export const apiKeys = sqliteTable(
     /** Prefix and last four characters (`sk_live_…Ab3d`); null for keys older than the column. */
     maskedKey: text("masked_key"),
     /**
+     * Whether the key carries the operator's grant of its scopes: created by the operator, or
+     * rolled from a key that carried it. Dashboard keys take their scopes among those of the live
+     * keys that carry it. Null for keys older than the column, whose `created_by` says instead.
+     */
+    operatorGrant: integer("operator_grant", { mode: "boolean" }),
+    /**
      * UTC day (`YYYY-MM-DD`) the key last authenticated a request. Written at most once a day,
      * after the response, only when the key lookup saw an older day.
      */
@@ -315,8 +321,16 @@ export const webhookEndpoints = sqliteTable(
     apiVersion: text("api_version").notNull(),
     /** Origin of the API the endpoint was registered through: where payload links point. */
     apiOrigin: text("api_origin").notNull(),
+    /** The signing secret, sealed (see domain/secret-sealing.ts) under `secret_key_id`. */
     secret: text("secret").notNull(),
+    /**
+     * The id of the SIGNING_SECRET whose derived key sealed `secret`; null for a secret stored
+     * before sealing (as issued), until the maintenance cron seals it.
+     */
+    secretKeyId: text("secret_key_id"),
     previousSecret: text("previous_secret"),
+    /** As `secret_key_id`, for `previous_secret`. */
+    previousSecretKeyId: text("previous_secret_key_id"),
     previousSecretExpiresAt: text("previous_secret_expires_at"),
     status: text("status", { enum: ["enabled", "disabled"] }).notNull(),
     disabledAt: text("disabled_at"),

@@ -13,7 +13,7 @@ export class StorageUnavailableError extends Error {
 
 /** Errors that describe the statement rather than the storage: retrying cannot help. */
 const STATEMENT_ERROR =
-  /constraint failed|SQLITE_CONSTRAINT|SQLITE_MISMATCH|SQLITE_RANGE|SQLITE_TOOBIG|D1_TYPE_ERROR|no such (table|column|function)|syntax error|too many SQL variables|statement_figures_immutable/i;
+  /constraint failed|SQLITE_CONSTRAINT|SQLITE_MISMATCH|SQLITE_RANGE|SQLITE_TOOBIG|D1_TYPE_ERROR|no such (table|column|function)|syntax error|too many SQL variables|statement_figures_immutable|idempotency_lease_lost/i;
 
 function isStatementError(err: unknown): boolean {
   for (let e: unknown = err; e instanceof Error; e = e.cause) {

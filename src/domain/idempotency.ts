@@ -1,5 +1,5 @@
 // Idempotency keys: their format, what makes two requests the same, and the sealing of a stored
-// response under a key derived from the Idempotency-Key and the service's signing secret.
+// response under a key derived from the Idempotency-Key, its owner and the service's secret.
 import { fromBase64Url, sha256Hex, toBase64Url } from "./encoding";
 
 /** How long a key replays its first response. */
@@ -10,6 +10,9 @@ export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
  * once this passes, a retry of the same request takes the key over and runs again.
  */
 export const IDEMPOTENCY_LOCK_MS = 60 * 1000;
+
+/** A request that is still working renews its lock this often, so only a stalled one loses it. */
+export const IDEMPOTENCY_RENEW_MS = IDEMPOTENCY_LOCK_MS / 3;
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
@@ -24,10 +27,15 @@ export function idempotencyKeyProblem(key: string): string | null {
   return null;
 }
 
-/** Who a key belongs to: keys of different partners or environments never meet. */
+/**
+ * Who a key belongs to: the credential that sent it (`key:<key_id>`), in its partner and
+ * environment. Keys of different credentials never meet: a response is replayed only to the
+ * credential that made it, so a key with fewer scopes never reads what a richer key was answered.
+ */
 export interface KeyOwner {
   partnerId: string;
   environment: string;
+  caller: string;
 }
 
 /** The Idempotency-Key a request holds while it runs. */
@@ -40,9 +48,11 @@ export interface HeldKey {
   storedWithEffect: boolean;
 }
 
+const ownerParts = (owner: KeyOwner) => [owner.partnerId, owner.environment, owner.caller];
+
 /** The stored identity of a key: a hash, so the table never holds the client's key. */
 export function idempotencyKeyHash(owner: KeyOwner, key: string): Promise<string> {
-  return sha256Hex(JSON.stringify(["idempotency-key:v1", owner.partnerId, owner.environment, key]));
+  return sha256Hex(JSON.stringify(["idempotency-key:v2", ...ownerParts(owner), key]));
 }
 
 /** What makes a retry the same request: method, path, API version, product and body bytes. */
@@ -66,7 +76,7 @@ const encoder = new TextEncoder();
 
 /**
  * AES-256-GCM key from the Idempotency-Key and the service's secret (HKDF-SHA-256), bound to its
- * owner. The secret is the salt: a stored response (a new key's plaintext, a webhook secret) does
+ * owner: the credential that sent it, its partner and environment. The secret is the salt: a stored response (a new key's plaintext, a webhook secret) does
  * not open for someone who reads the table and guesses a short Idempotency-Key.
  */
 async function sealingKey(owner: KeyOwner, key: string, secret: string): Promise<CryptoKey> {
@@ -77,8 +87,8 @@ async function sealingKey(owner: KeyOwner, key: string, secret: string): Promise
     {
       name: "HKDF",
       hash: "SHA-256",
-      salt: encoder.encode(`idempotent-response:v2\u0000${secret}`),
-      info: encoder.encode(JSON.stringify([owner.partnerId, owner.environment])),
+      salt: encoder.encode(`idempotent-response:v3\u0000${secret}`),
+      info: encoder.encode(JSON.stringify(ownerParts(owner))),
     },
     material,
     { name: "AES-GCM", length: 256 },

@@ -47,6 +47,13 @@ export function maskedPrefix(environment: Environment): string {
   return environment === "sandbox" ? "sk_sandbox_…" : "sk_live_…";
 }
 
+/**
+ * The most live (unrevoked, unexpired) keys a partner may hold in one environment. Each key has a
+ * rate limit of its own, so keys minted without bound would multiply a partner's throughput and
+ * grow the key table without end.
+ */
+export const MAX_LIVE_KEYS = 100;
+
 /** How long the old key keeps working after a roll. */
 export const ROLL_GRACE = {
   now: 0,

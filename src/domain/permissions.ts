@@ -40,6 +40,16 @@ export function allows(role: Role, action: DashboardAction, environment: Environ
   return (PERMISSIONS[action][role] as readonly Environment[]).includes(environment);
 }
 
+/**
+ * Whether `role` sees real customers' data of `environment` (the statements of the version
+ * preview). Developers build against sandbox: production customers' statements, figures and PDF
+ * links are for Admins, who answer for production. Not an action: a Developer's production preview
+ * is built from sandbox data instead of being refused.
+ */
+export function seesCustomerData(role: Role, environment: Environment): boolean {
+  return role === "Admin" || environment === "sandbox";
+}
+
 const DESCRIPTIONS: Record<DashboardAction, string> = {
   "keys.view": "view API keys",
   "keys.create": "create API keys",

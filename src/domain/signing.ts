@@ -27,7 +27,7 @@ function importKey(secret: string): Promise<CryptoKey> {
  * A short public name for a secret: the start of an HMAC of a fixed label under it, which says
  * nothing about the secret but tells two secrets apart.
  */
-function keyIdOf(secret: string): Promise<string> {
+export function keyIdOf(secret: string): Promise<string> {
   let id = keyIdCache.get(secret);
   if (!id) {
     id = importKey(secret)
@@ -68,16 +68,24 @@ export const MIN_SECRET_LENGTH = 32;
 /** Key ids are 8 URL-safe base64 characters. */
 export const KEY_ID = /^[A-Za-z0-9_-]{8}$/;
 
+/**
+ * The secrets that verify (or open) what was made under them: the current one, then the previous
+ * one during a rotation. A previous secret too short to be safe is not accepted either.
+ */
+export function configuredSecrets(secret: string, previous?: string): string[] {
+  const secrets = [secret];
+  if (previous !== undefined && previous.length >= MIN_SECRET_LENGTH && previous !== secret) {
+    secrets.push(previous);
+  }
+  return secrets;
+}
+
 export function createSigner(secret: string, previous?: string): Signer {
   if (secret.length < MIN_SECRET_LENGTH) {
     const refuse = () => Promise.reject(new Error("SIGNING_SECRET is missing or too short"));
     return { keyId: refuse, sign: refuse, signEach: refuse, verify: refuse };
   }
-  // A previous secret too short to be safe is not accepted either.
-  const secrets = [secret];
-  if (previous !== undefined && previous.length >= MIN_SECRET_LENGTH && previous !== secret) {
-    secrets.push(previous);
-  }
+  const secrets = configuredSecrets(secret, previous);
   async function verifyWith(
     candidate: string,
     purpose: string,

@@ -1,5 +1,7 @@
 // Which URLs may receive webhooks: https to public hosts only, so an endpoint can never make the
-// service call into a private network, a cloud metadata address or itself.
+// service call into a private network, a cloud metadata address or itself. Literal addresses are
+// checked here, every IPv6 form that carries an IPv4 address included; a name of the Worker's own
+// zone goes out through the zone's front door, never to its origin (`global_fetch_strictly_public`).
 
 /** Longest accepted endpoint URL. */
 export const MAX_URL_LENGTH = 2048;
@@ -100,15 +102,61 @@ function parseV6(text: string): number[] | null {
   return out;
 }
 
-/** The IPv4 address an IPv6 address carries (mapped, compatible or NAT64), if any. */
+/** Whether `groups` lies in the `length`-bit prefix `prefix` (both as eight 16-bit groups). */
+function inV6Prefix(groups: readonly number[], prefix: readonly number[], length: number): boolean {
+  for (let i = 0; i * 16 < length; i++) {
+    const bits = Math.min(16, length - i * 16);
+    const mask = (0xffff << (16 - bits)) & 0xffff;
+    if (((groups[i] ?? 0) & mask) !== ((prefix[i] ?? 0) & mask)) return false;
+  }
+  return true;
+}
+
+/** An IPv6 prefix written as text, with its length: `["fc00::", 7]`. */
+function v6Prefixes(list: readonly [string, number][]): [number[], number][] {
+  return list.map(([text, length]) => [parseV6(text) ?? [], length]);
+}
+
+/**
+ * IPv6 ranges that are not the public internet (IANA IPv6 special-purpose registry, RFC 6890),
+ * whatever they carry. 2001::/23 holds Teredo (2001::/32), which tunnels to an IPv4 address of
+ * either end: no webhook host lives there.
+ */
+const BLOCKED_V6 = v6Prefixes([
+  ["::", 128], // unspecified
+  ["::1", 128], // loopback
+  ["100::", 64], // discard-only
+  ["100:0:0:1::", 64], // dummy prefix
+  ["64:ff9b:1::", 48], // local-use IPv4/IPv6 translation: a private network's NAT64
+  ["2001::", 23], // IETF protocol assignments (Teredo, benchmarking, ORCHID…)
+  ["2001:db8::", 32], // documentation
+  ["3fff::", 20], // documentation
+  ["5f00::", 16], // segment routing (SRv6) identifiers
+  ["fc00::", 7], // unique local
+  ["fe80::", 10], // link-local
+  ["fec0::", 10], // site-local (deprecated)
+  ["ff00::", 8], // multicast
+]);
+
+/** Where an IPv6 address may carry an IPv4 address: the prefix, and the group it starts at. */
+const CARRIES_V4: [number[], number, number][] = [
+  ...v6Prefixes([
+    ["::ffff:0:0", 96], // IPv4-mapped
+    ["::ffff:0:0:0", 96], // IPv4-translated
+    ["::", 96], // IPv4-compatible (deprecated)
+    ["64:ff9b::", 96], // NAT64, well-known prefix
+  ]).map(([prefix, length]): [number[], number, number] => [prefix, length, 6]),
+  [parseV6("2002::") ?? [], 16, 1], // 6to4: 2002:AABB:CCDD::/48 carries AA.BB.CC.DD
+];
+
+/** The IPv4 address an IPv6 address carries (mapped, translated, compatible, NAT64, 6to4). */
 function embeddedV4(groups: readonly number[]): number[] | null {
-  const g = (i: number) => groups[i] ?? 0;
-  const zeroes = (from: number, to: number) => groups.slice(from, to).every((x) => x === 0);
-  const mapped = zeroes(0, 5) && g(5) === 0xffff;
-  const compatible = zeroes(0, 6);
-  const nat64 = g(0) === 0x64 && g(1) === 0xff9b && zeroes(2, 6);
-  if (!mapped && !compatible && !nat64) return null;
-  return [g(6) >> 8, g(6) & 0xff, g(7) >> 8, g(7) & 0xff];
+  for (const [prefix, length, at] of CARRIES_V4) {
+    if (!inV6Prefix(groups, prefix, length)) continue;
+    const [high = 0, low = 0] = groups.slice(at, at + 2);
+    return [high >> 8, high & 0xff, low >> 8, low & 0xff];
+  }
+  return null;
 }
 
 function isLoopbackV6(groups: readonly number[]): boolean {
@@ -116,15 +164,7 @@ function isLoopbackV6(groups: readonly number[]): boolean {
 }
 
 function isBlockedV6(groups: readonly number[]): boolean {
-  const first = groups[0] ?? 0;
-  if (groups.every((x) => x === 0)) return true; // unspecified
-  if (isLoopbackV6(groups)) return true;
-  if ((first & 0xfe00) === 0xfc00) return true; // unique local fc00::/7
-  if ((first & 0xffc0) === 0xfe80) return true; // link-local fe80::/10
-  if ((first & 0xffc0) === 0xfec0) return true; // site-local (deprecated) fec0::/10
-  if ((first & 0xff00) === 0xff00) return true; // multicast
-  if (first === 0x2001 && groups[1] === 0x0db8) return true; // documentation
-  if (first === 0x0100 && groups.slice(1, 4).every((x) => x === 0)) return true; // discard-only
+  if (BLOCKED_V6.some(([prefix, length]) => inV6Prefix(groups, prefix, length))) return true;
   const v4 = embeddedV4(groups);
   return v4 !== null && isBlockedV4(v4);
 }

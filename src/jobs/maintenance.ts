@@ -1,11 +1,13 @@
-// The `scheduled()` handler: re-send deliveries whose queue message was lost, and purge events
-// past their 30 days, idempotency keys past their 24 hours, and dashboard sessions and sign-in
-// links past their end.
+// The `scheduled()` handler: re-send deliveries whose queue message was lost, purge events past
+// their 30 days, idempotency keys past their 24 hours, and dashboard sessions and sign-in links
+// past their end, and seal webhook endpoint secrets under the current SIGNING_SECRET (those
+// stored before sealing, and those sealed under a previous secret during a rotation).
 
 import type { Bindings } from "../app/context";
-import { openDatabase } from "../db/client";
+import { type Database, openDatabase } from "../db/client";
 import { purgeExpiredCredentials } from "../db/sessions";
 import { EVENT_RETENTION_MS } from "../domain/event";
+import type { SecretSealer } from "../domain/secret-sealing";
 import { SESSION_IDLE_TIMEOUT_MS } from "../domain/session-policy";
 import { sendDeliveries } from "../webhooks/delivery-queue";
 import {
@@ -13,6 +15,8 @@ import {
   purgeExpiredEvents,
   purgeExpiredIdempotencyKeys,
 } from "../webhooks/delivery-work";
+import { endpointsToReseal, resealSecrets } from "../webhooks/endpoint-store";
+import { secretSealerOf } from "../webhooks/endpoints";
 
 /** A delivery overdue by this much lost its message (queues add seconds, not minutes). */
 export const SWEEP_GRACE_MS = 5 * 60 * 1000;
@@ -39,11 +43,56 @@ export async function runMaintenance(
   const events = await drain(() => purgeExpiredEvents(db, before, PER_BATCH));
   const keys = await drain(() => purgeExpiredIdempotencyKeys(db, at, PER_BATCH));
   await drain(() => purgeExpiredCredentials(db, at, idleCutoff, PER_BATCH));
+  const resealed = await resealEndpointSecrets(db, secretSealerOf(env));
   console.log(
     JSON.stringify({
-      maintenance: { resent, events_purged: events, idempotency_keys_purged: keys },
+      maintenance: {
+        resent,
+        events_purged: events,
+        idempotency_keys_purged: keys,
+        endpoint_secrets_sealed: resealed,
+      },
     }),
   );
+}
+
+/**
+ * Seals every endpoint secret not yet sealed under the current SIGNING_SECRET, in id order, a
+ * batch of writes per page; answers how many endpoints were sealed anew. A secret no configured
+ * SIGNING_SECRET opens is left as it is (its deliveries say so); a rolled one keeps its roll.
+ */
+async function resealEndpointSecrets(db: Database, sealer: SecretSealer): Promise<number> {
+  const keyId = await sealer.keyId();
+  let after = "";
+  let total = 0;
+  for (let i = 0; i < MAX_BATCHES; i++) {
+    const page = await endpointsToReseal(db, keyId, after, PER_BATCH);
+    const writes = [];
+    for (const row of page) {
+      const secret = await sealer.open(row.secret, row.secretKeyId, row.endpointId);
+      if (secret === null) continue;
+      const previous =
+        row.previousSecret === null
+          ? null
+          : await sealer.open(row.previousSecret, row.previousSecretKeyId, row.endpointId);
+      const sealed = await sealer.seal(secret, row.endpointId);
+      const sealedPrevious = previous === null ? null : await sealer.seal(previous, row.endpointId);
+      writes.push(
+        resealSecrets(db, row, {
+          secret: sealed.sealed,
+          secretKeyId: sealed.keyId,
+          previousSecret: sealedPrevious?.sealed ?? null,
+          previousSecretKeyId: sealedPrevious?.keyId ?? null,
+        }),
+      );
+    }
+    const [first, ...rest] = writes;
+    if (first) await db.batch([first, ...rest]);
+    total += writes.length;
+    after = page.at(-1)?.endpointId ?? after;
+    if (page.length < PER_BATCH) break;
+  }
+  return total;
 }
 
 /** Runs a purge of up to PER_BATCH rows until it comes back short (MAX_BATCHES at most). */

@@ -4,7 +4,7 @@
 import { Hono } from "hono";
 import { userActor } from "../app/actor";
 import type { AppEnv } from "../app/context";
-import { ApiError } from "../app/errors";
+import { ApiError, liveKeyLimitReached } from "../app/errors";
 import { field } from "../dashboard/forms";
 import { CsrfField, Time } from "../dashboard/layout";
 import { allow, type DashboardPage } from "../dashboard/page";
@@ -23,7 +23,7 @@ import { findApiKey } from "./key-store";
 export function NewKeyView(props: {
   environment: Environment;
   created: { key_id: string; api_key: string; scopes: string[]; name?: string };
-  oldKey?: { keyId: string; expiresAt: string };
+  oldKey?: { keyId: string; expiresAt: string; expiredWithIt: string[] };
 }) {
   const { created, environment } = props;
   return (
@@ -55,7 +55,23 @@ export function NewKeyView(props: {
       {props.oldKey && (
         <p>
           The old key <code>{props.oldKey.keyId}</code> stops working at{" "}
-          <Time at={props.oldKey.expiresAt} />.
+          <Time at={props.oldKey.expiresAt} />
+          {props.oldKey.expiredWithIt.length > 0 && (
+            <>
+              , and{" "}
+              {props.oldKey.expiredWithIt.length === 1
+                ? "1 key minted from it expires with it"
+                : `${props.oldKey.expiredWithIt.length} keys minted from it expire with it`}
+              :{" "}
+              {props.oldKey.expiredWithIt.map((id, i) => (
+                <>
+                  {i > 0 && ", "}
+                  <code>{id}</code>
+                </>
+              ))}
+            </>
+          )}
+          .
         </p>
       )}
       <p>
@@ -77,14 +93,45 @@ const GRACE_LABELS: Record<RollGrace, string> = {
   "7d": "In 7 days",
 };
 
-function RollView(props: { environment: Environment; apiKey: ApiKeyRecord }) {
-  const { apiKey, environment } = props;
+/** The keys minted from a key, as its roll and revoke pages list them. */
+function MintedKeys(props: { keys: ApiKeyRecord[] }) {
+  return (
+    <ul>
+      {props.keys.map((d) => (
+        <li>
+          <code>{d.masked}</code> <code class="muted">{d.keyId}</code>
+          {d.name ? ` (${d.name})` : ""}
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function RollView(props: {
+  environment: Environment;
+  apiKey: ApiKeyRecord;
+  /** The live keys minted from it, which expire when it does. */
+  expiringWithIt: ApiKeyRecord[];
+}) {
+  const { apiKey, environment, expiringWithIt } = props;
   return (
     <>
       <p>
         Rolling <code>{apiKey.masked}</code> (<code>{apiKey.keyId}</code>) creates a new key with
         the same scopes. Choose when the old key stops working, so you can deploy the new one first.
       </p>
+      {expiringWithIt.length > 0 ? (
+        <>
+          <p>
+            {expiringWithIt.length === 1 ? "One key was" : `${expiringWithIt.length} keys were`}{" "}
+            minted from it with <code>POST /v2/keys</code>. A key never outlives the key that minted
+            it, so these stop working when it does; mint new ones from the new key.
+          </p>
+          <MintedKeys keys={expiringWithIt} />
+        </>
+      ) : (
+        <p>No live key was minted from it.</p>
+      )}
       <form
         method="post"
         action={`/dashboard/${environment}/keys/${apiKey.keyId}/roll`}
@@ -139,14 +186,7 @@ function RevokeView(props: {
               {descendants.length === 1 ? "One key was" : `${descendants.length} keys were`} minted
               from it with <code>POST /v2/keys</code>:
             </p>
-            <ul>
-              {descendants.map((d) => (
-                <li>
-                  <code>{d.masked}</code> <code class="muted">{d.keyId}</code>
-                  {d.name ? ` (${d.name})` : ""}
-                </li>
-              ))}
-            </ul>
+            <MintedKeys keys={descendants} />
             <div>
               <input type="checkbox" id="cascade" name="cascade" value="1" checked />{" "}
               <label for="cascade">Revoke the keys minted from it too</label>
@@ -174,13 +214,22 @@ export const keyRollPage: DashboardPage = {
   routes: new Hono<AppEnv>()
     .get("/:environment/keys/:key_id/roll", allow("keys.roll"), async (c) => {
       const { environment } = c.var;
-      const { partnerId } = c.var.session.user;
-      const apiKey = await findApiKey(c.get("db"), partnerId, environment, c.req.param("key_id"));
+      const ref = {
+        partnerId: c.var.session.user.partnerId,
+        environment,
+        keyId: c.req.param("key_id"),
+      };
+      const [apiKey, descendants] = await Promise.all([
+        findApiKey(c.get("db"), ref.partnerId, environment, ref.keyId),
+        descendantsOf(c.get("db"), ref),
+      ]);
       if (!apiKey) throw keyNotFound();
-      return c.render(<RollView environment={environment} apiKey={apiKey} />, {
-        title: "Roll a key",
-        section: "keys",
-      });
+      const now = c.get("now")();
+      const expiringWithIt = descendants.filter((d) => keyStatus(d, now) !== "expired");
+      return c.render(
+        <RollView environment={environment} apiKey={apiKey} expiringWithIt={expiringWithIt} />,
+        { title: "Roll a key", section: "keys" },
+      );
     })
 
     .post("/:environment/keys/:key_id/roll", allow("keys.roll"), async (c) => {
@@ -201,7 +250,13 @@ export const keyRollPage: DashboardPage = {
         actor: userActor(c, user),
         now,
       });
-      if (!rolled) {
+      if (rolled.kind === "limit_reached") {
+        throw liveKeyLimitReached(
+          "a roll keeps the old key live for its grace period, so make the old key expire now " +
+            "(one key for another), or revoke keys you no longer use first.",
+        );
+      }
+      if (rolled.kind === "not_live") {
         const apiKey = await findApiKey(db, user.partnerId, environment, keyId);
         if (!apiKey) throw keyNotFound();
         throw new ApiError(
@@ -209,9 +264,14 @@ export const keyRollPage: DashboardPage = {
           `This key is ${keyStatus(apiKey, now)}: only a live key can be rolled.`,
         );
       }
-      const oldKey = { keyId, expiresAt: rolled.old_key_expires_at };
+      const oldKey = {
+        keyId,
+        expiresAt: rolled.oldKeyExpiresAt,
+        expiredWithIt: rolled.expiredWithIt,
+      };
       c.status(201);
-      return c.render(<NewKeyView environment={environment} created={rolled} oldKey={oldKey} />, {
+      const { created } = rolled;
+      return c.render(<NewKeyView environment={environment} created={created} oldKey={oldKey} />, {
         title: "Key rolled",
         section: "keys",
       });

@@ -13,9 +13,13 @@ import type { ApiKeyRecord } from "../domain/key-record";
 import type { Scope } from "../domain/scopes";
 import {
   type CreatedKey,
+  carriesOperatorGrant,
   creatorColumns,
   keyRecordColumns,
+  keyStored,
+  liveKey,
   newKeyMaterial,
+  roomForKey,
   toKeyRecord,
 } from "./key-store";
 
@@ -85,47 +89,75 @@ export async function revokeApiKey(
   return ((revoked?.results ?? []) as { key_id: string }[]).map((r) => r.key_id);
 }
 
+/** What became of a roll. */
+export type KeyRoll =
+  | {
+      kind: "rolled";
+      created: CreatedKey;
+      oldKeyExpiresAt: string;
+      /** The live keys minted from the old key (transitively), now expiring with it. */
+      expiredWithIt: string[];
+    }
+  | { kind: "not_live" }
+  | { kind: "limit_reached" };
+
 /**
- * A new key with the old key's scopes, name and parent; the old key then expires after `graceMs`
- * (never later than an expiry it already had). Null when the old key is not live, so a key
- * revoked or expired meanwhile is never rolled.
+ * A new key with the old key's scopes, name, parent and grant; the old key then expires after
+ * `graceMs` (never later than an expiry it already had), and so does every live key minted from
+ * it: a key never outlives the key that minted it, so rolling a leaked key also ends what was
+ * minted with it. The new key expires when its own parent does. Refused when the old key is not
+ * live (revoked or expired meanwhile), or when the environment has no room for one more live key
+ * (a roll with a grace period keeps the old key live meanwhile; one that ends it now replaces it
+ * one for one). One atomic batch, every statement gated on the new key being stored.
  */
 export async function rollApiKey(
   db: Database,
   input: KeyRef & { graceMs: number; actor: Actor; now: Date },
-): Promise<(CreatedKey & { old_key_expires_at: string }) | null> {
+): Promise<KeyRoll> {
   const now = input.now.toISOString();
   const graceEnds = new Date(input.now.getTime() + input.graceMs).toISOString();
   const fresh = await newKeyMaterial(input.environment);
-  // The old key's expiry after the roll: the grace period's end, or an earlier expiry it had.
+  // An expiry after the roll: the grace period's end, or an earlier expiry the key had.
   const expiry = sql`CASE WHEN ${apiKeys.expiresAt} < ${graceEnds} THEN ${apiKeys.expiresAt}
     ELSE ${graceEnds} END`;
   const creator = creatorColumns(input.actor);
-  const oldKey = and(
-    eq(apiKeys.keyId, input.keyId),
-    eq(apiKeys.partnerId, input.partnerId),
-    eq(apiKeys.environment, input.environment),
-    keyIsLive(now),
-  ) as SQL;
-  const [inserted, , , read] = await atomically(db, [
+  const oldKey = liveKey(input.keyId, input.partnerId, input.environment, now);
+  const room = roomForKey(
+    input.partnerId,
+    input.environment,
+    now,
+    input.graceMs === 0 ? input.keyId : undefined,
+  );
+  const rolled = keyStored(fresh.keyId);
+  const liveFamily = and(inFamily(input, true), keyIsLive(now)) as SQL;
+  const expiring = sql`SELECT key_id FROM ${apiKeys}
+    WHERE ${liveFamily} AND ${apiKeys.keyId} <> ${input.keyId}
+    ORDER BY created_at, key_id`;
+  const [inserted, , expiringRows, , read] = await atomically(db, [
     sql`INSERT INTO ${apiKeys} (key_id, key_hash, partner_id, environment, scopes, name,
-        created_at, created_by, created_by_user_id, parent_key_id, masked_key)
+        created_at, created_by, created_by_user_id, parent_key_id, masked_key, expires_at,
+        operator_grant)
       SELECT ${fresh.keyId}, ${fresh.keyHash}, partner_id, environment, scopes, name, ${now},
-        ${creator.createdBy}, ${creator.createdByUserId}, parent_key_id, ${fresh.maskedKey}
-      FROM ${apiKeys} WHERE ${oldKey}`,
+        ${creator.createdBy}, ${creator.createdByUserId}, parent_key_id, ${fresh.maskedKey},
+        (SELECT p.expires_at FROM ${apiKeys} p WHERE p.key_id = ${apiKeys.parentKeyId}),
+        ${carriesOperatorGrant}
+      FROM ${apiKeys} WHERE ${oldKey} AND ${room}`,
     auditInsert(
       input.partnerId,
       input.actor,
       { action: "key.rolled", environment: input.environment, target: input.keyId },
       input.now,
       {
-        guard: sql`EXISTS (SELECT 1 FROM ${apiKeys} WHERE ${oldKey})`,
+        guard: rolled,
         details: sql`(SELECT json_object('new_key_id', ${fresh.keyId},
-          'old_key_expires_at', ${expiry}) FROM ${apiKeys} WHERE ${oldKey})`,
+          'old_key_expires_at', ${expiry},
+          'expired_with_it', (SELECT json_group_array(key_id) FROM (${expiring})))
+          FROM ${apiKeys} WHERE ${oldKey})`,
       },
     ),
-    db.update(apiKeys).set({ expiresAt: expiry }).where(oldKey),
-    sql`SELECT key_id, scopes, name, expires_at FROM ${apiKeys}
+    expiring,
+    db.update(apiKeys).set({ expiresAt: expiry }).where(and(liveFamily, rolled)),
+    sql`SELECT key_id, scopes, name, expires_at, ${oldKey} AS live FROM ${apiKeys}
       WHERE key_id IN (${fresh.keyId}, ${input.keyId})`,
   ]);
   const rows = (read?.results ?? []) as {
@@ -133,18 +165,26 @@ export async function rollApiKey(
     scopes: string;
     name: string | null;
     expires_at: string | null;
+    live: number;
   }[];
   const created = rows.find((r) => r.key_id === fresh.keyId);
   const old = rows.find((r) => r.key_id === input.keyId);
-  if (inserted?.meta.changes !== 1 || !created || !old?.expires_at) return null;
-  const result: CreatedKey & { old_key_expires_at: string } = {
+  if (inserted?.meta.changes !== 1 || !created || !old?.expires_at) {
+    // Nothing changed: the old key's row says why (not the partner's, or not live; or no room).
+    return { kind: old?.live ? "limit_reached" : "not_live" };
+  }
+  const result: CreatedKey = {
     key_id: fresh.keyId,
     api_key: fresh.apiKey,
     environment: input.environment,
     scopes: JSON.parse(created.scopes) as Scope[],
     created_at: now,
-    old_key_expires_at: old.expires_at,
   };
   if (created.name !== null) result.name = created.name;
-  return result;
+  return {
+    kind: "rolled",
+    created: result,
+    oldKeyExpiresAt: old.expires_at,
+    expiredWithIt: ((expiringRows?.results ?? []) as { key_id: string }[]).map((r) => r.key_id),
+  };
 }

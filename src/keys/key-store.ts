@@ -1,14 +1,24 @@
 // API keys: created with their creator and an audit row in one batch (the plaintext is returned
-// once; only its SHA-256 is stored), listed newest first, and marked used once a day.
-import { and, desc, eq, isNull, lt, or, type SQL } from "drizzle-orm";
+// once; only its SHA-256 is stored), listed newest first, and marked used once a day. A key is
+// created only while its environment has room (`MAX_LIVE_KEYS`) and, when a key mints it, while
+// that key is live: both are conditions of the insert itself, so no concurrent revoke or
+// creation can slip past them.
+import { and, desc, eq, isNull, lt, ne, or, type SQL, sql } from "drizzle-orm";
 import { auditInsert } from "../db/audit";
-import { atomically } from "../db/batch";
+import { atomically, insertWhere, type Query } from "../db/batch";
 import type { Database } from "../db/client";
+import { keyIsLive } from "../db/key-lookup";
 import { apiKeys, users } from "../db/schema";
 import { generateApiKey, generateKeyId, hashApiKey } from "../domain/api-keys";
 import type { Actor } from "../domain/audit";
 import type { Environment } from "../domain/environment";
-import { type ApiKeyRecord, type KeyCreator, maskApiKey, maskedPrefix } from "../domain/key-record";
+import {
+  type ApiKeyRecord,
+  type KeyCreator,
+  MAX_LIVE_KEYS,
+  maskApiKey,
+  maskedPrefix,
+} from "../domain/key-record";
 import type { Scope } from "../domain/scopes";
 
 export interface CreatedKey {
@@ -40,6 +50,43 @@ export async function newKeyMaterial(environment: Environment) {
   };
 }
 
+/** SQL: the row carries the operator's grant of its scopes (see `api_keys.operator_grant`). */
+export const carriesOperatorGrant = sql`coalesce(${apiKeys.operatorGrant},
+  ${apiKeys.createdBy} IS NULL OR ${apiKeys.createdBy} = 'operator')`;
+
+/**
+ * SQL: the partner's environment has room for one more live key at `now`, not counting
+ * `replaced` (a key that stops being live in the same batch).
+ */
+export function roomForKey(
+  partnerId: string,
+  environment: Environment,
+  now: string,
+  replaced?: string,
+): SQL {
+  const live = and(
+    keysOf(partnerId, environment),
+    keyIsLive(now),
+    replaced === undefined ? undefined : ne(apiKeys.keyId, replaced),
+  );
+  return sql`(SELECT count(*) FROM ${apiKeys} WHERE ${live}) < ${MAX_LIVE_KEYS}`;
+}
+
+/** SQL: a key with this id is stored (the guard of what commits alongside its creation). */
+export function keyStored(keyId: string): SQL {
+  return sql`EXISTS (SELECT 1 FROM ${apiKeys} WHERE ${apiKeys.keyId} = ${keyId})`;
+}
+
+/** SQL: the key is the partner's, in the environment, and live at `now`. */
+export function liveKey(
+  keyId: string,
+  partnerId: string,
+  environment: Environment,
+  now: string,
+): SQL {
+  return and(eq(apiKeys.keyId, keyId), keysOf(partnerId, environment), keyIsLive(now)) as SQL;
+}
+
 export interface NewKey {
   partnerId: string;
   environment: Environment;
@@ -49,54 +96,92 @@ export interface NewKey {
   now: Date;
 }
 
-/** Creates a key and records who created it, atomically; answers it with its plaintext. */
-export async function createApiKey(db: Database, input: NewKey): Promise<CreatedKey> {
-  const { created, writes } = await prepareApiKey(input);
-  await atomically(db, writes(db));
-  return created;
+/** What became of a creation: stored, or refused by one of its conditions. */
+export type KeyCreation = "created" | "limit_reached" | "creator_not_live";
+
+/** A key worked out but not yet stored, answered as it will read. */
+export interface PreparedKey {
+  created: CreatedKey;
+  /** SQL true once the key is stored: what is stored alongside it is gated on it. */
+  stored: SQL;
+  /** Stores the key with its audit row and `alongside`, in one atomic batch. */
+  commit(db: Database, alongside?: Query[]): Promise<KeyCreation>;
+}
+
+/** Creates a key and records who created it, atomically. */
+export async function createApiKey(
+  db: Database,
+  input: NewKey,
+): Promise<{ outcome: KeyCreation; created: CreatedKey }> {
+  const prepared = await prepareApiKey(input);
+  return { outcome: await prepared.commit(db), created: prepared.created };
 }
 
 /**
- * A new key and the writes that store it with its audit row, not yet run: for a caller that
- * commits them in one batch with other writes.
+ * A new key for the caller to commit, alone or in one batch with its own writes. A key minted by
+ * a key (`POST /v2/keys`) expires when its creator does: it never outlives it.
  */
-export async function prepareApiKey(input: NewKey) {
+export async function prepareApiKey(input: NewKey): Promise<PreparedKey> {
   const { apiKey, keyId, keyHash, maskedKey } = await newKeyMaterial(input.environment);
-  const createdAt = input.now.toISOString();
+  const now = input.now.toISOString();
   const scopes = [...input.scopes];
-  const writes = (db: Database) => [
-    db.insert(apiKeys).values({
-      keyId,
-      keyHash,
-      partnerId: input.partnerId,
-      environment: input.environment,
-      scopes: JSON.stringify(scopes),
-      name: input.name,
-      createdAt,
-      maskedKey,
-      ...creatorColumns(input.actor),
-    }),
-    auditInsert(
-      input.partnerId,
-      input.actor,
-      {
-        action: "key.created",
-        environment: input.environment,
-        target: keyId,
-        details: { name: input.name, scopes },
-      },
-      input.now,
-    ),
-  ];
+  const creator = creatorColumns(input.actor);
+  const room = roomForKey(input.partnerId, input.environment, now);
+  const parent = creator.parentKeyId;
+  const creatorLive = parent
+    ? sql`EXISTS (SELECT 1 FROM ${apiKeys} WHERE ${liveKey(parent, input.partnerId, input.environment, now)})`
+    : sql`1`;
+  const expiresAt = parent
+    ? sql`(SELECT ${apiKeys.expiresAt} FROM ${apiKeys} WHERE ${apiKeys.keyId} = ${parent})`
+    : sql`NULL`;
+  const stored = keyStored(keyId);
   const created: CreatedKey = {
     key_id: keyId,
     api_key: apiKey,
     environment: input.environment,
     scopes,
-    created_at: createdAt,
+    created_at: now,
   };
   if (input.name !== null) created.name = input.name;
-  return { created, writes };
+  const commit = async (db: Database, alongside: Query[] = []): Promise<KeyCreation> => {
+    const results = await atomically(db, [
+      insertWhere(
+        apiKeys,
+        {
+          keyId,
+          keyHash,
+          partnerId: input.partnerId,
+          environment: input.environment,
+          scopes: JSON.stringify(scopes),
+          name: input.name,
+          createdAt: now,
+          ...creator,
+          maskedKey,
+          expiresAt,
+          operatorGrant: input.actor.type === "operator" ? 1 : 0,
+        },
+        sql`${room} AND ${creatorLive}`,
+      ),
+      auditInsert(
+        input.partnerId,
+        input.actor,
+        {
+          action: "key.created",
+          environment: input.environment,
+          target: keyId,
+          details: { name: input.name, scopes },
+        },
+        input.now,
+        { guard: stored },
+      ),
+      sql`SELECT ${stored} AS created, ${creatorLive} AS creator_live`,
+      ...alongside,
+    ]);
+    const check = results[2]?.results?.[0] as { created: number; creator_live: number } | undefined;
+    if (check?.created) return "created";
+    return check?.creator_live ? "limit_reached" : "creator_not_live";
+  };
+  return { created, stored, commit };
 }
 
 /** The columns a key record is built from, with its creating user's address when known. */
@@ -223,24 +308,21 @@ export async function keyOwner(
 }
 
 /**
- * The scopes the operator granted the partner in an environment: those of the keys it created
- * (and of keys older than creator tracking). Dashboard users choose new keys' scopes among them,
- * so the dashboard never widens what the operator configured.
+ * The scopes the operator grants the partner in an environment at `now`: those of the live keys
+ * carrying its grant (the keys it created, and their roll replacements). Dashboard users choose
+ * new keys' scopes among them, so the dashboard never widens what the operator configured, nor
+ * gives a scope the operator took away by revoking the key that held it.
  */
 export async function operatorGrantedScopes(
   db: Database,
   partnerId: string,
   environment: Environment,
+  now: Date,
 ): Promise<string[]> {
   const rows = await db
     .selectDistinct({ scopes: apiKeys.scopes })
     .from(apiKeys)
-    .where(
-      and(
-        keysOf(partnerId, environment),
-        or(isNull(apiKeys.createdBy), eq(apiKeys.createdBy, "operator")),
-      ),
-    );
+    .where(and(keysOf(partnerId, environment), keyIsLive(now.toISOString()), carriesOperatorGrant));
   return [...new Set(rows.flatMap((r) => JSON.parse(r.scopes) as string[]))];
 }
 

@@ -3,7 +3,7 @@
 import { Hono } from "hono";
 import { userActor } from "../app/actor";
 import type { AppEnv } from "../app/context";
-import { ApiError } from "../app/errors";
+import { ApiError, liveKeyLimitReached } from "../app/errors";
 import { readForm } from "../dashboard/forms";
 import { CsrfField, Time } from "../dashboard/layout";
 import { allow, type DashboardPage, may } from "../dashboard/page";
@@ -195,9 +195,10 @@ export const keysPage: DashboardPage = {
       const { user } = c.var.session;
       const db = c.get("db");
       const after = c.req.query("after") ?? null;
+      const now = c.get("now")();
       const [page, grantedScopes] = await Promise.all([
         listApiKeys(db, user.partnerId, environment, after, PAGE_SIZE),
-        operatorGrantedScopes(db, user.partnerId, environment),
+        operatorGrantedScopes(db, user.partnerId, environment, now),
       ]);
       if (!page) throw keyNotFound();
       const last = page.keys.at(-1);
@@ -209,7 +210,7 @@ export const keysPage: DashboardPage = {
           canManage={may(c, "keys.create", environment)}
           refusal={refusalOf(user.role, "keys.create", environment)}
           grantedScopes={SCOPES.filter((s) => grantedScopes.includes(s))}
-          now={c.get("now")()}
+          now={now}
         />,
         { title: "API keys", section: "keys", notice: revokedNotice(c.req.query("revoked")) },
       );
@@ -223,7 +224,8 @@ export const keysPage: DashboardPage = {
       if (name.length > 255)
         throw new ApiError("BAD_REQUEST_ERROR", "A name is 255 characters at most.");
       const scopes = [...new Set(form.getAll("scopes"))];
-      const granted = await operatorGrantedScopes(c.get("db"), user.partnerId, environment);
+      const now = c.get("now")();
+      const granted = await operatorGrantedScopes(c.get("db"), user.partnerId, environment, now);
       const refused = scopes.filter((s) => !granted.includes(s));
       if (refused.length > 0) {
         throw new ApiError(
@@ -231,14 +233,16 @@ export const keysPage: DashboardPage = {
           `Not granted to your keys in ${environment}: ${refused.join(", ").slice(0, 200)}.`,
         );
       }
-      const created = await createApiKey(c.get("db"), {
+      const { outcome, created } = await createApiKey(c.get("db"), {
         partnerId: user.partnerId,
         environment,
         scopes: SCOPES.filter((s) => scopes.includes(s)),
         name: name || null,
         actor: userActor(c, user),
-        now: c.get("now")(),
+        now,
       });
+      // A user's key has no creator key that could stop being live: only the bound refuses it.
+      if (outcome !== "created") throw liveKeyLimitReached();
       c.status(201);
       return c.render(<NewKeyView environment={environment} created={created} />, {
         title: "Your new key",

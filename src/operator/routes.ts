@@ -5,8 +5,9 @@ import { Hono } from "hono";
 import * as z from "zod";
 import { operatorActor } from "../app/actor";
 import type { AppEnv } from "../app/context";
-import { ApiError, invalidRequest, routeNotFound } from "../app/errors";
-import { limitPerClientIp, RATE_LIMITS } from "../app/rate-limit";
+import { ApiError, invalidRequest, liveKeyLimitReached, routeNotFound } from "../app/errors";
+import { limitPerClientIp } from "../app/rate-limit";
+import { RATE_LIMITS } from "../app/rate-policies";
 import { readBoundedBody, readJsonBody } from "../app/read-body";
 import { atomically, type Query } from "../db/batch";
 import type { Database } from "../db/client";
@@ -100,7 +101,7 @@ export const operatorRoutes = new Hono<AppEnv>()
     const parsed = CreateKey.safeParse(body);
     if (!parsed.success) throw validationError(parsed.error, body);
     await requirePartner(c, partnerId);
-    const created = await createApiKey(c.get("db"), {
+    const { outcome, created } = await createApiKey(c.get("db"), {
       partnerId,
       environment: parsed.data.environment,
       scopes: [...new Set(parsed.data.scopes)],
@@ -108,6 +109,7 @@ export const operatorRoutes = new Hono<AppEnv>()
       actor: operatorActor(c),
       now: c.get("now")(),
     });
+    if (outcome !== "created") throw liveKeyLimitReached();
     return c.json(created, 201);
   })
 

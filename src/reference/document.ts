@@ -224,7 +224,8 @@ export function buildOpenApiDocument(
             "Makes the request safe to retry: the same key with the same request (method, path, " +
             "version, product and body) within 24 hours answers the first response again, " +
             "marked `Idempotent-Replayed: true`, without doing anything twice. Keys belong to " +
-            "your partner and environment; use a new random one (a UUID) per request.",
+            "the API key that sends them: the same key from another API key runs as a request " +
+            "of its own. Use a new random one (a UUID) per request.",
           schema: { type: "string", minLength: 1, maxLength: 255 },
         },
         MerchantKey: {

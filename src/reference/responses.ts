@@ -48,8 +48,9 @@ export function headerComponents(version: string, deprecated: boolean): Record<s
     },
     RateLimitPolicy: {
       description:
-        "The quota that applies, as the IETF RateLimit header fields draft writes it: " +
-        '`"api-key";q=1000;w=10` is 1000 requests per 10-second window for each API key.',
+        "The quotas that apply, as the IETF RateLimit header fields draft writes them: " +
+        '`"api-key";q=1000;w=10, "partner";q=5000;w=10` is 1000 requests per 10-second ' +
+        "window for each API key, and 5000 for all the keys of your partner in the environment.",
       schema: { type: "string" },
     },
     RateLimit: {
@@ -146,10 +147,11 @@ export function errorResponses(
     ),
     InternalError: error("An unexpected failure: type `INTERNAL_ERROR`.", ["INTERNAL_ERROR"]),
     RateLimited: error(
-      "Too many requests: type `RATE_LIMITED_ERROR`. Each API key has its own limit (see " +
-        "`RateLimit-Policy`); an address that fails authentication too often is refused for a " +
-        `while, whatever key it sends (that answer carries no \`${headers.version}\`). Wait ` +
-        "`Retry-After` seconds before retrying.",
+      "Too many requests: type `RATE_LIMITED_ERROR`. Each API key has its own limit, and all " +
+        "the keys of your partner in an environment share one (see `RateLimit-Policy`); an " +
+        "address that fails authentication too often has its further failures answered so for " +
+        `a while (that answer carries no \`${headers.version}\`), while valid keys from it ` +
+        "are served. Wait `Retry-After` seconds before retrying.",
       ["RATE_LIMITED_ERROR"],
       {
         "Retry-After": { $ref: "#/components/headers/RetryAfter" },

@@ -1,10 +1,10 @@
 // POST /v2/keys: a new key for the caller's partner and environment, with exactly its scopes.
 import { keyActor } from "../app/actor";
-import { invalidRequest } from "../app/errors";
+import { invalidRequest, liveKeyLimitReached } from "../app/errors";
 import { storeWithEffect } from "../app/idempotency";
+import { unauthorized } from "../app/pipeline";
 import { route } from "../app/route";
 import { schemas } from "../canonical/schemas";
-import { atomically } from "../db/batch";
 import { prepareApiKey } from "../keys/key-store";
 
 /** Asking for scopes is refused with its reason rather than as an unknown field. */
@@ -27,8 +27,7 @@ export const createKey = route({
   response: { status: 201, schema: schemas.ApiKey },
   async handler(c, { body: { name }, reply }) {
     const caller = c.get("caller");
-    const db = c.get("db");
-    const { created, writes } = await prepareApiKey({
+    const prepared = await prepareApiKey({
       partnerId: caller.partnerId,
       environment: caller.environment,
       scopes: caller.scopes,
@@ -36,9 +35,18 @@ export const createKey = route({
       actor: keyActor(c),
       now: c.get("now")(),
     });
-    // The key and its replayable response commit together: a retry never mints a second key.
-    const answer = reply(created);
-    await atomically(db, [...writes(db), ...(await storeWithEffect(c, answer))]);
-    return answer;
+    // The key and its replayable response commit together: a retry never mints a second key, and
+    // nothing is stored for a key the insert's conditions refused.
+    const answer = reply(prepared.created);
+    const alongside = await storeWithEffect(c, answer, prepared.stored);
+    switch (await prepared.commit(c.get("db"), alongside)) {
+      case "created":
+        return answer;
+      case "limit_reached":
+        throw liveKeyLimitReached();
+      case "creator_not_live":
+        // Revoked or expired since this request was authenticated.
+        throw unauthorized();
+    }
   },
 });

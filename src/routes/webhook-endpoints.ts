@@ -38,7 +38,7 @@ export const createWebhookEndpoint = route({
     });
     // The endpoint and its replayable response commit together: a retry never creates another.
     const answer = reply(prepared.endpoint);
-    await prepared.commit(await storeWithEffect(c, answer));
+    await prepared.commit(await storeWithEffect(c, answer, prepared.stored));
     return answer;
   },
 });
@@ -106,7 +106,7 @@ export const rollWebhookEndpointSecret = route({
     // The response is known before the write (the endpoint as it will read, with the new
     // secret), so it is stored in the same batch as the roll: a retry never rolls twice.
     const answer = reply(prepared.endpoint);
-    await prepared.commit(await storeWithEffect(c, answer));
+    await prepared.commit(await storeWithEffect(c, answer, prepared.stored));
     return answer;
   },
 });

@@ -8,6 +8,7 @@ import type { DeliveryRef } from "../db/event-writes";
 import { adminEmailsOf } from "../db/users";
 import { encodeIdSuffix } from "../domain/ids";
 import { nextRetryDelay } from "../domain/retry-schedule";
+import type { SecretSealer } from "../domain/secret-sealing";
 import { createSigner } from "../domain/signing";
 import { signingSecrets } from "../domain/webhook-endpoint";
 import { signWebhook } from "../domain/webhook-signature";
@@ -15,8 +16,14 @@ import { webhookUrlProblem } from "../domain/webhook-url";
 import { mailerFor } from "../mail/mailer";
 import type { VersionBundle } from "../versioning";
 import { type DeliveryConfig, deliveryConfig } from "./delivery-config";
-import { claimDelivery, type DeliveryNext, recordAttempt } from "./delivery-work";
+import {
+  type ClaimedDelivery,
+  claimDelivery,
+  type DeliveryNext,
+  recordAttempt,
+} from "./delivery-work";
 import { type NoticeDependencies, notifyEndpointDisabled } from "./disabled-notice";
+import { secretSealerOf } from "./endpoints";
 import { eventInVersion, renderEvent } from "./event-view";
 import { postWebhook } from "./post-webhook";
 
@@ -28,6 +35,7 @@ interface Delivery {
   db: Database;
   env: Bindings;
   config: DeliveryConfig;
+  sealer: SecretSealer;
   now: () => Date;
   notice: NoticeDependencies;
 }
@@ -35,6 +43,28 @@ interface Delivery {
 /** Who hears of a disabled endpoint: the deployment's mailer, to the partner's Admins. */
 function defaultNotice(env: Bindings, db: Database): NoticeDependencies {
   return { mailer: mailerFor(env), adminEmailsOf: (partnerId) => adminEmailsOf(db, partnerId) };
+}
+
+/** Why an endpoint whose secret no configured SIGNING_SECRET opens gets no delivery. */
+const UNREADABLE_SECRET =
+  "the endpoint's signing secret is sealed under a SIGNING_SECRET no longer configured; roll it";
+
+/**
+ * The endpoint's secrets in plaintext (a previous one only while it opens); null when its current
+ * secret opens under no configured SIGNING_SECRET.
+ */
+async function openSecrets(
+  sealer: SecretSealer,
+  endpointId: string,
+  endpoint: ClaimedDelivery["endpoint"],
+) {
+  const secret = await sealer.open(endpoint.secret, endpoint.secretKeyId, endpointId);
+  if (secret === null) return null;
+  const previousSecret =
+    endpoint.previousSecret === null
+      ? null
+      : await sealer.open(endpoint.previousSecret, endpoint.previousSecretKeyId, endpointId);
+  return { secret, previousSecret, previousSecretExpiresAt: endpoint.previousSecretExpiresAt };
 }
 
 /** What the queue should do with the message. */
@@ -53,6 +83,7 @@ async function attemptDelivery(d: Delivery, ref: DeliveryRef): Promise<Verdict> 
   }
 
   const { endpoint } = claim;
+  const secrets = await openSecrets(d.sealer, ref.endpoint_id, endpoint);
   const event = await renderEvent(claim.event, {
     signer: createSigner(d.env.SIGNING_SECRET ?? ""),
     origin: endpoint.apiOrigin,
@@ -60,8 +91,12 @@ async function attemptDelivery(d: Delivery, ref: DeliveryRef): Promise<Verdict> 
   });
   const ctx = { path: "", status: 200, timestamp: now.toISOString() };
   const body = JSON.stringify(eventInVersion(d.bundle, endpoint.apiVersion, event, ctx));
-  const signed = await signWebhook(signingSecrets(endpoint, now), event.event_id, now, body);
-  const problem = webhookUrlProblem(endpoint.url, { allowLoopback: d.config.allowLoopback });
+  const problem =
+    webhookUrlProblem(endpoint.url, { allowLoopback: d.config.allowLoopback }) ??
+    (secrets ? null : UNREADABLE_SECRET);
+  const signed = secrets
+    ? await signWebhook(signingSecrets(secrets, now), event.event_id, now, body)
+    : {};
   const outcome = problem
     ? { status: "failed" as const, durationMs: 0, responseStatus: null, error: problem }
     : await postWebhook(
@@ -146,6 +181,7 @@ async function deliverBatch(
     db,
     env,
     config: deliveryConfig(env),
+    sealer: secretSealerOf(env),
     now: () => new Date(),
     notice: notice(env, db),
   };

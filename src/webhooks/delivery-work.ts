@@ -25,8 +25,11 @@ export interface ClaimedDelivery {
     url: string;
     apiVersion: string;
     apiOrigin: string;
+    /** Sealed (see domain/secret-sealing.ts), under the key id beside it. */
     secret: string;
+    secretKeyId: string | null;
     previousSecret: string | null;
+    previousSecretKeyId: string | null;
     previousSecretExpiresAt: string | null;
     status: "enabled" | "disabled";
   };
@@ -82,7 +85,9 @@ export async function claimDelivery(
         apiVersion: webhookEndpoints.apiVersion,
         apiOrigin: webhookEndpoints.apiOrigin,
         secret: webhookEndpoints.secret,
+        secretKeyId: webhookEndpoints.secretKeyId,
         previousSecret: webhookEndpoints.previousSecret,
+        previousSecretKeyId: webhookEndpoints.previousSecretKeyId,
         previousSecretExpiresAt: webhookEndpoints.previousSecretExpiresAt,
         endpointStatus: webhookEndpoints.status,
       })
@@ -104,7 +109,9 @@ export async function claimDelivery(
       apiVersion: row.apiVersion,
       apiOrigin: row.apiOrigin,
       secret: row.secret,
+      secretKeyId: row.secretKeyId,
       previousSecret: row.previousSecret,
+      previousSecretKeyId: row.previousSecretKeyId,
       previousSecretExpiresAt: row.previousSecretExpiresAt,
       status: row.endpointStatus,
     },

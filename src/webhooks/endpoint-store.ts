@@ -2,15 +2,21 @@
 // enable and delete, whether through the API or the dashboard. Each change is one atomic batch
 // with its audit row, gated on the same condition. Deleting an endpoint deletes its deliveries
 // and attempts with it.
-import { and, asc, count, eq, gt, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, gt, isNull, ne, or, type SQL, sql } from "drizzle-orm";
+import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { auditInsert } from "../db/audit";
-import { atomically, type Query } from "../db/batch";
+import { atomically, insertWhere, type Query } from "../db/batch";
 import type { Database } from "../db/client";
 import type { ReadScope } from "../db/customers";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "../db/schema";
 import type { Actor, AuditAction } from "../domain/audit";
 import type { Environment } from "../domain/environment";
-import type { EndpointFields, ProductEndpoint } from "../domain/webhook-endpoint";
+import type { SealedSecret } from "../domain/secret-sealing";
+import {
+  type EndpointFields,
+  MAX_ENDPOINTS,
+  type ProductEndpoint,
+} from "../domain/webhook-endpoint";
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 
@@ -65,10 +71,25 @@ function auditOf(change: EndpointChange, action: AuditAction, guard: SQL, detail
   );
 }
 
-/** The writes that store a new endpoint with its audit row, for the caller's batch. */
-export function endpointInsert(db: Database, row: EndpointRow, actor: Actor, now: Date): Query[] {
+/** SQL: the endpoint is stored, in the scope. */
+export function endpointInScope(scope: ReadScope, endpointId: string): SQL {
+  return sql`EXISTS (SELECT 1 FROM ${webhookEndpoints} WHERE ${oneOfScope(scope, endpointId)})`;
+}
+
+/**
+ * The writes that store a new endpoint with its audit row, for the caller's batch (the insert
+ * first: it changes no row when the product already has `MAX_ENDPOINTS`, and the audit row is
+ * written only for a stored endpoint).
+ */
+export function endpointInsert(row: EndpointRow, actor: Actor, now: Date): Query[] {
+  const scope = {
+    partnerId: row.partnerId,
+    environment: row.environment,
+    merchantKey: row.merchantKey,
+  };
+  const room = sql`(SELECT count(*) FROM ${webhookEndpoints} WHERE ${ofScope(scope)}) < ${MAX_ENDPOINTS}`;
   return [
-    db.insert(webhookEndpoints).values(row),
+    insertWhere(webhookEndpoints, row, room),
     auditInsert(
       row.partnerId,
       actor,
@@ -84,13 +105,9 @@ export function endpointInsert(db: Database, row: EndpointRow, actor: Actor, now
         },
       },
       now,
+      { guard: endpointInScope(scope, row.endpointId) },
     ),
   ];
-}
-
-export async function countEndpoints(db: Database, scope: ReadScope): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(webhookEndpoints).where(ofScope(scope));
-  return row?.n ?? 0;
 }
 
 /** Up to `limit + 1` endpoints of the scope in id (creation) order, after `after`. */
@@ -164,7 +181,7 @@ export async function findPartnerEndpoint(
  */
 export async function rollEndpointSecret(
   db: Database,
-  change: EndpointChange & { secret: string; previousExpiresAt: string },
+  change: EndpointChange & { secret: SealedSecret; previousExpiresAt: string },
   alongside: Query[] = [],
 ): Promise<boolean> {
   const { scope, endpointId, previousExpiresAt } = change;
@@ -179,8 +196,10 @@ export async function rollEndpointSecret(
       .update(webhookEndpoints)
       .set({
         previousSecret: webhookEndpoints.secret,
+        previousSecretKeyId: webhookEndpoints.secretKeyId,
         previousSecretExpiresAt: previousExpiresAt,
-        secret: change.secret,
+        secret: change.secret.sealed,
+        secretKeyId: change.secret.keyId,
       })
       .where(oneOfScope(scope, endpointId)),
     ...alongside,
@@ -235,4 +254,72 @@ export async function deleteEndpoint(db: Database, change: EndpointChange): Prom
     db.delete(webhookEndpoints).where(oneOfScope(scope, endpointId)),
   ]);
   return deleted?.meta.changes === 1;
+}
+
+/** An endpoint's secrets as stored: sealed, each with the key id that sealed it. */
+export interface StoredSecrets {
+  endpointId: string;
+  secret: string;
+  secretKeyId: string | null;
+  previousSecret: string | null;
+  previousSecretKeyId: string | null;
+}
+
+const STORED_SECRETS = {
+  endpointId: webhookEndpoints.endpointId,
+  secret: webhookEndpoints.secret,
+  secretKeyId: webhookEndpoints.secretKeyId,
+  previousSecret: webhookEndpoints.previousSecret,
+  previousSecretKeyId: webhookEndpoints.previousSecretKeyId,
+};
+
+/**
+ * Up to `limit` endpoints after `after` (in id order) whose secrets are not all sealed under
+ * `keyId`: stored before sealing, or sealed under a previous SIGNING_SECRET.
+ */
+export function endpointsToReseal(
+  db: Database,
+  keyId: string,
+  after: string,
+  limit: number,
+): Promise<StoredSecrets[]> {
+  const notUnder = (column: SQLiteColumn) => or(isNull(column), ne(column, keyId));
+  return db
+    .select(STORED_SECRETS)
+    .from(webhookEndpoints)
+    .where(
+      and(
+        gt(webhookEndpoints.endpointId, after),
+        or(
+          notUnder(webhookEndpoints.secretKeyId),
+          and(
+            sql`${webhookEndpoints.previousSecret} IS NOT NULL`,
+            notUnder(webhookEndpoints.previousSecretKeyId),
+          ),
+        ),
+      ),
+    )
+    .orderBy(asc(webhookEndpoints.endpointId))
+    .limit(limit);
+}
+
+/**
+ * Stores an endpoint's secrets sealed anew, unless they changed since `was` was read (a roll
+ * meanwhile keeps its own): a write for the caller's batch.
+ */
+export function resealSecrets(
+  db: Database,
+  was: StoredSecrets,
+  now: Omit<StoredSecrets, "endpointId">,
+) {
+  return db
+    .update(webhookEndpoints)
+    .set(now)
+    .where(
+      and(
+        eq(webhookEndpoints.endpointId, was.endpointId),
+        eq(webhookEndpoints.secret, was.secret),
+        sql`${webhookEndpoints.previousSecret} IS ${was.previousSecret}`,
+      ),
+    );
 }

@@ -1,14 +1,16 @@
 // Creating a webhook endpoint and rolling its secret, for the API and the dashboard alike: the
-// same rules (URL policy, versions offered, the per-product limit), the same secrets, the same
-// writes with their audit row. Each is prepared first, answering the endpoint as it will read,
+// same rules (URL policy, versions offered, the per-product limit), the same secrets (stored
+// sealed), the same writes with their audit row. Each is prepared first, answering the endpoint as it will read,
 // then committed, so that the API can store its idempotent response in the same batch.
+import type { SQL } from "drizzle-orm";
 import type { Context } from "hono";
-import type { AppEnv } from "../app/context";
+import type { AppEnv, Bindings } from "../app/context";
 import { ApiError, invalidRequest } from "../app/errors";
 import { atomically, type Query } from "../db/batch";
 import type { ReadScope } from "../db/customers";
 import type { Actor } from "../domain/audit";
 import type { Environment } from "../domain/environment";
+import { createSecretSealer, type SecretSealer } from "../domain/secret-sealing";
 import {
   generateEndpointId,
   MAX_ENDPOINTS,
@@ -17,7 +19,12 @@ import {
 } from "../domain/webhook-endpoint";
 import { generateWebhookSecret } from "../domain/webhook-signature";
 import { webhookUrlProblem } from "../domain/webhook-url";
-import { countEndpoints, endpointInsert, findEndpoint, rollEndpointSecret } from "./endpoint-store";
+import {
+  endpointInScope,
+  endpointInsert,
+  findEndpoint,
+  rollEndpointSecret,
+} from "./endpoint-store";
 
 /** The partner, environment and product an endpoint belongs to. */
 export type EndpointScope = ReadScope & { environment: Environment };
@@ -25,8 +32,22 @@ export type EndpointScope = ReadScope & { environment: Environment };
 /** A change worked out but not yet stored: the endpoint as it will read, and the write. */
 export interface PreparedChange {
   endpoint: WebhookEndpoint;
+  /** SQL true once the change is stored: what is stored alongside it is gated on it. */
+  stored: SQL;
   /** Stores the change, with `alongside` in the same atomic batch. */
   commit(alongside?: Query[]): Promise<void>;
+}
+
+/** What seals and opens endpoint secrets: the deployment's SIGNING_SECRET (and previous one). */
+export function secretSealerOf(env: Bindings): SecretSealer {
+  return createSecretSealer(env.SIGNING_SECRET ?? "", env.SIGNING_SECRET_PREVIOUS);
+}
+
+function tooManyEndpoints(): ApiError {
+  return invalidRequest(
+    [`A product has at most ${MAX_ENDPOINTS} webhook endpoints per environment.`],
+    "url",
+  );
 }
 
 /** 404 for an endpoint outside the caller's partner, environment and product, or none at all. */
@@ -67,22 +88,21 @@ export async function prepareEndpoint(
     );
   }
   const db = c.get("db");
-  if ((await countEndpoints(db, scope)) >= MAX_ENDPOINTS) {
-    throw invalidRequest(
-      [`A product has at most ${MAX_ENDPOINTS} webhook endpoints per environment.`],
-      "url",
-    );
-  }
   const now = c.get("now")();
+  const endpointId = generateEndpointId();
+  const secret = generateWebhookSecret();
+  const sealed = await secretSealerOf(c.env).seal(secret, endpointId);
   const row = {
-    endpointId: generateEndpointId(),
+    endpointId,
     ...scope,
     url: input.url,
     description: input.description,
     apiVersion,
     apiOrigin: new URL(c.req.url).origin,
-    secret: generateWebhookSecret(),
+    secret: sealed.sealed,
+    secretKeyId: sealed.keyId,
     previousSecret: null,
+    previousSecretKeyId: null,
     previousSecretExpiresAt: null,
     status: "enabled" as const,
     disabledAt: null,
@@ -91,9 +111,15 @@ export async function prepareEndpoint(
     createdAt: now.toISOString(),
   };
   return {
-    endpoint: toWebhookEndpoint(row, now, row.secret),
+    endpoint: toWebhookEndpoint(row, now, secret),
+    stored: endpointInScope(scope, endpointId),
     commit: async (alongside = []) => {
-      await atomically(db, [...endpointInsert(db, row, input.actor, now), ...alongside]);
+      // The product's limit is a condition of the insert itself: racing creations cannot pass it.
+      const [inserted] = await atomically(db, [
+        ...endpointInsert(row, input.actor, now),
+        ...alongside,
+      ]);
+      if (inserted?.meta.changes !== 1) throw tooManyEndpoints();
     },
   };
 }
@@ -118,11 +144,20 @@ export async function prepareSecretRoll(
   const now = c.get("now")();
   const previousExpiresAt = new Date(now.getTime() + input.keepForSeconds * 1000).toISOString();
   const secret = generateWebhookSecret();
+  const sealed = await secretSealerOf(c.env).seal(secret, endpointId);
   const rolled = { ...current, previousSecretExpiresAt: previousExpiresAt };
   return {
     endpoint: toWebhookEndpoint(rolled, now, secret),
+    stored: endpointInScope(scope, endpointId),
     commit: async (alongside = []) => {
-      const change = { scope, endpointId, actor: input.actor, now, secret, previousExpiresAt };
+      const change = {
+        scope,
+        endpointId,
+        actor: input.actor,
+        now,
+        secret: sealed,
+        previousExpiresAt,
+      };
       if (!(await rollEndpointSecret(db, change, alongside))) throw endpointNotFound(endpointId);
     },
   };

@@ -1,17 +1,23 @@
 // Idempotency-Key on partner POSTs: a retry replays the first response without a second effect;
 // another request under the same key is refused (422), a running one answers 409; keys belong to
-// a partner and environment, last 24 hours, and survive a crashed run through their lock expiry.
+// the API key that sent them (in its partner and environment), last 24 hours, and survive a
+// crashed run through their lock expiry.
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { SCOPES } from "../../src/domain/scopes";
 import { idempotencyKeyHash, openResponse, requestFingerprint } from "../../src/domain/idempotency";
-import { api, expectJson } from "../support/api";
+import { createSecretSealer } from "../../src/domain/secret-sealing";
+import { fetchWithEnv } from "../support/app-env";
 import { NEWEST_RELEASED, OLDEST } from "../support/bundle-versions";
+import { holdingBatch } from "../support/faulty-storage";
+import { api, expectJson } from "../support/api";
 import { createKey, type Fixture, seedAccount } from "../support/fixtures";
 import { request } from "../support/worker";
 
 interface CreatedKey {
   key_id: string;
   api_key: string;
+  scopes: string[];
 }
 
 function post(
@@ -59,14 +65,17 @@ describe("Idempotency-Key", () => {
     }>();
     expect(results.some((r) => r.response?.includes(created.api_key))).toBe(false);
     expect(JSON.stringify(results)).not.toContain("key-rotation-1");
-    // It opens with the Idempotency-Key and the service's secret, never with the key alone.
-    const owner = { partnerId: f.partnerId, environment: "sandbox" };
+    // It opens with the Idempotency-Key, the key that sent it and the service's secret, never with
+    // the Idempotency-Key alone nor for another key of the partner.
+    const owner = { partnerId: f.partnerId, environment: "sandbox", caller: `key:${f.keyId}` };
     const stored = await env.DB.prepare("SELECT response FROM idempotency_keys WHERE key_hash = ?")
       .bind(await idempotencyKeyHash(owner, "key-rotation-1"))
       .first<{ response: string }>();
     const sealed = stored?.response ?? "";
     expect(await openResponse(owner, "key-rotation-1", [""], sealed)).toBeNull();
     const opened = await openResponse(owner, "key-rotation-1", [env.SIGNING_SECRET], sealed);
+    const otherKey = { ...owner, caller: `key:${created.key_id}` };
+    expect(await openResponse(otherKey, "key-rotation-1", [env.SIGNING_SECRET], sealed)).toBeNull();
     expect(opened?.status).toBe(201);
     expect(JSON.parse(opened?.body ?? "{}")).toMatchObject({ api_key: created.api_key });
   });
@@ -111,12 +120,33 @@ describe("Idempotency-Key", () => {
     expect(new Set([mine.key_id, theirs.key_id, production.key_id]).size).toBe(3);
   });
 
+  it("never replays one key's response to another key of the same partner", async () => {
+    // A key with every scope and a key with none, of one partner and environment.
+    const rich = await seedAccount({ scopes: [...SCOPES] });
+    const bare = { key: (await createKey(rich.partnerId, "sandbox", [])).apiKey };
+    const idem = "create-key-2026-05-01";
+    const minted = await expectJson<CreatedKey>(await post(rich, "/v2/keys", idem), 201);
+    expect(minted.scopes).toEqual([...SCOPES]);
+    const other = await post(bare, "/v2/keys", idem);
+    expect(other.headers.get("Idempotent-Replayed")).toBeNull();
+    const own = await expectJson<CreatedKey>(other, 201);
+    expect(own.key_id).not.toBe(minted.key_id);
+    expect(own.api_key).not.toBe(minted.api_key);
+    expect(own.scopes).toEqual([]);
+    // Each key still replays its own response.
+    const again = await post(bare, "/v2/keys", idem);
+    expect(again.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(await expectJson(again, 201)).toEqual(own);
+    const richAgain = await post(rich, "/v2/keys", idem);
+    expect(await expectJson(richAgain, 201)).toEqual(minted);
+  });
+
   it("answers 409 while the first request runs, and takes over once its lock has passed", async () => {
     const f = await seedAccount();
     // A run that crashed after reserving the key: its reservation is all that is left.
     const now = Date.now();
     const keyHash = await idempotencyKeyHash(
-      { partnerId: f.partnerId, environment: "sandbox" },
+      { partnerId: f.partnerId, environment: "sandbox", caller: `key:${f.keyId}` },
       "crashed-run",
     );
     const fingerprint = await keysFingerprint();
@@ -179,12 +209,18 @@ describe("Idempotency-Key", () => {
     const roll = `/v2/webhook_endpoints/${created.webhook_endpoint_id}/roll_secret`;
     const rolled = await expectJson<{ secret: string }>(await post(f, roll, "roll-1"), 200);
     expect(await expectJson(await post(f, roll, "roll-1"), 200)).toEqual(rolled);
+    // Rolled once: the stored secret is the rolled one, the previous one the first (both sealed).
     const row = await env.DB.prepare(
-      "SELECT secret, previous_secret FROM webhook_endpoints WHERE endpoint_id = ?",
+      `SELECT secret, secret_key_id, previous_secret, previous_secret_key_id
+         FROM webhook_endpoints WHERE endpoint_id = ?`,
     )
       .bind(created.webhook_endpoint_id)
-      .first<{ secret: string; previous_secret: string }>();
-    expect(row).toEqual({ secret: rolled.secret, previous_secret: created.secret });
+      .first<Record<string, string>>();
+    const sealer = createSecretSealer(env.SIGNING_SECRET);
+    const open = (sealed = "", keyId = "") =>
+      sealer.open(sealed, keyId, created.webhook_endpoint_id);
+    expect(await open(row?.secret, row?.secret_key_id)).toBe(rolled.secret);
+    expect(await open(row?.previous_secret, row?.previous_secret_key_id)).toBe(created.secret);
   });
 
   it("can be sent and its replay seen from a browser on another origin", async () => {
@@ -224,6 +260,85 @@ describe("Idempotency-Key", () => {
     expect(await expectJson(res, 400)).toMatchObject({
       error: { type: "INVALID_REQUEST_ERROR", param: "Idempotency-Key" },
     });
+  });
+});
+
+/**
+ * `POST /v2/keys {"name":"n"}` under `idem`, held just before the batch that mints the key until
+ * `release()`: a request that is slow to finish. `held` resolves once it waits there.
+ */
+function slowKeyCreation(f: Fixture, idem: string) {
+  const { probe, held, release } = holdingBatch(/^\s*insert\s+into\s+"?api_keys/i);
+  const response = fetchWithEnv(
+    "/v2/keys",
+    {
+      method: "POST",
+      headers: {
+        authorization: `Bearer ${f.key}`,
+        "content-type": "application/json",
+        "Idempotency-Key": idem,
+      },
+      body: JSON.stringify({ name: "n" }),
+    },
+    { DB: probe.db(env.DB) },
+  );
+  return { held, release, response };
+}
+
+async function lockedUntil(f: Fixture, idem: string): Promise<number> {
+  const owner = { partnerId: f.partnerId, environment: "sandbox", caller: `key:${f.keyId}` };
+  const row = await env.DB.prepare("SELECT locked_until FROM idempotency_keys WHERE key_hash = ?")
+    .bind(await idempotencyKeyHash(owner, idem))
+    .first<{ locked_until: string | null }>();
+  return Date.parse(row?.locked_until ?? "");
+}
+
+describe("a request slower than its lock", () => {
+  it("commits nothing once a retry has taken its key over: the key is minted once", async () => {
+    const f = await seedAccount();
+    const before = await keyCount(f.partnerId);
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const start = Date.now();
+    const slow = slowKeyCreation(f, "slow-1");
+    await slow.held;
+    // Its lock passes (no renewal ran: only the clock moved), and a retry takes the key over.
+    vi.setSystemTime(start + 61_000);
+    const retried = await expectJson<CreatedKey>(
+      await post(f, "/v2/keys", "slow-1", { name: "n" }),
+      201,
+    );
+    slow.release();
+    const first = await slow.response;
+    expect(await expectJson(first, 409)).toMatchObject({
+      error: { type: "IDEMPOTENCY_KEY_IN_USE_ERROR", param: "Idempotency-Key" },
+    });
+    expect(await keyCount(f.partnerId)).toBe(before + 1);
+    const replay = await post(f, "/v2/keys", "slow-1", { name: "n" });
+    expect(replay.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(await expectJson(replay, 201)).toEqual(retried);
+  });
+
+  it("renews its lock while it works, so a retry meanwhile answers 409 and runs nothing", async () => {
+    const f = await seedAccount();
+    const before = await keyCount(f.partnerId);
+    vi.useFakeTimers({ toFake: ["Date", "setInterval", "clearInterval"] });
+    const start = Date.now();
+    const slow = slowKeyCreation(f, "slow-2");
+    await slow.held;
+    await vi.advanceTimersByTimeAsync(61_000);
+    // The renewals land in the database: the lock now ends after the moved clock.
+    await vi.waitFor(async () => {
+      expect(await lockedUntil(f, "slow-2")).toBeGreaterThan(start + 61_000);
+    });
+    const busy = await post(f, "/v2/keys", "slow-2", { name: "n" });
+    expect(await expectJson(busy, 409)).toMatchObject({
+      error: { type: "IDEMPOTENCY_KEY_IN_USE_ERROR" },
+    });
+    slow.release();
+    const created = await expectJson<CreatedKey>(await slow.response, 201);
+    expect(await keyCount(f.partnerId)).toBe(before + 1);
+    const replay = await post(f, "/v2/keys", "slow-2", { name: "n" });
+    expect(await expectJson(replay, 201)).toEqual(created);
   });
 });
 

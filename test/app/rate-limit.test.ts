@@ -3,13 +3,14 @@
 // limiter of 3 requests per minute, so the 429 path runs against the real binding.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { RATE_LIMITS, type RatePolicy } from "../../src/app/rate-limit";
+import { policyField, RATE_LIMITS, type RatePolicy } from "../../src/app/rate-policies";
 import { bundle } from "../../src/canonical/bundle";
 import wranglerToml from "../../wrangler.toml?raw";
-import { api, expectJson, operator } from "../support/api";
 import { fetchWithEnv } from "../support/app-env";
+import { OLDEST } from "../support/bundle-versions";
 import { assertMatchesReference } from "../support/contract";
-import { pdfBytes, seedAccount, statementsPath, uniqueId } from "../support/fixtures";
+import { api, expectJson, operator } from "../support/api";
+import { createKey, pdfBytes, seedAccount, statementsPath, uniqueId } from "../support/fixtures";
 import { OPERATOR_TOKEN, request } from "../support/worker";
 
 const TIGHT_LIMIT = 3;
@@ -97,7 +98,9 @@ describe("per API key on /v2", () => {
       );
       for (const ok of responses.slice(0, -1)) {
         expect(ok.status).toBe(200);
-        expect(ok.headers.get("ratelimit-policy")).toBe('"api-key";q=1000;w=10');
+        expect(ok.headers.get("ratelimit-policy")).toBe(
+          `${policyField(RATE_LIMITS.partnerKey)}, ${policyField(RATE_LIMITS.partner)}`,
+        );
       }
       const limited = responses.at(-1) as Response;
       expectRateLimitFields(limited, RATE_LIMITS.partnerKey);
@@ -131,6 +134,37 @@ describe("per API key on /v2", () => {
     expect((await send(b)).status).toBe(200);
   });
 
+  it("counts every key of a partner's environment against the partner's own limit", async () => {
+    const f = await seedAccount({ statements: 1 });
+    const second = (await createKey(f.partnerId, "sandbox", ["ACCOUNT_READ"])).apiKey;
+    const live = (await createKey(f.partnerId, "production", ["ACCOUNT_READ"])).apiKey;
+    const tight = { PARTNER_RATE_LIMITER: env.TIGHT_RATE_LIMITER };
+    const send = (key: string, version?: string) =>
+      fetchWithEnv(
+        statementsPath(f),
+        {
+          headers: {
+            authorization: `Bearer ${key}`,
+            ...(version ? { "x-service-version": version } : {}),
+          },
+        },
+        tight,
+      );
+    // Alternating keys: no key is near its own limit, the partner is.
+    let turn = 0;
+    const responses = await untilLimited(() => send(turn++ % 2 === 0 ? f.key : second));
+    for (const ok of responses.slice(0, -1)) expect(ok.status).toBe(200);
+    const limited = responses.at(-1) as Response;
+    expectRateLimitFields(limited, RATE_LIMITS.partner);
+    expect(limited.headers.get("x-service-version")).toBe(OLDEST);
+    const body = await expectJson<{ type?: string; error?: { type: string } }>(limited, 429);
+    expect(body.error?.type).toBe("RATE_LIMITED_ERROR");
+    // A new key of the same partner does not get around it; production is counted apart.
+    const minted = (await createKey(f.partnerId, "sandbox", ["ACCOUNT_READ"])).apiKey;
+    expect((await send(minted)).status).toBe(429);
+    expect((await send(live)).status).not.toBe(429);
+  });
+
   it("serves the request when the limiter itself fails", async () => {
     const f = await seedAccount({ statements: 1 });
     const broken = {
@@ -139,7 +173,11 @@ describe("per API key on /v2", () => {
     const res = await fetchWithEnv(
       statementsPath(f),
       { headers: { authorization: `Bearer ${f.key}` } },
-      { PARTNER_KEY_RATE_LIMITER: broken, AUTH_FAILURE_RATE_LIMITER: broken },
+      {
+        PARTNER_KEY_RATE_LIMITER: broken,
+        PARTNER_RATE_LIMITER: broken,
+        AUTH_FAILURE_RATE_LIMITER: broken,
+      },
     );
     expect(res.status).toBe(200);
   });
@@ -168,28 +206,27 @@ describe("per client address on failed authentication", () => {
     expect(body.error.type).toBe("RATE_LIMITED_ERROR");
   });
 
-  it("then refuses even a valid key from that address, but not from another", async () => {
+  it("keeps serving a valid key from that address, while its bad keys meet 429", async () => {
     const f = await seedAccount({ statements: 1 });
     const ip = freshIp();
-    await untilLimited(() =>
+    const from = (authorization: string) =>
       fetchWithEnv(
         statementsPath(f),
-        { headers: { authorization: "Bearer not-a-key", "cf-connecting-ip": ip } },
+        { headers: { authorization, "cf-connecting-ip": ip } },
         tight,
-      ),
-    );
-    const blocked = await fetchWithEnv(
-      statementsPath(f),
-      { headers: { authorization: `Bearer ${f.key}`, "cf-connecting-ip": ip } },
-      tight,
-    );
-    expect(blocked.status).toBe(429);
-    const elsewhere = await fetchWithEnv(
-      statementsPath(f),
-      { headers: { authorization: `Bearer ${f.key}`, "cf-connecting-ip": freshIp() } },
-      tight,
-    );
-    expect(elsewhere.status).toBe(200);
+      );
+    await untilLimited(() => from("Bearer not-a-key"));
+    // The burst goes on meeting 429, whatever bad key it sends...
+    for (const bad of ["Bearer not-a-key", `Bearer ${unknownKey}`, "Basic !!"]) {
+      const res = await from(bad);
+      expectRateLimitFields(res, RATE_LIMITS.authFailure);
+      expect(res.status).toBe(429);
+    }
+    // ...while a valid key from the same address is served, within its own limits.
+    const valid = await from(`Bearer ${f.key}`);
+    expect(valid.status).toBe(200);
+    expect(valid.headers.get("ratelimit-policy")).toContain('"api-key"');
+    expect((await from("Bearer not-a-key")).status).toBe(429);
   });
 
   it("counts wrong operator tokens too", async () => {
@@ -203,6 +240,7 @@ describe("per client address on failed authentication", () => {
     );
     for (const res of responses.slice(0, -1)) expect(res.status).toBe(401);
     expectRateLimitFields(responses.at(-1) as Response, RATE_LIMITS.authFailure);
+    // The operator's own token from that address still works (an unknown statement: 404).
     const withToken = await fetchWithEnv(
       "/operator/v1/statements/st_x/hide",
       {
@@ -211,7 +249,7 @@ describe("per client address on failed authentication", () => {
       },
       tight,
     );
-    expect(withToken.status).toBe(429);
+    expect(withToken.status).toBe(404);
   });
 });
 

@@ -4,9 +4,9 @@
 // its rollback for 72 hours on the movable clock. Versions come from the bundle, never a list.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { bundle } from "../../src/canonical/bundle";
-import { api, expectJson, operator } from "../support/api";
 import { seedTeam, signIn } from "../support/dashboard";
-import { seedAccount, statementsPath } from "../support/fixtures";
+import { api, expectJson, operator } from "../support/api";
+import { importData, monthlyStatement, seedAccount, statementsPath, uniqueId } from "../support/fixtures";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -118,6 +118,39 @@ describe("the API version page", () => {
       await team.admin.get(`/dashboard/production/version?target=${target}`)
     ).text();
     expect(html).toContain("There is no statement in production yet to show.");
+  });
+
+  it("shows production customers' data to Admins only; a Developer's preview uses sandbox data", async () => {
+    const { f, team } = await teamWithStatements();
+    const [customer, account] = [uniqueId("cus"), uniqueId("acc")];
+    await importData({
+      customers: [
+        {
+          customer_id: customer,
+          partner_id: f.partnerId,
+          environment: "production",
+          merchant_key: f.merchantKey,
+        },
+      ],
+      accounts: [{ account_id: account, customer_id: customer, status: "OPEN", currency: "USD" }],
+      statements: [monthlyStatement(account, 1), monthlyStatement(account, 2)],
+    });
+    const target = bundle.supported("production").find((v) => v !== SAVED) as string;
+    const path = `/dashboard/production/version?target=${target}`;
+    const admin = await (await team.admin.get(path)).text();
+    expect(admin).toContain(`/customers/${customer}/accounts/${account}/statements`);
+    expect(admin).not.toContain("built from your sandbox data");
+
+    const developer = await (await team.developer.get(path)).text();
+    for (const id of [customer, account, `${account}_st_002`]) {
+      expect(developer).not.toContain(id);
+    }
+    expect(developer).toContain("built from your sandbox data");
+    expect(developer).toContain(`/customers/${f.customerId}/accounts/${f.accountId}/statements`);
+    for (const version of [SAVED, target]) {
+      const res = await api(statementsPath(f, "?limit=2"), { key: f.key, version });
+      expect(stable(previewOf(developer, version))).toEqual(stable(await expectJson(res, 200)));
+    }
   });
 
   it("answers 404 for a target the environment does not offer", async () => {

@@ -119,6 +119,62 @@ async function listAll(url: string, key: string): Promise<Statement[]> {
   return all;
 }
 
+/**
+ * Another client on this machine sending `count` requests with bad keys to the port as soon as it
+ * answers (refused connections are retried and not counted); answers the statuses it got.
+ */
+async function sendBadKeys(port: number, count: number): Promise<number[]> {
+  const statuses: number[] = [];
+  let started = 0;
+  const deadline = Date.now() + STARTUP_MS;
+  const url = `http://127.0.0.1:${port}/v2/customers`;
+  const worker = async () => {
+    while (started < count && Date.now() < deadline) {
+      started += 1;
+      try {
+        const res = await fetch(url, {
+          headers: { authorization: `Bearer sk_sandbox_${"0".repeat(38)}` },
+          signal: AbortSignal.timeout(10_000),
+        });
+        await res.arrayBuffer();
+        statuses.push(res.status);
+      } catch {
+        started -= 1;
+        await sleep(100);
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: 8 }, worker));
+  return statuses;
+}
+
+describe("npm start while another client sends bad keys", () => {
+  const runs: LocalRun[] = [];
+  afterAll(() => {
+    for (const r of runs) r.kill();
+  });
+
+  it(
+    "loads the demo and prints a curl that works, while the bad keys meet 429",
+    async () => {
+      const port = await freePort();
+      const run = new LocalRun(port);
+      runs.push(run);
+      const flood = sendBadKeys(port, 200);
+      const printed = await run.ready();
+      const statuses = await flood;
+      expect(statuses).toHaveLength(200);
+      expect(new Set(statuses)).toEqual(new Set([401, 429]));
+      const res = await fetch(printed.url, { headers: { authorization: basic(printed.key) } });
+      expect(res.status).toBe(200);
+      expect(((await res.json()) as StatementPage).data).toHaveLength(3);
+      await run.interrupt();
+      expect(await closes(port, 15_000)).toBe(true);
+    },
+    STARTUP_MS,
+  );
+});
+
 describe("npm start", () => {
   let port: number;
   let run: LocalRun;

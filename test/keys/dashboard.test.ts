@@ -3,9 +3,10 @@
 // minted from it, and the list with creators, status and last use.
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { api, expectJson, operator } from "../support/api";
+import { MAX_LIVE_KEYS } from "../../src/domain/key-record";
 import { type DashboardClient, seedTeam, signIn } from "../support/dashboard";
-import { createKey, seedAccount, statementsPath } from "../support/fixtures";
+import { api, expectJson, operator } from "../support/api";
+import { createKey, seedAccount, statementsPath, storeKeys } from "../support/fixtures";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -47,6 +48,20 @@ interface ListedKey {
 async function operatorKeys(partnerId: string): Promise<ListedKey[]> {
   const res = await operator("GET", `/partners/${partnerId}/keys?limit=100`);
   return (await expectJson<{ data: ListedKey[] }>(res, 200)).data;
+}
+
+/** Mints a key with `POST /v2/keys` from `key`. */
+async function mint(key: string): Promise<{ key_id: string; api_key: string }> {
+  return expectJson(await api("/v2/keys", { key, method: "POST", body: { name: "minted" } }), 201);
+}
+
+/** A dashboard key, a child minted from it, and a grandchild minted from the child. */
+async function family() {
+  const { f, team } = await teamWithData();
+  const parent = await createInPage(team.admin, "sandbox", { scopes: ["ACCOUNT_READ"] });
+  const child = await mint(parent.apiKey);
+  const grandchild = await mint(child.api_key);
+  return { f, team, parent, child, grandchild };
 }
 
 describe("creating a key", () => {
@@ -209,20 +224,6 @@ describe("rolling a key", () => {
 });
 
 describe("revoking a key", () => {
-  /** A dashboard key, a child minted from it, and a grandchild minted from the child. */
-  async function family() {
-    const { f, team } = await teamWithData();
-    const parent = await createInPage(team.admin, "sandbox", { scopes: ["ACCOUNT_READ"] });
-    const mint = async (key: string) =>
-      expectJson<{ key_id: string; api_key: string }>(
-        await api("/v2/keys", { key, method: "POST", body: { name: "minted" } }),
-        201,
-      );
-    const child = await mint(parent.apiKey);
-    const grandchild = await mint(child.api_key);
-    return { f, team, parent, child, grandchild };
-  }
-
   it("lists the keys minted from it before asking, then revokes them all by default", async () => {
     const { f, team, parent, child, grandchild } = await family();
     const page = await (
@@ -323,5 +324,123 @@ describe("the key list", () => {
     const other = await seedAccount();
     const page = await (await team.admin.get("/dashboard/sandbox/keys")).text();
     expect(page).not.toContain(other.keyId);
+  });
+});
+
+describe("key families", () => {
+  const expiryOf = async (partnerId: string, keyId: string) =>
+    (await operatorKeys(partnerId)).find((k) => k.key_id === keyId)?.expires_at;
+
+  it("gives a key minted by an expiring key its creator's expiry", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const start = Date.now();
+    const { f, team } = await teamWithData();
+    // The leaked key is rolled: it keeps working for its grace period, and mints meanwhile.
+    await team.admin.post(`/dashboard/sandbox/keys/${f.keyId}/roll`, { expires: "24h" });
+    const child = await mint(f.key);
+    const expiry = await expiryOf(f.partnerId, f.keyId);
+    expect(expiry).toBe(new Date(start + 24 * HOUR).toISOString());
+    expect(await expiryOf(f.partnerId, child.key_id)).toBe(expiry);
+    vi.setSystemTime(start + 24 * HOUR + 1000);
+    expect((await api(statementsPath(f), { key: child.api_key })).status).toBe(401);
+  });
+
+  it("expires the keys minted from a rolled key with it, and the roll page says so", async () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const start = Date.now();
+    const { f, team, parent, child, grandchild } = await family();
+    const page = await (
+      await team.admin.get(`/dashboard/sandbox/keys/${parent.keyId}/roll`)
+    ).text();
+    expect(page).toContain("2 keys were minted from it");
+    expect(page).toContain(child.key_id);
+    expect(page).toContain(grandchild.key_id);
+    const rolled = await team.admin.post(`/dashboard/sandbox/keys/${parent.keyId}/roll`, {
+      expires: "1h",
+    });
+    const html = await rolled.text();
+    expect(rolled.status, html).toBe(201);
+    expect(html).toContain("2 keys minted from it expire with it");
+    const replacement = /id="new-key"[^>]*value="([^"]+)"/.exec(html)?.[1] ?? "";
+    const expiry = new Date(start + HOUR).toISOString();
+    for (const key of [parent.keyId, child.key_id, grandchild.key_id]) {
+      expect(await expiryOf(f.partnerId, key)).toBe(expiry);
+    }
+    vi.setSystemTime(start + HOUR + 1000);
+    for (const key of [parent.apiKey, child.api_key, grandchild.api_key]) {
+      expect((await api(statementsPath(f), { key })).status).toBe(401);
+    }
+    expect((await api(statementsPath(f), { key: replacement })).status).toBe(200);
+    const audit = await expectJson<{
+      data: { action: string; details: Record<string, unknown> }[];
+    }>(await operator("GET", `/partners/${f.partnerId}/audit?limit=5`), 200);
+    const roll = audit.data.find((e) => e.action === "key.rolled");
+    expect([...((roll?.details.expired_with_it as string[]) ?? [])].sort()).toEqual(
+      [child.key_id, grandchild.key_id].sort(),
+    );
+  });
+
+  it("never lets a rolled key's replacement outlive the key that minted it", async () => {
+    const { f, team, parent, child } = await family();
+    await team.admin.post(`/dashboard/sandbox/keys/${parent.keyId}/roll`, { expires: "24h" });
+    const parentExpiry = await expiryOf(f.partnerId, parent.keyId);
+    const rolled = await team.admin.post(`/dashboard/sandbox/keys/${child.key_id}/roll`, {
+      expires: "7d",
+    });
+    expect(rolled.status).toBe(201);
+    const keys = await operatorKeys(f.partnerId);
+    const replacement = keys.find(
+      (k) => k.parent_key_id === parent.keyId && k.key_id !== child.key_id,
+    );
+    expect(replacement?.expires_at).toBe(parentExpiry);
+  });
+});
+
+describe("the scopes the operator granted", () => {
+  it("come from live operator keys only: a revoked one grants nothing more", async () => {
+    const { f, team } = await teamWithData();
+    const extra = await createKey(f.partnerId, "sandbox", ["ACCOUNT_READ", "PCI_DETAILS_READ"]);
+    const offered = async () => {
+      const page = await (await team.admin.get("/dashboard/sandbox/keys")).text();
+      return [...page.matchAll(/name="scopes" value="(\w+)"/g)].map((m) => m[1]);
+    };
+    expect(await offered()).toEqual(["ACCOUNT_READ", "PCI_DETAILS_READ", "AUTHORIZED_USER_READ"]);
+    expect((await operator("DELETE", `/keys/${extra.keyId}`)).status).toBe(204);
+    expect(await offered()).toEqual(["ACCOUNT_READ", "AUTHORIZED_USER_READ"]);
+    const res = await team.admin.post("/dashboard/sandbox/keys", { scopes: ["PCI_DETAILS_READ"] });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain("PCI_DETAILS_READ");
+  });
+
+  it("stay granted when the operator's key is rolled into a new one", async () => {
+    const { f, team } = await teamWithData();
+    const rolled = await team.admin.post(`/dashboard/sandbox/keys/${f.keyId}/roll`, {
+      expires: "now",
+    });
+    expect(rolled.status).toBe(201);
+    const page = await (await team.admin.get("/dashboard/sandbox/keys")).text();
+    const offered = [...page.matchAll(/name="scopes" value="(\w+)"/g)].map((m) => m[1]);
+    expect(offered).toEqual(["ACCOUNT_READ", "AUTHORIZED_USER_READ"]);
+  });
+});
+
+describe("the bound on live keys", () => {
+  it(`refuses a key past ${MAX_LIVE_KEYS} live ones with a page saying why; rolls one for one`, async () => {
+    const { f, team } = await teamWithData();
+    await storeKeys(f.partnerId, "sandbox", MAX_LIVE_KEYS - 1);
+    const res = await team.admin.post("/dashboard/sandbox/keys", { scopes: ["ACCOUNT_READ"] });
+    expect(res.status).toBe(400);
+    expect(await res.text()).toContain(`at most ${MAX_LIVE_KEYS} live API keys`);
+    // A roll keeps the old key live for its grace period: one more live key, refused; rolling
+    // with `now` replaces it one for one.
+    const graceful = await team.admin.post(`/dashboard/sandbox/keys/${f.keyId}/roll`, {
+      expires: "1h",
+    });
+    expect(graceful.status).toBe(400);
+    expect(await graceful.text()).toContain("expire now");
+    const now = await team.admin.post(`/dashboard/sandbox/keys/${f.keyId}/roll`, {
+      expires: "now",
+    });
+    expect(now.status).toBe(201);
   });
 });

@@ -1,8 +1,12 @@
+import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { SCOPES } from "../../src/domain/scopes";
-import { api, expectJson, operator } from "../support/api";
+import { MAX_LIVE_KEYS } from "../../src/domain/key-record";
+import { fetchWithEnv } from "../support/app-env";
 import { ALL_VERSIONS, OLDEST, SANDBOX_ONLY, versionsWith } from "../support/bundle-versions";
-import { createKey, importData, seedAccount, statementsPath, uniqueId } from "../support/fixtures";
+import { holdingBatch } from "../support/faulty-storage";
+import { api, expectJson, operator } from "../support/api";
+import { createKey, importData, seedAccount, statementsPath, storeKeys, uniqueId } from "../support/fixtures";
 
 interface CreatedKey {
   key_id: string;
@@ -185,5 +189,61 @@ describe("POST /v2/keys", () => {
     expect(await expectJson(unreleased, 400)).toMatchObject({
       error: { type: "BAD_REQUEST_ERROR" },
     });
+  });
+});
+
+describe("bounds on keys", () => {
+  it(`refuses a key past ${MAX_LIVE_KEYS} live keys per environment, counting live ones only`, async () => {
+    const f = await seedAccount();
+    await storeKeys(f.partnerId, "sandbox", 5, "revoked");
+    await storeKeys(f.partnerId, "sandbox", 5, "expired");
+    const stored = await storeKeys(f.partnerId, "sandbox", MAX_LIVE_KEYS - 2);
+    expect((await createVia(f.key)).status).toBe(201);
+    const refused = await createVia(f.key, { name: "one too many" });
+    const error = await expectJson<{ details: string[] }>(refused, 400);
+    expect(error.details).toEqual([
+      `An environment has at most ${MAX_LIVE_KEYS} live API keys; revoke keys you no longer use.`,
+    ]);
+    // Production keys are counted apart.
+    const live = await createKey(f.partnerId, "production", []);
+    expect((await createVia(live.apiKey)).status).toBe(201);
+    // Revoking a key frees its place.
+    expect((await operator("DELETE", `/keys/${stored[0]}`)).status).toBe(204);
+    expect((await createVia(f.key)).status).toBe(201);
+    expect((await createVia(f.key)).status).toBe(400);
+  });
+
+  it("applies the same bound to keys the operator creates", async () => {
+    const f = await seedAccount();
+    await storeKeys(f.partnerId, "sandbox", MAX_LIVE_KEYS - 1);
+    const res = await operator("POST", `/partners/${f.partnerId}/keys`, {
+      environment: "sandbox",
+      scopes: [],
+    });
+    expect(await expectJson(res, 400)).toMatchObject({
+      error: { type: "INVALID_REQUEST_ERROR", message: expect.stringContaining("at most") },
+    });
+  });
+
+  it("mints no live key when its creator is revoked while the request runs", async () => {
+    const f = await seedAccount();
+    const { probe, held, release } = holdingBatch(/^\s*insert\s+into\s+"?api_keys/i);
+    const minting = fetchWithEnv(
+      "/v2/keys",
+      { method: "POST", headers: { authorization: `Bearer ${f.key}` } },
+      { DB: probe.db(env.DB) },
+    );
+    await held;
+    expect((await operator("DELETE", `/keys/${f.keyId}`)).status).toBe(204);
+    release();
+    expect(await expectJson(await minting, 401)).toMatchObject({
+      error: { type: "UNAUTHORIZED_ERROR" },
+    });
+    const children = await env.DB.prepare(
+      "SELECT count(*) AS n FROM api_keys WHERE parent_key_id = ? AND revoked_at IS NULL",
+    )
+      .bind(f.keyId)
+      .first<{ n: number }>();
+    expect(children?.n).toBe(0);
   });
 });

@@ -44,6 +44,8 @@ export class StorageProbe {
   constructor(
     private readonly failAt?: number,
     private readonly mode: FaultMode = "error",
+    /** Awaited before each batch runs, with its statements' SQL: holds a request mid-way. */
+    private readonly beforeBatch?: (sql: string[]) => Promise<void>,
   ) {}
 
   /** Records a call; true when this is the one to fail. */
@@ -106,6 +108,7 @@ export class StorageProbe {
       async batch(statements: D1PreparedStatement[]) {
         const inner = statements.map((s) => (s as unknown as Tagged)[INNER]);
         const sql = statements.map((s) => (s as unknown as Tagged)[SQL]);
+        await probe.beforeBatch?.(sql);
         if (!probe.record({ binding: "DB", op: "batch", sql })) return real.batch(inner);
         if (probe.mode !== "mid-batch") throw probe.failure("DB");
         // Run the first half for real, then a statement that fails: D1 must roll it all back.
@@ -148,3 +151,25 @@ export class StorageProbe {
 const INNER = Symbol("inner statement");
 const SQL = Symbol("sql");
 type Tagged = { [INNER]: D1PreparedStatement; [SQL]: string };
+
+/**
+ * A probe that holds the first batch whose SQL matches `statement` until `release()`: a request
+ * slow to commit, so that a test can act meanwhile. `held` resolves once the batch waits.
+ */
+export function holdingBatch(statement: RegExp) {
+  let arrive = () => {};
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    arrive = resolve;
+  });
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const probe = new StorageProbe(undefined, "error", async (sql) => {
+    if (sql.some((s) => statement.test(s))) {
+      arrive();
+      await released;
+    }
+  });
+  return { probe, held, release };
+}

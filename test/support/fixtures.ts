@@ -1,5 +1,6 @@
 // Test data, built through the operator API exactly as an operator would load it: partners,
 // customers, accounts, monthly statements and keys, each under ids no other test uses.
+import { env } from "cloudflare:workers";
 import type * as z from "zod";
 import type { importPayloadSchema } from "../../src/domain/import-payload";
 import { operator } from "./api";
@@ -28,6 +29,37 @@ export async function createKey(
   if (res.status !== 201) throw new Error(`key creation failed: ${res.status} ${await res.text()}`);
   const body = (await res.json()) as { api_key: string; key_id: string };
   return { apiKey: body.api_key, keyId: body.key_id };
+}
+
+/**
+ * Stores `count` keys of the partner straight in the table (quicker than minting them), live
+ * unless `state` says otherwise.
+ */
+export async function storeKeys(
+  partnerId: string,
+  environment: "sandbox" | "production",
+  count: number,
+  state: "live" | "revoked" | "expired" = "live",
+): Promise<string[]> {
+  const now = new Date().toISOString();
+  const ids = Array.from({ length: count }, () => uniqueId("key"));
+  await env.DB.batch(
+    ids.map((id) =>
+      env.DB.prepare(
+        `INSERT INTO api_keys (key_id, key_hash, partner_id, environment, scopes, created_at,
+           created_by, revoked_at, expires_at) VALUES (?, ?, ?, ?, '[]', ?, 'operator', ?, ?)`,
+      ).bind(
+        id,
+        uniqueId("hash"),
+        partnerId,
+        environment,
+        now,
+        state === "revoked" ? now : null,
+        state === "expired" ? now : null,
+      ),
+    ),
+  );
+  return ids;
 }
 
 // The operator import payload (CONTRACT §5), as the service's own schema accepts it.

@@ -160,6 +160,29 @@ describe("webhook endpoints", () => {
     expect(urls).toEqual(Array.from({ length: 16 }, (_, i) => `https://hooks.example.com/${i}`));
   });
 
+  it("holds the limit of 16 when creations race each other", async () => {
+    const f = await seedAccount();
+    for (let i = 0; i < 13; i++) {
+      expect((await create(f, { url: `https://hooks.example.com/${i}` })).status).toBe(201);
+    }
+    const raced = await Promise.all(
+      Array.from({ length: 8 }, (_, i) => create(f, { url: `https://hooks.example.com/r${i}` })),
+    );
+    expect(raced.map((r) => r.status).sort()).toEqual([201, 201, 201, 400, 400, 400, 400, 400]);
+    const stored = await env.DB.prepare(
+      "SELECT count(*) AS n FROM webhook_endpoints WHERE partner_id = ?",
+    )
+      .bind(f.partnerId)
+      .first<{ n: number }>();
+    expect(stored?.n).toBe(16);
+    const audited = await env.DB.prepare(
+      "SELECT count(*) AS n FROM audit_events WHERE partner_id = ? AND action = ?",
+    )
+      .bind(f.partnerId, "webhook_endpoint.created")
+      .first<{ n: number }>();
+    expect(audited?.n).toBe(16);
+  });
+
   it("keeps endpoints to their product: another partner's is not found", async () => {
     const f = await seedAccount();
     const other = await seedAccount();

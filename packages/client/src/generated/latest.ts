@@ -1010,7 +1010,7 @@ export interface components {
                 "application/json": components["schemas"]["ApiError"];
             };
         };
-        /** @description Too many requests: type `RATE_LIMITED_ERROR`. Each API key has its own limit (see `RateLimit-Policy`); an address that fails authentication too often is refused for a while, whatever key it sends (that answer carries no `x-service-version`). Wait `Retry-After` seconds before retrying. */
+        /** @description Too many requests: type `RATE_LIMITED_ERROR`. Each API key has its own limit, and all the keys of your partner in an environment share one (see `RateLimit-Policy`); an address that fails authentication too often has its further failures answered so for a while (that answer carries no `x-service-version`), while valid keys from it are served. Wait `Retry-After` seconds before retrying. */
         RateLimited: {
             headers: {
                 "x-service-version": components["headers"]["Version"];
@@ -1043,7 +1043,7 @@ export interface components {
          * @example latest
          */
         Version: "latest" | "2026-10-13" | "2025-05-05";
-        /** @description Makes the request safe to retry: the same key with the same request (method, path, version, product and body) within 24 hours answers the first response again, marked `Idempotent-Replayed: true`, without doing anything twice. Keys belong to your partner and environment; use a new random one (a UUID) per request. */
+        /** @description Makes the request safe to retry: the same key with the same request (method, path, version, product and body) within 24 hours answers the first response again, marked `Idempotent-Replayed: true`, without doing anything twice. Keys belong to the API key that sends them: the same key from another API key runs as a request of its own. Use a new random one (a UUID) per request. */
         IdempotencyKey: string;
         /** @description The product to read, as supplied at onboarding. Required when you have several. */
         MerchantKey: string;
@@ -1058,7 +1058,7 @@ export interface components {
         Replayed: "true";
         /** @description Seconds to wait before retrying. */
         RetryAfter: string;
-        /** @description The quota that applies, as the IETF RateLimit header fields draft writes it: `"api-key";q=1000;w=10` is 1000 requests per 10-second window for each API key. */
+        /** @description The quotas that apply, as the IETF RateLimit header fields draft writes them: `"api-key";q=1000;w=10, "partner";q=5000;w=10` is 1000 requests per 10-second window for each API key, and 5000 for all the keys of your partner in the environment. */
         RateLimitPolicy: string;
         /** @description What is left of the quota: `"api-key";r=0;t=10` says none, for up to 10 seconds. */
         RateLimit: string;
@@ -1638,7 +1638,7 @@ export interface operations {
                  * @example latest
                  */
                 "x-service-version"?: components["parameters"]["Version"];
-                /** @description Makes the request safe to retry: the same key with the same request (method, path, version, product and body) within 24 hours answers the first response again, marked `Idempotent-Replayed: true`, without doing anything twice. Keys belong to your partner and environment; use a new random one (a UUID) per request. */
+                /** @description Makes the request safe to retry: the same key with the same request (method, path, version, product and body) within 24 hours answers the first response again, marked `Idempotent-Replayed: true`, without doing anything twice. Keys belong to the API key that sends them: the same key from another API key runs as a request of its own. Use a new random one (a UUID) per request. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The product to read, as supplied at onboarding. Required when you have several. */
                 "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
@@ -1687,7 +1687,7 @@ export interface operations {
                  * @example latest
                  */
                 "x-service-version"?: components["parameters"]["Version"];
-                /** @description Makes the request safe to retry: the same key with the same request (method, path, version, product and body) within 24 hours answers the first response again, marked `Idempotent-Replayed: true`, without doing anything twice. Keys belong to your partner and environment; use a new random one (a UUID) per request. */
+                /** @description Makes the request safe to retry: the same key with the same request (method, path, version, product and body) within 24 hours answers the first response again, marked `Idempotent-Replayed: true`, without doing anything twice. Keys belong to the API key that sends them: the same key from another API key runs as a request of its own. Use a new random one (a UUID) per request. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -1859,7 +1859,7 @@ export interface operations {
                  * @example latest
                  */
                 "x-service-version"?: components["parameters"]["Version"];
-                /** @description Makes the request safe to retry: the same key with the same request (method, path, version, product and body) within 24 hours answers the first response again, marked `Idempotent-Replayed: true`, without doing anything twice. Keys belong to your partner and environment; use a new random one (a UUID) per request. */
+                /** @description Makes the request safe to retry: the same key with the same request (method, path, version, product and body) within 24 hours answers the first response again, marked `Idempotent-Replayed: true`, without doing anything twice. Keys belong to the API key that sends them: the same key from another API key runs as a request of its own. Use a new random one (a UUID) per request. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The product to read, as supplied at onboarding. Required when you have several. */
                 "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
@@ -1951,7 +1951,7 @@ export interface operations {
                  * @example latest
                  */
                 "x-service-version"?: components["parameters"]["Version"];
-                /** @description Makes the request safe to retry: the same key with the same request (method, path, version, product and body) within 24 hours answers the first response again, marked `Idempotent-Replayed: true`, without doing anything twice. Keys belong to your partner and environment; use a new random one (a UUID) per request. */
+                /** @description Makes the request safe to retry: the same key with the same request (method, path, version, product and body) within 24 hours answers the first response again, marked `Idempotent-Replayed: true`, without doing anything twice. Keys belong to the API key that sends them: the same key from another API key runs as a request of its own. Use a new random one (a UUID) per request. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The product to read, as supplied at onboarding. Required when you have several. */
                 "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
@@ -2077,7 +2077,7 @@ export interface operations {
                  * @example latest
                  */
                 "x-service-version"?: components["parameters"]["Version"];
-                /** @description Makes the request safe to retry: the same key with the same request (method, path, version, product and body) within 24 hours answers the first response again, marked `Idempotent-Replayed: true`, without doing anything twice. Keys belong to your partner and environment; use a new random one (a UUID) per request. */
+                /** @description Makes the request safe to retry: the same key with the same request (method, path, version, product and body) within 24 hours answers the first response again, marked `Idempotent-Replayed: true`, without doing anything twice. Keys belong to the API key that sends them: the same key from another API key runs as a request of its own. Use a new random one (a UUID) per request. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The product to read, as supplied at onboarding. Required when you have several. */
                 "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
@@ -2127,7 +2127,7 @@ export interface operations {
                  * @example latest
                  */
                 "x-service-version"?: components["parameters"]["Version"];
-                /** @description Makes the request safe to retry: the same key with the same request (method, path, version, product and body) within 24 hours answers the first response again, marked `Idempotent-Replayed: true`, without doing anything twice. Keys belong to your partner and environment; use a new random one (a UUID) per request. */
+                /** @description Makes the request safe to retry: the same key with the same request (method, path, version, product and body) within 24 hours answers the first response again, marked `Idempotent-Replayed: true`, without doing anything twice. Keys belong to the API key that sends them: the same key from another API key runs as a request of its own. Use a new random one (a UUID) per request. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The product to read, as supplied at onboarding. Required when you have several. */
                 "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
