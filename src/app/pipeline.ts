@@ -1,6 +1,7 @@
 // The /v2 request pipeline, in order: authenticate → resolve version → key rate limit → scope →
 // product.
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
+import { readScopeOf } from "../db/customers";
 import { findCallerByKeyHash } from "../db/key-lookup";
 import { hashApiKey, parseApiKey } from "../domain/api-keys";
 import type { Scope } from "../domain/scopes";
@@ -169,3 +170,8 @@ export const resolveProduct: MiddlewareHandler<AppEnv> = async (c, next) => {
   c.set("merchantKey", merchantKey);
   await next();
 };
+
+/** Where a customer-scoped request reads: the caller's partner and environment, its product. */
+export function readScope(c: Context<AppEnv>) {
+  return readScopeOf(c.get("caller"), c.get("merchantKey"));
+}

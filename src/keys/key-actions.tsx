@@ -1,7 +1,7 @@
 // /dashboard/{environment}/keys/{key_id}/roll and …/revoke: rolling a key (a new key, the same
 // scopes; the old one expires when chosen) and revoking one with the keys minted from it; and the
 // page that shows a new key once.
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { userActor } from "../app/actor";
 import type { AppEnv } from "../app/context";
 import { ApiError, liveKeyLimitReached } from "../app/errors";
@@ -210,24 +210,33 @@ function RevokeView(props: {
   );
 }
 
+/** The key of the page's URL, with the keys minted from it; 404 unless it is the partner's here. */
+async function keyOfPage(c: Context<AppEnv>) {
+  const ref = {
+    partnerId: c.var.session.user.partnerId,
+    environment: c.var.environment,
+    keyId: c.req.param("key_id") ?? "",
+  };
+  const [apiKey, descendants] = await Promise.all([
+    findApiKey(c.get("db"), ref.partnerId, ref.environment, ref.keyId),
+    descendantsOf(c.get("db"), ref),
+  ]);
+  if (!apiKey) throw keyNotFound();
+  return { apiKey, descendants };
+}
+
 export const keyRollPage: DashboardPage = {
   routes: new Hono<AppEnv>()
     .get("/:environment/keys/:key_id/roll", allow("keys.roll"), async (c) => {
-      const { environment } = c.var;
-      const ref = {
-        partnerId: c.var.session.user.partnerId,
-        environment,
-        keyId: c.req.param("key_id"),
-      };
-      const [apiKey, descendants] = await Promise.all([
-        findApiKey(c.get("db"), ref.partnerId, environment, ref.keyId),
-        descendantsOf(c.get("db"), ref),
-      ]);
-      if (!apiKey) throw keyNotFound();
+      const { apiKey, descendants } = await keyOfPage(c);
       const now = c.get("now")();
       const expiringWithIt = descendants.filter((d) => keyStatus(d, now) !== "expired");
       return c.render(
-        <RollView environment={environment} apiKey={apiKey} expiringWithIt={expiringWithIt} />,
+        <RollView
+          environment={c.var.environment}
+          apiKey={apiKey}
+          expiringWithIt={expiringWithIt}
+        />,
         { title: "Roll a key", section: "keys" },
       );
     })
@@ -281,19 +290,9 @@ export const keyRollPage: DashboardPage = {
 export const keyRevokePage: DashboardPage = {
   routes: new Hono<AppEnv>()
     .get("/:environment/keys/:key_id/revoke", allow("keys.revoke"), async (c) => {
-      const { environment } = c.var;
-      const ref = {
-        partnerId: c.var.session.user.partnerId,
-        environment,
-        keyId: c.req.param("key_id"),
-      };
-      const [apiKey, descendants] = await Promise.all([
-        findApiKey(c.get("db"), ref.partnerId, environment, ref.keyId),
-        descendantsOf(c.get("db"), ref),
-      ]);
-      if (!apiKey) throw keyNotFound();
+      const { apiKey, descendants } = await keyOfPage(c);
       return c.render(
-        <RevokeView environment={environment} apiKey={apiKey} descendants={descendants} />,
+        <RevokeView environment={c.var.environment} apiKey={apiKey} descendants={descendants} />,
         { title: "Revoke a key", section: "keys" },
       );
     })

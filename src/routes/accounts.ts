@@ -1,10 +1,10 @@
 // GET /v2/customers/{customer_id}/accounts and /accounts/{account_id}: the account as it stands.
 import { accountNotFound, customerNotFound } from "../app/errors";
+import { readScope } from "../app/pipeline";
 import { idPage, idPageQuery } from "../app/query";
 import { route } from "../app/route";
 import { schemas } from "../canonical/schemas";
 import { findAccount, readAccountPage } from "../db/accounts";
-import { readScopeOf } from "../db/customers";
 import { toAccount } from "../domain/account";
 
 export const listAccounts = route({
@@ -17,7 +17,7 @@ export const listAccounts = route({
   response: { status: 200, schema: schemas.AccountList },
   async handler(c, { query: { limit, after }, reply }) {
     const customerId = c.req.param("customer_id");
-    const scope = readScopeOf(c.get("caller"), c.get("merchantKey"));
+    const scope = readScope(c);
     const page = await readAccountPage(c.get("db"), scope, customerId, after, limit);
     if (!page.customerFound) throw customerNotFound(customerId);
     // One instant for the whole page.
@@ -36,7 +36,7 @@ export const retrieveAccount = route({
   async handler(c, { reply }) {
     const customerId = c.req.param("customer_id");
     const accountId = c.req.param("account_id");
-    const scope = readScopeOf(c.get("caller"), c.get("merchantKey"));
+    const scope = readScope(c);
     const found = await findAccount(c.get("db"), scope, customerId, accountId);
     if (!found.customerFound) throw customerNotFound(customerId);
     if (!found.account) throw accountNotFound(accountId);

@@ -1,9 +1,10 @@
 // GET /v2/customers, GET /v2/customers/{customer_id}, POST /v2/customers/{customer_id}/link.
 import { customerNotFound } from "../app/errors";
+import { readScope } from "../app/pipeline";
 import { idPage, idPageQuery } from "../app/query";
 import { route } from "../app/route";
 import { schemas } from "../canonical/schemas";
-import { findCustomer, linkCustomer, readCustomerPage, readScopeOf } from "../db/customers";
+import { findCustomer, linkCustomer, readCustomerPage } from "../db/customers";
 import { toCustomer } from "../domain/customer";
 
 export const listCustomers = route({
@@ -15,7 +16,7 @@ export const listCustomers = route({
   query: idPageQuery,
   response: { status: 200, schema: schemas.CustomerList },
   async handler(c, { query: { limit, after }, reply }) {
-    const scope = readScopeOf(c.get("caller"), c.get("merchantKey"));
+    const scope = readScope(c);
     const rows = await readCustomerPage(c.get("db"), scope, after, limit);
     // authorized_users is granted on retrieve customer only, never in bulk.
     return reply(idPage(rows, limit, (row) => toCustomer(row, { revealAuthorizedUsers: false })));
@@ -32,7 +33,7 @@ export const retrieveCustomer = route({
   async handler(c, { reply }) {
     const customerId = c.req.param("customer_id");
     const caller = c.get("caller");
-    const scope = readScopeOf(caller, c.get("merchantKey"));
+    const scope = readScope(c);
     const row = await findCustomer(c.get("db"), scope, customerId);
     if (!row) throw customerNotFound(customerId);
     const revealAuthorizedUsers = caller.scopes.includes("AUTHORIZED_USER_READ");
@@ -51,7 +52,7 @@ export const linkPartnerCustomer = route({
   async handler(c, { body, reply }) {
     const customerId = c.req.param("customer_id");
     const caller = c.get("caller");
-    const scope = readScopeOf(caller, c.get("merchantKey"));
+    const scope = readScope(c);
     const row = await linkCustomer(c.get("db"), scope, customerId, body.partner_customer_id);
     if (!row) throw customerNotFound(customerId);
     const revealAuthorizedUsers = caller.scopes.includes("AUTHORIZED_USER_READ");

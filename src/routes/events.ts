@@ -4,6 +4,7 @@ import type { Context } from "hono";
 import { keyActor } from "../app/actor";
 import type { AppEnv } from "../app/context";
 import { invalidRequest } from "../app/errors";
+import { readScope } from "../app/pipeline";
 import {
   idPage,
   idPageQuery,
@@ -14,18 +15,12 @@ import {
 } from "../app/query";
 import { route } from "../app/route";
 import { schemas } from "../canonical/schemas";
-import type { ReadScope } from "../db/customers";
-import { readScopeOf } from "../db/customers";
 import { toDeliveryAttempt } from "../domain/delivery-attempt";
 import { decodeEventPageToken, encodeEventPageToken } from "../domain/page-token";
 import { readAttemptPage } from "../webhooks/delivery-store";
 import { readEventPage } from "../webhooks/event-store";
 import { renderEvent, renderEvents } from "../webhooks/event-view";
 import { resendEventTo, retainedEvent, retainedSince } from "../webhooks/events";
-
-function scopeOf(c: Context<AppEnv>): ReadScope {
-  return readScopeOf(c.get("caller"), c.get("merchantKey"));
-}
 
 /** The moment events are read: one `as_of` and one link expiry for the whole response. */
 function readMoment(c: Context<AppEnv>) {
@@ -58,7 +53,7 @@ export const listEvents = route({
   query: eventListQuery,
   response: { status: 200, schema: schemas.EventList },
   async handler(c, { query: { limit, startingAfter }, reply }) {
-    const scope = scopeOf(c);
+    const scope = readScope(c);
     let after = null;
     if (startingAfter !== undefined) {
       after = await decodeEventPageToken(c.get("signer"), scope, startingAfter);
@@ -92,7 +87,7 @@ export const retrieveEvent = route({
   customerScoped: true,
   response: { status: 200, schema: schemas.Event },
   async handler(c, { reply }) {
-    const row = await retainedEvent(c, scopeOf(c), c.req.param("event_id"));
+    const row = await retainedEvent(c, readScope(c), c.req.param("event_id"));
     return reply(await renderEvent(row, readMoment(c)));
   },
 });
@@ -106,7 +101,7 @@ export const listDeliveryAttempts = route({
   query: idPageQuery,
   response: { status: 200, schema: schemas.DeliveryAttemptList },
   async handler(c, { query: { limit, after }, reply }) {
-    const row = await retainedEvent(c, scopeOf(c), c.req.param("event_id"));
+    const row = await retainedEvent(c, readScope(c), c.req.param("event_id"));
     const rows = await readAttemptPage(c.get("db"), row.eventId, after, limit);
     return reply(idPage(rows, limit, toDeliveryAttempt));
   },
@@ -122,7 +117,7 @@ export const resendEvent = route({
   response: { status: 202, schema: schemas.EventResend },
   async handler(c, { body, reply }) {
     const resent = await resendEventTo(c, {
-      scope: scopeOf(c),
+      scope: readScope(c),
       eventId: c.req.param("event_id"),
       endpointId: body.webhook_endpoint_id ?? null,
       actor: keyActor(c),

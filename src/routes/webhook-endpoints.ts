@@ -1,12 +1,9 @@
-// /v2/webhook_endpoints: where a product's statement events are pushed, per environment.
-import type { Context } from "hono";
 import { keyActor } from "../app/actor";
-import type { AppEnv } from "../app/context";
 import { storeWithEffect } from "../app/idempotency";
+import { readScope } from "../app/pipeline";
 import { idPage, idPageQuery } from "../app/query";
 import { route } from "../app/route";
 import { schemas } from "../canonical/schemas";
-import { readScopeOf } from "../db/customers";
 import { DEFAULT_PREVIOUS_SECRET_SECONDS, toWebhookEndpoint } from "../domain/webhook-endpoint";
 import {
   deleteEndpoint,
@@ -15,10 +12,6 @@ import {
   readEndpointPage,
 } from "../webhooks/endpoint-store";
 import { endpointNotFound, prepareEndpoint, prepareSecretRoll } from "../webhooks/endpoints";
-
-function scopeOf(c: Context<AppEnv>) {
-  return readScopeOf(c.get("caller"), c.get("merchantKey"));
-}
 
 export const createWebhookEndpoint = route({
   method: "POST",
@@ -30,7 +23,7 @@ export const createWebhookEndpoint = route({
   response: { status: 201, schema: schemas.WebhookEndpoint },
   async handler(c, { body, reply }) {
     const prepared = await prepareEndpoint(c, {
-      scope: scopeOf(c),
+      scope: readScope(c),
       url: body.url,
       description: body.description ?? null,
       apiVersion: body.api_version ?? c.get("version"),
@@ -52,7 +45,7 @@ export const listWebhookEndpoints = route({
   query: idPageQuery,
   response: { status: 200, schema: schemas.WebhookEndpointList },
   async handler(c, { query: { limit, after }, reply }) {
-    const rows = await readEndpointPage(c.get("db"), scopeOf(c), after, limit);
+    const rows = await readEndpointPage(c.get("db"), readScope(c), after, limit);
     const now = c.get("now")();
     return reply(idPage(rows, limit, (row) => toWebhookEndpoint(row, now)));
   },
@@ -67,7 +60,7 @@ export const retrieveWebhookEndpoint = route({
   response: { status: 200, schema: schemas.WebhookEndpoint },
   async handler(c, { reply }) {
     const endpointId = c.req.param("webhook_endpoint_id");
-    const row = await findEndpoint(c.get("db"), scopeOf(c), endpointId);
+    const row = await findEndpoint(c.get("db"), readScope(c), endpointId);
     if (!row) throw endpointNotFound(endpointId);
     return reply(toWebhookEndpoint(row, c.get("now")()));
   },
@@ -82,7 +75,7 @@ export const deleteWebhookEndpoint = route({
   response: { status: 204 },
   async handler(c, { reply }) {
     const endpointId = c.req.param("webhook_endpoint_id");
-    const change = { scope: scopeOf(c), endpointId, actor: keyActor(c), now: c.get("now")() };
+    const change = { scope: readScope(c), endpointId, actor: keyActor(c), now: c.get("now")() };
     if (!(await deleteEndpoint(c.get("db"), change))) throw endpointNotFound(endpointId);
     return reply();
   },
@@ -98,7 +91,7 @@ export const rollWebhookEndpointSecret = route({
   response: { status: 200, schema: schemas.WebhookEndpoint },
   async handler(c, { body, reply }) {
     const prepared = await prepareSecretRoll(c, {
-      scope: scopeOf(c),
+      scope: readScope(c),
       endpointId: c.req.param("webhook_endpoint_id"),
       keepForSeconds: body.previous_secret_expires_in ?? DEFAULT_PREVIOUS_SECRET_SECONDS,
       actor: keyActor(c),
@@ -120,7 +113,7 @@ export const enableWebhookEndpoint = route({
   response: { status: 200, schema: schemas.WebhookEndpoint },
   async handler(c, { reply }) {
     const endpointId = c.req.param("webhook_endpoint_id");
-    const change = { scope: scopeOf(c), endpointId, actor: keyActor(c), now: c.get("now")() };
+    const change = { scope: readScope(c), endpointId, actor: keyActor(c), now: c.get("now")() };
     const row = await enableEndpoint(c.get("db"), change);
     if (!row) throw endpointNotFound(endpointId);
     return reply(toWebhookEndpoint(row, c.get("now")()));

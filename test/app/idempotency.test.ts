@@ -4,13 +4,13 @@
 // crashed run through their lock expiry.
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { SCOPES } from "../../src/domain/scopes";
 import { idempotencyKeyHash, openResponse, requestFingerprint } from "../../src/domain/idempotency";
+import { SCOPES } from "../../src/domain/scopes";
 import { createSecretSealer } from "../../src/domain/secret-sealing";
+import { api, expectJson } from "../support/api";
 import { fetchWithEnv } from "../support/app-env";
 import { NEWEST_RELEASED, OLDEST } from "../support/bundle-versions";
 import { holdingBatch } from "../support/faulty-storage";
-import { api, expectJson } from "../support/api";
 import { createKey, type Fixture, seedAccount } from "../support/fixtures";
 import { request } from "../support/worker";
 

@@ -6,10 +6,10 @@ import { describe, expect, it } from "vitest";
 import { policyField, RATE_LIMITS, type RatePolicy } from "../../src/app/rate-policies";
 import { bundle } from "../../src/canonical/bundle";
 import wranglerToml from "../../wrangler.toml?raw";
+import { api, expectJson, operator } from "../support/api";
 import { fetchWithEnv } from "../support/app-env";
 import { OLDEST } from "../support/bundle-versions";
 import { assertMatchesReference } from "../support/contract";
-import { api, expectJson, operator } from "../support/api";
 import { createKey, pdfBytes, seedAccount, statementsPath, uniqueId } from "../support/fixtures";
 import { OPERATOR_TOKEN, request } from "../support/worker";
 

@@ -4,9 +4,15 @@
 // its rollback for 72 hours on the movable clock. Versions come from the bundle, never a list.
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { bundle } from "../../src/canonical/bundle";
-import { seedTeam, signIn } from "../support/dashboard";
 import { api, expectJson, operator } from "../support/api";
-import { importData, monthlyStatement, seedAccount, statementsPath, uniqueId } from "../support/fixtures";
+import { seedTeam, signIn } from "../support/dashboard";
+import {
+  importData,
+  monthlyStatement,
+  seedAccount,
+  statementsPath,
+  uniqueId,
+} from "../support/fixtures";
 
 afterEach(() => {
   vi.useRealTimers();

@@ -4,8 +4,8 @@
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { MAX_LIVE_KEYS } from "../../src/domain/key-record";
-import { type DashboardClient, seedTeam, signIn } from "../support/dashboard";
 import { api, expectJson, operator } from "../support/api";
+import { type DashboardClient, seedTeam, signIn } from "../support/dashboard";
 import { createKey, seedAccount, statementsPath, storeKeys } from "../support/fixtures";
 
 afterEach(() => {

@@ -1,12 +1,19 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { SCOPES } from "../../src/domain/scopes";
 import { MAX_LIVE_KEYS } from "../../src/domain/key-record";
+import { SCOPES } from "../../src/domain/scopes";
+import { api, expectJson, operator } from "../support/api";
 import { fetchWithEnv } from "../support/app-env";
 import { ALL_VERSIONS, OLDEST, SANDBOX_ONLY, versionsWith } from "../support/bundle-versions";
 import { holdingBatch } from "../support/faulty-storage";
-import { api, expectJson, operator } from "../support/api";
-import { createKey, importData, seedAccount, statementsPath, storeKeys, uniqueId } from "../support/fixtures";
+import {
+  createKey,
+  importData,
+  seedAccount,
+  statementsPath,
+  storeKeys,
+  uniqueId,
+} from "../support/fixtures";
 
 interface CreatedKey {
   key_id: string;

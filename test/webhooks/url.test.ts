@@ -3,8 +3,8 @@
 // special-purpose registries), including the IPv6 forms that carry an IPv4 address inside
 // (mapped, compatible, translated, 6to4, NAT64, Teredo); public hosts are accepted however spelt.
 import { beforeAll, describe, expect, it } from "vitest";
-import { versionsWith } from "../support/bundle-versions";
 import { api, expectJson } from "../support/api";
+import { versionsWith } from "../support/bundle-versions";
 import { type Fixture, seedAccount } from "../support/fixtures";
 
 /** A version whose every error is an ApiError envelope, naming the parameter at fault. */
