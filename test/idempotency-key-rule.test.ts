@@ -2,6 +2,7 @@
 // integration guide state the same rule, and the service accepts exactly what it states.
 import { describe, expect, it } from "vitest";
 import guide from "../docs/partner-integration.md?raw";
+import readme from "../README.md?raw";
 import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_KEY_RULE } from "../src/domain/idempotency";
 import { ALL_VERSIONS } from "./bundle-versions";
 import { api, expectJson, request, seedAccount } from "./helpers";
@@ -70,7 +71,9 @@ describe("the Idempotency-Key rule", () => {
     }
   });
 
-  it("is the rule the integration guide states", () => {
-    expect(guide.replace(/\s+/g, " ")).toContain(`\`Idempotency-Key\`: ${IDEMPOTENCY_KEY_RULE}`);
+  it("is the rule the README and the integration guide state", () => {
+    for (const doc of [readme, guide]) {
+      expect(doc.replace(/\s+/g, " ")).toContain(`\`Idempotency-Key\`: ${IDEMPOTENCY_KEY_RULE}`);
+    }
   });
 });

@@ -20,11 +20,8 @@ export function shellEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv 
   return env;
 }
 
-/**
- * A temporary copy of the working tree as a fresh clone has it (tracked and untracked files that
- * git does not ignore, edits included) with the installed node_modules linked in.
- */
-export function scratchCopy(): { root: string; remove(): void } {
+/** The working tree's files as a fresh clone of it would have them: tracked or not ignored. */
+export function checkoutFiles(): string[] {
   const listed = spawnSync(
     "git",
     ["ls-files", "-z", "--cached", "--others", "--exclude-standard"],
@@ -34,8 +31,17 @@ export function scratchCopy(): { root: string; remove(): void } {
     },
   );
   if (listed.status !== 0) throw new Error(`git ls-files failed: ${listed.stderr}`);
+  return listed.stdout.split("\0").filter(Boolean);
+}
+
+/**
+ * A temporary copy of the working tree as a fresh clone has it (edits included), with the
+ * installed node_modules linked in; `files` are the ones copied.
+ */
+export function scratchCopy(): { root: string; files: string[]; remove(): void } {
   const root = mkdtempSync(path.join(os.tmpdir(), "checkout-"));
-  for (const file of listed.stdout.split("\0").filter(Boolean)) {
+  const files = checkoutFiles();
+  for (const file of files) {
     mkdirSync(path.join(root, path.dirname(file)), { recursive: true });
     try {
       copyFileSync(path.join(ROOT, file), path.join(root, file));
@@ -44,7 +50,7 @@ export function scratchCopy(): { root: string; remove(): void } {
     }
   }
   symlinkSync(path.join(ROOT, "node_modules"), path.join(root, "node_modules"), "dir");
-  return { root, remove: () => rmSync(root, { recursive: true, force: true }) };
+  return { root, files, remove: () => rmSync(root, { recursive: true, force: true }) };
 }
 
 export class NpmStart {
