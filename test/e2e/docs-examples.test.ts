@@ -155,7 +155,8 @@ describe("the documentation's examples", () => {
           async () => {
             for (const { block, shell: other, shown } of others) {
               await other.waitFor((lines) => showsInOrder(shown, lines, ctx), OTHER_SHELL_MS);
-              const lines = await other.interrupt();
+              await other.interrupt();
+              const lines = other.lines();
               expect(
                 showsInOrder(shown, lines, ctx),
                 `${file}:${block.line} shows\n  ${shown.join("\n  ")}\nprinted\n  ${lines.join("\n  ")}`,

@@ -17,6 +17,7 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
 import { type Head, parseHead } from "./doc-outputs.ts";
+import { ProcessGroup } from "./npm-start.ts";
 
 export interface Ran {
   stdout: string;
@@ -134,24 +135,9 @@ export class DocShell {
 }
 
 /** A block run in a shell of its own while the document goes on; stopped with Ctrl-C. */
-export class OtherShell {
-  private readonly bash: ChildProcess;
-  output = "";
-  readonly exited: Promise<void>;
-
+export class OtherShell extends ProcessGroup {
   constructor(script: string, cwd: string, env: NodeJS.ProcessEnv) {
-    this.bash = spawn("bash", ["--noprofile", "--norc", "-c", script], {
-      cwd,
-      env,
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    const collect = (chunk: Buffer) => {
-      this.output += chunk.toString();
-    };
-    this.bash.stdout?.on("data", collect);
-    this.bash.stderr?.on("data", collect);
-    this.exited = new Promise((resolve) => this.bash.once("exit", () => resolve()));
+    super("bash", ["--noprofile", "--norc", "-c", script], cwd, env);
   }
 
   lines(): string[] {
@@ -162,30 +148,9 @@ export class OtherShell {
   async waitFor(ready: (lines: string[]) => boolean, timeoutMs: number): Promise<boolean> {
     const deadline = Date.now() + timeoutMs;
     while (!ready(this.lines())) {
-      if (Date.now() > deadline || this.bash.exitCode !== null) return ready(this.lines());
+      if (Date.now() > deadline || !this.running) return ready(this.lines());
       await sleep(100);
     }
     return true;
-  }
-
-  /** Ctrl-C, as in a terminal: SIGINT to its process group; then what it printed. */
-  async interrupt(): Promise<string[]> {
-    if (this.bash.pid && this.bash.exitCode === null && this.bash.signalCode === null) {
-      try {
-        process.kill(-this.bash.pid, "SIGINT");
-      } catch {
-        // Gone in the meantime.
-      }
-      const killer = setTimeout(() => {
-        try {
-          if (this.bash.pid) process.kill(-this.bash.pid, "SIGKILL");
-        } catch {
-          // Already gone.
-        }
-      }, 10_000);
-      await this.exited;
-      clearTimeout(killer);
-    }
-    return this.lines();
   }
 }

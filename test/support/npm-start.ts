@@ -53,18 +53,19 @@ export function scratchCopy(): { root: string; files: string[]; remove(): void }
   return { root, files, remove: () => rmSync(root, { recursive: true, force: true }) };
 }
 
-export class NpmStart {
+/**
+ * A command in a process group of its own, as a terminal runs it: its output kept as it comes,
+ * Ctrl-C (SIGINT to the group) to stop it, SIGKILL if it does not stop within 10 s.
+ */
+export class ProcessGroup {
   readonly child: ChildProcess;
   output = "";
   readonly exited: Promise<number | null>;
 
-  constructor(
-    readonly cwd: string,
-    readonly port: number,
-  ) {
-    this.child = spawn("npm", ["start"], {
+  constructor(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv) {
+    this.child = spawn(command, args, {
       cwd,
-      env: shellEnv({ PORT: String(port) }),
+      env,
       detached: true,
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -76,6 +77,39 @@ export class NpmStart {
     this.exited = new Promise((resolve) => this.child.once("exit", (code) => resolve(code)));
   }
 
+  get running(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  /** Ctrl-C in the terminal; resolves with the exit code once the group's leader has stopped. */
+  async interrupt(): Promise<number | null> {
+    if (!this.running) return this.child.exitCode;
+    this.signal("SIGINT");
+    const killer = setTimeout(() => this.kill(), 10_000);
+    const code = await this.exited;
+    clearTimeout(killer);
+    return code;
+  }
+
+  kill(): void {
+    this.signal("SIGKILL");
+  }
+
+  private signal(signal: NodeJS.Signals): void {
+    try {
+      if (this.child.pid) process.kill(-this.child.pid, signal);
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
+/** `npm start` on a port, in `cwd`. */
+export class NpmStart extends ProcessGroup {
+  constructor(cwd: string, port: number) {
+    super("npm", ["start"], cwd, shellEnv({ PORT: String(port) }));
+  }
+
   /** Resolves with the printed curl's key and URL once the banner is out; fails if it dies. */
   async ready(): Promise<{ key: string; url: string }> {
     const deadline = Date.now() + STARTUP_MS;
@@ -84,23 +118,9 @@ export class NpmStart {
       if (match?.[1] && match[2] && this.output.includes("Press Ctrl-C to stop.")) {
         return { key: match[1], url: match[2] };
       }
-      if (this.child.exitCode !== null) break;
+      if (!this.running) break;
       await sleep(200);
     }
     throw new Error(`npm start did not become ready:\n${this.output.slice(-4000)}`);
-  }
-
-  /** Ctrl-C in the terminal: SIGINT to the whole process group. */
-  async interrupt(): Promise<number | null> {
-    if (this.child.pid && this.child.exitCode === null) process.kill(-this.child.pid, "SIGINT");
-    return this.exited;
-  }
-
-  kill(): void {
-    try {
-      if (this.child.pid) process.kill(-this.child.pid, "SIGKILL");
-    } catch {
-      // Already gone.
-    }
   }
 }
