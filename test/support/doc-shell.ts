@@ -1,4 +1,4 @@
-// A bash session for a document's examples: commands run one after another in one shell (so a
+// One bash shell for a document's examples: commands run one after another in one shell (so a
 // variable or function one defines serves the next), each with its own stdout, stderr and exit
 // status, and every HTTP answer curl received in it recorded from a trace. And a second shell,
 // for a block that runs alongside (`# In another shell`), whose output is read as it comes.
