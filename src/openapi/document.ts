@@ -3,6 +3,11 @@
 import type { Json, VersionBundle } from "../../versions";
 import { ROUTES, type RouteSpec } from "../app/route-table";
 import { changelogEntryPath } from "../app/version-headers";
+import {
+  IDEMPOTENCY_KEY_PATTERN,
+  IDEMPOTENCY_KEY_RULE,
+  MAX_IDEMPOTENCY_KEY_LENGTH,
+} from "../domain/idempotency";
 import { PERIOD_END_FILTERS, webhooksOf } from "./integration-docs";
 import {
   openApiPath,
@@ -255,8 +260,14 @@ export function buildOpenApiDocument(
             "version, product and body) within 24 hours answers the first response again, " +
             "marked `Idempotent-Replayed: true`, without doing anything twice. Keys belong to " +
             "the API key that sends them: the same key from another API key runs as a request " +
-            "of its own. Use a new random one (a UUID) per request.",
-          schema: { type: "string", minLength: 1, maxLength: 255 },
+            "of its own. Use a new random one (a UUID) per request. A key is " +
+            `${IDEMPOTENCY_KEY_RULE}; any other answers \`400\`.`,
+          schema: {
+            type: "string",
+            minLength: 1,
+            maxLength: MAX_IDEMPOTENCY_KEY_LENGTH,
+            pattern: IDEMPOTENCY_KEY_PATTERN,
+          },
         },
         MerchantKey: {
           name: headers.merchantKey,
