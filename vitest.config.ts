@@ -24,8 +24,12 @@ export default defineConfig(async () => {
   );
   return {
     test: {
-      // The Worker logs one JSON line per request; tests read it through spies, not stdout.
-      onConsoleLog: (log: string) => !log.includes('{"request_id"') && !log.startsWith("[outbox]"),
+      // The Worker logs one JSON line per request and per failed webhook attempt; tests read
+      // them through spies or over HTTP, not stdout.
+      onConsoleLog: (log: string) =>
+        !log.includes('{"request_id"') &&
+        !log.startsWith('{"webhook_attempt"') &&
+        !log.startsWith("[outbox]"),
       // The interactive reference is copied into the static assets first (public/docs/vendor/).
       globalSetup: ["./test/support/node/reference-assets.global.ts"],
       projects: [

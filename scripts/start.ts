@@ -16,6 +16,7 @@ import {
   renderStatementPdf,
   statementsWithPdf,
 } from "./demo-data.ts";
+import { runtimeLogFilter } from "./runtime-log.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const WRANGLER = path.join(ROOT, "node_modules", "wrangler", "bin", "wrangler.js");
@@ -120,8 +121,9 @@ function startWrangler(port: number): ChildProcess {
     [child.stdout, process.stdout],
     [child.stderr, process.stderr],
   ] as const) {
+    const shown = runtimeLogFilter();
     createInterface({ input: from, crlfDelay: Number.POSITIVE_INFINITY }).on("line", (line) => {
-      if (!(loadingDemo && REQUEST_LOG.test(line))) to.write(`${line}\n`);
+      if (shown(line) && !(loadingDemo && REQUEST_LOG.test(line))) to.write(`${line}\n`);
     });
   }
   return child;

@@ -16,15 +16,33 @@ export const IDEMPOTENCY_RENEW_MS = IDEMPOTENCY_LOCK_MS / 3;
 
 export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 
-/** Why a header value cannot be an idempotency key, or null. */
+/**
+ * What an Idempotency-Key may be, in the words the error, the API reference and the docs all use.
+ * Space is refused with the other invisible characters: HTTP trims it at either end, so a key
+ * holding one would not reach the service as it was sent.
+ */
+export const IDEMPOTENCY_KEY_RULE =
+  `1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters, each a printable ASCII character other than ` +
+  "space (0x21 to 0x7E: letters, digits and punctuation)";
+
+/** The same rule as a JSON Schema pattern, for the reference. */
+export const IDEMPOTENCY_KEY_PATTERN = `^[\\x21-\\x7E]{1,${MAX_IDEMPOTENCY_KEY_LENGTH}}$`;
+const KEY_SHAPE = new RegExp(IDEMPOTENCY_KEY_PATTERN);
+
+/** What in `key` breaks the rule: its length, or its first refused character and where. */
+function keyFault(key: string): string {
+  if (key.length === 0) return "it is empty";
+  if (key.length > MAX_IDEMPOTENCY_KEY_LENGTH) return `it has ${key.length} characters`;
+  const index = key.search(/[^\x21-\x7e]/);
+  const code = key.charCodeAt(index);
+  const what = code === 0x20 ? "a space" : code > 0x7f ? "not ASCII" : "a control character";
+  return `character ${index + 1} is ${what}`;
+}
+
+/** Why a header value cannot be an idempotency key (the rule, then what broke it), or null. */
 export function idempotencyKeyProblem(key: string): string | null {
-  if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
-    return `Idempotency-Key must be 1 to ${MAX_IDEMPOTENCY_KEY_LENGTH} characters; a UUID is best`;
-  }
-  if (!/^[\x21-\x7e]+$/.test(key)) {
-    return "Idempotency-Key must be printable ASCII without spaces; a UUID is best";
-  }
-  return null;
+  if (KEY_SHAPE.test(key)) return null;
+  return `Idempotency-Key must be ${IDEMPOTENCY_KEY_RULE}; ${keyFault(key)}. A UUID is best.`;
 }
 
 /**

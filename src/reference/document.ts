@@ -2,6 +2,11 @@
 // change, and an operation for every /v2 route of the route list, from its declaration.
 import type { Route } from "../app/route";
 import { changelogEntryPath } from "../app/version-headers";
+import {
+  IDEMPOTENCY_KEY_PATTERN,
+  IDEMPOTENCY_KEY_RULE,
+  MAX_IDEMPOTENCY_KEY_LENGTH,
+} from "../domain/idempotency";
 import { ROUTES } from "../routes";
 import type { Json, VersionBundle } from "../versioning";
 import { openApiPath, operationIdOf, pathParameters, TAGS, tagOf } from "./operations";
@@ -225,8 +230,14 @@ export function buildOpenApiDocument(
             "version, product and body) within 24 hours answers the first response again, " +
             "marked `Idempotent-Replayed: true`, without doing anything twice. Keys belong to " +
             "the API key that sends them: the same key from another API key runs as a request " +
-            "of its own. Use a new random one (a UUID) per request.",
-          schema: { type: "string", minLength: 1, maxLength: 255 },
+            "of its own. Use a new random one (a UUID) per request. A key is " +
+            `${IDEMPOTENCY_KEY_RULE}; any other answers \`400\`.`,
+          schema: {
+            type: "string",
+            minLength: 1,
+            maxLength: MAX_IDEMPOTENCY_KEY_LENGTH,
+            pattern: IDEMPOTENCY_KEY_PATTERN,
+          },
         },
         MerchantKey: {
           name: headers.merchantKey,

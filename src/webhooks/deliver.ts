@@ -25,7 +25,7 @@ import {
 import { type NoticeDependencies, notifyEndpointDisabled } from "./disabled-notice";
 import { secretSealerOf } from "./endpoints";
 import { eventInVersion, renderEvent } from "./event-view";
-import { postWebhook } from "./post-webhook";
+import { type PostOutcome, postWebhook } from "./post-webhook";
 
 const USER_AGENT = "CardStatements-Webhooks/1.0";
 
@@ -136,6 +136,9 @@ async function attemptDelivery(d: Delivery, ref: DeliveryRef): Promise<Verdict> 
     finished,
     disableBefore,
   );
+  if (outcome.status !== "succeeded") {
+    console.warn(failedAttemptLine(ref, endpoint.url, claim.attempts, outcome, next));
+  }
   if (next.status === "failed") await deadLetter(d.env, ref);
   if (disabled) {
     console.warn(JSON.stringify({ webhook_endpoint_disabled: disabled.endpointId }));
@@ -144,6 +147,30 @@ async function attemptDelivery(d: Delivery, ref: DeliveryRef): Promise<Verdict> 
     );
   }
   return verdict;
+}
+
+/**
+ * The log line of a failed attempt, one per attempt whatever the cause: the endpoint, the attempt,
+ * the reason as recorded, and when it is tried again. The URL goes without its query, which may
+ * hold a receiver's token.
+ */
+export function failedAttemptLine(
+  ref: DeliveryRef,
+  url: string,
+  attempt: number,
+  outcome: PostOutcome,
+  next: DeliveryNext,
+): string {
+  const parsed = URL.canParse(url) ? new URL(url) : null;
+  return JSON.stringify({
+    webhook_attempt: outcome.status,
+    webhook_endpoint_id: ref.endpoint_id,
+    url: parsed ? `${parsed.origin}${parsed.pathname}` : "(not a URL)",
+    event_id: ref.event_id,
+    attempt,
+    reason: outcome.error ?? `endpoint answered HTTP ${outcome.responseStatus}`,
+    next_attempt_at: next.status === "pending" ? next.nextAttemptAt : null,
+  });
 }
 
 /** Keeps a given-up delivery where operators look for them; losing this copy loses no record. */

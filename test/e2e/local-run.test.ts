@@ -1,80 +1,13 @@
-// The README's local run, end to end over real HTTP: `npm start` on a free port, the printed curl,
-// a pdf_url followed to its document, Ctrl-C, and a second start that reuses what the first loaded.
-import { type ChildProcess, spawn } from "node:child_process";
+// The README's local run, end to end over real HTTP: `npm start` on a free port in a checkout of
+// its own, the printed curl, a pdf_url followed to its document, Ctrl-C, and a second start that
+// reuses what the first loaded.
 import { readFileSync } from "node:fs";
-import { createServer } from "node:net";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_PARTNER, demoImport } from "../../scripts/demo-data.ts";
-
-const ROOT = path.resolve(import.meta.dirname, "..", "..");
-const STARTUP_MS = 150_000;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
-}
-
-/** `npm start` as a developer runs it: its own process group, so Ctrl-C reaches all of it. */
-class LocalRun {
-  readonly child: ChildProcess;
-  output = "";
-  readonly exited: Promise<number | null>;
-
-  constructor(port: number) {
-    const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port) };
-    for (const name of Object.keys(env)) {
-      if (name === "NODE_ENV" || name.startsWith("VITEST")) delete env[name];
-    }
-    this.child = spawn("npm", ["start"], {
-      cwd: ROOT,
-      env,
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    const collect = (chunk: Buffer) => {
-      this.output += chunk.toString();
-    };
-    this.child.stdout?.on("data", collect);
-    this.child.stderr?.on("data", collect);
-    this.exited = new Promise((resolve) => this.child.once("exit", (code) => resolve(code)));
-  }
-
-  /** Resolves once the banner is printed; fails with the output if the run dies first. */
-  async ready(): Promise<{ key: string; url: string }> {
-    const deadline = Date.now() + STARTUP_MS;
-    while (Date.now() < deadline) {
-      const match = /curl -s -u (\S+): '(\S+)'/.exec(this.output);
-      if (match?.[1] && match[2] && this.output.includes("Press Ctrl-C to stop.")) {
-        return { key: match[1], url: match[2] };
-      }
-      if (this.child.exitCode !== null) break;
-      await sleep(200);
-    }
-    throw new Error(`npm start did not become ready:\n${this.output.slice(-4000)}`);
-  }
-
-  /** Ctrl-C in the terminal: SIGINT to the whole process group. */
-  async interrupt(): Promise<number | null> {
-    if (this.child.pid && this.child.exitCode === null) process.kill(-this.child.pid, "SIGINT");
-    return this.exited;
-  }
-
-  kill(): void {
-    try {
-      if (this.child.pid) process.kill(-this.child.pid, "SIGKILL");
-    } catch {
-      // Already gone.
-    }
-  }
-}
+import { freePort } from "../support/node/local-service.ts";
+import { NpmStart as LocalRun, STARTUP_MS, scratchCopy } from "../support/node/npm-start.ts";
 
 /** Whether nothing answers on the port any more, waiting up to `ms` for it to close. */
 async function closes(port: number, ms: number): Promise<boolean> {
@@ -150,15 +83,17 @@ async function sendBadKeys(port: number, count: number): Promise<number[]> {
 
 describe("npm start while another client sends bad keys", () => {
   const runs: LocalRun[] = [];
+  const checkout = scratchCopy();
   afterAll(() => {
     for (const r of runs) r.kill();
+    checkout.remove();
   });
 
   it(
     "loads the demo and prints a curl that works, while the bad keys meet 429",
     async () => {
       const port = await freePort();
-      const run = new LocalRun(port);
+      const run = new LocalRun(checkout.root, port);
       runs.push(run);
       const flood = sendBadKeys(port, 200);
       const printed = await run.ready();
@@ -181,15 +116,19 @@ describe("npm start", () => {
   let printed: { key: string; url: string };
   const runs: LocalRun[] = [];
 
+  // A checkout of its own: the developer's .wrangler/ (database, keys, demo.env) stays untouched.
+  const checkout = scratchCopy();
+
   beforeAll(async () => {
     port = await freePort();
-    run = new LocalRun(port);
+    run = new LocalRun(checkout.root, port);
     runs.push(run);
     printed = await run.ready();
   }, STARTUP_MS);
 
   afterAll(() => {
     for (const r of runs) r.kill();
+    checkout.remove();
   });
 
   it("prints a curl whose demo sandbox key lists statements newest first", async () => {
@@ -246,7 +185,7 @@ describe("npm start", () => {
   });
 
   it("keeps production keys and data apart from sandbox", async () => {
-    const env = readFileSync(path.join(ROOT, ".wrangler", "demo.env"), "utf8");
+    const env = readFileSync(path.join(checkout.root, ".wrangler", "demo.env"), "utf8");
     const liveKey = /^export DEMO_LIVE_KEY=(\S+)$/m.exec(env)?.[1] ?? "";
     expect(liveKey).toMatch(/^sk_live_/);
     const base = `http://localhost:${port}/v2/customers`;
@@ -295,7 +234,7 @@ describe("npm start", () => {
       await run.interrupt();
       expect(await closes(port, 15_000)).toBe(true);
 
-      const again = new LocalRun(port);
+      const again = new LocalRun(checkout.root, port);
       runs.push(again);
       const second = await again.ready();
       expect(second.key).toBe(printed.key);

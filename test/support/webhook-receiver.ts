@@ -3,6 +3,11 @@
 //   /ok/…         200                      /fail-twice/…  500, 500, then 200
 //   /always-500/… 500                      /redirect/…    302 to https://hooks.example.com/ok/
 //   /slow/…       answers after the delivery timeout
+// and fails as the runtime fails when an endpoint cannot be reached (the exact errors workerd
+// throws, the answers Cloudflare gives in production):
+//   /unresolvable/…  throws "internal error; reference = …" (a DNS or TLS failure in workerd)
+//   /refused/…       throws "Network connection lost." (refused or dropped)
+//   /cf-<status>/…   answers Cloudflare's status, with its "error code: 1016" body for 530
 import { vi } from "vitest";
 
 export const RECEIVER = "https://hooks.example.com";
@@ -37,6 +42,18 @@ export function startReceiver(): Receiver {
     const count = (seen.get(url.pathname) ?? 0) + 1;
     seen.set(url.pathname, count);
     const kind = url.pathname.split("/")[1];
+    if (kind === "unresolvable") {
+      throw Object.assign(new Error("internal error; reference = 5kq0test1reference2"), {
+        remote: true,
+      });
+    }
+    if (kind === "refused") {
+      throw Object.assign(new Error("Network connection lost."), { remote: true, retryable: true });
+    }
+    if (kind?.startsWith("cf-")) {
+      const status = Number(kind.slice(3));
+      return new Response(status === 530 ? "error code: 1016" : "", { status });
+    }
     if (kind === "fail-twice") return new Response("no", { status: count <= 2 ? 500 : 200 });
     if (kind === "always-500") return new Response("no", { status: 500 });
     if (kind === "redirect") {

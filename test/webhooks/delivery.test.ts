@@ -168,7 +168,7 @@ describe.concurrent("webhook delivery", { timeout: 30_000 }, () => {
       (a) => a.some((x) => x.status === "timed_out") && a.some((x) => x.response_status === 302),
     );
     expect(attempts.find((a) => a.status === "timed_out")).toMatchObject({
-      error: "no answer within 1000 ms",
+      error: "no answer from hooks.example.com within 1000 ms",
     });
     expect(attempts.find((a) => a.response_status === 302)).toMatchObject({
       status: "failed",

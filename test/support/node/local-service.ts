@@ -7,6 +7,7 @@ import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { shellEnv } from "./npm-start.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..", "..");
 const WRANGLER = path.join(ROOT, "node_modules", "wrangler", "bin", "wrangler.js");
@@ -59,15 +60,7 @@ function exampleVars(): Record<string, string> {
 
 /** The environment wrangler runs with: no metrics, no network, and none of vitest's variables. */
 function wranglerEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    WRANGLER_SEND_METRICS: "false",
-    CLOUDFLARE_CF_FETCH_ENABLED: "false",
-  };
-  for (const name of Object.keys(env)) {
-    if (name === "NODE_ENV" || name.startsWith("VITEST")) delete env[name];
-  }
-  return env;
+  return shellEnv({ WRANGLER_SEND_METRICS: "false", CLOUDFLARE_CF_FETCH_ENABLED: "false" });
 }
 
 /** Starts the Worker on a free port with fresh local state; resolves once it answers HTTP. */

@@ -1041,7 +1041,7 @@ export interface components {
          * @example 2026-10-13
          */
         Version: "latest" | "2026-10-13" | "2025-05-05";
-        /** @description Makes the request safe to retry: the same key with the same request (method, path, version, product and body) within 24 hours answers the first response again, marked `Idempotent-Replayed: true`, without doing anything twice. Keys belong to the API key that sends them: the same key from another API key runs as a request of its own. Use a new random one (a UUID) per request. */
+        /** @description Makes the request safe to retry: the same key with the same request (method, path, version, product and body) within 24 hours answers the first response again, marked `Idempotent-Replayed: true`, without doing anything twice. Keys belong to the API key that sends them: the same key from another API key runs as a request of its own. Use a new random one (a UUID) per request. A key is 1 to 255 characters, each a printable ASCII character other than space (0x21 to 0x7E: letters, digits and punctuation); any other answers `400`. */
         IdempotencyKey: string;
         /** @description The product to read, as supplied at onboarding. Required when you have several. */
         MerchantKey: string;
@@ -1636,7 +1636,7 @@ export interface operations {
                  * @example 2026-10-13
                  */
                 "x-service-version"?: components["parameters"]["Version"];
-                /** @description Makes the request safe to retry: the same key with the same request (method, path, version, product and body) within 24 hours answers the first response again, marked `Idempotent-Replayed: true`, without doing anything twice. Keys belong to the API key that sends them: the same key from another API key runs as a request of its own. Use a new random one (a UUID) per request. */
+                /** @description Makes the request safe to retry: the same key with the same request (method, path, version, product and body) within 24 hours answers the first response again, marked `Idempotent-Replayed: true`, without doing anything twice. Keys belong to the API key that sends them: the same key from another API key runs as a request of its own. Use a new random one (a UUID) per request. A key is 1 to 255 characters, each a printable ASCII character other than space (0x21 to 0x7E: letters, digits and punctuation); any other answers `400`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The product to read, as supplied at onboarding. Required when you have several. */
                 "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
@@ -1685,7 +1685,7 @@ export interface operations {
                  * @example 2026-10-13
                  */
                 "x-service-version"?: components["parameters"]["Version"];
-                /** @description Makes the request safe to retry: the same key with the same request (method, path, version, product and body) within 24 hours answers the first response again, marked `Idempotent-Replayed: true`, without doing anything twice. Keys belong to the API key that sends them: the same key from another API key runs as a request of its own. Use a new random one (a UUID) per request. */
+                /** @description Makes the request safe to retry: the same key with the same request (method, path, version, product and body) within 24 hours answers the first response again, marked `Idempotent-Replayed: true`, without doing anything twice. Keys belong to the API key that sends them: the same key from another API key runs as a request of its own. Use a new random one (a UUID) per request. A key is 1 to 255 characters, each a printable ASCII character other than space (0x21 to 0x7E: letters, digits and punctuation); any other answers `400`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -1857,7 +1857,7 @@ export interface operations {
                  * @example 2026-10-13
                  */
                 "x-service-version"?: components["parameters"]["Version"];
-                /** @description Makes the request safe to retry: the same key with the same request (method, path, version, product and body) within 24 hours answers the first response again, marked `Idempotent-Replayed: true`, without doing anything twice. Keys belong to the API key that sends them: the same key from another API key runs as a request of its own. Use a new random one (a UUID) per request. */
+                /** @description Makes the request safe to retry: the same key with the same request (method, path, version, product and body) within 24 hours answers the first response again, marked `Idempotent-Replayed: true`, without doing anything twice. Keys belong to the API key that sends them: the same key from another API key runs as a request of its own. Use a new random one (a UUID) per request. A key is 1 to 255 characters, each a printable ASCII character other than space (0x21 to 0x7E: letters, digits and punctuation); any other answers `400`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The product to read, as supplied at onboarding. Required when you have several. */
                 "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
@@ -1949,7 +1949,7 @@ export interface operations {
                  * @example 2026-10-13
                  */
                 "x-service-version"?: components["parameters"]["Version"];
-                /** @description Makes the request safe to retry: the same key with the same request (method, path, version, product and body) within 24 hours answers the first response again, marked `Idempotent-Replayed: true`, without doing anything twice. Keys belong to the API key that sends them: the same key from another API key runs as a request of its own. Use a new random one (a UUID) per request. */
+                /** @description Makes the request safe to retry: the same key with the same request (method, path, version, product and body) within 24 hours answers the first response again, marked `Idempotent-Replayed: true`, without doing anything twice. Keys belong to the API key that sends them: the same key from another API key runs as a request of its own. Use a new random one (a UUID) per request. A key is 1 to 255 characters, each a printable ASCII character other than space (0x21 to 0x7E: letters, digits and punctuation); any other answers `400`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The product to read, as supplied at onboarding. Required when you have several. */
                 "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
@@ -2075,7 +2075,7 @@ export interface operations {
                  * @example 2026-10-13
                  */
                 "x-service-version"?: components["parameters"]["Version"];
-                /** @description Makes the request safe to retry: the same key with the same request (method, path, version, product and body) within 24 hours answers the first response again, marked `Idempotent-Replayed: true`, without doing anything twice. Keys belong to the API key that sends them: the same key from another API key runs as a request of its own. Use a new random one (a UUID) per request. */
+                /** @description Makes the request safe to retry: the same key with the same request (method, path, version, product and body) within 24 hours answers the first response again, marked `Idempotent-Replayed: true`, without doing anything twice. Keys belong to the API key that sends them: the same key from another API key runs as a request of its own. Use a new random one (a UUID) per request. A key is 1 to 255 characters, each a printable ASCII character other than space (0x21 to 0x7E: letters, digits and punctuation); any other answers `400`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The product to read, as supplied at onboarding. Required when you have several. */
                 "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
@@ -2125,7 +2125,7 @@ export interface operations {
                  * @example 2026-10-13
                  */
                 "x-service-version"?: components["parameters"]["Version"];
-                /** @description Makes the request safe to retry: the same key with the same request (method, path, version, product and body) within 24 hours answers the first response again, marked `Idempotent-Replayed: true`, without doing anything twice. Keys belong to the API key that sends them: the same key from another API key runs as a request of its own. Use a new random one (a UUID) per request. */
+                /** @description Makes the request safe to retry: the same key with the same request (method, path, version, product and body) within 24 hours answers the first response again, marked `Idempotent-Replayed: true`, without doing anything twice. Keys belong to the API key that sends them: the same key from another API key runs as a request of its own. Use a new random one (a UUID) per request. A key is 1 to 255 characters, each a printable ASCII character other than space (0x21 to 0x7E: letters, digits and punctuation); any other answers `400`. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The product to read, as supplied at onboarding. Required when you have several. */
                 "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
