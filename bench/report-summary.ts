@@ -1,9 +1,9 @@
 // RESULTS.md's closing note: the goals' figures again in a few lines, with their spread, the
 // conditions they were measured in, and the measured cause of every goal still missed.
 import { fixed, mb } from "./format.ts";
-import type { RunResults } from "./report.ts";
 import { armMedian, workerCpuRatio } from "./report-cpu.ts";
 import { importRatio, largestPeaks } from "./report-import.ts";
+import type { RunResults } from "./results.ts";
 
 const range = (values: number[]) => `${fixed(Math.min(...values))}–${fixed(Math.max(...values))}`;
 

@@ -1,59 +1,18 @@
 // Turns the rounds into bench/RESULTS.md (goals, arms, cost, bundle) and bench/depth.svg.
 import { readFileSync } from "node:fs";
-import { readFile, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { type Arm, OLDEST_VERSION } from "./arms.ts";
-import { BUNDLE_BUDGET_BYTES, type Bundle, kib, ROOT, type StartupProfile } from "./build.ts";
+import { OLDEST_VERSION } from "./arms.ts";
+import { BUNDLE_BUDGET_BYTES, kib, ROOT } from "./build.ts";
 import { depthChart } from "./chart.ts";
-import type { CpuRounds } from "./cpu.ts";
 import { EARLIER } from "./earlier.ts";
 import { fixed } from "./format.ts";
-import type { ImportResults } from "./import.ts";
 import { type Measurement, median } from "./load.ts";
-import type { RequestCost } from "./probe.ts";
 import { cpuSection, workerCpuRatio } from "./report-cpu.ts";
 import { importRatio, importSection, largestPeaks } from "./report-import.ts";
 import { closingNote } from "./report-summary.ts";
-
-export interface RunResults {
-  date: Date;
-  settings: {
-    rounds: number;
-    seconds: number;
-    warmupSeconds: number;
-    connections: number;
-    cpuRounds: number;
-    cpuSeconds: number;
-  };
-  load: { before: number[]; after: number[] };
-  durationSeconds: number;
-  arms: Arm[];
-  rounds: Map<string, Measurement>[];
-  cpu: CpuRounds;
-  costs: RequestCost[];
-  bundle: Bundle;
-  startup: StartupProfile | null;
-  tables: { large: number; small: number };
-  imports: ImportResults;
-}
-
-/** Writes the run's measurements as JSON (its Maps as entry lists). */
-export async function saveResults(file: string, results: RunResults): Promise<void> {
-  const replacer = (_key: string, value: unknown) =>
-    value instanceof Map ? { $map: [...value] } : value;
-  await writeFile(file, JSON.stringify(results, replacer));
-}
-
-export async function loadResults(file: string): Promise<RunResults> {
-  const reviver = (_key: string, value: unknown) =>
-    value && typeof value === "object" && "$map" in value
-      ? new Map((value as { $map: [unknown, unknown][] }).$map)
-      : value;
-  const results = JSON.parse(await readFile(file, "utf8"), reviver) as RunResults;
-  results.date = new Date(results.date);
-  return results;
-}
+import type { RunResults } from "./results.ts";
 
 interface Goal {
   name: string;

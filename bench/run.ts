@@ -19,7 +19,8 @@ import {
   statementsPath,
   unknownKey,
 } from "./probe.ts";
-import { loadResults, type RunResults, saveResults, writeResults } from "./report.ts";
+import { writeResults } from "./report.ts";
+import { loadResults, type RunResults, saveResults } from "./results.ts";
 import type { BenchServer } from "./serve.ts";
 import { BENCH_DIR, DATA_DIR, setUpBench } from "./setup.ts";
 

@@ -1,0 +1,48 @@
+// One benchmark run's measurements: their shape, and their JSON file (Maps kept as entry lists),
+// which the report is written from.
+import { readFile, writeFile } from "node:fs/promises";
+import type { Arm } from "./arms.ts";
+import type { Bundle, StartupProfile } from "./build.ts";
+import type { CpuRounds } from "./cpu.ts";
+import type { ImportResults } from "./import.ts";
+import type { Measurement } from "./load.ts";
+import type { RequestCost } from "./probe.ts";
+
+export interface RunResults {
+  date: Date;
+  settings: {
+    rounds: number;
+    seconds: number;
+    warmupSeconds: number;
+    connections: number;
+    cpuRounds: number;
+    cpuSeconds: number;
+  };
+  load: { before: number[]; after: number[] };
+  durationSeconds: number;
+  arms: Arm[];
+  rounds: Map<string, Measurement>[];
+  cpu: CpuRounds;
+  costs: RequestCost[];
+  bundle: Bundle;
+  startup: StartupProfile | null;
+  tables: { large: number; small: number };
+  imports: ImportResults;
+}
+
+/** Writes the run's measurements as JSON (its Maps as entry lists). */
+export async function saveResults(file: string, results: RunResults): Promise<void> {
+  const replacer = (_key: string, value: unknown) =>
+    value instanceof Map ? { $map: [...value] } : value;
+  await writeFile(file, JSON.stringify(results, replacer));
+}
+
+export async function loadResults(file: string): Promise<RunResults> {
+  const reviver = (_key: string, value: unknown) =>
+    value && typeof value === "object" && "$map" in value
+      ? new Map((value as { $map: [unknown, unknown][] }).$map)
+      : value;
+  const results = JSON.parse(await readFile(file, "utf8"), reviver) as RunResults;
+  results.date = new Date(results.date);
+  return results;
+}
