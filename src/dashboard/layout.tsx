@@ -1,10 +1,10 @@
-// The one layout of the dashboard, through `jsxRenderer`: the header with the partner, the
-// navigation and the environment switch, then the page a handler renders with `c.render(content,
-// { title, section, notice })`. The signed-in user and the page's environment come from the
-// request, not from the page. Works without script; the one script only adds copy buttons.
+// The one layout of the dashboard, the renderer of `c.render(content, { title, section, notice })`:
+// the header with the partner, the navigation and the environment switch, then the page a handler
+// renders. The signed-in user and the page's environment come from the request, not from the page.
+// Works without script; the one script only adds copy buttons.
 import type { Context } from "hono";
+import { createMiddleware } from "hono/factory";
 import type { Child } from "hono/jsx";
-import { jsxRenderer, useRequestContext } from "hono/jsx-renderer";
 import type { AppEnv, DashboardSession } from "../app/context";
 import type { Environment } from "../domain/environment";
 import { allows } from "../domain/permissions";
@@ -35,9 +35,19 @@ const ENVIRONMENTS: { id: Environment; label: string }[] = [
   { id: "production", label: "Production" },
 ];
 
+/**
+ * The request whose page is being rendered, for the components that read it (`CsrfField`): set
+ * by the renderer only while it builds the page's string, which is synchronous (the dashboard has
+ * no async components). This is what `jsxRenderer`'s `useRequestContext` is for; but
+ * `hono/jsx-renderer`, like `createContext` of `hono/jsx`, brings the streaming renderer and the
+ * client-side JSX runtime into the bundle (about 6 KiB gzip), which the dashboard does not use.
+ */
+let rendering: Context<AppEnv> | undefined;
+
 /** The hidden CSRF field of a form of the signed-in session. */
 export function CsrfField() {
-  const { csrfToken } = useRequestContext<AppEnv>().get("session");
+  if (!rendering) throw new Error("CsrfField is rendered only in a page of c.render");
+  const { csrfToken } = rendering.get("session");
   return <input type="hidden" name="csrf" value={csrfToken} />;
 }
 
@@ -115,51 +125,70 @@ function Header({ navigation, session, environment, section }: HeaderProps) {
   );
 }
 
-/** The layout, with the header's navigation. */
+/** The layout, with the header's navigation: sets the renderer `c.render` uses. */
 export function renderer(navigation: readonly NavEntry[]) {
-  return jsxRenderer(
-    (
-      { children, title, section, notice }: PageProps & { children?: Child },
-      c: Context<AppEnv>,
-    ) => {
-      const session = c.get("session");
-      // The environment of an environment page, once it was let in (see `allow`).
-      const environment = section === undefined ? undefined : c.get("environment");
-      return (
-        <html lang="en">
-          <head>
-            <meta charset="utf-8" />
-            <meta name="viewport" content="width=device-width, initial-scale=1" />
-            <title>{`${title} · Card Statements dashboard`}</title>
-            <link rel="stylesheet" href="/dashboard/assets/dashboard.css" />
-            <script src="/dashboard/assets/dashboard.js" defer />
-          </head>
-          <body class={environment === "production" ? "production" : undefined}>
-            <a class="skip" href="#main">
-              Skip to content
-            </a>
-            <Header
-              navigation={navigation}
-              session={session}
-              environment={environment}
-              section={section}
-            />
-            <main id="main">
-              {environment === "production" && (
-                <p class="live-banner">Production: changes here affect live API traffic.</p>
-              )}
-              <h1>{title}</h1>
-              {notice && (
-                <p class="notice" role="status">
-                  {notice}
-                </p>
-              )}
-              {children}
-            </main>
-          </body>
-        </html>
-      );
-    },
-    { docType: "<!doctype html>" },
+  return createMiddleware<AppEnv>(async (c, next) => {
+    c.setRenderer((content, props) => {
+      rendering = c;
+      try {
+        const page = (
+          <Layout {...props} navigation={navigation} c={c}>
+            {content}
+          </Layout>
+        ).toString();
+        if (typeof page !== "string") throw new Error("a dashboard page renders synchronously");
+        return c.html(`<!doctype html>${page}`);
+      } finally {
+        rendering = undefined;
+      }
+    });
+    await next();
+  });
+}
+
+function Layout({
+  children,
+  title,
+  section,
+  notice,
+  navigation,
+  c,
+}: PageProps & { children: Child; navigation: readonly NavEntry[]; c: Context<AppEnv> }) {
+  const session = c.get("session");
+  // The environment of an environment page, once it was let in (see `allow`).
+  const environment = section === undefined ? undefined : c.get("environment");
+  return (
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{`${title} · Card Statements dashboard`}</title>
+        <link rel="stylesheet" href="/dashboard/assets/dashboard.css" />
+        <script src="/dashboard/assets/dashboard.js" defer />
+      </head>
+      <body class={environment === "production" ? "production" : undefined}>
+        <a class="skip" href="#main">
+          Skip to content
+        </a>
+        <Header
+          navigation={navigation}
+          session={session}
+          environment={environment}
+          section={section}
+        />
+        <main id="main">
+          {environment === "production" && (
+            <p class="live-banner">Production: changes here affect live API traffic.</p>
+          )}
+          <h1>{title}</h1>
+          {notice && (
+            <p class="notice" role="status">
+              {notice}
+            </p>
+          )}
+          {children}
+        </main>
+      </body>
+    </html>
   );
 }
