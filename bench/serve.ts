@@ -21,8 +21,8 @@ export interface WorkerSpec {
   script: "api" | "floor";
   database: string;
   /**
-   * False leaves the rate limiters unbound (a diagnostic: each check then fails open and logs an
-   * error line, see src/app/rate-limit.ts).
+   * False leaves the rate limiters unbound (a diagnostic: the service's checks then fail open and
+   * log an error line, see src/app/rate-limit.ts; the floor skips its checks).
    */
   limiters?: boolean;
 }
@@ -33,6 +33,7 @@ export const READ_WORKERS = [
   { name: "api-small", script: "api", database: SMALL_DB },
   { name: "api-unlimited", script: "api", database: LARGE_DB, limiters: false },
   { name: "floor", script: "floor", database: LARGE_DB },
+  { name: "bare-floor", script: "floor", database: LARGE_DB, limiters: false },
 ] as const satisfies readonly WorkerSpec[];
 
 export type WorkerName = (typeof READ_WORKERS)[number]["name"];
@@ -147,6 +148,7 @@ export async function startServer(options: {
               compatibilityDate: settings.compatibilityDate,
               compatibilityFlags: settings.compatibilityFlags,
               d1Databases: { DB: w.database },
+              ...(w.limiters === false ? {} : { ratelimits: settings.ratelimits }),
               unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }],
             },
       ),
