@@ -1,7 +1,13 @@
 // CPU per request from profiles: each arm is loaded while the isolates it runs in are profiled,
 // in rounds that alternate the order, so the service and the floor are compared within a round.
 // Profiling inflates every figure alike; ratios within a round are what the goals compare.
-import { cpuByName, D1_ISOLATES, profileDuring, workerIsolate } from "./inspector.ts";
+import {
+  cpuByName,
+  D1_ISOLATES,
+  LIMITER_ISOLATES,
+  profileDuring,
+  workerIsolate,
+} from "./inspector.ts";
 import { measure, type Target } from "./load.ts";
 
 export interface CpuArm {
@@ -17,6 +23,8 @@ export interface CpuSample {
   workerMs: number;
   /** Miniflare's D1 proxy and D1 object, together, per request (ms). */
   d1Ms: number;
+  /** Miniflare's rate-limiter binding (its entry Worker and object), per request (ms). */
+  limiterMs?: number;
   requests: number;
 }
 
@@ -34,7 +42,7 @@ export async function measureCpu(
     progress(`CPU profiles, round ${r + 1} of ${options.rounds}: ${arms.length} arms`);
     const round = new Map<string, CpuSample>();
     for (const arm of r % 2 === 0 ? arms : [...arms].reverse()) {
-      const isolates = [workerIsolate(arm.worker), ...D1_ISOLATES];
+      const isolates = [workerIsolate(arm.worker), ...D1_ISOLATES, ...LIMITER_ISOLATES];
       const { requests, profiles } = await profileDuring(inspectorPort, isolates, async () => {
         const result = await measure(arm.target, {
           connections: options.connections,
@@ -49,6 +57,7 @@ export async function measureCpu(
       round.set(arm.id, {
         workerMs: busyMs(workerIsolate(arm.worker)),
         d1Ms: D1_ISOLATES.reduce((sum, isolate) => sum + busyMs(isolate), 0),
+        limiterMs: LIMITER_ISOLATES.reduce((sum, isolate) => sum + busyMs(isolate), 0),
         requests,
       });
     }

@@ -6,6 +6,9 @@ import { SourceMap, type SourceMapPayload, type SourceMapping } from "node:modul
 /** The isolates a statements request crosses: the Worker, Miniflare's D1 proxy, the D1 object. */
 export const D1_ISOLATES = ["d1:db:entry", "d1:db"] as const;
 
+/** The isolates of Miniflare's rate-limiter binding: its entry Worker and the limiter object. */
+export const LIMITER_ISOLATES = ["ratelimit:ns:entry", "ratelimit:ns"] as const;
+
 /** The profiler's sampling interval (µs). */
 export const SAMPLING_MICROS = 200;
 
@@ -150,7 +153,7 @@ export async function bundleOrigins(
     const line = entry.originalLine === undefined ? "" : `:${entry.originalLine + 1}`;
     return {
       module: pkg ?? source,
-      name: `${entry.name || functionName || "(anonymous)"}${pkg ? "" : line}`,
+      name: `${entry.name || functionName || "(anonymous)"}${pkg ? ` ${source.split("/").slice(-2).join("/")}` : ""}${line}`,
     };
   };
 }

@@ -17,6 +17,7 @@ import {
   cpuByName,
   D1_ISOLATES,
   inclusiveCpuByName,
+  LIMITER_ISOLATES,
   type ProfileNode,
   profileDuring,
   workerIsolate,
@@ -113,7 +114,7 @@ async function main(): Promise<void> {
       if (!arm) throw new Error(`unknown arm ${name}; one of ${Object.keys(arms).join(", ")}`);
       await measure(arm, { connections: 4, seconds: 2 });
       let rps = 0;
-      const isolates = [workerIsolate(arm.worker), ...D1_ISOLATES];
+      const isolates = [workerIsolate(arm.worker), ...D1_ISOLATES, ...LIMITER_ISOLATES];
       const { requests, profiles } = await profileDuring(INSPECTOR_PORT, isolates, async () => {
         const result = await measure(arm, { connections: 4, seconds });
         rps = result.rps;
