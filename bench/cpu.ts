@@ -65,3 +65,46 @@ export async function measureCpu(
   }
   return rounds;
 }
+
+/**
+ * The CPU per request of two arms loaded at the same time, each on half the connections, while
+ * both isolates are profiled: whatever else the machine runs falls on both alike, so their ratio
+ * holds steady where arms loaded one after the other drift with the load (a profile's quick
+ * comparison; the goals keep the rounds above).
+ */
+export async function measureCpuPaired(
+  inspectorPort: number,
+  arms: readonly [CpuArm, CpuArm],
+  options: { rounds: number; seconds: number; connections: number },
+  progress: (message: string) => void,
+): Promise<CpuRounds> {
+  const rounds: CpuRounds = [];
+  const isolates = arms.map((arm) => workerIsolate(arm.worker));
+  for (let r = 0; r < options.rounds; r++) {
+    progress(
+      `paired CPU profiles, round ${r + 1} of ${options.rounds}: ${arms[0].id}, ${arms[1].id}`,
+    );
+    const counts: number[] = [];
+    const { profiles } = await profileDuring(inspectorPort, isolates, async () => {
+      const results = await Promise.all(
+        arms.map((arm) =>
+          measure(arm.target, {
+            connections: Math.max(1, options.connections / 2),
+            seconds: options.seconds,
+          }),
+        ),
+      );
+      for (const result of results) counts.push(result.requests);
+      return counts.reduce((a, b) => a + b, 0);
+    });
+    const round = new Map<string, CpuSample>();
+    arms.forEach((arm, i) => {
+      const profile = profiles.get(workerIsolate(arm.worker));
+      const requests = counts[i] ?? 0;
+      const busy = profile ? cpuByName(profile, () => "").busyMicros / 1000 : Number.NaN;
+      round.set(arm.id, { workerMs: busy / requests, d1Ms: Number.NaN, requests });
+    });
+    rounds.push(round);
+  }
+  return rounds;
+}

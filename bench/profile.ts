@@ -6,10 +6,16 @@
 // costs); `--save DIR` keeps the raw profiles (DevTools opens them); `--seconds N` loads each
 // arm N seconds while profiled (5); `--rounds N` instead measures only the busy CPU per request
 // of each arm in N rounds alternating the order, as `npm run bench` does, and prints each arm's
-// median and, for the statements arms, their ratio to the floor within each round.
+// median and, for the statements arms, their ratio to the floor within each round. `--against
+// REF` also serves the service as it was at git revision REF (arms base-10, base-100), and
+// reports the statements arms' ratio to it: what a change bought, measured side by side.
+// `--paired` with `--rounds` loads each statements arm at the same time as its counterpart (the
+// base with `--against`, else the floor) while both are profiled: the steadiest comparison on a
+// busy machine.
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { measureCpu } from "./cpu.ts";
+import { buildWorkerAt } from "./build.ts";
+import { type CpuArm, measureCpu, measureCpuPaired } from "./cpu.ts";
 import { MAIN_ACCOUNT } from "./data.ts";
 import {
   bundleOrigins,
@@ -24,7 +30,8 @@ import {
 } from "./inspector.ts";
 import { measure, median, type Target } from "./load.ts";
 import { floorPath, statementsPath } from "./probe.ts";
-import { setUpBench } from "./setup.ts";
+import { LARGE_DB, type WorkerSpec } from "./serve.ts";
+import { DATA_DIR, setUpBench } from "./setup.ts";
 
 const INSPECTOR_PORT = 9339;
 
@@ -51,20 +58,40 @@ async function main(): Promise<void> {
   const saveDir = option("--save");
   const seconds = Number(option("--seconds") ?? 5);
   const rounds = option("--rounds");
-  const valued = new Set([saveDir, option("--seconds"), rounds]);
+  const against = option("--against");
+  const valued = new Set([saveDir, option("--seconds"), rounds, against]);
   const chosen = process.argv.slice(2).filter((arg) => !arg.startsWith("--") && !valued.has(arg));
+  const extraWorkers: WorkerSpec[] = [];
+  let baseMain: string | undefined;
+  if (against) {
+    console.log(`building the production bundle as of ${against}`);
+    const base = await buildWorkerAt(against, path.join(DATA_DIR, "against"));
+    extraWorkers.push({
+      name: "api-base",
+      script: "api",
+      database: LARGE_DB,
+      scriptPath: base.main,
+    });
+  }
   const { bundle, floor, server, dataset } = await setUpBench(console.log, {
     inspectorPort: INSPECTOR_PORT,
+    extraWorkers,
   });
   try {
     const auth = { authorization: `Bearer ${dataset.keys.large}` };
     const arms: Record<string, Target & { worker: string }> = {};
     for (const limit of [10, 100]) {
-      arms[`statements-${limit}`] = {
-        worker: "api",
-        url: new URL(statementsPath(MAIN_ACCOUNT, `limit=${limit}`), server.url("api")).href,
-        headers: auth,
-      };
+      for (const [id, worker] of [
+        ["statements", "api"],
+        ["base", "api-base"],
+      ] as const) {
+        if (worker === "api-base" && !against) continue;
+        arms[`${id}-${limit}`] = {
+          worker,
+          url: new URL(statementsPath(MAIN_ACCOUNT, `limit=${limit}`), server.url(worker)).href,
+          headers: auth,
+        };
+      }
       for (const worker of ["floor", "bare-floor"]) {
         arms[`${worker}-${limit}`] = {
           worker,
@@ -76,35 +103,57 @@ async function main(): Promise<void> {
     const origins = {
       api: await bundleOrigins(bundle.main),
       floor: await bundleOrigins(floor.main),
+      base: baseMain ? await bundleOrigins(baseMain) : undefined,
     };
     const names = chosen.length > 0 ? chosen : ["statements-10", "statements-100"];
+    const cpuArm = (id: string): CpuArm => {
+      const arm = arms[id];
+      if (!arm) throw new Error(`unknown arm ${id}; one of ${Object.keys(arms).join(", ")}`);
+      return { id, label: id, worker: arm.worker, target: arm };
+    };
+    if (rounds && process.argv.includes("--paired")) {
+      for (const id of names.filter((name) => name.startsWith("statements-"))) {
+        const otherId = id.replace(/^statements-/, against ? "base-" : "floor-");
+        const measured = await measureCpuPaired(
+          INSPECTOR_PORT,
+          [cpuArm(id), cpuArm(otherId)],
+          { rounds: Number(rounds), seconds, connections: 4 },
+          console.log,
+        );
+        const ms = (round: Map<string, { workerMs: number }>, arm: string) =>
+          round.get(arm)?.workerMs ?? Number.NaN;
+        const ratios = measured.map((round) => ms(round, id) / ms(round, otherId));
+        const list = (values: number[]) => values.map((x) => x.toFixed(3)).join(", ");
+        console.log(
+          `${id}: ${median(measured.map((r) => ms(r, id))).toFixed(3)} ms, ${otherId}: ` +
+            `${median(measured.map((r) => ms(r, otherId))).toFixed(3)} ms, ratio ` +
+            `${median(ratios).toFixed(3)} (${list(ratios)})`,
+        );
+      }
+      return;
+    }
     if (rounds) {
-      const cpuArms = names.map((id) => {
-        const arm = arms[id];
-        if (!arm) throw new Error(`unknown arm ${id}; one of ${Object.keys(arms).join(", ")}`);
-        return { id, label: id, worker: arm.worker, target: arm };
-      });
+      const cpuArms = names.map(cpuArm);
       const measured = await measureCpu(
         INSPECTOR_PORT,
         cpuArms,
         { rounds: Number(rounds), seconds, connections: 4 },
         console.log,
       );
+      const perRequest = (round: Map<string, { workerMs: number }>, id: string) =>
+        round.get(id)?.workerMs ?? Number.NaN;
       for (const id of names) {
-        const each = measured.map((round) => round.get(id)?.workerMs ?? Number.NaN);
-        const line = `${id.padEnd(16)} ${median(each).toFixed(3)} ms (${each.map((x) => x.toFixed(3)).join(", ")})`;
-        const floorId = id.replace(/^statements-/, "floor-");
-        if (floorId === id || !names.includes(floorId)) {
-          console.log(line);
-          continue;
+        const each = measured.map((round) => perRequest(round, id));
+        let line = `${id.padEnd(16)} ${median(each).toFixed(3)} ms (${each.map((x) => x.toFixed(3)).join(", ")})`;
+        for (const other of ["floor", "base"]) {
+          const otherId = id.replace(/^statements-/, `${other}-`);
+          if (otherId === id || !names.includes(otherId)) continue;
+          const ratios = measured.map(
+            (round) => perRequest(round, id) / perRequest(round, otherId),
+          );
+          line += `  ÷ ${other} ${median(ratios).toFixed(2)} (${ratios.map((x) => x.toFixed(2)).join(", ")})`;
         }
-        const ratios = measured.map(
-          (round) =>
-            (round.get(id)?.workerMs ?? Number.NaN) / (round.get(floorId)?.workerMs ?? Number.NaN),
-        );
-        console.log(
-          `${line}  ÷ floor ${median(ratios).toFixed(2)} (${ratios.map((x) => x.toFixed(2)).join(", ")})`,
-        );
+        console.log(line);
       }
       return;
     }
@@ -121,7 +170,11 @@ async function main(): Promise<void> {
         return result.requests;
       });
       console.log(`\n${name}: ${rps.toFixed(0)} req/s while profiled`);
-      const originOf = arm.worker === "api" ? origins.api : origins.floor;
+      const originOf = arm.worker.includes("floor")
+        ? origins.floor
+        : arm.worker === "api-base" && origins.base
+          ? origins.base
+          : origins.api;
       const nameOf: NameOf = (frame) => {
         let module: string;
         let fn = frame.functionName || "(anonymous)";

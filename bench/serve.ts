@@ -20,6 +20,8 @@ export interface WorkerSpec {
   name: string;
   script: "api" | "floor";
   database: string;
+  /** Another build of the service to serve instead of the bench's (a profile's comparison). */
+  scriptPath?: string;
   /**
    * False leaves the rate limiters unbound (a diagnostic: the service's checks then fail open and
    * log an error line, see src/app/rate-limit.ts; the floor skips its checks).
@@ -112,10 +114,15 @@ export async function startServer(options: {
     } else watched.set(log.request_id, log);
   };
 
-  const api = (name: string, database: string, limiters = true) => ({
+  const api = (
+    name: string,
+    database: string,
+    limiters = true,
+    scriptPath = options.apiScript,
+  ) => ({
     name,
     modules: true,
-    scriptPath: options.apiScript,
+    scriptPath,
     compatibilityDate: settings.compatibilityDate,
     compatibilityFlags: settings.compatibilityFlags,
     bindings: {
@@ -140,7 +147,7 @@ export async function startServer(options: {
       handleStructuredLogs: ({ message }) => onLine(message),
       workers: workers.map((w) =>
         w.script === "api"
-          ? api(w.name, w.database, w.limiters)
+          ? api(w.name, w.database, w.limiters, w.scriptPath)
           : {
               name: w.name,
               modules: true,
