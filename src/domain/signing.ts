@@ -57,9 +57,35 @@ export interface Signer {
   ): Promise<boolean>;
 }
 
-/** Parts are JSON-encoded together, so no choice of ids can make two messages collide. */
+/**
+ * Parts are JSON-encoded together, so no choice of ids can make two messages collide: the text is
+ * exactly `JSON.stringify([purpose, ...parts])`, written without building the array.
+ */
+function messageText(purpose: string, parts: readonly string[]): string {
+  let text = `[${JSON.stringify(purpose)}`;
+  for (const part of parts) text += `,${JSON.stringify(part)}`;
+  return `${text}]`;
+}
+
 function message(purpose: string, parts: readonly string[]): Uint8Array {
-  return encoder.encode(JSON.stringify([purpose, ...parts]));
+  return encoder.encode(messageText(purpose, parts));
+}
+
+/**
+ * The UTF-8 bytes of each message, encoded together in one call when they are all ASCII (a page's
+ * links: one buffer and views into it, rather than a buffer per link).
+ */
+function messages(purpose: string, each: readonly (readonly string[])[]): Uint8Array[] {
+  const texts = each.map((parts) => messageText(purpose, parts));
+  const joined = texts.join("");
+  const bytes = encoder.encode(joined);
+  if (bytes.length !== joined.length) return texts.map((text) => encoder.encode(text));
+  let offset = 0;
+  return texts.map((text) => {
+    const start = offset;
+    offset += text.length;
+    return bytes.subarray(start, offset);
+  });
 }
 
 /** Secrets shorter than this are refused: a weak HMAC key would make every token forgeable. */
@@ -105,11 +131,11 @@ export function createSigner(secret: string, previous?: string): Signer {
       );
       return toBase64Url(new Uint8Array(mac));
     },
-    async signEach(purpose, messages) {
+    async signEach(purpose, each) {
       // Every HMAC is started before any is awaited: one wait for the page, not one per link.
       const hmac = await importKey(secret);
       const macs = await Promise.all(
-        messages.map((parts) => crypto.subtle.sign("HMAC", hmac, message(purpose, parts))),
+        messages(purpose, each).map((bytes) => crypto.subtle.sign("HMAC", hmac, bytes)),
       );
       return macs.map((mac) => toBase64Url(new Uint8Array(mac)));
     },
@@ -132,4 +158,15 @@ export function createSigner(secret: string, previous?: string): Signer {
       return false;
     },
   };
+}
+
+/** The signer of the last configuration asked for: the secrets rarely change within an isolate. */
+let lastSigner: { secret: string; previous: string | undefined; signer: Signer } | undefined;
+
+/** `createSigner(secret, previous)`, made once per isolate for the configuration in force. */
+export function signerFor(secret: string, previous?: string): Signer {
+  if (lastSigner?.secret !== secret || lastSigner.previous !== previous) {
+    lastSigner = { secret, previous, signer: createSigner(secret, previous) };
+  }
+  return lastSigner.signer;
 }
