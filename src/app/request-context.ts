@@ -1,10 +1,10 @@
 // Outermost middleware: the app's bundle and usage counters, request id, per-request dependencies;
 // then the security headers on the answer, and one JSON log line per request.
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
 import { openDatabase } from "../db/client";
 import { openDocumentStore } from "../db/storage";
-import { createSigner } from "../domain/signing";
+import { signerFor } from "../domain/signing";
 import type { VersionBundle } from "../versioning";
 import type { AppEnv } from "./context";
 import { versionHeader } from "./headers";
@@ -12,6 +12,20 @@ import { setSecurityHeaders } from "./security-headers";
 import type { VersionUsage } from "./version-usage";
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+/**
+ * The request's origin (`https://host[:port]`), cut from its URL, which the runtime serialises with
+ * the scheme and host in lower case and no default port: what `new URL(url).origin` says,
+ * without parsing the URL again.
+ */
+export function requestOrigin(c: Context<AppEnv>): string {
+  const url = c.req.url;
+  const start = url.indexOf("//") + 2;
+  const end = url.indexOf("/", start);
+  const origin = end === -1 ? url : url.slice(0, end);
+  // Credentials in the URL (the runtime never puts any there) are not part of an origin.
+  return origin.includes("@", start) ? new URL(url).origin : origin;
+}
 
 /** The route pattern that answered, for logs (never the raw path, which may carry ids). */
 function routeOf(c: Parameters<MiddlewareHandler<AppEnv>>[0]): string {
@@ -34,7 +48,7 @@ export function requestContext(
     c.set("requestId", requestId);
     c.set("db", db);
     c.set("queryStats", stats);
-    c.set("signer", createSigner(c.env.SIGNING_SECRET ?? "", c.env.SIGNING_SECRET_PREVIOUS));
+    c.set("signer", signerFor(c.env.SIGNING_SECRET ?? "", c.env.SIGNING_SECRET_PREVIOUS));
     c.set("documents", openDocumentStore(c.env.PDFS));
     c.set("now", () => new Date());
 

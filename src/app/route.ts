@@ -194,7 +194,9 @@ function readQuery<Query>(c: Context<AppEnv>, definition: QueryDefinition<Query>
   let read = c.get("query") as Query | ApiError | undefined;
   if (read === undefined) {
     try {
-      read = definition.parse((name) => c.req.queries(name));
+      // The query string is parsed once for every parameter the definition reads.
+      const all = c.req.queries();
+      read = definition.parse((name) => all[name]);
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       read = err;
