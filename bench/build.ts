@@ -1,6 +1,7 @@
 // Builds Worker bundles exactly as a deploy would (`wrangler deploy --dry-run --outdir`), measures
 // their size the way wrangler reports it, and profiles the production bundle's start-up.
 import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rm, symlink } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -48,8 +49,13 @@ export async function buildWorker(
 /**
  * The production bundle of the service as it was at git revision `ref`: its tree is exported into
  * `dir` (this checkout's node_modules linked in) and built there, for a profile to compare with.
+ * `ref` may also name another checkout's directory.
  */
 export async function buildWorkerAt(ref: string, dir: string): Promise<Bundle> {
+  // A directory is another checkout (an experiment's tree), built where it is.
+  if (existsSync(path.join(ref, "wrangler.toml"))) {
+    return buildWorker(path.join(dir, "build"), undefined, undefined, path.resolve(ref));
+  }
   await rm(dir, { recursive: true, force: true });
   await mkdir(path.join(dir, "tree"), { recursive: true });
   const archive = path.join(dir, "tree.tar");

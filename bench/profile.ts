@@ -7,8 +7,9 @@
 // arm N seconds while profiled (5); `--rounds N` instead measures only the busy CPU per request
 // of each arm in N rounds alternating the order, as `npm run bench` does, and prints each arm's
 // median and, for the statements arms, their ratio to the floor within each round. `--against
-// REF` also serves the service as it was at git revision REF (arms base-10, base-100), and
-// reports the statements arms' ratio to it: what a change bought, measured side by side.
+// REF` also serves the service as it was at git revision REF, or as built from the checkout in
+// directory REF (arms base-10, base-100), and reports the statements arms' ratio to it: what a
+// change bought, measured side by side.
 // `--paired` with `--rounds` loads each statements arm at the same time as its counterpart (the
 // base with `--against`, else the floor) while both are profiled: the steadiest comparison on a
 // busy machine.
