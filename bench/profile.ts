@@ -67,6 +67,7 @@ async function main(): Promise<void> {
   if (against) {
     console.log(`building the production bundle as of ${against}`);
     const base = await buildWorkerAt(against, path.join(DATA_DIR, "against"));
+    baseMain = base.main;
     extraWorkers.push({
       name: "api-base",
       script: "api",
