@@ -10,7 +10,7 @@ import { versionHeader } from "./headers";
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
 /** The route pattern that answered, for logs (never the raw path, which may carry ids). */
-function routeOf(c: Parameters<MiddlewareHandler<AppEnv>>[0]): string {
+export function routeOf(c: Parameters<MiddlewareHandler<AppEnv>>[0]): string {
   const handlers = matchedRoutes(c).filter((r) => r.method !== "ALL" && r.path !== "/*");
   return handlers.at(-1)?.path ?? "(unmatched)";
 }
