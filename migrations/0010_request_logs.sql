@@ -47,4 +47,4 @@ CREATE INDEX `request_logs_route_idx` ON `request_logs` (`partner_id`,`environme
 CREATE INDEX `request_logs_method_idx` ON `request_logs` (`partner_id`,`environment`,`method`,`log_id`);--> statement-breakpoint
 CREATE INDEX `request_logs_key_idx` ON `request_logs` (`partner_id`,`environment`,`key_id`,`log_id`);--> statement-breakpoint
 CREATE INDEX `request_logs_version_idx` ON `request_logs` (`partner_id`,`environment`,`version`,`log_id`);--> statement-breakpoint
-CREATE INDEX `request_logs_request_idx` ON `request_logs` (`partner_id`,`environment`,`request_id`);
+CREATE INDEX `request_logs_request_idx` ON `request_logs` (`partner_id`,`environment`,`request_id`,`log_id`);

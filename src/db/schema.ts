@@ -494,7 +494,7 @@ export const requestLogs = sqliteTable(
     index("request_logs_method_idx").on(t.partnerId, t.environment, t.method, t.logId),
     index("request_logs_key_idx").on(t.partnerId, t.environment, t.keyId, t.logId),
     index("request_logs_version_idx").on(t.partnerId, t.environment, t.version, t.logId),
-    index("request_logs_request_idx").on(t.partnerId, t.environment, t.requestId),
+    index("request_logs_request_idx").on(t.partnerId, t.environment, t.requestId, t.logId),
   ],
 );
 

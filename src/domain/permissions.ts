@@ -74,7 +74,7 @@ const DESCRIPTIONS: Record<DashboardAction, string> = {
   "audit.view": "view the audit log",
   "overview.view": "view the overview",
   "logs.view": "view request logs",
-  "data.view": "view customers' data",
+  "data.view": "view customer data",
 };
 
 /** Why `role` may not take `action` in `environment`, in a sentence for the page. */

@@ -338,19 +338,22 @@ export async function readUsage(db: Database, scope: LogScope, since: string): P
   };
 }
 
+/** `?1` a log id floor, `?2` how many: the oldest requests, by the primary key. */
+export const PURGE_LOGS =
+  "DELETE FROM request_logs WHERE log_id IN " +
+  "(SELECT log_id FROM request_logs WHERE log_id < ?1 ORDER BY log_id LIMIT ?2)";
+/** `?1` a day, `?2` how many: daily counts of earlier days, by `request_log_days_day_idx`. */
+export const PURGE_DAYS =
+  "DELETE FROM request_log_days WHERE rowid IN " +
+  "(SELECT rowid FROM request_log_days WHERE day < ?1 LIMIT ?2)";
+
 /** Deletes up to `limit` requests older than `before`; answers how many (`log_id` is the order). */
 export async function purgeExpiredRequestLogs(
   binding: D1Database,
   before: Date,
   limit: number,
 ): Promise<number> {
-  const result = await binding
-    .prepare(
-      "DELETE FROM request_logs WHERE log_id IN " +
-        "(SELECT log_id FROM request_logs WHERE log_id < ?1 ORDER BY log_id LIMIT ?2)",
-    )
-    .bind(logIdFloor(before), limit)
-    .run();
+  const result = await binding.prepare(PURGE_LOGS).bind(logIdFloor(before), limit).run();
   return result.meta.changes ?? 0;
 }
 
@@ -360,12 +363,6 @@ export async function purgeExpiredRequestLogDays(
   beforeDay: string,
   limit: number,
 ): Promise<number> {
-  const result = await binding
-    .prepare(
-      "DELETE FROM request_log_days WHERE rowid IN " +
-        "(SELECT rowid FROM request_log_days WHERE day < ?1 LIMIT ?2)",
-    )
-    .bind(beforeDay, limit)
-    .run();
+  const result = await binding.prepare(PURGE_DAYS).bind(beforeDay, limit).run();
   return result.meta.changes ?? 0;
 }

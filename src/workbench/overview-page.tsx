@@ -164,7 +164,9 @@ function Versions(props: {
 
 export const overviewPage: DashboardPage = {
   routes: new Hono<AppEnv>().get(
-    "/:environment{sandbox|production}",
+    // Only an environment's own address: `/dashboard/team` and the like are other pages. (A bare
+    // alternation would match the start of any longer path.)
+    "/:environment{(?:sandbox|production)}",
     allow("overview.view"),
     async (c) => {
       const environment = c.var.environment;

@@ -2,16 +2,11 @@
 // its path: what is recorded of reads, writes and errors (bodies with secrets redacted, success
 // bodies never), how the version was chosen, idempotent replays, requests that are not recorded,
 // and the record's way through the queue into the partner's storage.
-import {
-  createExecutionContext,
-  createMessageBatch,
-  createScheduledController,
-  getQueueResult,
-} from "cloudflare:test";
+import { createExecutionContext, createScheduledController, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { bundle } from "../../src/canonical/bundle";
-import { type RequestLogRecord, requestLogId } from "../../src/domain/request-log";
+import type { RequestLogRecord } from "../../src/domain/request-log";
 import { createApp } from "../../src/index";
 import { runMaintenance } from "../../src/jobs/maintenance";
 import { consumeRequestLogs } from "../../src/request-logs/consumer";
@@ -19,7 +14,14 @@ import { api, expectJson } from "../support/api";
 import { executionContext } from "../support/app-env";
 import { OLDEST, RELEASED_VERSIONS } from "../support/bundle-versions";
 import { seedAccount, statementsPath, uniqueId } from "../support/fixtures";
-import { loggedRequest, newRequestId, requestIdOf, storedRequests } from "../support/request-logs";
+import {
+  delivery,
+  loggedRequest,
+  logRecord,
+  newRequestId,
+  requestIdOf,
+  storedRequests,
+} from "../support/request-logs";
 import { BASE } from "../support/worker";
 
 /** The service's app, of its own: its isolate state (usage counters, records) starts empty. */
@@ -361,45 +363,6 @@ describe("recording costs the request nothing", () => {
   });
 });
 
-/** A record as the recorder sends it, of a request at `at`. */
-function record(partnerId: string, at: Date, overrides: Partial<RequestLogRecord> = {}) {
-  return {
-    logId: requestLogId(at),
-    partnerId,
-    environment: "sandbox",
-    at: at.toISOString(),
-    requestId: newRequestId(),
-    keyId: "key_test",
-    keyName: null,
-    method: "GET",
-    path: "/v2/customers",
-    route: "/v2/customers",
-    status: 200,
-    errorType: null,
-    errorMessage: null,
-    version: OLDEST,
-    versionSource: "saved",
-    latencyMs: 3,
-    d1RoundTrips: 1,
-    d1RowsRead: 2,
-    idempotencyKey: null,
-    idempotentReplayed: false,
-    clientIp: null,
-    userAgent: null,
-    requestBody: null,
-    responseBody: null,
-    ...overrides,
-  } satisfies RequestLogRecord;
-}
-
-/** A delivery of the request-log queue holding these messages (each an array of records). */
-function delivery(messages: unknown[]) {
-  return createMessageBatch(
-    "request-logs",
-    messages.map((body, i) => ({ id: `m${i}`, timestamp: new Date(), attempts: 1, body })),
-  );
-}
-
 async function dayCount(partnerId: string): Promise<number> {
   const row = await env.DB.prepare(
     "SELECT coalesce(sum(requests), 0) AS n FROM request_log_days WHERE partner_id = ?",
@@ -412,7 +375,7 @@ async function dayCount(partnerId: string): Promise<number> {
 describe("the queue's consumer", () => {
   it("stores and counts a record once, however often it is delivered", async () => {
     const partnerId = uniqueId("partner");
-    const one = record(partnerId, new Date());
+    const one = logRecord(partnerId, new Date());
     const message = JSON.stringify([one]);
     const first = delivery([message, message]);
     await consumeRequestLogs(first, env);
@@ -423,7 +386,7 @@ describe("the queue's consumer", () => {
 
   it("acknowledges a delivery and drops what is not a record, saying so", async () => {
     const partnerId = uniqueId("partner");
-    const good = record(partnerId, new Date());
+    const good = logRecord(partnerId, new Date());
     const batch = delivery(["not json", JSON.stringify([{ logId: 1 }, good]), "{}"]);
     await consumeRequestLogs(batch, env);
     const result = await getQueueResult(batch, createExecutionContext());
@@ -439,8 +402,8 @@ describe("retention", () => {
     const partnerId = uniqueId("partner");
     const now = Date.now();
     const days = (n: number) => new Date(now - n * 86_400_000);
-    const old = record(partnerId, days(31));
-    const kept = record(partnerId, days(29));
+    const old = logRecord(partnerId, days(31));
+    const kept = logRecord(partnerId, days(29));
     await consumeRequestLogs(delivery([JSON.stringify([old, kept])]), env);
     expect(await dayCount(partnerId)).toBe(2);
     await runMaintenance(

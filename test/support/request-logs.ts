@@ -1,6 +1,11 @@
 // The request log as tests read it: a request's stored row, once the queue's consumer wrote it
-// (records are written a few seconds after their responses), and the daily counts.
+// (records are written a few seconds after their responses); and records delivered to the
+// consumer as the queue delivers them, for logs of a chosen time.
+import { createMessageBatch } from "cloudflare:test";
 import { env } from "cloudflare:workers";
+import { type RequestLogRecord, requestLogId } from "../../src/domain/request-log";
+import { consumeRequestLogs } from "../../src/request-logs/consumer";
+import { OLDEST } from "./bundle-versions";
 
 /** A stored request, as the table holds it. */
 export interface StoredRequest {
@@ -67,4 +72,56 @@ export function requestIdOf(res: Response): string {
 /** A request id of the test's own, sent as `x-request-id` (the service keeps a well-formed one). */
 export function newRequestId(): string {
   return `req-${crypto.randomUUID()}`;
+}
+
+/** A record as the recorder sends it, of a request of `partnerId` at `at`. */
+export function logRecord(
+  partnerId: string,
+  at: Date,
+  overrides: Partial<RequestLogRecord> = {},
+): RequestLogRecord {
+  return {
+    logId: requestLogId(at),
+    partnerId,
+    environment: "sandbox",
+    at: at.toISOString(),
+    requestId: newRequestId(),
+    keyId: "key_test",
+    keyName: null,
+    method: "GET",
+    path: "/v2/customers",
+    route: "/v2/customers",
+    status: 200,
+    errorType: null,
+    errorMessage: null,
+    version: OLDEST,
+    versionSource: "saved",
+    latencyMs: 3,
+    d1RoundTrips: 1,
+    d1RowsRead: 2,
+    idempotencyKey: null,
+    idempotentReplayed: false,
+    clientIp: null,
+    userAgent: null,
+    requestBody: null,
+    responseBody: null,
+    ...overrides,
+  };
+}
+
+/** A delivery of the request-log queue holding these messages (each a JSON array of records). */
+export function delivery(messages: unknown[]): MessageBatch<unknown> {
+  return createMessageBatch(
+    "request-logs",
+    messages.map((body, i) => ({ id: `m${i}`, timestamp: new Date(), attempts: 1, body })),
+  );
+}
+
+/** Writes records as the consumer does when the queue delivers them (in messages of 100). */
+export async function deliverRecords(records: readonly RequestLogRecord[]): Promise<void> {
+  const messages: string[] = [];
+  for (let i = 0; i < records.length; i += 100) {
+    messages.push(JSON.stringify(records.slice(i, i + 100)));
+  }
+  await consumeRequestLogs(delivery(messages), env);
 }
