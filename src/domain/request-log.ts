@@ -14,39 +14,60 @@ export const MAX_LOGGED_BODY = 8 * 1024;
 /** How the request's version was chosen. */
 export type VersionSource = "header" | "saved";
 
-/** One partner API request, as recorded after its response and shown in the dashboard. */
+/**
+ * One partner API request, as recorded after its response: the queue message's item, the stored
+ * row (under the same names) and what the dashboard shows.
+ */
 export interface RequestLogRecord {
   /** Time-ordered and unique (see `requestLogId`). */
-  logId: string;
-  partnerId: string;
+  log_id: string;
+  partner_id: string;
   environment: Environment;
   /** When the request arrived (RFC 3339 UTC, milliseconds). */
   at: string;
-  requestId: string;
-  keyId: string;
-  keyName: string | null;
+  request_id: string;
+  key_id: string;
+  key_name: string | null;
   method: string;
   /** The path and query as sent, secret query parameters redacted. */
   path: string;
   /** The route pattern that answered, or `(unmatched)`. */
   route: string;
   status: number;
-  errorType: string | null;
-  errorMessage: string | null;
+  error_type: string | null;
+  error_message: string | null;
   version: string | null;
-  versionSource: VersionSource | null;
-  latencyMs: number;
-  d1RoundTrips: number;
-  d1RowsRead: number;
-  idempotencyKey: string | null;
-  idempotentReplayed: boolean;
-  clientIp: string | null;
-  userAgent: string | null;
+  version_source: VersionSource | null;
+  latency_ms: number;
+  d1_round_trips: number;
+  d1_rows_read: number;
+  idempotency_key: string | null;
+  idempotent_replayed: boolean;
+  client_ip: string | null;
+  user_agent: string | null;
   /** A write's body, redacted and cut to `MAX_LOGGED_BODY`; null for a request without one. */
-  requestBody: string | null;
+  request_body: string | null;
   /** An error's body as sent, redacted and cut; null for a success. */
-  responseBody: string | null;
+  response_body: string | null;
 }
+
+/** The fields of a record, by kind: what the consumer checks a message's items against. */
+export const RECORD_FIELDS = {
+  text: ["log_id", "partner_id", "at", "request_id", "key_id", "method", "path", "route"],
+  optionalText: [
+    "key_name",
+    "error_type",
+    "error_message",
+    "version",
+    "version_source",
+    "idempotency_key",
+    "client_ip",
+    "user_agent",
+    "request_body",
+    "response_body",
+  ],
+  integer: ["status", "latency_ms", "d1_round_trips", "d1_rows_read"],
+} as const satisfies Record<string, readonly (keyof RequestLogRecord)[]>;
 
 /** A log id for a request that arrived at `at`: its milliseconds first, so ids sort by time. */
 export function requestLogId(at: Date): string {
@@ -54,8 +75,8 @@ export function requestLogId(at: Date): string {
 }
 
 /**
- * The smallest log id of a request at or after `at`: `logId >= logIdFloor(t)` selects requests
- * from `t` on, `logId < logIdFloor(t)` those before it.
+ * The smallest log id of a request at or after `at`: `log_id >= logIdFloor(t)` selects requests
+ * from `t` on, `log_id < logIdFloor(t)` those before it.
  */
 export function logIdFloor(at: Date): string {
   return toBase62(Math.max(0, at.getTime()), 9);

@@ -4,7 +4,7 @@
 // stored and counted once (log-store.ts), so a retry after a partial success is harmless.
 import type { Bindings } from "../app/context";
 import { ENVIRONMENTS } from "../domain/environment";
-import type { RequestLogRecord } from "../domain/request-log";
+import { RECORD_FIELDS, type RequestLogRecord } from "../domain/request-log";
 import { logDatabaseOf, writeRequestLogs } from "./log-store";
 
 /** The queue's name in wrangler.toml: the Worker's queue handler routes its deliveries here. */
@@ -13,31 +13,16 @@ export const REQUEST_LOG_QUEUE = "request-logs";
 /** Seconds before a failed delivery is tried again. */
 const RETRY_DELAY_SECONDS = 10;
 
-const isString = (v: unknown): v is string => typeof v === "string";
-const isNullableString = (v: unknown) => v === null || typeof v === "string";
-const isInteger = (v: unknown) => Number.isSafeInteger(v);
-
 /** Whether a message's item is a record the recorder wrote (messages are not trusted blindly). */
 function isRecord(item: unknown): item is RequestLogRecord {
   if (item === null || typeof item !== "object") return false;
   const r = item as Record<string, unknown>;
   return (
-    [r.logId, r.partnerId, r.at, r.requestId, r.keyId, r.method, r.path, r.route].every(isString) &&
+    RECORD_FIELDS.text.every((name) => typeof r[name] === "string") &&
+    RECORD_FIELDS.optionalText.every((name) => r[name] === null || typeof r[name] === "string") &&
+    RECORD_FIELDS.integer.every((name) => Number.isSafeInteger(r[name])) &&
     ENVIRONMENTS.includes(r.environment as never) &&
-    [r.status, r.latencyMs, r.d1RoundTrips, r.d1RowsRead].every(isInteger) &&
-    [
-      r.keyName,
-      r.errorType,
-      r.errorMessage,
-      r.version,
-      r.versionSource,
-      r.idempotencyKey,
-      r.clientIp,
-      r.userAgent,
-      r.requestBody,
-      r.responseBody,
-    ].every(isNullableString) &&
-    typeof r.idempotentReplayed === "boolean"
+    typeof r.idempotent_replayed === "boolean"
   );
 }
 
@@ -65,7 +50,10 @@ export async function consumeRequestLogs(
     const read = recordsOf(message.body);
     dropped += read.dropped;
     for (const record of read.records) {
-      const database = logDatabaseOf(env, record);
+      const database = logDatabaseOf(env, {
+        partnerId: record.partner_id,
+        environment: record.environment,
+      });
       const records = byDatabase.get(database);
       if (records) records.push(record);
       else byDatabase.set(database, [record]);

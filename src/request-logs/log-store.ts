@@ -2,18 +2,13 @@
 // reads (a page per filter, one request by id, 30 days of counts) and the retention purge. Each
 // read is one indexed range: the log by `log_id` within a partner's environment, behind the
 // filter's own index; the counts by their primary key.
-import { and, desc, eq, gte, isNull, lt, ne, type SQL, sql, sum } from "drizzle-orm";
+import { and, desc, eq, gte, ne, sql, sum } from "drizzle-orm";
 import type { Bindings } from "../app/context";
 import type { Database } from "../db/client";
 import { jsonChunks } from "../db/json-rows";
-import { requestLogDays, requestLogs } from "../db/schema";
+import { requestLogDays } from "../db/schema";
 import type { Environment } from "../domain/environment";
-import {
-  logIdFloor,
-  type RequestLogRecord,
-  statusClassOf,
-  type VersionSource,
-} from "../domain/request-log";
+import { logIdFloor, type RequestLogRecord, type VersionSource } from "../domain/request-log";
 
 /** Whose log: a partner's environment. */
 export interface LogScope {
@@ -34,92 +29,71 @@ export function logDatabases(env: Bindings): D1Database[] {
   return [env.DB];
 }
 
-/** The stored columns in order, each with its value in a record: the JSON rows' layout. */
-const COLUMNS: [string, (r: RequestLogRecord) => unknown][] = [
-  ["log_id", (r) => r.logId],
-  ["partner_id", (r) => r.partnerId],
-  ["environment", (r) => r.environment],
-  ["at", (r) => r.at],
-  ["request_id", (r) => r.requestId],
-  ["key_id", (r) => r.keyId],
-  ["key_name", (r) => r.keyName],
-  ["method", (r) => r.method],
-  ["path", (r) => r.path],
-  ["route", (r) => r.route],
-  ["status", (r) => r.status],
-  ["status_class", (r) => statusClassOf(r.status)],
-  ["error_type", (r) => r.errorType],
-  ["error_message", (r) => r.errorMessage],
-  ["version", (r) => r.version],
-  ["version_source", (r) => r.versionSource],
-  ["latency_ms", (r) => r.latencyMs],
-  ["d1_round_trips", (r) => r.d1RoundTrips],
-  ["d1_rows_read", (r) => r.d1RowsRead],
-  ["idempotency_key", (r) => r.idempotencyKey],
-  ["idempotent_replayed", (r) => (r.idempotentReplayed ? 1 : 0)],
-  ["client_ip", (r) => r.clientIp],
-  ["user_agent", (r) => r.userAgent],
-  ["request_body", (r) => r.requestBody],
-  ["response_body", (r) => r.responseBody],
-];
-const NAMES = COLUMNS.map(([name]) => name);
-const VALUES = COLUMNS.map((_, i) => `value ->> ${i}`);
-const COLUMN_OF = (name: string) => `value ->> ${NAMES.indexOf(name)}`;
+/** The stored columns, each a field of the record of the same name but `status_class`. */
+const COLUMNS = [
+  "log_id",
+  "partner_id",
+  "environment",
+  "at",
+  "request_id",
+  "key_id",
+  "key_name",
+  "method",
+  "path",
+  "route",
+  "status",
+  "error_type",
+  "error_message",
+  "version",
+  "version_source",
+  "latency_ms",
+  "d1_round_trips",
+  "d1_rows_read",
+  "idempotency_key",
+  "idempotent_replayed",
+  "client_ip",
+  "user_agent",
+  "request_body",
+  "response_body",
+] as const satisfies readonly (keyof RequestLogRecord)[];
+
+/** A chunk's records (JSON objects in `?1`) as rows: each field read back by its name. */
+const FROM_RECORDS =
+  `SELECT ${COLUMNS.map((c) => `value ->> '$.${c}' AS ${c}`).join(", ")}, ` +
+  "(value ->> '$.status') / 100 AS status_class FROM json_each(?1)";
 
 /** The rows of a chunk; a record written before (a message delivered twice) is ignored. */
 const INSERT_LOGS =
-  `INSERT OR IGNORE INTO request_logs (${NAMES.join(", ")}) ` +
-  `SELECT ${VALUES.join(", ")} FROM json_each(?1) WHERE true`;
+  `INSERT OR IGNORE INTO request_logs (${COLUMNS.join(", ")}, status_class) ` +
+  `SELECT * FROM (${FROM_RECORDS}) WHERE true`;
 
-const DAY_KEY = [
-  "partner_id",
-  "environment",
-  "day",
-  "key_id",
-  "version",
-  "version_source",
-  "route",
-  "status_class",
-  "error_type",
-];
+const DAY_KEY =
+  "partner_id, environment, day, key_id, version, version_source, route, status_class, error_type";
 /**
  * The chunk's requests added to their days' counts: only those not stored yet, so that a record
  * delivered twice counts once (this runs before the chunk's insert, in the same batch).
  */
 const ADD_TO_DAYS =
-  `INSERT INTO request_log_days (${DAY_KEY.join(", ")}, requests) ` +
-  `SELECT partner_id, environment, day, key_id, version, version_source, route, status_class, ` +
-  "error_type, count(*) FROM (SELECT " +
-  [
-    `${COLUMN_OF("log_id")} AS log_id`,
-    `${COLUMN_OF("partner_id")} AS partner_id`,
-    `${COLUMN_OF("environment")} AS environment`,
-    `substr(${COLUMN_OF("at")}, 1, 10) AS day`,
-    `${COLUMN_OF("key_id")} AS key_id`,
-    `coalesce(${COLUMN_OF("version")}, '') AS version`,
-    `coalesce(${COLUMN_OF("version_source")}, '') AS version_source`,
-    `${COLUMN_OF("route")} AS route`,
-    `${COLUMN_OF("status_class")} AS status_class`,
-    `coalesce(${COLUMN_OF("error_type")}, '') AS error_type`,
-  ].join(", ") +
-  " FROM json_each(?1)) AS r WHERE NOT EXISTS " +
-  "(SELECT 1 FROM request_logs WHERE request_logs.log_id = r.log_id) " +
-  `GROUP BY ${DAY_KEY.join(", ")} ` +
-  `ON CONFLICT (${DAY_KEY.join(", ")}) DO UPDATE SET ` +
+  `INSERT INTO request_log_days (${DAY_KEY}, requests) SELECT partner_id, environment, ` +
+  "substr(at, 1, 10), key_id, coalesce(version, ''), coalesce(version_source, ''), route, " +
+  `status_class, coalesce(error_type, ''), count(*) FROM (${FROM_RECORDS}) AS r ` +
+  "WHERE NOT EXISTS (SELECT 1 FROM request_logs WHERE request_logs.log_id = r.log_id) " +
+  `GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9 ON CONFLICT (${DAY_KEY}) DO UPDATE SET ` +
   "requests = request_log_days.requests + excluded.requests";
 
 /**
  * Stores records and adds them to their days' counts, in one atomic batch (one round trip),
- * whatever their number: rows travel as JSON. Writing the same records again changes nothing.
+ * whatever their number: records travel as JSON. Writing the same records again changes nothing.
  */
 export async function writeRequestLogs(
   binding: D1Database,
   records: readonly RequestLogRecord[],
 ): Promise<void> {
-  const byId = new Map(records.map((r) => [r.logId, r]));
-  const statements = jsonChunks(byId.values(), (r) => COLUMNS.map(([, value]) => value(r))).flatMap(
-    (chunk) => [binding.prepare(ADD_TO_DAYS).bind(chunk), binding.prepare(INSERT_LOGS).bind(chunk)],
-  );
+  const byId = new Map(records.map((r) => [r.log_id, r]));
+  const statements = jsonChunks(byId.values(), (r) => r).flatMap((chunk) => [
+    binding.prepare(ADD_TO_DAYS).bind(chunk),
+    binding.prepare(INSERT_LOGS).bind(chunk),
+  ]);
   if (statements.length > 0) await binding.batch(statements);
 }
 
@@ -137,34 +111,14 @@ export interface LogFilters {
   to?: Date;
 }
 
-const inScope = (scope: LogScope) =>
-  and(eq(requestLogs.partnerId, scope.partnerId), eq(requestLogs.environment, scope.environment));
+/** A query with its bound values, as the counting client and EXPLAIN take it. */
+export interface BoundQuery {
+  sql: string;
+  params: unknown[];
+}
 
-/** The columns of a record, without its bodies (a page of the log lists 50). */
-const LISTED = {
-  logId: requestLogs.logId,
-  partnerId: requestLogs.partnerId,
-  environment: requestLogs.environment,
-  at: requestLogs.at,
-  requestId: requestLogs.requestId,
-  keyId: requestLogs.keyId,
-  keyName: requestLogs.keyName,
-  method: requestLogs.method,
-  path: requestLogs.path,
-  route: requestLogs.route,
-  status: requestLogs.status,
-  errorType: requestLogs.errorType,
-  errorMessage: requestLogs.errorMessage,
-  version: requestLogs.version,
-  versionSource: requestLogs.versionSource,
-  latencyMs: requestLogs.latencyMs,
-  d1RoundTrips: requestLogs.d1RoundTrips,
-  d1RowsRead: requestLogs.d1RowsRead,
-  idempotencyKey: requestLogs.idempotencyKey,
-  idempotentReplayed: requestLogs.idempotentReplayed,
-  clientIp: requestLogs.clientIp,
-  userAgent: requestLogs.userAgent,
-};
+/** The columns a page lists: all but the bodies (a page of the log lists 50). */
+const LISTED = COLUMNS.filter((c) => c !== "request_body" && c !== "response_body").join(", ");
 
 /**
  * A page of the log, newest first: up to `limit + 1` requests matching `filters`, older than the
@@ -172,47 +126,48 @@ const LISTED = {
  * in `log_id`), so the page costs `limit + 1` rows whatever its depth and filter.
  */
 export function logPageQuery(
-  db: Database,
   scope: LogScope,
   filters: LogFilters,
   before: string | null,
   limit: number,
-) {
-  const where: (SQL | undefined)[] = [inScope(scope)];
-  if (filters.statusClass !== undefined)
-    where.push(eq(requestLogs.statusClass, filters.statusClass));
-  if (filters.route !== undefined) where.push(eq(requestLogs.route, filters.route));
-  if (filters.method !== undefined) where.push(eq(requestLogs.method, filters.method));
-  if (filters.keyId !== undefined) where.push(eq(requestLogs.keyId, filters.keyId));
-  if (filters.version !== undefined) {
-    where.push(
-      filters.version === null
-        ? isNull(requestLogs.version)
-        : eq(requestLogs.version, filters.version),
-    );
-  }
-  if (filters.from) where.push(gte(requestLogs.logId, logIdFloor(filters.from)));
-  if (filters.to) where.push(lt(requestLogs.logId, logIdFloor(filters.to)));
-  if (before !== null) where.push(lt(requestLogs.logId, before));
-  return db
-    .select(LISTED)
-    .from(requestLogs)
-    .where(and(...where))
-    .orderBy(desc(requestLogs.logId))
-    .limit(limit + 1);
+): BoundQuery {
+  const where = ["partner_id = ?", "environment = ?"];
+  const params: unknown[] = [scope.partnerId, scope.environment];
+  const add = (condition: string, value: unknown) => {
+    where.push(condition);
+    params.push(value);
+  };
+  if (filters.statusClass !== undefined) add("status_class = ?", filters.statusClass);
+  if (filters.route !== undefined) add("route = ?", filters.route);
+  if (filters.method !== undefined) add("method = ?", filters.method);
+  if (filters.keyId !== undefined) add("key_id = ?", filters.keyId);
+  if (filters.version === null) where.push("version IS NULL");
+  else if (filters.version !== undefined) add("version = ?", filters.version);
+  if (filters.from) add("log_id >= ?", logIdFloor(filters.from));
+  if (filters.to) add("log_id < ?", logIdFloor(filters.to));
+  if (before !== null) add("log_id < ?", before);
+  params.push(limit + 1);
+  const sql = `SELECT ${LISTED} FROM request_logs WHERE ${where.join(" AND ")} ORDER BY log_id DESC LIMIT ?`;
+  return { sql, params };
 }
 
-/** A stored row as the domain's record. */
-function toRecord(
-  row: Omit<RequestLogRecord, "requestBody" | "responseBody"> &
-    Partial<Pick<RequestLogRecord, "requestBody" | "responseBody">>,
-): RequestLogRecord {
-  return {
+type Row = Omit<RequestLogRecord, "idempotent_replayed" | "request_body" | "response_body"> & {
+  idempotent_replayed: number;
+  request_body?: string | null;
+  response_body?: string | null;
+};
+
+async function readRecords(db: Database, query: BoundQuery): Promise<RequestLogRecord[]> {
+  const { results } = await db.$client
+    .prepare(query.sql)
+    .bind(...query.params)
+    .all<Row>();
+  return results.map((row) => ({
     ...row,
-    versionSource: row.versionSource as VersionSource | null,
-    requestBody: row.requestBody ?? null,
-    responseBody: row.responseBody ?? null,
-  };
+    idempotent_replayed: row.idempotent_replayed === 1,
+    request_body: row.request_body ?? null,
+    response_body: row.response_body ?? null,
+  }));
 }
 
 /** A page of the log (see `logPageQuery`): its records, and whether older ones match too. */
@@ -223,33 +178,29 @@ export async function readLogPage(
   before: string | null,
   limit: number,
 ): Promise<{ records: RequestLogRecord[]; hasMore: boolean }> {
-  const rows = await logPageQuery(db, scope, filters, before, limit);
-  return { records: rows.slice(0, limit).map(toRecord), hasMore: rows.length > limit };
+  const rows = await readRecords(db, logPageQuery(scope, filters, before, limit));
+  return { records: rows.slice(0, limit), hasMore: rows.length > limit };
 }
 
 /** The most requests one request id shows (a client may send its own id again). */
 const MAX_SAME_ID = 20;
 
 /** The requests that answered with this `x-request-id`, in full, newest first. */
-export function requestsByIdQuery(db: Database, scope: LogScope, requestId: string) {
-  return db
-    .select({
-      ...LISTED,
-      requestBody: requestLogs.requestBody,
-      responseBody: requestLogs.responseBody,
-    })
-    .from(requestLogs)
-    .where(and(inScope(scope), eq(requestLogs.requestId, requestId)))
-    .orderBy(desc(requestLogs.logId))
-    .limit(MAX_SAME_ID);
+export function requestsByIdQuery(scope: LogScope, requestId: string): BoundQuery {
+  return {
+    sql:
+      `SELECT ${COLUMNS.join(", ")} FROM request_logs WHERE partner_id = ? AND environment = ? ` +
+      "AND request_id = ? ORDER BY log_id DESC LIMIT ?",
+    params: [scope.partnerId, scope.environment, requestId, MAX_SAME_ID],
+  };
 }
 
-export async function readRequestsById(
+export function readRequestsById(
   db: Database,
   scope: LogScope,
   requestId: string,
 ): Promise<RequestLogRecord[]> {
-  return (await requestsByIdQuery(db, scope, requestId)).map(toRecord);
+  return readRecords(db, requestsByIdQuery(scope, requestId));
 }
 
 /** Requests of one day by status class. */

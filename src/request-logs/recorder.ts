@@ -101,35 +101,35 @@ function recordOf(
   const idempotencyKey = c.req.header(IDEMPOTENCY_HEADER);
   const userAgent = c.req.header("user-agent");
   return {
-    logId: requestLogId(at),
-    partnerId: caller.partnerId,
+    log_id: requestLogId(at),
+    partner_id: caller.partnerId,
     environment: caller.environment,
     at: at.toISOString(),
-    requestId: c.get("requestId"),
-    keyId: caller.keyId,
-    keyName: caller.keyName,
+    request_id: c.get("requestId"),
+    key_id: caller.keyId,
+    key_name: caller.keyName,
     method: c.req.method,
     path: redactPath(url.pathname, url.search),
     route: routeOf(c),
     status: c.res.status,
-    errorType: error?.type ?? null,
-    errorMessage: error ? redactText(error.message) : null,
+    error_type: error?.type ?? null,
+    error_message: error ? redactText(error.message) : null,
     version,
-    versionSource:
+    version_source:
       version === null
         ? null
         : c.req.header(versionHeader(c.env)) === undefined
           ? "saved"
           : "header",
-    latencyMs: Math.round(latencyMs),
-    d1RoundTrips: stats.roundTrips,
-    d1RowsRead: stats.rowsRead,
-    idempotencyKey: idempotencyKey === undefined ? null : idempotencyKey.slice(0, 255),
-    idempotentReplayed: c.res.headers.get(REPLAYED_HEADER) === "true",
-    clientIp: clientIp(c),
-    userAgent: userAgent === undefined ? null : userAgent.slice(0, MAX_USER_AGENT),
-    requestBody: null,
-    responseBody: null,
+    latency_ms: Math.round(latencyMs),
+    d1_round_trips: stats.roundTrips,
+    d1_rows_read: stats.rowsRead,
+    idempotency_key: idempotencyKey === undefined ? null : idempotencyKey.slice(0, 255),
+    idempotent_replayed: c.res.headers.get(REPLAYED_HEADER) === "true",
+    client_ip: clientIp(c),
+    user_agent: userAgent === undefined ? null : userAgent.slice(0, MAX_USER_AGENT),
+    request_body: null,
+    response_body: null,
   };
 }
 
@@ -159,7 +159,7 @@ async function withBodies(
     request ? keptBody(request).catch(() => null) : null,
     response ? keptBody(response).catch(() => null) : null,
   ]);
-  return { ...record, requestBody, responseBody };
+  return { ...record, request_body: requestBody, response_body: responseBody };
 }
 
 /**

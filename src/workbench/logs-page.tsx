@@ -33,10 +33,10 @@ function Status({ record }: { record: RequestLogRecord }) {
   return (
     <span class={cls >= 4 ? "status-error" : undefined}>
       {record.status}
-      {record.errorType && (
+      {record.error_type && (
         <>
           {" "}
-          <code>{record.errorType}</code>
+          <code>{record.error_type}</code>
         </>
       )}
     </span>
@@ -165,7 +165,7 @@ function LogTable(props: { environment: Environment; records: RequestLogRecord[]
             </td>
             <td>
               <a
-                href={`/dashboard/${props.environment}/logs/${encodeURIComponent(r.requestId)}`}
+                href={`/dashboard/${props.environment}/logs/${encodeURIComponent(r.request_id)}`}
                 class="mono"
               >
                 {r.method} {r.path.length > 80 ? `${r.path.slice(0, 79)}…` : r.path}
@@ -176,10 +176,10 @@ function LogTable(props: { environment: Environment; records: RequestLogRecord[]
             </td>
             <td>{r.version ?? <span class="muted">—</span>}</td>
             <td>
-              {r.keyName ? `${r.keyName} ` : ""}
-              <code>{r.keyId}</code>
+              {r.key_name ? `${r.key_name} ` : ""}
+              <code>{r.key_id}</code>
             </td>
-            <td>{r.latencyMs} ms</td>
+            <td>{r.latency_ms} ms</td>
           </tr>
         ))}
       </tbody>
@@ -214,48 +214,48 @@ function Field(props: { name: string; children: unknown }) {
 function RequestDetail({ record }: { record: RequestLogRecord }) {
   const code = (text: string | null) => (text === null ? null : <code>{text}</code>);
   return (
-    <section aria-labelledby={`request-${record.logId}`}>
-      <h2 id={`request-${record.logId}`} class="mono">
+    <section aria-labelledby={`request-${record.log_id}`}>
+      <h2 id={`request-${record.log_id}`} class="mono">
         {record.method} {record.path}
       </h2>
       <dl class="fields">
         <Field name="Time">
           <Time at={record.at} />
         </Field>
-        <Field name="Request id">{code(record.requestId)}</Field>
+        <Field name="Request id">{code(record.request_id)}</Field>
         <Field name="Status">
           <Status record={record} />
         </Field>
-        <Field name="Error message">{record.errorMessage}</Field>
+        <Field name="Error message">{record.error_message}</Field>
         <Field name="Route">{code(record.route)}</Field>
         <Field name="API key">
-          {record.keyName ? `${record.keyName} ` : ""}
-          <code>{record.keyId}</code>
+          {record.key_name ? `${record.key_name} ` : ""}
+          <code>{record.key_id}</code>
         </Field>
         <Field name="Version">
           {record.version === null
             ? null
-            : `${record.version} (${record.versionSource === "header" ? "from the version header" : "the saved version"})`}
+            : `${record.version} (${record.version_source === "header" ? "from the version header" : "the saved version"})`}
         </Field>
-        <Field name="Latency">{`${record.latencyMs} ms`}</Field>
-        <Field name="D1 round trips">{String(record.d1RoundTrips)}</Field>
-        <Field name="D1 rows read">{String(record.d1RowsRead)}</Field>
-        <Field name="Idempotency-Key">{code(record.idempotencyKey)}</Field>
+        <Field name="Latency">{`${record.latency_ms} ms`}</Field>
+        <Field name="D1 round trips">{String(record.d1_round_trips)}</Field>
+        <Field name="D1 rows read">{String(record.d1_rows_read)}</Field>
+        <Field name="Idempotency-Key">{code(record.idempotency_key)}</Field>
         <Field name="Replayed">
-          {record.idempotencyKey === null ? null : record.idempotentReplayed ? "Yes" : "No"}
+          {record.idempotency_key === null ? null : record.idempotent_replayed ? "Yes" : "No"}
         </Field>
-        <Field name="Client IP">{code(record.clientIp)}</Field>
-        <Field name="User agent">{record.userAgent}</Field>
+        <Field name="Client IP">{code(record.client_ip)}</Field>
+        <Field name="User agent">{record.user_agent}</Field>
       </dl>
       <h3>Request body</h3>
-      {record.requestBody === null ? (
+      {record.request_body === null ? (
         <p class="muted">None.</p>
       ) : (
-        <Body text={record.requestBody} label="Request body" />
+        <Body text={record.request_body} label="Request body" />
       )}
       <h3>Response body</h3>
-      {record.responseBody !== null ? (
-        <Body text={record.responseBody} label="Response body" />
+      {record.response_body !== null ? (
+        <Body text={record.response_body} label="Response body" />
       ) : (
         <p class="muted">
           {record.status >= 400 ? "None." : "Not kept: only error responses are."}
@@ -309,7 +309,7 @@ export const logsPage: DashboardPage = {
           <p class="pages">
             {query.before !== null && <a href={logsLink(environment, filtered)}>Newest requests</a>}{" "}
             {page.hasMore && last && (
-              <a href={logsLink(environment, filtered, last.logId)}>Older requests</a>
+              <a href={logsLink(environment, filtered, last.log_id)}>Older requests</a>
             )}
           </p>
         </>,

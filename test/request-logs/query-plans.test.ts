@@ -55,7 +55,7 @@ describe("the request log's query plans", () => {
   for (const [name, filters] of FILTERS) {
     for (const before of [null, "00VcAAAAAAAAAAAAAAAAAAAAA"]) {
       it(`pages by an index with the filter: ${name}${before ? ", deep" : ""}`, async () => {
-        const plan = await planOf(logPageQuery(db, scope, filters, before, 50).toSQL());
+        const plan = await planOf(logPageQuery(scope, filters, before, 50));
         console.log(`request log, ${name}${before ? ", deep" : ""}: ${plan.join(" | ")}`);
         expect(plan).toHaveLength(1);
         expect(plan[0]).toMatch(
@@ -67,7 +67,7 @@ describe("the request log's query plans", () => {
   }
 
   it("finds a request by its id through its index", async () => {
-    const plan = await planOf(requestsByIdQuery(db, scope, "req-1").toSQL());
+    const plan = await planOf(requestsByIdQuery(scope, "req-1"));
     console.log(`request by id: ${plan.join(" | ")}`);
     expect(plan[0]).toBe(
       "SEARCH request_logs USING INDEX request_logs_request_idx (partner_id=? AND environment=? AND request_id=?)",

@@ -330,8 +330,8 @@ describe("recording costs the request nothing", () => {
     expect(counted.calls()).toBe(inRequest);
     const [message] = sent;
     const records = JSON.parse(message ?? "[]") as RequestLogRecord[];
-    expect(records.map((r) => r.requestId)).toEqual([requestIdOf(res)]);
-    expect(records[0]).toMatchObject({ d1RoundTrips: 1, d1RowsRead: 6, status: 200 });
+    expect(records.map((r) => r.request_id)).toEqual([requestIdOf(res)]);
+    expect(records[0]).toMatchObject({ d1_round_trips: 1, d1_rows_read: 6, status: 200 });
   });
 
   it("sends the records of overlapping requests together", async () => {
@@ -357,7 +357,7 @@ describe("recording costs the request nothing", () => {
       ),
     );
     await ctx.settled();
-    const ids = sent.flatMap((m) => (JSON.parse(m) as RequestLogRecord[]).map((r) => r.requestId));
+    const ids = sent.flatMap((m) => (JSON.parse(m) as RequestLogRecord[]).map((r) => r.request_id));
     expect(ids.sort()).toEqual(responses.map(requestIdOf).sort());
     expect(sent.length).toBeLessThan(8);
   });
@@ -380,19 +380,19 @@ describe("the queue's consumer", () => {
     const first = delivery([message, message]);
     await consumeRequestLogs(first, env);
     await consumeRequestLogs(delivery([message]), env);
-    expect((await storedRequests(one.requestId)).length).toBe(1);
+    expect((await storedRequests(one.request_id)).length).toBe(1);
     expect(await dayCount(partnerId)).toBe(1);
   });
 
   it("acknowledges a delivery and drops what is not a record, saying so", async () => {
     const partnerId = uniqueId("partner");
     const good = logRecord(partnerId, new Date());
-    const batch = delivery(["not json", JSON.stringify([{ logId: 1 }, good]), "{}"]);
+    const batch = delivery(["not json", JSON.stringify([{ log_id: 1 }, good]), "{}"]);
     await consumeRequestLogs(batch, env);
     const result = await getQueueResult(batch, createExecutionContext());
     expect(result.ackAll).toBe(true);
     expect(result.retryBatch.retry).toBe(false);
-    expect((await storedRequests(good.requestId)).length).toBe(1);
+    expect((await storedRequests(good.request_id)).length).toBe(1);
     expect(await dayCount(partnerId)).toBe(1);
   });
 });
@@ -410,8 +410,8 @@ describe("retention", () => {
       createScheduledController({ scheduledTime: now, cron: "*/5 * * * *" }),
       env,
     );
-    expect(await storedRequests(old.requestId)).toEqual([]);
-    expect((await storedRequests(kept.requestId)).length).toBe(1);
+    expect(await storedRequests(old.request_id)).toEqual([]);
+    expect((await storedRequests(kept.request_id)).length).toBe(1);
     expect(await dayCount(partnerId)).toBe(1);
   });
 });

@@ -143,7 +143,7 @@ describe("paging and time", () => {
     const records: RequestLogRecord[] = Array.from({ length: 130 }, (_, i) =>
       logRecord(team.partnerId, new Date(start + i * 1000), {
         status: i % 3 === 0 ? 404 : 200,
-        errorType: i % 3 === 0 ? "CUSTOMER_NOT_FOUND_ERROR" : null,
+        error_type: i % 3 === 0 ? "CUSTOMER_NOT_FOUND_ERROR" : null,
       }),
     );
     await deliverRecords(records);
@@ -162,7 +162,7 @@ describe("paging and time", () => {
         if (next && query) expect(next).toContain("status=4xx");
         pages += 1;
       }
-      expect(seen, query).toEqual(expected.map((r) => r.requestId));
+      expect(seen, query).toEqual(expected.map((r) => r.request_id));
       expect(pages).toBe(Math.ceil(expected.length / 50));
     }
   });
@@ -178,8 +178,8 @@ describe("paging and time", () => {
       team,
       "/dashboard/sandbox/logs?from=2026-11-20T12:30&to=2026-11-20T13:30",
     );
-    expect(listedIds(html)).toEqual([records[2], records[1]].map((r) => r?.requestId));
+    expect(listedIds(html)).toEqual([records[2], records[1]].map((r) => r?.request_id));
     const open = await page(team, "/dashboard/sandbox/logs?from=2026-11-20T13:00:00Z");
-    expect(listedIds(open)).toEqual([records[3], records[2]].map((r) => r?.requestId));
+    expect(listedIds(open)).toEqual([records[3], records[2]].map((r) => r?.request_id));
   });
 });

@@ -48,7 +48,7 @@ describe("the Overview", () => {
     const errorOn = (route: string, status: number, errorType: string) => ({
       route,
       status,
-      errorType,
+      error_type: errorType,
     });
     await deliverRecords([
       ...[0, 0, 0].map(() => logRecord(team.partnerId, at(0))),
@@ -120,16 +120,16 @@ describe("the Overview", () => {
     );
     await deliverRecords([
       logRecord(team.partnerId, new Date(), {
-        keyId: "key_by_header",
+        key_id: "key_by_header",
         version: OLDEST,
-        versionSource: "header",
+        version_source: "header",
       }),
       logRecord(team.partnerId, new Date(), {
-        keyId: "key_by_saved",
+        key_id: "key_by_saved",
         version: OLDEST,
-        versionSource: "saved",
+        version_source: "saved",
       }),
-      logRecord(team.partnerId, new Date(), { keyId: "key_retired", version: "2020-01-01" }),
+      logRecord(team.partnerId, new Date(), { key_id: "key_retired", version: "2020-01-01" }),
     ]);
     const html = await (await team.admin.through(fetch).get("/dashboard/sandbox")).text();
     const callout = /<section class="callout"[\s\S]*?<\/section>/.exec(html)?.[0] ?? "";
