@@ -14,6 +14,16 @@ export function workerCpuRatio(cpu: CpuRounds, limit: number) {
   return { median: median(rounds), rounds };
 }
 
+/** Per round, the Worker CPU the request log adds to a request (on − off, ms); the median. */
+export function addedLogCpu(cpu: CpuRounds, limit: number) {
+  const rounds = cpu.map((round) => {
+    const on = round.get(`statements-${limit}`)?.workerMs ?? Number.NaN;
+    const off = round.get(`unlogged-${limit}`)?.workerMs ?? Number.NaN;
+    return on - off;
+  });
+  return { median: median(rounds), rounds };
+}
+
 export function armMedian(cpu: CpuRounds, id: string, field: "workerMs" | "d1Ms"): number {
   return median(cpu.map((round) => round.get(id)?.[field] ?? Number.NaN));
 }
@@ -22,9 +32,15 @@ const spread = (cpu: CpuRounds, id: string, field: "workerMs" | "d1Ms") =>
   cpu.map((round) => fixed(round.get(id)?.[field] ?? Number.NaN)).join(", ");
 
 export function cpuSection(cpu: CpuRounds): string[] {
+  const labels: Record<string, string> = {
+    statements: "statements, full pipeline",
+    unlogged: "statements, request log off",
+    floor: "floor",
+  };
   const rows = [10, 100].flatMap((limit) =>
-    [`statements-${limit}`, `floor-${limit}`].map((id) => {
-      const label = id.startsWith("floor") ? "floor" : "statements, full pipeline";
+    Object.keys(labels).map((arm) => {
+      const id = `${arm}-${limit}`;
+      const label = labels[arm];
       return (
         `| ${label}, limit=${limit} | ${fixed(armMedian(cpu, id, "workerMs"))} ` +
         `(${spread(cpu, id, "workerMs")}) | ${fixed(armMedian(cpu, id, "d1Ms"))} ` +

@@ -25,6 +25,12 @@ export interface WorkerSpec {
    * error line, see src/app/rate-limit.ts).
    */
   limiters?: boolean;
+  /**
+   * False leaves the request log's queue unbound, so nothing is recorded: the same service
+   * without its request log. Otherwise the Worker records to a queue of its own and consumes it,
+   * writing into its own database, as deployed.
+   */
+  requestLogs?: boolean;
 }
 
 /** The read arms' Workers. */
@@ -32,6 +38,7 @@ export const READ_WORKERS = [
   { name: "api", script: "api", database: LARGE_DB },
   { name: "api-small", script: "api", database: SMALL_DB },
   { name: "api-unlimited", script: "api", database: LARGE_DB, limiters: false },
+  { name: "api-unlogged", script: "api", database: LARGE_DB, requestLogs: false },
   { name: "floor", script: "floor", database: LARGE_DB },
 ] as const satisfies readonly WorkerSpec[];
 
@@ -71,11 +78,20 @@ async function productionSettings() {
     name as string,
     { namespace_id: id as string, simple: { limit: 1_000_000_000, period: 60 as const } },
   ]);
+  // The request log's consumer settings, as wrangler.toml configures its queue.
+  const consumer =
+    /\[\[queues\.consumers\]\]\s*queue = "request-logs"([^[]*)/.exec(toml)?.[1] ?? "";
+  const setting = (name: string) =>
+    Number(new RegExp(`${name}\\s*=\\s*(\\d+)`).exec(consumer)?.[1]);
   return {
     compatibilityDate: date,
     compatibilityFlags: [...flags.matchAll(/"([^"]+)"/g)].map((m) => m[1] as string),
     brand,
     ratelimits: Object.fromEntries(limiters),
+    requestLogConsumer: {
+      maxBatchSize: setting("max_batch_size"),
+      maxBatchTimeout: setting("max_batch_timeout"),
+    },
   };
 }
 
@@ -111,7 +127,7 @@ export async function startServer(options: {
     } else watched.set(log.request_id, log);
   };
 
-  const api = (name: string, database: string, limiters = true) => ({
+  const api = (name: string, database: string, limiters = true, requestLogs = true) => ({
     name,
     modules: true,
     scriptPath: options.apiScript,
@@ -126,6 +142,13 @@ export async function startServer(options: {
     d1Databases: { DB: database },
     r2Buckets: { PDFS: "bench-pdfs" },
     ...(limiters ? { ratelimits: settings.ratelimits } : {}),
+    // A queue of its own (its consumer is this Worker), batched as wrangler.toml batches it.
+    ...(requestLogs
+      ? {
+          queueProducers: { REQUEST_LOGS: { queueName: `request-logs-${name}` } },
+          queueConsumers: { [`request-logs-${name}`]: settings.requestLogConsumer },
+        }
+      : {}),
     unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }],
   });
   // Miniflare passes V8 flags to workerd only through this variable, read as it builds the config.
@@ -139,7 +162,7 @@ export async function startServer(options: {
       handleStructuredLogs: ({ message }) => onLine(message),
       workers: workers.map((w) =>
         w.script === "api"
-          ? api(w.name, w.database, w.limiters)
+          ? api(w.name, w.database, w.limiters, w.requestLogs)
           : {
               name: w.name,
               modules: true,

@@ -19,7 +19,7 @@ import { fileRoutes } from "./documents/routes";
 import { runMaintenance } from "./jobs/maintenance";
 import { operatorRoutes } from "./operator/routes";
 import { docsRoutes } from "./reference/routes";
-import { consumeRequestLogs, REQUEST_LOG_QUEUE } from "./request-logs/consumer";
+import { consumeRequestLogs, isRequestLogQueue } from "./request-logs/consumer";
 import { createRequestLogSender, recordRequests } from "./request-logs/recorder";
 import { ROUTES } from "./routes";
 import type { VersionBundle } from "./versioning";
@@ -74,7 +74,7 @@ const deliverWebhooks = webhookConsumer(bundle);
 export default {
   fetch: app.fetch,
   queue: (batch, env) =>
-    batch.queue === REQUEST_LOG_QUEUE
+    isRequestLogQueue(batch.queue)
       ? consumeRequestLogs(batch, env)
       : deliverWebhooks(batch as MessageBatch<DeliveryRef>, env),
   scheduled: runMaintenance,

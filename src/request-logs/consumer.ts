@@ -7,8 +7,13 @@ import { ENVIRONMENTS } from "../domain/environment";
 import { RECORD_FIELDS, type RequestLogRecord } from "../domain/request-log";
 import { logDatabaseOf, writeRequestLogs } from "./log-store";
 
-/** The queue's name in wrangler.toml: the Worker's queue handler routes its deliveries here. */
-export const REQUEST_LOG_QUEUE = "request-logs";
+/**
+ * Whether a delivery comes from the request-log queue: `request-logs` in wrangler.toml, or a name
+ * that starts with it (`request-logs-staging`); the Worker's queue handler routes it here.
+ */
+export function isRequestLogQueue(name: string): boolean {
+  return name.startsWith("request-logs");
+}
 
 /** Seconds before a failed delivery is tried again. */
 const RETRY_DELAY_SECONDS = 10;
