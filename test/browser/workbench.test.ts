@@ -6,7 +6,12 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { axeViolations, keepOnOrigin, launchChromium } from "../support/node/chromium";
-import { type LocalService, startLocalService } from "../support/node/local-service";
+import {
+  type LocalService,
+  mailedLink,
+  operatorFetch as operatorRequest,
+  startLocalService,
+} from "../support/node/local-service";
 
 let service: LocalService;
 let browser: Browser;
@@ -19,25 +24,7 @@ const ACCOUNT = "acc_workbench";
 let apiKey: string;
 
 function operatorFetch(path: string, init: RequestInit = {}): Promise<Response> {
-  return fetch(`${service.base}/operator/v1${path}`, {
-    ...init,
-    headers: {
-      authorization: `Bearer ${service.operatorToken}`,
-      "content-type": "application/json",
-      ...init.headers,
-    },
-  });
-}
-
-async function mailedLink(to: string): Promise<string> {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const res = await operatorFetch(`/outbox?to=${encodeURIComponent(to)}`);
-    const mail = ((await res.json()) as { data: { text: string }[] }).data;
-    const link = mail.at(-1)?.text.match(/\S+\/dashboard\/sign-in\/confirm\?token=\S+/)?.[0];
-    if (link) return link;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`no sign-in link mailed to ${to}`);
+  return operatorRequest(service, path, init);
 }
 
 async function expectAccessible(page: Page): Promise<void> {
@@ -120,7 +107,7 @@ describe("the workbench in a browser", () => {
       if (m.type() === "error") problems.push(`console: ${m.text()}`);
     });
     page.on("pageerror", (e) => problems.push(`page error: ${e.message}`));
-    await page.goto(await mailedLink(ADMIN));
+    await page.goto(await mailedLink(service, ADMIN));
     await page.getByRole("button", { name: "Sign in" }).click();
     await page.waitForURL(/\/dashboard\/sandbox\/keys$/);
 
@@ -137,7 +124,7 @@ describe("the workbench in a browser", () => {
     });
     expect(failed.status).toBe(404);
 
-    await page.getByRole("link", { name: "Request log" }).click();
+    await page.getByRole("link", { name: "Request log", exact: true }).click();
     await page.waitForURL(/\/dashboard\/sandbox\/logs$/);
     await expectAccessible(page);
     await page.getByLabel("Find a request by its x-request-id").fill(requestId);
@@ -173,7 +160,7 @@ describe("the workbench in a browser", () => {
     await expectAccessible(page);
 
     // The Overview: the chart (and its table), the error, the version in use.
-    await page.getByRole("link", { name: "Overview" }).click();
+    await page.getByRole("link", { name: "Overview", exact: true }).click();
     await page.waitForURL(/\/dashboard\/sandbox$/);
     await page.getByRole("table", { name: "Requests per day by status class" }).waitFor({
       state: "attached",
@@ -185,7 +172,7 @@ describe("the workbench in a browser", () => {
     await expectAccessible(page);
 
     // The customers, the customer, the account and its statements, with a working PDF link.
-    await page.getByRole("link", { name: "Customers" }).click();
+    await page.getByRole("link", { name: "Customers", exact: true }).click();
     await page.waitForURL(/\/dashboard\/sandbox\/customers$/);
     await expectAccessible(page);
     await page.getByRole("link", { name: CUSTOMER, exact: true }).click();
@@ -200,11 +187,11 @@ describe("the workbench in a browser", () => {
     expect(download.headers()["content-type"]).toBe("application/pdf");
 
     // Production, for an Admin: the Overview and the customers there (each view audited).
-    await page.getByRole("link", { name: "Production" }).click();
+    await page.getByRole("link", { name: "Production", exact: true }).click();
     await page.waitForURL(/\/dashboard\/production\/customers$/);
     await page.getByRole("link", { name: `${CUSTOMER}_live` }).waitFor();
     await expectAccessible(page);
-    await page.getByRole("link", { name: "Overview" }).click();
+    await page.getByRole("link", { name: "Overview", exact: true }).click();
     await page.waitForURL(/\/dashboard\/production$/);
     await expectAccessible(page);
 
