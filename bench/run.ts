@@ -22,7 +22,7 @@ import {
 import { writeResults } from "./report.ts";
 import { logDelays, settledLogSize } from "./request-log.ts";
 import { loadResults, type RunResults, saveResults } from "./results.ts";
-import type { BenchServer } from "./serve.ts";
+import { type BenchServer, freePort } from "./serve.ts";
 import { BENCH_DIR, DATA_DIR, setUpBench } from "./setup.ts";
 
 const setting = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -35,7 +35,7 @@ const SETTINGS = {
   cpuSeconds: setting("BENCH_CPU_SECONDS", 3),
   importStatements: setting("BENCH_IMPORT_STATEMENTS", 1_000_000),
 };
-const INSPECTOR_PORT = 9339;
+const INSPECTOR_PORT = await freePort();
 /** Requests whose way into the request log is timed, one at a time. */
 const LOG_DELAY_PROBES = 5;
 /** Every measurement of the last run, so RESULTS.md can be written again without re-measuring. */

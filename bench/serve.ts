@@ -4,12 +4,30 @@
 // Each Worker gets its own socket, so load reaches it without passing through Miniflare's routing
 // entry Worker.
 import { readFile } from "node:fs/promises";
+import { createServer } from "node:net";
 import path from "node:path";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { ROOT } from "./build.ts";
 
 export const OPERATOR_TOKEN = "bench-operator-token";
 const SIGNING_SECRET = "bench-signing-secret-0123456789abcdefghijklmnopqrstuvwxyz";
+
+/**
+ * A free port on the loopback interface, for workerd's inspector: a fixed one hangs the start
+ * while another run on the machine holds it.
+ */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(address),
+      );
+    });
+  });
+}
 
 /** D1 database ids: the million-row table and the thousand-row one. */
 export const LARGE_DB = "bench-large";
