@@ -7,34 +7,11 @@ import { type RequestLogRecord, requestLogId } from "../../src/domain/request-lo
 import { consumeRequestLogs } from "../../src/request-logs/consumer";
 import { OLDEST } from "./bundle-versions";
 
-/** A stored request, as the table holds it. */
-export interface StoredRequest {
-  log_id: string;
-  partner_id: string;
-  environment: string;
-  at: string;
-  request_id: string;
-  key_id: string;
-  key_name: string | null;
-  method: string;
-  path: string;
-  route: string;
-  status: number;
+/** A stored request, as the table holds it: the record, its status class, SQLite's 0 or 1. */
+export type StoredRequest = Omit<RequestLogRecord, "idempotent_replayed"> & {
   status_class: number;
-  error_type: string | null;
-  error_message: string | null;
-  version: string | null;
-  version_source: string | null;
-  latency_ms: number;
-  d1_round_trips: number;
-  d1_rows_read: number;
-  idempotency_key: string | null;
   idempotent_replayed: number;
-  client_ip: string | null;
-  user_agent: string | null;
-  request_body: string | null;
-  response_body: string | null;
-}
+};
 
 /** The stored requests answered with this `x-request-id` (newest first), without waiting. */
 export async function storedRequests(requestId: string): Promise<StoredRequest[]> {
