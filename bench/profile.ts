@@ -1,7 +1,8 @@
 // `node bench/profile.ts [arm…]`: CPU profiles of every isolate a statements request runs in, under
 // the bench's load, summarised as CPU milliseconds per request by module (source file or
 // package, through the bundle's source map). Arms: statements-10, statements-100 (default both),
-// floor-10, floor-100, bare-floor-10, bare-floor-100. `--functions` splits each module by
+// floor-10, floor-100, bare-floor-10, bare-floor-100, unlogged-10, unlogged-100 (the statements
+// route with the request log off). `--functions` splits each module by
 // function; `--inclusive` counts a function's callees in its time (what a whole middleware
 // costs); `--save DIR` keeps the raw profiles (DevTools opens them); `--seconds N` loads each
 // arm N seconds while profiled (5); `--rounds N` instead measures only the busy CPU per request
@@ -86,6 +87,7 @@ async function main(): Promise<void> {
       for (const [id, worker] of [
         ["statements", "api"],
         ["base", "api-base"],
+        ["unlogged", "api-unlogged"],
       ] as const) {
         if (worker === "api-base" && !against) continue;
         arms[`${id}-${limit}`] = {
@@ -147,7 +149,7 @@ async function main(): Promise<void> {
       for (const id of names) {
         const each = measured.map((round) => perRequest(round, id));
         let line = `${id.padEnd(16)} ${median(each).toFixed(3)} ms (${each.map((x) => x.toFixed(3)).join(", ")})`;
-        for (const other of ["floor", "base"]) {
+        for (const other of ["floor", "base", "unlogged"]) {
           const otherId = id.replace(/^statements-/, `${other}-`);
           if (otherId === id || !names.includes(otherId)) continue;
           const ratios = measured.map(
