@@ -1,7 +1,7 @@
-// Wiring only. A partner request runs: request context → CORS → request log → (a route's reads
-// planned from the request alone) → authenticate → resolve version → the route exists in that version → scope →
-// product → handler (canonical model) → the version bundle reshapes the body → response. The
-// bundle is an argument, so a test can serve another.
+// Wiring only. A partner request runs: request context → CORS → (a route's reads planned from the
+// request alone) → authenticate → resolve version → the route exists in that version → scope →
+// product → handler (canonical model) → the version bundle reshapes the body → response, recorded
+// for the request log. The bundle is an argument, so a test can serve another.
 import { Hono } from "hono";
 import type { AppEnv } from "./app/context";
 import { corsFor } from "./app/cors";
@@ -18,7 +18,7 @@ import { runMaintenance } from "./jobs/maintenance";
 import { operatorRoutes } from "./operator/routes";
 import { docsRoutes } from "./reference/routes";
 import { consumeRequestLogs, isRequestLogQueue } from "./request-logs/consumer";
-import { createRequestLogSender, recordRequests } from "./request-logs/recorder";
+import { createRequestLogSender, requestRecorder } from "./request-logs/recorder";
 import { ROUTES } from "./routes";
 import type { VersionBundle } from "./versioning";
 import { webhookConsumer } from "./webhooks/deliver";
@@ -29,12 +29,11 @@ import { webhookConsumer } from "./webhooks/deliver";
  */
 export function createApp(bundle: VersionBundle, options: VersionUsageOptions = {}): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const requestLog = createRequestLogSender();
+  // Every /v2 request of a caller that authenticates is recorded after its response.
+  const record = requestRecorder(createRequestLogSender());
 
   app.use("*", requestContext(bundle, createVersionUsage(options)));
   app.use("/v2/*", (c, next) => corsFor(c.env)(c, next));
-  // Every /v2 request of a caller that authenticates is recorded after its response.
-  app.use("/v2/*", recordRequests(requestLog));
 
   // Unauthenticated surfaces.
   app.route("/", docsRoutes);
@@ -46,9 +45,10 @@ export function createApp(bundle: VersionBundle, options: VersionUsageOptions = 
   // Each route runs the whole pipeline in one handler (app/route.ts, `partnerRoute`): its read
   // plan (a statements page plans its reads first, so that they are the key lookup's own
   // statement), authenticate, resolve version, rate limits, the route in that version, scope,
-  // product, idempotency, handler. Any other /v2 request is authenticated and versioned, then 404.
-  for (const route of ROUTES) app.on(route.method, route.path, partnerRoute(route));
-  app.all("/v2/*", partnerRoute(null));
+  // product, idempotency, handler, and the request log's record of the response. Any other /v2
+  // request is authenticated and versioned, then 404.
+  for (const route of ROUTES) app.on(route.method, route.path, partnerRoute(route, record));
+  app.all("/v2/*", partnerRoute(null, record));
 
   app.notFound((c) => renderError(routeNotFound(c.req.method, c.req.path), c));
   app.onError(renderError);

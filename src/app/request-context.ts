@@ -27,6 +27,23 @@ export function requestOrigin(c: Context<AppEnv>): string {
   return origin.includes("@", start) ? new URL(url).origin : origin;
 }
 
+/**
+ * The path and query (`?…`, or "" without one) of a request URL as `new URL(url)` reads them,
+ * cut from the URL the runtime serialised instead of parsing it again.
+ */
+export function pathAndQuery(url: string): { pathname: string; search: string } {
+  const start = url.indexOf("/", url.indexOf("//") + 2);
+  if (start === -1 || url.includes("#")) {
+    const { pathname, search } = new URL(url);
+    return { pathname, search };
+  }
+  const query = url.indexOf("?", start);
+  if (query === -1) return { pathname: url.slice(start), search: "" };
+  // An empty query (a bare `?`) has no search, as the URL standard reads it.
+  const search = query === url.length - 1 ? "" : url.slice(query);
+  return { pathname: url.slice(start, query), search };
+}
+
 /** The route pattern that answered, for logs (never the raw path, which may carry ids). */
 export function routeOf(c: Parameters<MiddlewareHandler<AppEnv>>[0]): string {
   const handlers = matchedRoutes(c).filter((r) => r.method !== "ALL" && r.path !== "/*");

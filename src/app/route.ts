@@ -223,14 +223,24 @@ function planReads(c: Context<AppEnv>, route: Route): void {
 }
 
 /**
+ * Records a request once its response is built (the request log): called as the pipeline starts,
+ * it answers what to call with the response, or null when this request is not recorded.
+ */
+export type RequestRecorder = (c: Context<AppEnv>) => ((response: Response) => void) | null;
+
+/**
  * The /v2 pipeline of a route, in one handler: its read plan, then authentication, the version,
  * the rate limits, the route existing in that version (or it answers exactly as an unknown route,
  * before any other check), scope, product, the Idempotency-Key of a served POST, and the handler.
  * Without a route, the pipeline of any other /v2 request: authenticated and versioned, then 404.
+ * With `record`, the response, an error's included, is handed to it before it leaves.
  */
-export function partnerRoute(route: Route | null): MiddlewareHandler<AppEnv> {
+export function partnerRoute(
+  route: Route | null,
+  record?: RequestRecorder,
+): MiddlewareHandler<AppEnv> {
   const idempotency = route?.method === "POST" && route.implemented;
-  return async (c) => {
+  const run = async (c: Context<AppEnv>): Promise<Response | undefined> => {
     if (route) planReads(c, route);
     await authenticate(c);
     resolveVersion(c);
@@ -242,14 +252,32 @@ export function partnerRoute(route: Route | null): MiddlewareHandler<AppEnv> {
     if (!idempotency) return route.handle(c);
     // The idempotency step wraps the handler and reads its answer, errors rendered included, as
     // a middleware reads what the handlers after it answered.
-    return idempotent(c, async () => {
-      try {
-        c.res = await route.handle(c);
-      } catch (err) {
-        if (!(err instanceof Error)) throw err;
-        c.error = err;
-        c.res = renderError(err, c);
-      }
-    });
+    return (
+      (await idempotent(c, async () => {
+        c.res = await answer(c, () => route.handle(c));
+      })) ?? undefined
+    );
   };
+  if (!record) return run;
+  return async (c) => {
+    const recorded = record(c);
+    if (!recorded) return run(c);
+    const response = await answer(c, async () => (await run(c)) ?? c.res);
+    recorded(response);
+    return response;
+  };
+}
+
+/** What `handle` answers, a thrown error rendered as `app.onError` renders it. */
+async function answer(
+  c: Context<AppEnv>,
+  handle: () => Response | Promise<Response>,
+): Promise<Response> {
+  try {
+    return await handle();
+  } catch (err) {
+    if (!(err instanceof Error)) throw err;
+    c.error = err;
+    return renderError(err, c);
+  }
 }

@@ -5,14 +5,15 @@
 // flight, the records of the others wait for the next, so a busy isolate sends a message per
 // round trip to the queue rather than per request. A request that fails authentication has no
 // partner and is not recorded here (the Worker's own log line has it).
-import type { Context, MiddlewareHandler } from "hono";
+import type { Context } from "hono";
 import { clientIp } from "../app/actor";
 import type { AppEnv, Caller } from "../app/context";
 import { ApiError } from "../app/errors";
 import { versionHeader } from "../app/headers";
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from "../app/idempotency";
 import { readBoundedBody } from "../app/read-body";
-import { routeOf } from "../app/request-context";
+import { pathAndQuery, routeOf } from "../app/request-context";
+import type { RequestRecorder } from "../app/route";
 import { redactBody, redactPath, redactText } from "../domain/redaction";
 import {
   cutText,
@@ -87,14 +88,15 @@ export function createRequestLogSender(): RequestLogSender {
   };
 }
 
-/** The record of a request whose response is `c.res`, without its bodies. */
+/** The record of a request answered with `res`, without its bodies. */
 function recordOf(
   c: Context<AppEnv>,
+  res: Response,
   caller: Caller,
   at: Date,
   latencyMs: number,
 ): RequestLogRecord {
-  const url = new URL(c.req.url);
+  const { pathname, search } = pathAndQuery(c.req.url);
   const error = c.get("apiError");
   const version = c.get("version") ?? null;
   const stats = c.get("queryStats");
@@ -109,9 +111,9 @@ function recordOf(
     key_id: caller.keyId,
     key_name: caller.keyName,
     method: c.req.method,
-    path: redactPath(url.pathname, url.search),
+    path: redactPath(pathname, search),
     route: routeOf(c),
-    status: c.res.status,
+    status: res.status,
     error_type: error?.type ?? null,
     error_message: error ? redactText(error.message) : null,
     version,
@@ -125,7 +127,7 @@ function recordOf(
     d1_round_trips: stats.roundTrips,
     d1_rows_read: stats.rowsRead,
     idempotency_key: idempotencyKey === undefined ? null : idempotencyKey.slice(0, 255),
-    idempotent_replayed: c.res.headers.get(REPLAYED_HEADER) === "true",
+    idempotent_replayed: res.headers.get(REPLAYED_HEADER) === "true",
     client_ip: clientIp(c),
     user_agent: userAgent === undefined ? null : userAgent.slice(0, MAX_USER_AGENT),
     request_body: null,
@@ -163,31 +165,32 @@ async function withBodies(
 }
 
 /**
- * The middleware of every `/v2` request: once the response is built, records the request of a
- * caller that authenticated (see the module comment). Without the REQUEST_LOGS queue it does
- * nothing at all.
+ * The recorder of every `/v2` request (the pipeline calls it, app/route.ts): once the response is
+ * built, records the request of a caller that authenticated (see the module comment). Without the
+ * REQUEST_LOGS queue it records nothing at all.
  */
-export function recordRequests(sender: RequestLogSender): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
+export function requestRecorder(sender: RequestLogSender): RequestRecorder {
+  return (c) => {
     const queue = c.env.REQUEST_LOGS;
-    if (!queue) return next();
+    if (!queue) return null;
     const started = performance.now();
     const at = c.get("now")();
     // A write's body is read by its route; the log reads its own copy, after the response.
     const request = c.req.raw.body !== null ? c.req.raw.clone() : null;
-    await next();
-    const caller = c.get("caller") as Caller | undefined;
-    if (!caller) return;
-    const record = recordOf(c, caller, at, performance.now() - started);
-    const response = c.res.status >= 400 ? c.res.clone() : null;
-    const work =
-      request || response
-        ? withBodies(record, request, response).then((full) => sender.submit(full, queue))
-        : sender.submit(record, queue);
-    try {
-      c.executionCtx.waitUntil(work);
-    } catch {
-      // No execution context (the app called directly): the send goes on by itself.
-    }
+    return (res) => {
+      const caller = c.get("caller") as Caller | undefined;
+      if (!caller) return;
+      const record = recordOf(c, res, caller, at, performance.now() - started);
+      const response = res.status >= 400 ? res.clone() : null;
+      const work =
+        request || response
+          ? withBodies(record, request, response).then((full) => sender.submit(full, queue))
+          : sender.submit(record, queue);
+      try {
+        c.executionCtx.waitUntil(work);
+      } catch {
+        // No execution context (the app called directly): the send goes on by itself.
+      }
+    };
   };
 }

@@ -194,6 +194,22 @@ describe("a recorded request", () => {
     expect(queryRow?.path).toBe(`${statementsPath(f)}?limit=1&api_key=%5BREDACTED%5D&note=ok`);
   });
 
+  it("keeps the path as sent: percent-escapes as they came, an empty query dropped", async () => {
+    const f = await seedAccount({ statements: 1 });
+    const escaped = statementsPath(f).replace("/statements", "/st%61tements%2Fx");
+    const [bare, odd] = await Promise.all([
+      api(`${statementsPath(f)}?`, { key: f.key }),
+      api(`${escaped}?note=a.b`, { key: f.key }),
+    ]);
+    expect([bare.status, odd.status]).toEqual([200, 404]);
+    const [bareRow, oddRow] = await Promise.all(
+      [bare, odd].map((res) => loggedRequest(requestIdOf(res))),
+    );
+    expect(bareRow?.path).toBe(statementsPath(f));
+    expect(oddRow?.path).toBe(`${escaped}?note=a.b`);
+    expect(oddRow?.route).toBe("(unmatched)");
+  });
+
   it("cuts a long body, and keeps only the size of one too large to read", async () => {
     const f = await seedAccount();
     const link = `/v2/customers/${f.customerId}/link`;
