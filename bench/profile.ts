@@ -2,15 +2,16 @@
 // the bench's load, summarised as CPU milliseconds per request by module (source file or
 // package, through the bundle's source map). Arms: statements-10, statements-100 (default both),
 // floor-10, floor-100, bare-floor-10, bare-floor-100, unlogged-10, unlogged-100 (the statements
-// route with the request log off). `--functions` splits each module by
-// function; `--inclusive` counts a function's callees in its time (what a whole middleware
-// costs); `--save DIR` keeps the raw profiles (DevTools opens them); `--seconds N` loads each
-// arm N seconds while profiled (5); `--rounds N` instead measures only the busy CPU per request
-// of each arm in N rounds alternating the order, as `npm run bench` does, and prints each arm's
-// median and, for the statements arms, their ratio to the floor within each round. `--against
-// REF` also serves the service as it was at git revision REF, or as built from the checkout in
-// directory REF (arms base-10, base-100), and reports the statements arms' ratio to it: what a
-// change bought, measured side by side.
+// route with the request log off). `--functions` splits each module by function; `--inclusive`
+// counts a function's callees in its time (what a whole middleware costs); `--top N` lists the N
+// costliest names (30, or 60 with `--inclusive`); `--save DIR` keeps the raw profiles (DevTools
+// opens them); `--seconds N` loads each arm N seconds while profiled (5); `--rounds N` instead
+// measures only the busy CPU per request of each arm in N rounds alternating the order, as
+// `npm run bench` does, and prints each arm's median and, for the statements arms, their ratio
+// to the floor (and to the unlogged arm) within each round. `--against REF` also serves the
+// service as it was at git revision REF, or as built from the checkout in directory REF (arms
+// base-10, base-100), and reports the statements arms' ratio to it: what a change bought,
+// measured side by side.
 // `--paired` with `--rounds` loads each statements arm at the same time as its counterpart (the
 // base with `--against`, else the floor) while both are profiled: the steadiest comparison on a
 // busy machine.
@@ -39,13 +40,19 @@ const INSPECTOR_PORT = 9339;
 
 type NameOf = (frame: ProfileNode["callFrame"]) => string;
 
-function summarise(profile: CpuProfile, requests: number, nameOf: NameOf, inclusive: boolean) {
+function summarise(
+  profile: CpuProfile,
+  requests: number,
+  nameOf: NameOf,
+  inclusive: boolean,
+  top: number,
+) {
   const { busyMicros, byName } = cpuByName(profile, nameOf);
   const perRequest = (micros: number) => (micros / 1000 / requests).toFixed(3);
   console.log(`  busy ${perRequest(busyMicros)} ms per request`);
   const totals = inclusive ? inclusiveCpuByName(profile, nameOf) : byName;
-  const top = [...totals].sort((a, b) => b[1] - a[1]).slice(0, inclusive ? 60 : 30);
-  for (const [name, micros] of top)
+  const listed = [...totals].sort((a, b) => b[1] - a[1]).slice(0, top);
+  for (const [name, micros] of listed)
     console.log(`    ${perRequest(micros).padStart(7)} ms  ${name}`);
 }
 
@@ -60,8 +67,9 @@ async function main(): Promise<void> {
   const saveDir = option("--save");
   const seconds = Number(option("--seconds") ?? 5);
   const rounds = option("--rounds");
+  const top = Number(option("--top") ?? (inclusive ? 60 : 30));
   const against = option("--against");
-  const valued = new Set([saveDir, option("--seconds"), rounds, against]);
+  const valued = new Set([saveDir, option("--seconds"), rounds, against, option("--top")]);
   const chosen = process.argv.slice(2).filter((arg) => !arg.startsWith("--") && !valued.has(arg));
   const extraWorkers: WorkerSpec[] = [];
   let baseMain: string | undefined;
@@ -195,7 +203,7 @@ async function main(): Promise<void> {
       };
       for (const [isolate, profile] of profiles) {
         console.log(` ${isolate}`);
-        summarise(profile, requests, nameOf, inclusive);
+        summarise(profile, requests, nameOf, inclusive, top);
         if (saveDir) {
           const file = path.join(saveDir, `${name}.${isolate.replaceAll(":", "_")}.cpuprofile`);
           await writeFile(file, JSON.stringify(profile));
