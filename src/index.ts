@@ -23,14 +23,19 @@ import { ROUTES } from "./routes";
 import type { VersionBundle } from "./versioning";
 import { webhookConsumer } from "./webhooks/deliver";
 
+export interface AppOptions extends VersionUsageOptions {
+  /** How long a request log record waits for others to share its message (ms; default 50). */
+  requestLogGatherMs?: number;
+}
+
 /**
  * The whole service, serving `bundle`. One app per isolate: it holds the usage counters and the
  * request log's outgoing records.
  */
-export function createApp(bundle: VersionBundle, options: VersionUsageOptions = {}): Hono<AppEnv> {
+export function createApp(bundle: VersionBundle, options: AppOptions = {}): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   // Every /v2 request of a caller that authenticates is recorded after its response.
-  const record = requestRecorder(createRequestLogSender());
+  const record = requestRecorder(createRequestLogSender(options.requestLogGatherMs));
 
   app.use("*", requestContext(bundle, createVersionUsage(options)));
   app.use("/v2/*", (c, next) => corsFor(c.env)(c, next));

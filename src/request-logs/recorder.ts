@@ -1,10 +1,12 @@
 // Records every authenticated partner API request, for the partner's dashboard, with no D1 write
 // in the request's path: the record is built as the response leaves and handed to a queue after
 // it (`waitUntil`), never awaited by the request; the consumer (consumer.ts) writes it into the
-// partner's storage. Requests that overlap in an isolate share a message: while one send is in
-// flight, the records of the others wait for the next, so a busy isolate sends a message per
-// round trip to the queue rather than per request. A request that fails authentication has no
-// partner and is not recorded here (the Worker's own log line has it).
+// partner's storage. Requests that end close together in an isolate share a message: a record
+// waits GATHER_MS for others before it is sent, and while one send is in flight the records of
+// the others wait for the next, so a busy isolate sends a message every GATHER_MS or so rather
+// than one per request (each send is a call to the queue, the largest part of recording). A
+// request that fails authentication has no partner and is not recorded here (the Worker's own
+// log line has it).
 import type { Context } from "hono";
 import { clientIp } from "../app/actor";
 import type { AppEnv, Caller } from "../app/context";
@@ -28,6 +30,11 @@ const MAX_MESSAGE_UNITS = 96 * 1024;
 /** A body larger than this is not read for the log; its size is recorded instead. */
 const MAX_READ_BYTES = 64 * 1024;
 const MAX_USER_AGENT = 512;
+/**
+ * How long a record waits for others to share its message (ms): short beside the queue's own
+ * batching (wrangler.toml's `max_batch_timeout`), long enough for a busy isolate's requests.
+ */
+const GATHER_MS = 50;
 
 /** An isolate's outgoing records: one per app (it holds the records waiting for a message). */
 export interface RequestLogSender {
@@ -35,7 +42,8 @@ export interface RequestLogSender {
   submit(record: RequestLogRecord, queue: Queue): Promise<void>;
 }
 
-export function createRequestLogSender(): RequestLogSender {
+/** `gatherMs`: how long a record waits for others to share its message (GATHER_MS). */
+export function createRequestLogSender(gatherMs = GATHER_MS): RequestLogSender {
   const waiting: string[] = [];
   let sending: Promise<void> | null = null;
 
@@ -59,6 +67,8 @@ export function createRequestLogSender(): RequestLogSender {
   async function drain(queue: Queue): Promise<void> {
     try {
       while (waiting.length > 0) {
+        // `scheduler.wait`, not a timer: it is the runtime's own, whatever mocks the clock.
+        await scheduler.wait(gatherMs);
         const records = nextMessage();
         try {
           await queue.send(`[${records.join(",")}]`, { contentType: "text" });

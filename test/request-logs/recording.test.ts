@@ -377,6 +377,37 @@ describe("recording costs the request nothing", () => {
     expect(ids.sort()).toEqual(responses.map(requestIdOf).sort());
     expect(sent.length).toBeLessThan(8);
   });
+
+  it("sends the records of requests that end a moment apart in one message", async () => {
+    const f = await seedAccount({ statements: 1 });
+    await api(statementsPath(f), { key: f.key });
+    const sent: string[] = [];
+    const queue = {
+      async send(body: string) {
+        sent.push(body);
+      },
+    } as unknown as Queue;
+    // A window long enough for a loaded machine; the service's own is 50 ms.
+    const gathering = createApp(bundle, { requestLogGatherMs: 2_000 });
+    const ctx = executionContext();
+    const responses: Response[] = [];
+    // One request after another, none overlapping: the first record waits for the others.
+    for (let i = 0; i < 3; i++) {
+      responses.push(
+        await gathering.fetch(
+          new Request(`${BASE}${statementsPath(f)}`, {
+            headers: { authorization: `Bearer ${f.key}` },
+          }),
+          { ...env, REQUEST_LOGS: queue },
+          ctx,
+        ),
+      );
+    }
+    await ctx.settled();
+    expect(sent).toHaveLength(1);
+    const ids = (JSON.parse(sent[0] ?? "[]") as RequestLogRecord[]).map((r) => r.request_id);
+    expect(ids).toEqual(responses.map(requestIdOf));
+  });
 });
 
 async function dayCount(partnerId: string): Promise<number> {
