@@ -82,16 +82,20 @@ export interface Signer {
 
 /**
  * Parts are JSON-encoded together, so no choice of ids can make two messages collide: the text is
- * exactly `JSON.stringify([purpose, ...parts])`, written without building the array.
+ * exactly `JSON.stringify([purpose, ...parts])`, written without building the array (`head` is
+ * the purpose's part, `headOf(purpose)`, written once for a page's messages).
  */
-function messageText(purpose: string, parts: readonly string[]): string {
-  let text = `[${JSON.stringify(purpose)}`;
+function messageText(head: string, parts: readonly string[]): string {
+  let text = head;
   for (const part of parts) text += `,${JSON.stringify(part)}`;
   return `${text}]`;
 }
 
+/** The start of every message of `purpose`: `["purpose"`. */
+const headOf = (purpose: string) => `[${JSON.stringify(purpose)}`;
+
 function message(purpose: string, parts: readonly string[]): Uint8Array {
-  return encoder.encode(messageText(purpose, parts));
+  return encoder.encode(messageText(headOf(purpose), parts));
 }
 
 /**
@@ -99,7 +103,8 @@ function message(purpose: string, parts: readonly string[]): Uint8Array {
  * links: one buffer and views into it, rather than a buffer per link).
  */
 function messages(purpose: string, each: readonly (readonly string[])[]): Uint8Array[] {
-  const texts = each.map((parts) => messageText(purpose, parts));
+  const head = headOf(purpose);
+  const texts = each.map((parts) => messageText(head, parts));
   const joined = texts.join("");
   const bytes = encoder.encode(joined);
   if (bytes.length !== joined.length) return texts.map((text) => encoder.encode(text));

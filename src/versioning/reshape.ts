@@ -67,7 +67,9 @@ export function renameField(
   if (!(from in object)) return object;
   if (from === to) return { ...object, [from]: convert ? convert(object[from]) : object[from] };
   const out: Record<string, Json> = {};
-  for (const key of Object.keys(object)) {
+  // for…in rather than Object.keys: the same own keys in the same order for a JSON object (no
+  // inherited enumerable ones), without an array of them per object (a page renames per item).
+  for (const key in object) {
     if (key === from) out[to] = convert ? convert(object[key]) : object[key];
     else out[key] = object[key];
   }
