@@ -4,9 +4,10 @@
 // partner's storage. Requests that end close together in an isolate share a message: a record
 // waits GATHER_MS for others before it is sent, and while one send is in flight the records of
 // the others wait for the next, so a busy isolate sends a message every GATHER_MS or so rather
-// than one per request (each send is a call to the queue, the largest part of recording). A
-// request that fails authentication has no partner and is not recorded here (the Worker's own
-// log line has it).
+// than one per request (each send is a call to the queue, the largest part of recording). The
+// request that starts a send keeps it alive (`waitUntil`) until every record that joined it is
+// sent; the others have nothing of their own to wait for. A request that fails authentication has
+// no partner and is not recorded here (the Worker's own log line has it).
 import type { Context } from "hono";
 import { clientIp } from "../app/actor";
 import type { AppEnv, Caller } from "../app/context";
@@ -38,8 +39,13 @@ const GATHER_MS = 50;
 
 /** An isolate's outgoing records: one per app (it holds the records waiting for a message). */
 export interface RequestLogSender {
-  /** Queues the record for a message; resolves once it is sent (or its send failed, logged). */
-  submit(record: RequestLogRecord, queue: Queue): Promise<void>;
+  /**
+   * Queues the record for a message. When it starts a send, answers the send's promise, which
+   * settles once every record waiting is sent (or its send failed, logged): the caller keeps it
+   * alive (`waitUntil`). A record that joins a send already under way answers null: the request
+   * that started it keeps it alive until this record is sent too.
+   */
+  submit(record: RequestLogRecord, queue: Queue): Promise<void> | null;
 }
 
 /** `gatherMs`: how long a record waits for others to share its message (GATHER_MS). */
@@ -92,7 +98,8 @@ export function createRequestLogSender(gatherMs = GATHER_MS): RequestLogSender {
   return {
     submit(record, queue) {
       waiting.push(JSON.stringify(record));
-      sending ??= drain(queue);
+      if (sending) return null;
+      sending = drain(queue);
       return sending;
     },
   };
@@ -196,6 +203,8 @@ export function requestRecorder(sender: RequestLogSender): RequestRecorder {
         request || response
           ? withBodies(record, request, response).then((full) => sender.submit(full, queue))
           : sender.submit(record, queue);
+      // Joined a send another request keeps alive: nothing of this request's own to wait for.
+      if (work === null) return;
       try {
         c.executionCtx.waitUntil(work);
       } catch {

@@ -389,10 +389,10 @@ describe("recording costs the request nothing", () => {
     } as unknown as Queue;
     // A window long enough for a loaded machine; the service's own is 50 ms.
     const gathering = createApp(bundle, { requestLogGatherMs: 2_000 });
-    const ctx = executionContext();
+    const contexts = [executionContext(), executionContext(), executionContext()];
     const responses: Response[] = [];
     // One request after another, none overlapping: the first record waits for the others.
-    for (let i = 0; i < 3; i++) {
+    for (const ctx of contexts) {
       responses.push(
         await gathering.fetch(
           new Request(`${BASE}${statementsPath(f)}`, {
@@ -403,7 +403,8 @@ describe("recording costs the request nothing", () => {
         ),
       );
     }
-    await ctx.settled();
+    // The first request keeps the send alive until the records that joined it are sent too.
+    await contexts[0]?.settled();
     expect(sent).toHaveLength(1);
     const ids = (JSON.parse(sent[0] ?? "[]") as RequestLogRecord[]).map((r) => r.request_id);
     expect(ids).toEqual(responses.map(requestIdOf));
