@@ -15,6 +15,8 @@ import { createVersionUsage, type VersionUsageOptions } from "./app/version-usag
 import { bundle } from "./canonical/bundle";
 import { dashboardRoutes } from "./dashboard";
 import type { DeliveryRef } from "./db/event-writes";
+import { RENDER_QUEUE, renderConsumer } from "./documents/render-queue";
+import type { RenderRef } from "./documents/render-store";
 import { fileRoutes } from "./documents/routes";
 import { runMaintenance } from "./jobs/maintenance";
 import { operatorRoutes } from "./operator/routes";
@@ -60,9 +62,16 @@ export function createApp(bundle: VersionBundle, options: VersionUsageOptions = 
 /** The service's app, serving the service bundle. */
 export const app = createApp(bundle);
 
-// HTTP requests; webhook deliveries from the queue; the five-minute maintenance cron.
+const deliver = webhookConsumer(bundle);
+const render = renderConsumer();
+
+// HTTP requests; webhook deliveries and statement renders from their queues; the five-minute
+// maintenance cron.
 export default {
   fetch: app.fetch,
-  queue: webhookConsumer(bundle),
+  queue: (batch, env) =>
+    batch.queue === RENDER_QUEUE
+      ? render(batch as MessageBatch<RenderRef>, env)
+      : deliver(batch as MessageBatch<DeliveryRef>, env),
   scheduled: runMaintenance,
-} satisfies ExportedHandler<AppEnv["Bindings"], DeliveryRef>;
+} satisfies ExportedHandler<AppEnv["Bindings"], DeliveryRef | RenderRef>;
