@@ -25,11 +25,12 @@ export default defineConfig(async () => {
   );
   return {
     test: {
-      // The Worker logs one JSON line per request and per failed webhook attempt; tests read
-      // them through spies or over HTTP, not stdout.
+      // The Worker logs one JSON line per request and per failed webhook attempt or render; tests
+      // read them through spies or over HTTP, not stdout.
       onConsoleLog: (log: string) =>
         !log.includes('{"request_id"') &&
         !log.startsWith('{"webhook_attempt"') &&
+        !log.startsWith('{"statement_render"') &&
         !log.startsWith("[outbox]"),
       // The interactive reference is copied into the static assets first (public/docs/vendor/).
       globalSetup: ["./test/support/node/reference-assets.global.ts"],

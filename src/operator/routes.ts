@@ -15,6 +15,7 @@ import { deliveriesOf, type EventWrites, statementEventWrites } from "../db/even
 import { changeSavedVersion, readSavedVersion } from "../db/saved-versions";
 import { statements } from "../db/schema";
 import { storeStatementDocument } from "../documents/attach";
+import { documentOperatorRoutes } from "../documents/operator-routes";
 import { enqueueRenders } from "../documents/render-queue";
 import { parseImportPayload } from "../domain/import-payload";
 import { SCOPES } from "../domain/scopes";
@@ -226,6 +227,7 @@ export const operatorRoutes = new Hono<AppEnv>()
 
   .route("/", operatorPartnerRoutes)
   .route("/", operatorVersionRoutes)
+  .route("/", documentOperatorRoutes)
 
   .all("/operator/*", (c) => {
     throw routeNotFound(c.req.method, c.req.path);
