@@ -110,7 +110,9 @@ let loadingDemo = true;
 const REQUEST_LOG = /^(\{"request_id"|\[wrangler:info\] [A-Z]+ \/|\[outbox\] )/;
 
 function startWrangler(port: number): ChildProcess {
-  const args = [WRANGLER, "dev", "--port", String(port), "--ip", "127.0.0.1"];
+  // The API Worker (the first config is the one served) and the renderer Worker it binds.
+  const args = [WRANGLER, "dev", "-c", "wrangler.toml", "-c", "renderer/wrangler.toml"];
+  args.push("--port", String(port), "--ip", "127.0.0.1");
   args.push("--show-interactive-dev-session=false");
   const child = spawn(process.execPath, args, {
     cwd: ROOT,

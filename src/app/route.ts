@@ -6,6 +6,7 @@ import type { Context, Handler, MiddlewareHandler } from "hono";
 import type { ParamKeys } from "hono/types";
 import type { BodyOf, ResourceName, SchemaRef } from "../canonical/schemas";
 import type { ReadAhead } from "../db/key-lookup";
+import { ENVIRONMENTS, type Environment } from "../domain/environment";
 import type { Scope } from "../domain/scopes";
 import type { Json } from "../versioning";
 import type { AppEnv } from "./context";
@@ -70,6 +71,11 @@ export interface Route<M extends Method = Method, Path extends string = string> 
   scope: Scope | null;
   /** Reads one product's customers, so the merchant-key header rules apply. */
   customerScoped: boolean;
+  /**
+   * The environments whose keys may call it. Elsewhere it answers exactly as an unknown route, and
+   * that environment's reference leaves it out.
+   */
+  environments: readonly Environment[];
   /** False for a route whose behaviour the specification does not show: it answers 501. */
   implemented: boolean;
   query?: QueryDefinition<unknown>;
@@ -87,6 +93,8 @@ interface Declaration<M extends Method, Path extends string> {
   summary: string;
   scope: Scope | null;
   customerScoped?: boolean;
+  /** Both environments unless it says otherwise (the sandbox's simulations). */
+  environments?: readonly Environment[];
 }
 
 /**
@@ -133,6 +141,7 @@ export function route<
     summary: declaration.summary,
     scope: declaration.scope,
     customerScoped: declaration.customerScoped ?? false,
+    environments: declaration.environments ?? ENVIRONMENTS,
     implemented: true,
     ...(query ? { query: query as QueryDefinition<unknown> } : {}),
     ...(body ? { body } : {}),
@@ -166,6 +175,7 @@ export function notImplemented<const M extends Method, const Path extends string
   return {
     ...declaration,
     customerScoped: declaration.customerScoped ?? false,
+    environments: declaration.environments ?? ENVIRONMENTS,
     implemented: false,
     handle: () => {
       throw new ApiError("NOT_IMPLEMENTED_ERROR", `${shown} is not available in this service.`);
@@ -217,9 +227,9 @@ export function planReads(route: Route): MiddlewareHandler<AppEnv> {
 }
 
 /**
- * What runs after authentication and version: the route must exist in the request's version (or
- * it answers exactly as an unknown route, before any check), then scope, product, the
- * Idempotency-Key of a served POST, and the handler.
+ * What runs after authentication and version: the route must exist in the request's version and
+ * for the key's environment (or it answers exactly as an unknown route, before any check), then
+ * scope, product, the Idempotency-Key of a served POST, and the handler.
  */
 export function pipelineOf(
   route: Route,
