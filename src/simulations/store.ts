@@ -2,12 +2,12 @@
 // cycle closes on with its newest statement (one round trip), and the closed cycle (one batch: the
 // statement, the account's new balance, its `statement.created` event with webhook deliveries,
 // and its render), guarded so that two cycles closing at once cannot break the chain of balances.
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, isNull, type SQL, sql } from "drizzle-orm";
 import { atomically, insertWhere } from "../db/batch";
 import type { Database } from "../db/client";
 import { customerInScope, type ReadScope } from "../db/customers";
 import { type DeliveryRef, deliveriesOf, statementEventWrites } from "../db/event-writes";
-import { accounts, customers, statements } from "../db/schema";
+import { accounts, customers, statementRenders, statements } from "../db/schema";
 import { type RenderRef, renderRefsOf, renderRequestWrites } from "../documents/render-store";
 import type { AccountRecord } from "../domain/account";
 import type { CustomerRecord } from "../domain/customer";
@@ -180,4 +180,90 @@ export async function storeCycle(
     deliveries: deliveriesOf(results.slice(3, 4)),
     renders: renderRefsOf(results.slice(4)),
   };
+}
+
+/** A sandbox customer of the partner, of any of its products; null when there is none. */
+export async function findSandboxCustomer(
+  db: Database,
+  partnerId: string,
+  customerId: string,
+): Promise<{ customerId: string; merchantKey: string; partnerCustomerId: string | null } | null> {
+  const [row] = await db
+    .select({
+      customerId: customers.customerId,
+      merchantKey: customers.merchantKey,
+      partnerCustomerId: customers.partnerCustomerId,
+    })
+    .from(customers)
+    .where(
+      and(
+        eq(customers.customerId, customerId),
+        eq(customers.partnerId, partnerId),
+        eq(customers.environment, "sandbox"),
+      ),
+    );
+  return row ?? null;
+}
+
+/** A statement as the sandbox page lists it: its id, dates, balance and document state. */
+export interface SandboxStatement extends Omit<StatementRecord, "hasPdf"> {
+  customerId: string;
+  hasPdf: boolean;
+  renderStatus: string | null;
+  renderError: string | null;
+}
+
+const sandboxStatementFields = {
+  ...getTableColumns(statements),
+  customerId: accounts.customerId,
+  renderStatus: statementRenders.status,
+  renderError: statementRenders.error,
+};
+
+/** Statements of the partner's sandbox, with their render, by `where`, newest first. */
+async function sandboxStatements(
+  db: Database,
+  partnerId: string,
+  where: SQL,
+  limit: number,
+): Promise<SandboxStatement[]> {
+  const rows = await db
+    .select(sandboxStatementFields)
+    .from(statements)
+    .innerJoin(accounts, eq(accounts.accountId, statements.accountId))
+    .leftJoin(statementRenders, eq(statementRenders.statementId, statements.statementId))
+    .where(
+      and(
+        where,
+        eq(accounts.partnerId, partnerId),
+        eq(accounts.environment, "sandbox"),
+        isNull(statements.hiddenAt),
+      ),
+    )
+    .orderBy(desc(statements.periodEndDate), desc(statements.statementId))
+    .limit(limit);
+  return rows.map(({ pdfKey, hiddenAt, createdAt, ...row }) => ({
+    ...row,
+    hasPdf: pdfKey !== null,
+  }));
+}
+
+/** The newest statements of a sandbox account of the partner. */
+export function recentStatements(
+  db: Database,
+  partnerId: string,
+  accountId: string,
+  limit: number,
+): Promise<SandboxStatement[]> {
+  return sandboxStatements(db, partnerId, eq(statements.accountId, accountId), limit);
+}
+
+/** One visible sandbox statement of the partner; null when there is none. */
+export async function findSandboxStatement(
+  db: Database,
+  partnerId: string,
+  statementId: string,
+): Promise<SandboxStatement | null> {
+  const [row] = await sandboxStatements(db, partnerId, eq(statements.statementId, statementId), 1);
+  return row ?? null;
 }
