@@ -59,7 +59,8 @@ export function changeProblem(product: ProductSettings, change: ProductChange): 
 
 /**
  * Applies `change` to `product` of its partner (a logo is stored first, under its content hash),
- * with an audit row for its presentation and one for its documents, each only when it changed.
+ * with an audit row for its presentation and one for its documents, each only when it changed:
+ * a field set to what it already is changes nothing.
  * Answers the product as it now stands, or null when it is no longer the partner's.
  */
 export async function changeProduct(
@@ -88,6 +89,10 @@ export async function changeProduct(
     Object.assign(set, { logoKey: key, logoMediaType: media_type, logoAltText: alt_text.trim() });
   }
   if (change.logo_alt_text !== undefined) set.logoAltText = change.logo_alt_text.trim();
+  // Only what changes is written, and audited.
+  for (const [field, value] of Object.entries(set)) {
+    if (product[field as keyof ProductSettings] === value) delete set[field as keyof typeof set];
+  }
   const ofPartner = and(
     eq(products.merchantKey, product.merchantKey),
     eq(products.partnerId, product.partnerId),
@@ -119,7 +124,7 @@ export async function changeProduct(
       ),
     );
   }
-  if (set.documents !== undefined && set.documents !== product.documents) {
+  if (set.documents !== undefined) {
     audits.push(
       auditInsert(
         product.partnerId,
