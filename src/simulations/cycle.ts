@@ -64,12 +64,13 @@ function addMonths(at: Date, months: number): Date {
 /**
  * The cycle's dates: it opens the day after the previous statement closed and closes a month later
  * (its last second), unless `end` says when. A first cycle is the calendar month before `now`, or
- * the month up to `end`.
+ * the month up to `end` (September 1 to 30, or August 16 to September 15).
  */
 function cycleDates(previous: PreviousStatement | null, end: string | undefined, now: Date) {
   let start: Date;
   if (previous) start = dayStart(new Date(previous.periodEndDate), 1);
-  else if (end) start = dayStart(addMonths(new Date(end), -1), 1);
+  // A month before the day after it closes: a cycle closing on September 30 opens September 1.
+  else if (end) start = addMonths(dayStart(new Date(end), 1), -1);
   else start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
   return { start, end: end ? new Date(end) : new Date(addMonths(start, 1).getTime() - 1000) };
 }

@@ -256,6 +256,18 @@ describe("POST /v2/simulations/statements", { timeout: 30_000 }, () => {
     }
   });
 
+  it("opens a first cycle a month before the day after the closing date asked for", async () => {
+    const f = await seedAccount();
+    for (const [end, start] of [
+      ["2026-09-30T23:59:59Z", "2026-09-01T00:00:00.000Z"],
+      ["2026-09-15T23:59:59Z", "2026-08-16T00:00:00.000Z"],
+      ["2026-02-28T23:59:59Z", "2026-02-01T00:00:00.000Z"],
+    ]) {
+      const statement = await closeCycle(f, { ...(await sandboxAccount(f)), period_end_date: end });
+      expect(statement.period_start_date, end).toBe(start);
+    }
+  });
+
   it("records exactly the lines asked for, and works out the rest", async () => {
     const f = await seedAccount();
     const ids = await sandboxAccount(f);
