@@ -4,7 +4,11 @@
 // and the document its link serves is the statement itself: its text holds every figure.
 import { createClient, verifyWebhook } from "@card-statements/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type LocalService, startLocalService } from "../support/node/local-service";
+import {
+  type LocalService,
+  operatorRequest,
+  startLocalService,
+} from "../support/node/local-service";
 import { pdfText } from "../support/node/pdf-text";
 import { startReceiver, waitFor } from "../support/node/webhook-receiver";
 
@@ -28,16 +32,8 @@ describe("a sandbox statement of the partner's own making", () => {
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let apiKey: string;
 
-  function operator(method: string, route: string, body?: unknown) {
-    return fetch(`${service.base}/operator/v1${route}`, {
-      method,
-      headers: {
-        authorization: `Bearer ${service.operatorToken}`,
-        "content-type": "application/json",
-      },
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-  }
+  const operator = (method: string, route: string, body?: unknown) =>
+    operatorRequest(service, method, route, body);
 
   beforeAll(async () => {
     receiver = await startReceiver();

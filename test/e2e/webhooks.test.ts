@@ -7,7 +7,11 @@ import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createClient, verifyWebhook } from "@card-statements/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type LocalService, startLocalService } from "../support/node/local-service";
+import {
+  type LocalService,
+  operatorRequest,
+  startLocalService,
+} from "../support/node/local-service";
 import { startReceiver, waitFor } from "../support/node/webhook-receiver";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
@@ -29,15 +33,8 @@ describe("partner integration over HTTP", () => {
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let apiKey: string;
 
-  function operator(method: string, route: string, body?: unknown, type = "application/json") {
-    return fetch(`${service.base}/operator/v1${route}`, {
-      method,
-      headers: { authorization: `Bearer ${service.operatorToken}`, "content-type": type },
-      ...(body === undefined
-        ? {}
-        : { body: typeof body === "string" ? body : JSON.stringify(body) }),
-    });
-  }
+  const operator = (method: string, route: string, body?: unknown, type?: string) =>
+    operatorRequest(service, method, route, body, type);
 
   beforeAll(async () => {
     receiver = await startReceiver();

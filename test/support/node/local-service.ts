@@ -35,6 +35,24 @@ export interface LocalServiceOptions {
   inspectorPort?: number;
 }
 
+/**
+ * A request to the service's operator API with its token: a JSON body unless `type` says
+ * otherwise (a string is sent as it is).
+ */
+export function operatorRequest(
+  service: LocalService,
+  method: string,
+  route: string,
+  body?: unknown,
+  type = "application/json",
+): Promise<Response> {
+  return fetch(`${service.base}/operator/v1${route}`, {
+    method,
+    headers: { authorization: `Bearer ${service.operatorToken}`, "content-type": type },
+    ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
+  });
+}
+
 /** A free TCP port on the loopback interface. */
 export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
