@@ -107,7 +107,9 @@ beforeAll(async () => {
         {
           partner_id: PARTNER,
           name: "Browser Bank",
-          products: [{ merchant_key: "mk_browser", name: "Browser Card" }],
+          // Its PDFs are uploaded, so a new statement announces itself once (the re-send below
+          // counts deliveries); the sandbox's simulated statements render all the same.
+          products: [{ merchant_key: "mk_browser", name: "Browser Card", documents: "uploaded" }],
           saved_versions: { sandbox: OLDEST, production: OLDEST },
         },
       ],
