@@ -33,6 +33,13 @@ export function defineArms(
   ];
   for (const limit of [10, 100]) {
     arms.push(
+      // Diagnostic, next to the floor: the floor without the rate-limit checks, as it was
+      // before the service had rate limits.
+      {
+        id: `bare-floor-${limit}`,
+        label: `floor, limit=${limit}, rate limiters not bound (diagnostic)`,
+        url: url("bare-floor", floorPath(MAIN_ACCOUNT, limit)),
+      },
       {
         id: `floor-${limit}`,
         label: `floor, limit=${limit}`,
@@ -42,6 +49,13 @@ export function defineArms(
         id: `statements-${limit}`,
         label: `statements, full pipeline, limit=${limit}`,
         url: url("api", statementsPath(MAIN_ACCOUNT, `limit=${limit}`)),
+        headers: large,
+      },
+      // The same service with its request log off (the REQUEST_LOGS queue unbound), next to it.
+      {
+        id: `unlogged-${limit}`,
+        label: `statements, limit=${limit}, request log off`,
+        url: url("api-unlogged", statementsPath(MAIN_ACCOUNT, `limit=${limit}`)),
         headers: large,
       },
       // Diagnostic, next to the arm it is compared with: Miniflare's rate limiters are a call

@@ -1,16 +1,14 @@
-// Wiring only. A partner request runs: request context → CORS → (a route's reads planned from the
-// request alone) → authenticate → resolve version → the route exists in that version → scope →
+// Wiring only. A partner request runs: request context → CORS → request log → (a route's reads
+// planned from the request alone) → authenticate → resolve version → the route exists in that version → scope →
 // product → handler (canonical model) → the version bundle reshapes the body → response. The
 // bundle is an argument, so a test can serve another.
 import { Hono } from "hono";
 import type { AppEnv } from "./app/context";
 import { corsFor } from "./app/cors";
 import { routeNotFound } from "./app/errors";
-import { authenticate, enforceKeyRateLimit, resolveVersion } from "./app/pipeline";
 import { requestContext } from "./app/request-context";
 import { renderError } from "./app/respond";
-import { pipelineOf, planReads } from "./app/route";
-import { securityHeaders } from "./app/security-headers";
+import { partnerRoute } from "./app/route";
 import { createVersionUsage, type VersionUsageOptions } from "./app/version-usage";
 import { bundle } from "./canonical/bundle";
 import { dashboardRoutes } from "./dashboard";
@@ -21,22 +19,24 @@ import { fileRoutes } from "./documents/routes";
 import { runMaintenance } from "./jobs/maintenance";
 import { operatorRoutes } from "./operator/routes";
 import { docsRoutes } from "./reference/routes";
+import { consumeRequestLogs, isRequestLogQueue } from "./request-logs/consumer";
+import { createRequestLogSender, recordRequests } from "./request-logs/recorder";
 import { ROUTES } from "./routes";
 import type { VersionBundle } from "./versioning";
 import { webhookConsumer } from "./webhooks/deliver";
 
-/** The whole service, serving `bundle`. One app per isolate: it holds the usage counters. */
+/**
+ * The whole service, serving `bundle`. One app per isolate: it holds the usage counters and the
+ * request log's outgoing records.
+ */
 export function createApp(bundle: VersionBundle, options: VersionUsageOptions = {}): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const versionUsage = createVersionUsage(options);
+  const requestLog = createRequestLogSender();
 
-  app.use("*", async (c, next) => {
-    c.set("bundle", bundle);
-    c.set("versionUsage", versionUsage);
-    await next();
-  });
-  app.use("*", requestContext, securityHeaders);
+  app.use("*", requestContext(bundle, createVersionUsage(options)));
   app.use("/v2/*", (c, next) => corsFor(c.env)(c, next));
+  // Every /v2 request of a caller that authenticates is recorded after its response.
+  app.use("/v2/*", recordRequests(requestLog));
 
   // Unauthenticated surfaces.
   app.route("/", docsRoutes);
@@ -44,15 +44,13 @@ export function createApp(bundle: VersionBundle, options: VersionUsageOptions = 
   app.route("/", operatorRoutes);
   app.route("/", dashboardRoutes);
 
-  // The partner API: every /v2 request is authenticated, then versioned, before anything else. A
-  // route with a read plan (a statements page) plans it first, so that its reads are the key
-  // lookup's own statement.
-  for (const route of ROUTES) if (route.plan) app.on(route.method, route.path, planReads(route));
-  app.use("/v2/*", authenticate, resolveVersion, enforceKeyRateLimit);
-  for (const route of ROUTES) app.on(route.method, route.path, ...pipelineOf(route));
-  app.all("/v2/*", (c) => {
-    throw routeNotFound(c.req.method, c.req.path);
-  });
+  // The partner API: every /v2 request is authenticated, then versioned, before anything else.
+  // Each route runs the whole pipeline in one handler (app/route.ts, `partnerRoute`): its read
+  // plan (a statements page plans its reads first, so that they are the key lookup's own
+  // statement), authenticate, resolve version, rate limits, the route in that version, scope,
+  // product, idempotency, handler. Any other /v2 request is authenticated and versioned, then 404.
+  for (const route of ROUTES) app.on(route.method, route.path, partnerRoute(route));
+  app.all("/v2/*", partnerRoute(null));
 
   app.notFound((c) => renderError(routeNotFound(c.req.method, c.req.path), c));
   app.onError(renderError);
@@ -62,16 +60,18 @@ export function createApp(bundle: VersionBundle, options: VersionUsageOptions = 
 /** The service's app, serving the service bundle. */
 export const app = createApp(bundle);
 
-const deliver = webhookConsumer(bundle);
+const deliverWebhooks = webhookConsumer(bundle);
 const render = renderConsumer();
 
-// HTTP requests; webhook deliveries and statement renders from their queues; the five-minute
+// HTTP requests; the queues (request logs, webhook deliveries, statement renders); the five-minute
 // maintenance cron.
 export default {
   fetch: app.fetch,
   queue: (batch, env) =>
-    batch.queue === RENDER_QUEUE
-      ? render(batch as MessageBatch<RenderRef>, env)
-      : deliver(batch as MessageBatch<DeliveryRef>, env),
+    isRequestLogQueue(batch.queue)
+      ? consumeRequestLogs(batch, env)
+      : batch.queue === RENDER_QUEUE
+        ? render(batch as MessageBatch<RenderRef>, env)
+        : deliverWebhooks(batch as MessageBatch<DeliveryRef>, env),
   scheduled: runMaintenance,
-} satisfies ExportedHandler<AppEnv["Bindings"], DeliveryRef | RenderRef>;
+} satisfies ExportedHandler<AppEnv["Bindings"], unknown>;

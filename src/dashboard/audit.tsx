@@ -30,6 +30,7 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   "user.signed_in": "Signed in",
   "user.signed_out": "Signed out",
   "user.signed_out_everywhere": "Signed out everywhere",
+  "customer_data.viewed": "Viewed customer data",
 };
 
 const ACTOR_LABELS = { user: "User", key: "API key", operator: "Operator" } as const;
@@ -53,7 +54,8 @@ function AuditView(props: { entries: AuditEntry[]; olderBefore: string | null })
     <>
       <p>
         Every change to keys, webhook endpoints, saved versions, products and users, every re-sent
-        event and every sign-in, whoever made it: a dashboard user, an API key or the operator.
+        event, every sign-in and every view of production customers' data, whoever made it: a
+        dashboard user, an API key or the operator.
       </p>
       {props.entries.length === 0 ? (
         <p>Nothing yet.</p>

@@ -7,6 +7,10 @@ import { sandboxPage } from "../simulations/sandbox-page";
 import { endpointActionsPage } from "../webhooks/endpoint-actions";
 import { endpointPage } from "../webhooks/endpoint-page";
 import { webhooksPage } from "../webhooks/webhooks-page";
+import { accountPage } from "../workbench/account-page";
+import { customersPage } from "../workbench/customers-page";
+import { logsPage } from "../workbench/logs-page";
+import { overviewPage } from "../workbench/overview-page";
 import { auditPage } from "./audit";
 import type { DashboardPage } from "./page";
 import { signOutPage } from "./sign-in";
@@ -14,6 +18,8 @@ import { teamPage } from "./team";
 import { versionPage } from "./version";
 
 export const PAGES: readonly DashboardPage[] = [
+  overviewPage,
+  logsPage,
   keysPage,
   keyRollPage,
   keyRevokePage,
@@ -23,6 +29,8 @@ export const PAGES: readonly DashboardPage[] = [
   versionPage,
   sandboxPage,
   documentsPage,
+  customersPage,
+  accountPage,
   teamPage,
   auditPage,
   signOutPage,

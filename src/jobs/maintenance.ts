@@ -1,6 +1,6 @@
 // The `scheduled()` handler: re-send deliveries and renders whose queue message was lost, purge
-// events past their 30 days, idempotency keys past their 24 hours, and dashboard sessions and
-// sign-in links past their end, and seal webhook endpoint secrets under the current
+// events and request logs past their 30 days, idempotency keys past their 24 hours, and dashboard
+// sessions and sign-in links past their end, and seal webhook endpoint secrets under the current
 // SIGNING_SECRET (those stored before sealing, and those sealed under a previous secret during a
 // rotation).
 
@@ -9,8 +9,14 @@ import { type Database, openDatabase } from "../db/client";
 import { purgeExpiredCredentials } from "../db/sessions";
 import { overdueRenders } from "../documents/render-store";
 import { EVENT_RETENTION_MS } from "../domain/event";
+import { REQUEST_LOG_RETENTION_MS } from "../domain/request-log";
 import type { SecretSealer } from "../domain/secret-sealing";
 import { SESSION_IDLE_TIMEOUT_MS } from "../domain/session-policy";
+import {
+  logDatabases,
+  purgeExpiredRequestLogDays,
+  purgeExpiredRequestLogs,
+} from "../request-logs/log-store";
 import { sendDeliveries, sendMessages } from "../webhooks/delivery-queue";
 import {
   overdueDeliveries,
@@ -25,6 +31,12 @@ export const SWEEP_GRACE_MS = 5 * 60 * 1000;
 /** Rows handled per batch, and batches per run at most (the cron runs every five minutes). */
 const PER_BATCH = 500;
 const MAX_BATCHES = 20;
+/**
+ * Request logs are purged in larger steps: a run removes up to 50,000 (an average of about 170
+ * requests a second, more than one D1 database keeps 30 days of).
+ */
+const LOGS_PER_BATCH = 1000;
+const LOG_BATCHES = 50;
 
 export async function runMaintenance(
   controller: ScheduledController,
@@ -53,6 +65,7 @@ export async function runMaintenance(
   const keys = await drain(() => purgeExpiredIdempotencyKeys(db, at, PER_BATCH));
   await drain(() => purgeExpiredCredentials(db, at, idleCutoff, PER_BATCH));
   const resealed = await resealEndpointSecrets(db, secretSealerOf(env));
+  const logs = await purgeRequestLogs(env, now);
   console.log(
     JSON.stringify({
       maintenance: {
@@ -61,6 +74,7 @@ export async function runMaintenance(
         events_purged: events,
         idempotency_keys_purged: keys,
         endpoint_secrets_sealed: resealed,
+        request_logs_purged: logs,
       },
     }),
   );
@@ -105,13 +119,36 @@ async function resealEndpointSecrets(db: Database, sealer: SecretSealer): Promis
   return total;
 }
 
-/** Runs a purge of up to PER_BATCH rows until it comes back short (MAX_BATCHES at most). */
-async function drain(purge: () => Promise<number>): Promise<number> {
+/**
+ * Requests past their 30 days leave the log, and days past them leave the Overview's counts, in
+ * every database that holds logs; answers how many requests went.
+ */
+async function purgeRequestLogs(env: Bindings, now: Date): Promise<number> {
+  const before = new Date(now.getTime() - REQUEST_LOG_RETENTION_MS);
+  const beforeDay = before.toISOString().slice(0, 10);
   let total = 0;
-  for (let i = 0; i < MAX_BATCHES; i++) {
+  for (const database of logDatabases(env)) {
+    total += await drain(
+      () => purgeExpiredRequestLogs(database, before, LOGS_PER_BATCH),
+      LOGS_PER_BATCH,
+      LOG_BATCHES,
+    );
+    await drain(() => purgeExpiredRequestLogDays(database, beforeDay, PER_BATCH));
+  }
+  return total;
+}
+
+/** Runs a purge of up to `perBatch` rows until it comes back short (`batches` at most). */
+async function drain(
+  purge: () => Promise<number>,
+  perBatch = PER_BATCH,
+  batches = MAX_BATCHES,
+): Promise<number> {
+  let total = 0;
+  for (let i = 0; i < batches; i++) {
     const n = await purge();
     total += n;
-    if (n < PER_BATCH) break;
+    if (n < perBatch) break;
   }
   return total;
 }

@@ -13,6 +13,7 @@ import {
   type QueryDefinition,
   startingAfterToken,
 } from "../app/query";
+import { requestOrigin } from "../app/request-context";
 import { route } from "../app/route";
 import { schemas } from "../canonical/schemas";
 import { toDeliveryAttempt } from "../domain/delivery-attempt";
@@ -24,7 +25,7 @@ import { resendEventTo, retainedEvent, retainedSince } from "../webhooks/events"
 
 /** The moment events are read: one `as_of` and one link expiry for the whole response. */
 function readMoment(c: Context<AppEnv>) {
-  return { signer: c.get("signer"), origin: new URL(c.req.url).origin, now: c.get("now")() };
+  return { signer: c.get("signer"), origin: requestOrigin(c), now: c.get("now")() };
 }
 
 const foreignCursor = () =>

@@ -88,6 +88,17 @@ describe("authentication", () => {
     }
   });
 
+  it("stores a key as the hex SHA-256 of its text, as keys stored before were", async () => {
+    const f = await seedAccount({ statements: 1 });
+    const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(f.key));
+    const hex = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+    const row = await env.DB.prepare("SELECT key_hash FROM api_keys WHERE key_id = ?")
+      .bind(f.keyId)
+      .first<{ key_hash: string }>();
+    expect(row?.key_hash).toBe(hex);
+    expect((await api(statementsPath(f), { key: f.key })).status).toBe(200);
+  });
+
   it("stops accepting a revoked key on the very next request", async () => {
     const f = await seedAccount({ statements: 1 });
     expect((await api(statementsPath(f), { key: f.key })).status).toBe(200);

@@ -4,11 +4,7 @@
 // and the document its link serves is the statement itself: its text holds every figure.
 import { createClient, verifyWebhook } from "@card-statements/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type LocalService,
-  operatorRequest,
-  startLocalService,
-} from "../support/node/local-service";
+import { type LocalService, operatorFetch, startLocalService } from "../support/node/local-service";
 import { pdfText } from "../support/node/pdf-text";
 import { startReceiver, waitFor } from "../support/node/webhook-receiver";
 
@@ -33,7 +29,7 @@ describe("a sandbox statement of the partner's own making", () => {
   let apiKey: string;
 
   const operator = (method: string, route: string, body?: unknown) =>
-    operatorRequest(service, method, route, body);
+    operatorFetch(service, route, { method, body: JSON.stringify(body) });
 
   beforeAll(async () => {
     receiver = await startReceiver();

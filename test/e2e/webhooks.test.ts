@@ -7,11 +7,7 @@ import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createClient, verifyWebhook } from "@card-statements/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type LocalService,
-  operatorRequest,
-  startLocalService,
-} from "../support/node/local-service";
+import { type LocalService, operatorFetch, startLocalService } from "../support/node/local-service";
 import { startReceiver, waitFor } from "../support/node/webhook-receiver";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
@@ -34,7 +30,13 @@ describe("partner integration over HTTP", () => {
   let apiKey: string;
 
   const operator = (method: string, route: string, body?: unknown, type?: string) =>
-    operatorRequest(service, method, route, body, type);
+    operatorFetch(service, route, {
+      method,
+      ...(body === undefined
+        ? {}
+        : { body: typeof body === "string" ? body : JSON.stringify(body) }),
+      ...(type ? { headers: { "content-type": type } } : {}),
+    });
 
   beforeAll(async () => {
     receiver = await startReceiver();

@@ -26,6 +26,34 @@ export interface LocalService {
   stop(): Promise<void>;
 }
 
+/** A request to the run's operator API (`/operator/v1…`) with its token, its body JSON. */
+export function operatorFetch(
+  service: LocalService,
+  path: string,
+  init: RequestInit = {},
+): Promise<Response> {
+  return fetch(`${service.base}/operator/v1${path}`, {
+    ...init,
+    headers: {
+      authorization: `Bearer ${service.operatorToken}`,
+      "content-type": "application/json",
+      ...init.headers,
+    },
+  });
+}
+
+/** The newest sign-in link mailed to `to` (mail leaves just after the answer: wait for it). */
+export async function mailedLink(service: LocalService, to: string): Promise<string> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const res = await operatorFetch(service, `/outbox?to=${encodeURIComponent(to)}`);
+    const mail = ((await res.json()) as { data: { text: string }[] }).data;
+    const link = mail.at(-1)?.text.match(/\S+\/dashboard\/sign-in\/confirm\?token=\S+/)?.[0];
+    if (link) return link;
+    await sleep(100);
+  }
+  throw new Error(`no sign-in link mailed to ${to}`);
+}
+
 export interface LocalServiceOptions {
   /** The service's folder (wrangler.toml, src/, migrations/): this repository by default. */
   root?: string;
@@ -33,24 +61,6 @@ export interface LocalServiceOptions {
   vars?: Record<string, string>;
   /** The port of wrangler's DevTools inspector for the Worker (default: wrangler's choice). */
   inspectorPort?: number;
-}
-
-/**
- * A request to the service's operator API with its token: a JSON body unless `type` says
- * otherwise (a string is sent as it is).
- */
-export function operatorRequest(
-  service: LocalService,
-  method: string,
-  route: string,
-  body?: unknown,
-  type = "application/json",
-): Promise<Response> {
-  return fetch(`${service.base}/operator/v1${route}`, {
-    method,
-    headers: { authorization: `Bearer ${service.operatorToken}`, "content-type": type },
-    ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) }),
-  });
 }
 
 /** A free TCP port on the loopback interface. */
