@@ -136,3 +136,15 @@ export function openDatabase(binding: D1Database): { db: Database; stats: QueryS
   // No relational schema: building its metadata on every request would cost more than it gives.
   return { db: drizzle(countingD1(session, stats)), stats };
 }
+
+/**
+ * The database holding a partner's data, for work that runs outside a request (a queue message
+ * names its partner and environment): every such caller opens it here, so that where a partner's
+ * data lives is decided in one place.
+ */
+export function openPartnerDatabase(
+  env: { DB: D1Database },
+  _partner: { partner_id: string; environment: string },
+): { db: Database; stats: QueryStats } {
+  return openDatabase(env.DB);
+}

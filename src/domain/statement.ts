@@ -46,6 +46,25 @@ export interface Statement {
 }
 
 /**
+ * The statement's amount fields in response order, with the column each one is read from (what
+ * `toStatement` writes out, in this order). These are the API's names: the operator import names
+ * its own fields (domain/import-payload.ts), so a response field renamed in a new version leaves
+ * the import as it is.
+ */
+export const STATEMENT_AMOUNTS = [
+  ["statement_balance", "statementBalance"],
+  ["minimum_due", "minimumDue"],
+  ["previous_balance", "previousBalance"],
+  ["purchases", "purchases"],
+  ["payments", "payments"],
+  ["credits", "credits"],
+  ["refunds", "refunds"],
+  ["interest", "interest"],
+  ["fees", "fees"],
+  ["overdue_amount", "overdueAmount"],
+] as const satisfies readonly (readonly [keyof Statement, string])[];
+
+/**
  * The canonical statement of a row. Absent figures stay absent (never null, never 0); internal
  * columns (hidden flag, storage key) never leave this function.
  */
@@ -66,10 +85,8 @@ export function toStatement(
   if (row.dueDate !== null) out.due_date = row.dueDate;
   if (pdf) out.pdf = pdf;
   if (row.currency !== null) out.currency = row.currency;
-  // The amounts, in response order, each read from its column: written out rather than looked up
-  // by name in a loop, which costs a page several times as much. These are the API's names: the
-  // operator import names its own fields (domain/import-payload.ts), so a response field renamed
-  // in a new version leaves the import as it is.
+  // STATEMENT_AMOUNTS, in its order: written out rather than looked up by name in a loop over it,
+  // which costs a page several times as much.
   if (row.statementBalance !== null) out.statement_balance = row.statementBalance;
   if (row.minimumDue !== null) out.minimum_due = row.minimumDue;
   if (row.previousBalance !== null) out.previous_balance = row.previousBalance;

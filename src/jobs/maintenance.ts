@@ -1,11 +1,13 @@
-// The `scheduled()` handler: re-send deliveries whose queue message was lost, purge events and
-// request logs past their 30 days, idempotency keys past their 24 hours, and dashboard sessions
-// and sign-in links past their end, and seal webhook endpoint secrets under the current SIGNING_SECRET (those
-// stored before sealing, and those sealed under a previous secret during a rotation).
+// The `scheduled()` handler: re-send deliveries and renders whose queue message was lost, purge
+// events and request logs past their 30 days, idempotency keys past their 24 hours, and dashboard
+// sessions and sign-in links past their end, and seal webhook endpoint secrets under the current
+// SIGNING_SECRET (those stored before sealing, and those sealed under a previous secret during a
+// rotation).
 
 import type { Bindings } from "../app/context";
 import { type Database, openDatabase } from "../db/client";
 import { purgeExpiredCredentials } from "../db/sessions";
+import { overdueRenders } from "../documents/render-store";
 import { EVENT_RETENTION_MS } from "../domain/event";
 import { REQUEST_LOG_RETENTION_MS } from "../domain/request-log";
 import type { SecretSealer } from "../domain/secret-sealing";
@@ -15,7 +17,7 @@ import {
   purgeExpiredRequestLogDays,
   purgeExpiredRequestLogs,
 } from "../request-logs/log-store";
-import { sendDeliveries } from "../webhooks/delivery-queue";
+import { sendDeliveries, sendMessages } from "../webhooks/delivery-queue";
 import {
   overdueDeliveries,
   purgeExpiredEvents,
@@ -24,7 +26,7 @@ import {
 import { endpointsToReseal, resealSecrets } from "../webhooks/endpoint-store";
 import { secretSealerOf } from "../webhooks/endpoints";
 
-/** A delivery overdue by this much lost its message (queues add seconds, not minutes). */
+/** A delivery or render overdue by this much lost its message (queues add seconds, not minutes). */
 export const SWEEP_GRACE_MS = 5 * 60 * 1000;
 /** Rows handled per batch, and batches per run at most (the cron runs every five minutes). */
 const PER_BATCH = 500;
@@ -49,6 +51,13 @@ export async function runMaintenance(
     resent += lost.length;
     if (lost.length < PER_BATCH) break;
   }
+  let rendersResent = 0;
+  for (let i = 0; i < MAX_BATCHES; i++) {
+    const lost = await overdueRenders(db, now, SWEEP_GRACE_MS, PER_BATCH);
+    await sendMessages(env.STATEMENT_RENDERS, lost);
+    rendersResent += lost.length;
+    if (lost.length < PER_BATCH) break;
+  }
   const at = now.toISOString();
   const before = new Date(now.getTime() - EVENT_RETENTION_MS).toISOString();
   const idleCutoff = new Date(now.getTime() - SESSION_IDLE_TIMEOUT_MS).toISOString();
@@ -61,6 +70,7 @@ export async function runMaintenance(
     JSON.stringify({
       maintenance: {
         resent,
+        renders_resent: rendersResent,
         events_purged: events,
         idempotency_keys_purged: keys,
         endpoint_secrets_sealed: resealed,

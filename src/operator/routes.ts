@@ -14,6 +14,9 @@ import type { Database } from "../db/client";
 import { deliveriesOf, type EventWrites, statementEventWrites } from "../db/event-writes";
 import { changeSavedVersion, readSavedVersion } from "../db/saved-versions";
 import { statements } from "../db/schema";
+import { storeStatementDocument } from "../documents/attach";
+import { documentOperatorRoutes } from "../documents/operator-routes";
+import { enqueueRenders } from "../documents/render-queue";
 import { parseImportPayload } from "../domain/import-payload";
 import { SCOPES } from "../domain/scopes";
 import { revokeApiKey } from "../keys/key-lifecycle";
@@ -38,17 +41,6 @@ const CreateKey = z.strictObject({
   name: z.string().min(1).max(255).optional(),
 });
 const SavedVersion = z.strictObject({ version: z.string() });
-
-/**
- * The R2 object key of a statement's PDF: named by its content, so an upload never overwrites the
- * bytes a stored row points to. The row moves to the new object only once it is fully stored:
- * an upload that fails at any step leaves the statement as it was.
- */
-async function pdfObjectKey(statementId: string, bytes: Uint8Array): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-  const hex = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
-  return `statements/${encodeURIComponent(statementId)}/${hex}.pdf`;
-}
 
 /**
  * One atomic batch: the events (checked against the row before the change), their deliveries,
@@ -92,6 +84,7 @@ export const operatorRoutes = new Hono<AppEnv>()
       throw new ApiError(type, first, { details: [first, ...rest] });
     }
     await enqueueDeliveries(c.env.WEBHOOK_DELIVERIES, outcome.deliveries, c.get("requestId"));
+    await enqueueRenders(c.env, outcome.renders, c.get("requestId"));
     return c.json({ imported: outcome.counts });
   })
 
@@ -190,21 +183,18 @@ export const operatorRoutes = new Hono<AppEnv>()
       .where(eq(statements.statementId, statementId));
     if (!row)
       throw new ApiError("NOT_FOUND_ERROR", `No such statement: ${JSON.stringify(statementId)}`);
-    const key = await pdfObjectKey(statementId, bytes);
-    await c.get("documents").put(key, bytes, "application/pdf");
-    // The first document of a visible statement is announced; a replaced one is not.
-    const db = c.get("db");
-    const announced = statementEventWrites(
-      "statement.pdf_available",
-      JSON.stringify([[statementId]]),
-      c.get("now")().toISOString(),
-      sql`s.pdf_key IS NULL AND s.hidden_at IS NULL`,
+    await storeStatementDocument(
+      {
+        db: c.get("db"),
+        documents: c.get("documents"),
+        webhooks: c.env.WEBHOOK_DELIVERIES,
+        requestId: c.get("requestId"),
+        now: c.get("now")(),
+      },
+      statementId,
+      bytes,
+      { kind: "upload" },
     );
-    const update = db
-      .update(statements)
-      .set({ pdfKey: key })
-      .where(eq(statements.statementId, statementId));
-    await changeWithEvents(c.env, c.get("requestId"), db, announced, update);
     return c.body(null, 204);
   })
 
@@ -237,6 +227,7 @@ export const operatorRoutes = new Hono<AppEnv>()
 
   .route("/", operatorPartnerRoutes)
   .route("/", operatorVersionRoutes)
+  .route("/", documentOperatorRoutes)
 
   .all("/operator/*", (c) => {
     throw routeNotFound(c.req.method, c.req.path);

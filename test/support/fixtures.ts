@@ -111,7 +111,16 @@ export interface Fixture {
  * version of the bundle unless told otherwise.
  */
 export async function seedAccount(
-  options: { statements?: number; savedVersion?: string; scopes?: string[] } = {},
+  options: {
+    statements?: number;
+    savedVersion?: string;
+    scopes?: string[];
+    /**
+     * How the product's documents come to be. Fixtures upload theirs unless a test is about
+     * rendering: every statement of a rendering product is drawn by the renderer Worker.
+     */
+    documents?: "rendered" | "uploaded";
+  } = {},
 ): Promise<Fixture> {
   const partnerId = uniqueId("partner");
   const merchantKey = uniqueId("mk");
@@ -123,7 +132,13 @@ export async function seedAccount(
       {
         partner_id: partnerId,
         name: "Test Partner",
-        products: [{ merchant_key: merchantKey, name: "Test Card" }],
+        products: [
+          {
+            merchant_key: merchantKey,
+            name: "Test Card",
+            documents: options.documents ?? "uploaded",
+          },
+        ],
         saved_versions: { sandbox: saved, production: saved },
       },
     ],
