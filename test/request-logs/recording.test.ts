@@ -311,6 +311,33 @@ function countingDatabase(binding: D1Database): { db: D1Database; calls: () => n
   return { db: count(binding), calls: () => calls };
 }
 
+/** A queue that keeps the messages sent to it, each send taking `sendMs`. */
+function keptQueue(sendMs = 0): { queue: Queue; sent: string[] } {
+  const sent: string[] = [];
+  const queue = {
+    async send(body: string) {
+      sent.push(body);
+      await new Promise((resolve) => setTimeout(resolve, sendMs));
+    },
+  } as unknown as Queue;
+  return { queue, sent };
+}
+
+/** GET `path` with `key` from `service`, its request log sent to `queue`. */
+async function readPage(
+  service: typeof app,
+  path: string,
+  key: string,
+  queue: Queue,
+  ctx: ExecutionContext,
+): Promise<Response> {
+  return service.fetch(
+    new Request(`${BASE}${path}`, { headers: { authorization: `Bearer ${key}` } }),
+    { ...env, REQUEST_LOGS: queue },
+    ctx,
+  );
+}
+
 describe("recording costs the request nothing", () => {
   it("makes no D1 call of its own and never waits for the queue", async () => {
     const f = await seedAccount({ statements: 3 });
@@ -353,24 +380,10 @@ describe("recording costs the request nothing", () => {
   it("sends the records of overlapping requests together", async () => {
     const f = await seedAccount({ statements: 1 });
     await api(statementsPath(f), { key: f.key });
-    const sent: string[] = [];
-    const queue = {
-      async send(body: string) {
-        sent.push(body);
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      },
-    } as unknown as Queue;
+    const { queue, sent } = keptQueue(20);
     const ctx = executionContext();
     const responses = await Promise.all(
-      Array.from({ length: 8 }, () =>
-        app.fetch(
-          new Request(`${BASE}${statementsPath(f)}`, {
-            headers: { authorization: `Bearer ${f.key}` },
-          }),
-          { ...env, REQUEST_LOGS: queue },
-          ctx,
-        ),
-      ),
+      Array.from({ length: 8 }, () => readPage(app, statementsPath(f), f.key, queue, ctx)),
     );
     await ctx.settled();
     const ids = sent.flatMap((m) => (JSON.parse(m) as RequestLogRecord[]).map((r) => r.request_id));
@@ -381,27 +394,14 @@ describe("recording costs the request nothing", () => {
   it("sends the records of requests that end a moment apart in one message", async () => {
     const f = await seedAccount({ statements: 1 });
     await api(statementsPath(f), { key: f.key });
-    const sent: string[] = [];
-    const queue = {
-      async send(body: string) {
-        sent.push(body);
-      },
-    } as unknown as Queue;
+    const { queue, sent } = keptQueue();
     // A window long enough for a loaded machine; the service's own is 50 ms.
     const gathering = createApp(bundle, { requestLogGatherMs: 2_000 });
     const contexts = [executionContext(), executionContext(), executionContext()];
     const responses: Response[] = [];
     // One request after another, none overlapping: the first record waits for the others.
     for (const ctx of contexts) {
-      responses.push(
-        await gathering.fetch(
-          new Request(`${BASE}${statementsPath(f)}`, {
-            headers: { authorization: `Bearer ${f.key}` },
-          }),
-          { ...env, REQUEST_LOGS: queue },
-          ctx,
-        ),
-      );
+      responses.push(await readPage(gathering, statementsPath(f), f.key, queue, ctx));
     }
     // The first request keeps the send alive until the records that joined it are sent too.
     await contexts[0]?.settled();
