@@ -1,12 +1,18 @@
 // Wiring only. A partner request runs: request context → CORS → (a route's reads planned from the
-// request alone) → authenticate → resolve version → the route exists in that version → scope →
-// product → handler (canonical model) → the version bundle reshapes the body → response. The
-// bundle is an argument, so a test can serve another.
+// request alone) → authenticate (on the shard the key names) → resolve version → (writes paused
+// while the partner's data moves) → the route exists in that version → scope → product → handler
+// (canonical model) → the version bundle reshapes the body → response. The bundle is an argument,
+// so a test can serve another.
 import { Hono } from "hono";
 import type { AppEnv } from "./app/context";
 import { corsFor } from "./app/cors";
 import { routeNotFound } from "./app/errors";
-import { authenticate, enforceKeyRateLimit, resolveVersion } from "./app/pipeline";
+import {
+  authenticate,
+  enforceKeyRateLimit,
+  pauseWritesWhileMoving,
+  resolveVersion,
+} from "./app/pipeline";
 import { requestContext } from "./app/request-context";
 import { renderError } from "./app/respond";
 import { pipelineOf, planReads } from "./app/route";
@@ -44,9 +50,9 @@ export function createApp(bundle: VersionBundle, options: VersionUsageOptions = 
 
   // The partner API: every /v2 request is authenticated, then versioned, before anything else. A
   // route with a read plan (a statements page) plans it first, so that its reads are the key
-  // lookup's own statement.
+  // lookup's own statement, on the key's shard.
   for (const route of ROUTES) if (route.plan) app.on(route.method, route.path, planReads(route));
-  app.use("/v2/*", authenticate, resolveVersion, enforceKeyRateLimit);
+  app.use("/v2/*", authenticate, resolveVersion, enforceKeyRateLimit, pauseWritesWhileMoving);
   for (const route of ROUTES) app.on(route.method, route.path, ...pipelineOf(route));
   app.all("/v2/*", (c) => {
     throw routeNotFound(c.req.method, c.req.path);

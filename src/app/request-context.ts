@@ -1,7 +1,8 @@
 // Outermost middleware: request id, per-request dependencies, and one JSON log line per request.
 import type { MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
-import { openDatabase } from "../db/client";
+import { newQueryStats } from "../db/client";
+import { openShards } from "../db/shards";
 import { openDocumentStore } from "../db/storage";
 import { createSigner } from "../domain/signing";
 import type { AppEnv } from "./context";
@@ -19,9 +20,10 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
   const started = performance.now();
   const incoming = c.req.header("x-request-id");
   const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
-  const { db, stats } = openDatabase(c.env.DB);
+  const stats = newQueryStats();
   c.set("requestId", requestId);
-  c.set("db", db);
+  // Nothing is opened yet: the pipeline opens the partner's shard once it knows it.
+  c.set("shards", openShards(c.env, stats));
   c.set("queryStats", stats);
   c.set("signer", createSigner(c.env.SIGNING_SECRET ?? "", c.env.SIGNING_SECRET_PREVIOUS));
   c.set("documents", openDocumentStore(c.env.PDFS));
@@ -38,6 +40,7 @@ export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
       status: c.res.status,
       version: c.res.headers.get(versionHeader(c.env)) ?? undefined,
       key_id: c.get("caller")?.keyId,
+      shard: c.get("shard"),
       duration_ms: Math.round((performance.now() - started) * 100) / 100,
       d1_queries: stats.roundTrips,
       d1_rows_read: stats.rowsRead,

@@ -65,6 +65,7 @@ export const listStatements = route({
       signer: c.get("signer"),
       now: c.get("now")(),
       origin: new URL(c.req.url).origin,
+      shard: caller.shard,
     };
     return reply(await buildStatementPage(deps, binding, rows, query.limit));
   },
