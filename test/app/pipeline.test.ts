@@ -13,6 +13,7 @@ import {
   versionsWith,
 } from "../support/bundle-versions";
 import { createKey, seedAccount, statementsPath } from "../support/fixtures";
+import { partnerShardOverride, unreachableD1 } from "../support/shards";
 import { BASE, request } from "../support/worker";
 
 const UNAUTHORIZED = {
@@ -313,22 +314,10 @@ describe("routes and cross-cutting headers", () => {
 
   it("answers 503 with Retry-After when storage is unavailable", async () => {
     const f = await seedAccount({ statements: 1 });
-    const failing = {
-      prepare() {
-        throw new Error("D1_ERROR: Network connection lost.");
-      },
-      batch() {
-        return Promise.reject(new Error("D1_ERROR: Network connection lost."));
-      },
-      // Every request opens a session; the failing session is the failing binding itself.
-      withSession() {
-        return failing;
-      },
-    };
     const res = await fetchWithEnv(
       statementsPath(f),
       { headers: { authorization: `Bearer ${f.key}` } },
-      { DB: failing },
+      await partnerShardOverride(f.partnerId, unreachableD1),
     );
     const body = await expectJson<{ error: { type: string; message: string } }>(res, 503);
     expect(body.error.type).toBe("SERVICE_UNAVAILABLE_ERROR");

@@ -1,6 +1,5 @@
 // Passwordless sign-in over HTTP: one answer for every address, a link that only a POST spends,
 // once, within 15 minutes, for its own user; rate limits per address and per client IP.
-import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import {
   confirmLink,
@@ -18,6 +17,7 @@ import {
   uniqueIp,
 } from "../support/dashboard";
 import { uniqueId } from "../support/fixtures";
+import { firstOnAnyShard, partnerDatabase, shardOf } from "../support/shards";
 import { request } from "../support/worker";
 
 const address = () => `${uniqueId("user")}@example.com`.toLowerCase();
@@ -187,17 +187,15 @@ describe("a mailed sign-in link", () => {
   it("is stored only as a hash, bound to its user", async () => {
     const { email, link } = await freshLink();
     const token = tokenOf(link);
-    const row = await env.DB.prepare(
+    const row = await firstOnAnyShard<{ token_hash: string; email: string }>(
       "SELECT t.token_hash, u.email FROM sign_in_tokens t JOIN users u ON u.user_id = t.user_id WHERE t.token_hash = ?",
-    )
-      .bind(await sha256Hex(token))
-      .first<{ token_hash: string; email: string }>();
+      await sha256Hex(token),
+    );
     expect(row?.email).toBe(email);
-    const plain = await env.DB.prepare(
+    const plain = await firstOnAnyShard<{ n: number }>(
       "SELECT count(*) AS n FROM sign_in_tokens WHERE token_hash = ?",
-    )
-      .bind(token)
-      .first<{ n: number }>();
+      token,
+    );
     expect(plain?.n).toBe(0);
   });
 });
@@ -213,7 +211,10 @@ describe("the session a sign-in opens", () => {
     const res = await confirmLink(link as string, uniqueIp());
     const header = res.headers.getSetCookie().find((c) => c.startsWith("__Host-session=")) ?? "";
     const [pair, ...attributes] = header.split(/;\s*/);
-    expect(pair).toMatch(/^__Host-session=[A-Za-z0-9_-]{43}$/);
+    // The code of the partner's shard, then 256 random bits.
+    expect(pair).toMatch(
+      new RegExp(`^__Host-session=${await shardOf(partnerId)}[A-Za-z0-9_-]{43}$`),
+    );
     const names = attributes.map((a) => a.split("=")[0]?.toLowerCase());
     expect(names).toEqual(expect.arrayContaining(["path", "secure", "httponly", "samesite"]));
     expect(names).not.toContain("domain");
@@ -242,12 +243,13 @@ describe("the session a sign-in opens", () => {
   it("is stored only as a hash", async () => {
     const team = await seedTeam();
     const id = team.admin.cookie.split("=")[1] ?? "";
-    const stored = await env.DB.prepare("SELECT count(*) AS n FROM sessions WHERE session_hash = ?")
+    const db = await partnerDatabase(team.partnerId);
+    const count = "SELECT count(*) AS n FROM sessions WHERE session_hash = ?";
+    const stored = await db
+      .prepare(count)
       .bind(await sha256Hex(id))
       .first<{ n: number }>();
-    const plain = await env.DB.prepare("SELECT count(*) AS n FROM sessions WHERE session_hash = ?")
-      .bind(id)
-      .first<{ n: number }>();
+    const plain = await db.prepare(count).bind(id).first<{ n: number }>();
     expect([stored?.n, plain?.n]).toEqual([1, 0]);
   });
 });

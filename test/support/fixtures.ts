@@ -1,10 +1,10 @@
 // Test data, built through the operator API exactly as an operator would load it: partners,
 // customers, accounts, monthly statements and keys, each under ids no other test uses.
-import { env } from "cloudflare:workers";
 import type * as z from "zod";
 import type { importPayloadSchema } from "../../src/domain/import-payload";
 import { operator } from "./api";
 import { OLDEST } from "./bundle-versions";
+import { partnerDatabase } from "./shards";
 
 let counter = 0;
 /** An id no other test uses, so tests stay independent whatever storage they share. */
@@ -43,20 +43,23 @@ export async function storeKeys(
 ): Promise<string[]> {
   const now = new Date().toISOString();
   const ids = Array.from({ length: count }, () => uniqueId("key"));
-  await env.DB.batch(
+  const db = await partnerDatabase(partnerId);
+  await db.batch(
     ids.map((id) =>
-      env.DB.prepare(
-        `INSERT INTO api_keys (key_id, key_hash, partner_id, environment, scopes, created_at,
+      db
+        .prepare(
+          `INSERT INTO api_keys (key_id, key_hash, partner_id, environment, scopes, created_at,
            created_by, revoked_at, expires_at) VALUES (?, ?, ?, ?, '[]', ?, 'operator', ?, ?)`,
-      ).bind(
-        id,
-        uniqueId("hash"),
-        partnerId,
-        environment,
-        now,
-        state === "revoked" ? now : null,
-        state === "expired" ? now : null,
-      ),
+        )
+        .bind(
+          id,
+          uniqueId("hash"),
+          partnerId,
+          environment,
+          now,
+          state === "revoked" ? now : null,
+          state === "expired" ? now : null,
+        ),
     ),
   );
   return ids;
@@ -108,10 +111,11 @@ export interface Fixture {
 /**
  * A partner with one product, a sandbox customer with one account holding `statements` monthly
  * statements (month 1 oldest), and a sandbox ACCOUNT_READ key. The partner saves the oldest
- * version of the bundle unless told otherwise.
+ * version of the bundle unless told otherwise, and is placed by the default rule unless a shard
+ * is named.
  */
 export async function seedAccount(
-  options: { statements?: number; savedVersion?: string; scopes?: string[] } = {},
+  options: { statements?: number; savedVersion?: string; scopes?: string[]; shard?: string } = {},
 ): Promise<Fixture> {
   const partnerId = uniqueId("partner");
   const merchantKey = uniqueId("mk");
@@ -123,6 +127,7 @@ export async function seedAccount(
       {
         partner_id: partnerId,
         name: "Test Partner",
+        ...(options.shard === undefined ? {} : { shard: options.shard }),
         products: [{ merchant_key: merchantKey, name: "Test Card" }],
         saved_versions: { sandbox: saved, production: saved },
       },
