@@ -39,7 +39,11 @@ const RANDOM_LENGTH = 32;
  * stored. The checksum covers the code, so an altered code is caught offline like any typo.
  */
 export function generateApiKey(environment: Environment, shard: string): string {
-  const body = PREFIX[environment] + shard + randomBase62(RANDOM_LENGTH);
+  return withChecksum(PREFIX[environment] + shard + randomBase62(RANDOM_LENGTH));
+}
+
+/** A key's text: `body` (prefix, shard code, random part), then its checksum. */
+export function withChecksum(body: string): string {
   return body + checksum(body);
 }
 
