@@ -190,6 +190,15 @@ export async function acrossShards<T>(
   read: (db: Database, shard: string) => Promise<T>,
 ): Promise<{ shard: string; result: T }[]> {
   const outcomes = await forEachShard(shards, read);
+  throwUnavailable(outcomes);
+  return outcomes as { shard: string; result: T }[];
+}
+
+/**
+ * Throws when any shard failed: ShardsUnavailableError naming every shard whose storage failed,
+ * or the first other error as it is.
+ */
+export function throwUnavailable(outcomes: readonly ShardOutcome<unknown>[]): void {
   const failed: string[] = [];
   for (const outcome of outcomes) {
     if (outcome.ok) continue;
@@ -200,5 +209,4 @@ export async function acrossShards<T>(
     const first = outcomes.find((o) => !o.ok) as { error: unknown };
     throw new ShardsUnavailableError(failed, first.error);
   }
-  return outcomes as { shard: string; result: T }[];
 }

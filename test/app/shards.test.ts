@@ -8,19 +8,10 @@ import { generateApiKey, hashApiKey, parseApiKey, withChecksum } from "../../src
 import { fromBase64Url, toBase64Url } from "../../src/domain/encoding";
 import app from "../../src/index";
 import { api, expectJson, operator } from "../support/api";
+import { fetchWithEnv } from "../support/app-env";
 import { type Fixture, pdfBytes, seedAccount, statementsPath, uniqueId } from "../support/fixtures";
 import { otherShard, SHARDS, shardDatabase, shardOf, unreachableD1 } from "../support/shards";
-import { BASE, request } from "../support/worker";
-
-/** Calls the app with bindings laid over the test environment (a failing shard, a probe). */
-async function fetchWithEnv(path: string, init: RequestInit, overrides: Record<string, unknown>) {
-  const ctx = {
-    waitUntil() {},
-    passThroughOnException() {},
-    props: {},
-  } as unknown as ExecutionContext;
-  return app.fetch(new Request(`${BASE}${path}`, init), { ...env, ...overrides }, ctx);
-}
+import { request } from "../support/worker";
 
 const bearer = (key: string) => ({ headers: { authorization: `Bearer ${key}` } });
 
