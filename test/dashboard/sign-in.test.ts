@@ -1,6 +1,7 @@
 // Passwordless sign-in over HTTP: one answer for every address, a link that only a POST spends,
 // once, within 15 minutes, for its own user; rate limits per address and per client IP.
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { fetchWithEnv } from "../support/app-env";
 import {
   confirmLink,
   formInit,
@@ -16,8 +17,14 @@ import {
   tokenOf,
   uniqueIp,
 } from "../support/dashboard";
-import { uniqueId } from "../support/fixtures";
-import { firstOnAnyShard, partnerDatabase, shardOf } from "../support/shards";
+import { importData, uniqueId } from "../support/fixtures";
+import {
+  firstOnAnyShard,
+  partnerDatabase,
+  SHARDS,
+  shardOf,
+  unreachableD1,
+} from "../support/shards";
 import { request } from "../support/worker";
 
 const address = () => `${uniqueId("user")}@example.com`.toLowerCase();
@@ -311,5 +318,66 @@ describe("signing in after removal", () => {
     await team.developer.post("/dashboard/sign-out");
     const again = await signIn(team.developer.email);
     expect((await again.get("/dashboard/sandbox/keys")).status).toBe(200);
+  });
+});
+
+// A sign-in carries only an address: the directory says which partners (on which shards) it
+// belongs to; the link and the session then name their shard and never ask the directory again.
+describe("signing in to partners on different shards", () => {
+  it("mails one link per partner, each opening a session on that partner's shard", async () => {
+    const email = address();
+    const partners: { partnerId: string; shard: string }[] = [];
+    for (const shard of SHARDS) {
+      const partnerId = uniqueId("partner");
+      await importData({
+        partners: [{ partner_id: partnerId, name: `Partner on ${shard}`, shard, products: [] }],
+      });
+      await inviteByOperator(partnerId, email, "Admin");
+      partners.push({ partnerId, shard });
+    }
+    const before = await lastMailId(email);
+    expect((await requestSignIn(email, uniqueIp())).status).toBe(200);
+    const mail = await nextMail(email, before);
+    const links = linksIn(mail);
+    expect(links).toHaveLength(SHARDS.length);
+    for (const { shard } of partners) expect(mail.text).toContain(`Partner on ${shard}`);
+
+    const shardsSignedIn: string[] = [];
+    for (const link of links) {
+      const ip = uniqueIp();
+      const res = await confirmLink(link, ip);
+      expect(res.status).toBe(303);
+      const cookie = sessionCookieOf(res) as string;
+      const code = cookie.slice("__Host-session=".length, "__Host-session=".length + 2);
+      shardsSignedIn.push(code);
+      // The session's pages are served with the directory down: the cookie names the shard.
+      const page = await fetchWithEnv(
+        "/dashboard/sandbox/keys",
+        { headers: { cookie, "cf-connecting-ip": ip } },
+        { DIRECTORY: unreachableD1() },
+      );
+      expect(page.status).toBe(200);
+      const partner = partners.find((p) => p.shard === code);
+      expect(await page.text()).toContain(`Partner on ${partner?.shard}`);
+    }
+    expect(shardsSignedIn.sort()).toEqual([...SHARDS].sort());
+  });
+
+  it("answers 503 while the directory is down, the same for any address, mailing nothing", async () => {
+    const known = address();
+    const team = await seedTeam();
+    await inviteByOperator(team.partnerId, known, "Developer");
+    const before = await lastMailId(known);
+    const ask = (email: string) =>
+      fetchWithEnv(
+        "/dashboard/sign-in",
+        formInit({ email }, { "cf-connecting-ip": uniqueIp(), "x-request-id": "directory-down" }),
+        { DIRECTORY: unreachableD1() },
+      );
+    const [a, b] = await Promise.all([ask(known), ask(address())]);
+    expect([a.status, b.status]).toEqual([503, 503]);
+    expect(a.headers.get("retry-after")).toBe("1");
+    expect(await a.text()).toBe(await b.text());
+    expect(await lastMailId(known)).toBe(before);
   });
 });
