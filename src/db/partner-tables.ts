@@ -34,6 +34,8 @@ export interface PartnerTable {
    * / `OLD`): its own column, or its parent's.
    */
   partnerOf(row: string): string;
+  /** SQL true for the rows of the partner bound as `?1`, over the row `row` (index-friendly). */
+  belongs(row: string): string;
   /** Columns copied and compared, in order (an autoincrement id is not: the copy numbers anew). */
   columns: readonly string[];
   /**
@@ -43,22 +45,30 @@ export interface PartnerTable {
   forwards: boolean;
 }
 
+/** How a table's rows name their partner. */
+interface Owner {
+  partnerOf(row: string): string;
+  belongs(row: string): string;
+}
+
 /** A table whose rows carry their partner's id. */
-const own =
-  (column = "partner_id") =>
-  (row: string) =>
-    `${row}.${column}`;
+const own = (column = "partner_id"): Owner => ({
+  partnerOf: (row) => `${row}.${column}`,
+  belongs: (row) => `${row}.${column} = ?1`,
+});
 
 /** A table whose rows belong to their parent's partner. */
-const through = (parent: string, key: string) => (row: string) =>
-  `(SELECT p.partner_id FROM ${parent} p WHERE p.${key} = ${row}.${key})`;
+const through = (parent: string, key: string): Owner => ({
+  partnerOf: (row) => `(SELECT p.partner_id FROM ${parent} p WHERE p.${key} = ${row}.${key})`,
+  belongs: (row) => `${row}.${key} IN (SELECT p.${key} FROM ${parent} p WHERE p.partner_id = ?1)`,
+});
 
 /** A move's own columns: the copy sets them, the comparison leaves them out. */
 const MOVE_COLUMNS = new Set(["moving_to", "moved_to"]);
 
 function entry(
   table: SQLiteTable,
-  partnerOf: (row: string) => string,
+  owner: Owner,
   options: { forwards?: boolean; renumbered?: boolean } = {},
 ): PartnerTable {
   const columns = Object.values(getTableColumns(table))
@@ -67,7 +77,7 @@ function entry(
   return {
     table,
     name: getTableName(table),
-    partnerOf,
+    ...owner,
     columns,
     forwards: options.forwards ?? false,
   };

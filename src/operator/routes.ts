@@ -33,6 +33,7 @@ import { operatorAuth } from "./auth";
 import { partnerNotFound, requirePartner, usePartner, validationError } from "./common";
 import { importPayload } from "./import";
 import { placeImport } from "./import-placement";
+import { operatorMoveRoutes } from "./moves";
 import { operatorPartnerRoutes } from "./partners";
 import { operatorVersionRoutes } from "./versions";
 
@@ -287,6 +288,7 @@ export const operatorRoutes = new Hono<AppEnv>()
   })
 
   .route("/", operatorPartnerRoutes)
+  .route("/", operatorMoveRoutes)
   .route("/", operatorVersionRoutes)
 
   .all("/operator/*", (c) => {
