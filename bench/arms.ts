@@ -33,6 +33,13 @@ export function defineArms(
   ];
   for (const limit of [10, 100]) {
     arms.push(
+      // Diagnostic, next to the floor: the floor without the rate-limit checks, as it was
+      // before the service had rate limits.
+      {
+        id: `bare-floor-${limit}`,
+        label: `floor, limit=${limit}, rate limiters not bound (diagnostic)`,
+        url: url("bare-floor", floorPath(MAIN_ACCOUNT, limit)),
+      },
       {
         id: `floor-${limit}`,
         label: `floor, limit=${limit}`,

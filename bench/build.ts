@@ -1,7 +1,8 @@
 // Builds Worker bundles exactly as a deploy would (`wrangler deploy --dry-run --outdir`), measures
 // their size the way wrangler reports it, and profiles the production bundle's start-up.
 import { execFile } from "node:child_process";
-import { mkdir, readdir, readFile, rm } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { mkdir, readdir, readFile, rm, symlink } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
 import { gzipSync } from "node:zlib";
@@ -33,14 +34,35 @@ export async function buildWorker(
   outdir: string,
   entry?: { script: string; name: string },
   config?: string,
+  /** Another checkout of the service to build from (the bench's own by default). */
+  root = ROOT,
 ): Promise<Bundle> {
   await rm(outdir, { recursive: true, force: true });
   await mkdir(outdir, { recursive: true });
   const args = ["deploy", "--dry-run", "--outdir", outdir, "--metafile", metafileOf(outdir)];
   if (entry) args.push(entry.script, "--name", entry.name);
   if (config) args.push("--config", config);
-  await run(WRANGLER, args, { cwd: ROOT, env: QUIET, maxBuffer: 16 << 20 });
+  await run(WRANGLER, args, { cwd: root, env: QUIET, maxBuffer: 16 << 20 });
   return measureBundle(outdir);
+}
+
+/**
+ * The production bundle of the service as it was at git revision `ref`: its tree is exported into
+ * `dir` (this checkout's node_modules linked in) and built there, for a profile to compare with.
+ * `ref` may also name another checkout's directory.
+ */
+export async function buildWorkerAt(ref: string, dir: string): Promise<Bundle> {
+  // A directory is another checkout (an experiment's tree), built where it is.
+  if (existsSync(path.join(ref, "wrangler.toml"))) {
+    return buildWorker(path.join(dir, "build"), undefined, undefined, path.resolve(ref));
+  }
+  await rm(dir, { recursive: true, force: true });
+  await mkdir(path.join(dir, "tree"), { recursive: true });
+  const archive = path.join(dir, "tree.tar");
+  await run("git", ["archive", "--output", archive, ref], { cwd: ROOT });
+  await run("tar", ["-xf", archive, "-C", path.join(dir, "tree")]);
+  await symlink(path.join(ROOT, "node_modules"), path.join(dir, "tree", "node_modules"));
+  return buildWorker(path.join(dir, "build"), undefined, undefined, path.join(dir, "tree"));
 }
 
 function metafileOf(outdir: string): string {

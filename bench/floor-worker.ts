@@ -8,6 +8,12 @@
 //                partner, the account's owner), checked in code afterwards, as the service reads
 //   /two-trips   diagnostic: the same checks in the service's earlier two round trips (key
 //                lookup, then ownership check + page in one batch)
+//
+// Every page path counts the request against the two rate limits the service counts a /v2
+// request against (per key and per partner: two `limit()` calls, started before the D1 query and
+// awaited with it, as the service does) when the limiter bindings are bound; the bench also
+// serves this Worker without them, the floor as it was before the service had limits.
+//
 //   /import      the import's floor: the rows an import writes (each statement and its
 //                `statement.created` event) inserted with one raw prepared statement per row,
 //                all in one D1 batch; no validation, no reads
@@ -27,8 +33,16 @@ interface D1Like {
   batch(statements: D1Statement[]): Promise<D1Result[]>;
 }
 
+/** The Workers Rate Limiting binding's one method. */
+interface RateLimiterLike {
+  limit(options: { key: string }): Promise<{ success: boolean }>;
+}
+
 interface FloorEnv {
   DB: D1Like;
+  /** The service's limiters (src/app/rate-policies.ts), bound as the service's are. */
+  PARTNER_KEY_RATE_LIMITER?: RateLimiterLike;
+  PARTNER_RATE_LIMITER?: RateLimiterLike;
 }
 
 const COLUMNS =
@@ -142,6 +156,19 @@ async function callerLookup(env: FloorEnv, request: Request): Promise<D1Statemen
   return env.DB.prepare(CALLER).bind(await keyHash(request), new Date().toISOString());
 }
 
+/**
+ * Counts the request against the per-key and the per-partner limit, both at once; resolves to
+ * false once either is over. True at once when the limiters are not bound.
+ */
+async function withinLimits(env: FloorEnv, key: string, partner: string): Promise<boolean> {
+  if (!env.PARTNER_KEY_RATE_LIMITER || !env.PARTNER_RATE_LIMITER) return true;
+  const [perKey, perPartner] = await Promise.all([
+    env.PARTNER_KEY_RATE_LIMITER.limit({ key }),
+    env.PARTNER_RATE_LIMITER.limit({ key: partner }),
+  ]);
+  return perKey.success && perPartner.success;
+}
+
 /** The caller's single product, as the service picks it when no merchant-key header is sent. */
 function soleProduct(caller: Record<string, unknown>): string {
   return (JSON.parse(String(caller.merchant_keys)) as string[])[0] ?? "";
@@ -165,6 +192,9 @@ export default {
         ? env.DB.prepare(NEXT_PAGE).bind(accountId, limit + 1, afterEnd, afterId)
         : env.DB.prepare(FIRST_PAGE).bind(accountId, limit + 1);
 
+    // Counted alongside the reads, as the service counts them alongside its key lookup; the
+    // floor has no key, so the account stands in for both the key and its partner.
+    const limited = withinLimits(env, accountId, `partner:${accountId}`);
     const headers: Record<string, string> = { ...JSON_HEADERS };
     let results: Record<string, unknown>[];
     if (url.pathname === "/two-trips") {
@@ -197,6 +227,7 @@ export default {
       // What the page query alone reads, for the bench's per-query cost figures.
       headers["x-d1-rows-read"] = String(meta?.rows_read ?? "");
     }
+    if (!(await limited)) return reject(429);
     const body = { data: results.slice(0, limit), has_more: results.length > limit };
     return new Response(JSON.stringify(body), { headers });
   },

@@ -1,9 +1,13 @@
 // workerd's DevTools inspector, as the bench uses it: CPU profiles of isolates while a load runs
 // (CPU milliseconds per request) and the V8 heap of an isolate sampled while a request runs.
 import { readFile } from "node:fs/promises";
+import { SourceMap, type SourceMapPayload, type SourceMapping } from "node:module";
 
 /** The isolates a statements request crosses: the Worker, Miniflare's D1 proxy, the D1 object. */
 export const D1_ISOLATES = ["d1:db:entry", "d1:db"] as const;
+
+/** The isolates of Miniflare's rate-limiter binding: its entry Worker and the limiter object. */
+export const LIMITER_ISOLATES = ["ratelimit:ns:entry", "ratelimit:ns"] as const;
 
 /** The profiler's sampling interval (µs). */
 export const SAMPLING_MICROS = 200;
@@ -11,9 +15,10 @@ export const SAMPLING_MICROS = 200;
 /** The inspector target name of a bench Worker's isolate. */
 export const workerIsolate = (worker: string) => `core:user:${worker}`;
 
-interface ProfileNode {
+export interface ProfileNode {
   id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+  children?: number[];
 }
 
 export interface CpuProfile {
@@ -120,24 +125,67 @@ export function cpuByName(
   return { busyMicros, byName };
 }
 
-/** Maps a line of a bundle to the module esbuild placed there (its `// path` header). */
-export async function bundleModules(bundlePath: string): Promise<(line: number) => string> {
-  const headers: [number, string][] = [];
-  (await readFile(bundlePath, "utf8")).split("\n").forEach((text, index) => {
-    const match = /^\/\/ ((?:node_modules|src|versions)\/\S+)$/.exec(text);
-    if (match?.[1]) {
-      const pkg = /^node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(match[1])?.[1];
-      headers.push([index, pkg ?? match[1]]);
+/** Where a position of a minified bundle comes from: its source (file or package) and function. */
+export interface Origin {
+  /** `src/app/route.ts`, or a package name for code from node_modules. */
+  module: string;
+  /** The function's name in the source (the minifier renames them), else the frame's. */
+  name: string;
+}
+
+/**
+ * Maps a frame of the bundle to its origin through the bundle's source map (wrangler writes one
+ * beside the bundle), so that a profile of the minified Worker names source files and functions.
+ */
+export async function bundleOrigins(
+  bundlePath: string,
+): Promise<(frame: ProfileNode["callFrame"]) => Origin> {
+  const payload = JSON.parse(await readFile(`${bundlePath}.map`, "utf8")) as SourceMapPayload;
+  const map = new SourceMap(payload);
+  return ({ lineNumber, columnNumber, functionName }) => {
+    // Node fills `name` when the map names the position (the types leave it out).
+    const entry = map.findEntry(lineNumber, columnNumber) as Partial<SourceMapping> & {
+      name?: string;
+    };
+    const source = (entry.originalSource ?? "").replace(/^(\.\.\/)+/, "");
+    if (!source) return { module: "(bundle)", name: functionName || "(anonymous)" };
+    const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)/.exec(source)?.[1];
+    const line = entry.originalLine === undefined ? "" : `:${entry.originalLine + 1}`;
+    return {
+      module: pkg ?? source,
+      name: `${entry.name || functionName || "(anonymous)"}${pkg ? ` ${source.split("/").slice(-2).join("/")}` : ""}${line}`,
+    };
+  };
+}
+
+/**
+ * Microseconds of CPU per name, counting every name on the stack once per sample (time inside,
+ * callees included), with the same capped weights as `cpuByName`.
+ */
+export function inclusiveCpuByName(
+  profile: CpuProfile,
+  nameOf: (frame: ProfileNode["callFrame"]) => string,
+): Map<string, number> {
+  const parent = new Map<number, number>();
+  for (const node of profile.nodes)
+    for (const child of node.children ?? []) parent.set(child, node.id);
+  const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+  const totals = new Map<string, number>();
+  profile.samples.forEach((sample, i) => {
+    const leaf = byId.get(sample);
+    if (!leaf || leaf.callFrame.functionName === "(idle)") return;
+    const micros = Math.min(profile.timeDeltas[i] ?? 0, 2 * SAMPLING_MICROS);
+    const seen = new Set<string>();
+    for (let id: number | undefined = sample; id !== undefined; id = parent.get(id)) {
+      const frame = byId.get(id)?.callFrame;
+      if (!frame || frame.functionName === "(root)") continue;
+      const name = nameOf(frame);
+      if (seen.has(name)) continue;
+      seen.add(name);
+      totals.set(name, (totals.get(name) ?? 0) + micros);
     }
   });
-  return (line) => {
-    let name = "(bundle prelude)";
-    for (const [start, module] of headers) {
-      if (start > line) break;
-      name = module;
-    }
-    return name;
-  };
+  return totals;
 }
 
 export interface HeapPeak {

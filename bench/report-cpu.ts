@@ -14,23 +14,33 @@ export function workerCpuRatio(cpu: CpuRounds, limit: number) {
   return { median: median(rounds), rounds };
 }
 
-export function armMedian(cpu: CpuRounds, id: string, field: "workerMs" | "d1Ms"): number {
+type Field = "workerMs" | "d1Ms" | "limiterMs";
+
+export function armMedian(cpu: CpuRounds, id: string, field: Field): number {
   return median(cpu.map((round) => round.get(id)?.[field] ?? Number.NaN));
 }
 
-const spread = (cpu: CpuRounds, id: string, field: "workerMs" | "d1Ms") =>
+const spread = (cpu: CpuRounds, id: string, field: Field) =>
   cpu.map((round) => fixed(round.get(id)?.[field] ?? Number.NaN)).join(", ");
+
+const LABELS: Record<string, string> = {
+  statements: "statements, full pipeline",
+  floor: "floor",
+  "bare-floor": "floor, rate limiters not bound (diagnostic)",
+};
 
 export function cpuSection(cpu: CpuRounds): string[] {
   const rows = [10, 100].flatMap((limit) =>
-    [`statements-${limit}`, `floor-${limit}`].map((id) => {
-      const label = id.startsWith("floor") ? "floor" : "statements, full pipeline";
-      return (
-        `| ${label}, limit=${limit} | ${fixed(armMedian(cpu, id, "workerMs"))} ` +
-        `(${spread(cpu, id, "workerMs")}) | ${fixed(armMedian(cpu, id, "d1Ms"))} ` +
-        `(${spread(cpu, id, "d1Ms")}) |`
-      );
-    }),
+    Object.entries(LABELS)
+      .filter(([arm]) => cpu.some((round) => round.has(`${arm}-${limit}`)))
+      .map(([arm, label]) => {
+        const id = `${arm}-${limit}`;
+        return (
+          `| ${label}, limit=${limit} | ${fixed(armMedian(cpu, id, "workerMs"))} ` +
+          `(${spread(cpu, id, "workerMs")}) | ${fixed(armMedian(cpu, id, "d1Ms"))} ` +
+          `(${spread(cpu, id, "d1Ms")}) | ${fixed(armMedian(cpu, id, "limiterMs"))} |`
+        );
+      }),
   );
   return [
     "## CPU per request",
@@ -40,11 +50,12 @@ export function cpuSection(cpu: CpuRounds): string[] {
       "weighs the time since the previous one but at most two sampling intervals, so time an " +
       "isolate spent waiting for a core or for another isolate is not counted; what is left " +
       "still varies with the machine's load, and the ratio within a round is what the goal " +
-      "compares. The D1 column is Miniflare's D1 proxy and D1 object together, which " +
-      "production runs outside the Worker.",
+      "compares. The floor makes the service's two rate-limit checks. The D1 column is " +
+      "Miniflare's D1 proxy and D1 object together, and the rate limiter column Miniflare's " +
+      "limiter (its entry Worker and object), both of which production runs outside the Worker.",
     "",
-    "| arm | Worker ms per request | local D1 ms per request |",
-    "| --- | ---: | ---: |",
+    "| arm | Worker ms per request | local D1 ms per request | local rate limiter ms per request |",
+    "| --- | ---: | ---: | ---: |",
     ...rows,
     "",
     ...[10, 100].map((limit) => {

@@ -224,9 +224,16 @@ export async function writeResults(file: string, chartFile: string, results: Run
     `- floor ÷ hello, limit=10: ${fixed(ratio(results, "floor-10", "hello", "rps").median)} ` +
       "(what one D1 query leaves of a bare Worker's throughput)",
     ...[10, 100].flatMap((limit) => [
+      `- floor ÷ the floor with the rate limiters not bound, limit=${limit}: ` +
+        `${fixed(ratio(results, `floor-${limit}`, `bare-floor-${limit}`, "rps").median)} ` +
+        "(what the two rate-limit checks cost here: Miniflare's binding is a call into another " +
+        "isolate per check)",
       `- statements ÷ the same with the rate limiters not bound, limit=${limit}: ` +
         `${fixed(ratio(results, `statements-${limit}`, `unlimited-${limit}`, "rps").median)} ` +
-        "(what Miniflare's rate-limiter binding costs: a call into another isolate per check)",
+        "(the same checks in the service)",
+      `- statements ÷ floor, both with the rate limiters not bound, limit=${limit}: ` +
+        `${fixed(ratio(results, `unlimited-${limit}`, `bare-floor-${limit}`, "rps").median)} ` +
+        "(the goal's ratio without the checks on either side)",
       `- floor with the service's reads in 1 round trip ÷ floor, limit=${limit}: ` +
         `${fixed(ratio(results, `one-trip-${limit}`, `floor-${limit}`, "rps").median)} ` +
         "(the cost of reading the key, partner and account rows with the page)",

@@ -118,24 +118,30 @@ async function reportOnly(): Promise<void> {
   console.log(`wrote bench/RESULTS.md from ${path.relative(process.cwd(), RAW_RESULTS)}`);
 }
 
-/** The arms profiled for CPU per request: the service and the floor, at limit 10 and 100. */
+/**
+ * The arms profiled for CPU per request: the service and the floor, at limit 10 and 100, and the
+ * floor without its rate-limit checks (a diagnostic).
+ */
 function cpuArms(server: BenchServer, key: string): CpuArm[] {
   return [10, 100].flatMap((limit) => [
     {
       id: `statements-${limit}`,
-      label: `statements, limit=${limit}`,
+      label: `statements, full pipeline, limit=${limit}`,
       worker: "api",
       target: {
         url: new URL(statementsPath(MAIN_ACCOUNT, `limit=${limit}`), server.url("api")).href,
         headers: { authorization: `Bearer ${key}` },
       },
     },
-    {
-      id: `floor-${limit}`,
-      label: `floor, limit=${limit}`,
-      worker: "floor",
-      target: { url: new URL(floorPath(MAIN_ACCOUNT, limit), server.url("floor")).href },
-    },
+    ...(["floor", "bare-floor"] as const).map((worker) => ({
+      id: `${worker}-${limit}`,
+      label:
+        worker === "floor"
+          ? `floor, limit=${limit}`
+          : `floor, limit=${limit}, rate limiters not bound (diagnostic)`,
+      worker,
+      target: { url: new URL(floorPath(MAIN_ACCOUNT, limit), server.url(worker)).href },
+    })),
   ]);
 }
 

@@ -20,9 +20,11 @@ export interface WorkerSpec {
   name: string;
   script: "api" | "floor";
   database: string;
+  /** Another build of the service to serve instead of the bench's (a profile's comparison). */
+  scriptPath?: string;
   /**
-   * False leaves the rate limiters unbound (a diagnostic: each check then fails open and logs an
-   * error line, see src/app/rate-limit.ts).
+   * False leaves the rate limiters unbound (a diagnostic: the service's checks then fail open and
+   * log an error line, see src/app/rate-limit.ts; the floor skips its checks).
    */
   limiters?: boolean;
 }
@@ -33,6 +35,7 @@ export const READ_WORKERS = [
   { name: "api-small", script: "api", database: SMALL_DB },
   { name: "api-unlimited", script: "api", database: LARGE_DB, limiters: false },
   { name: "floor", script: "floor", database: LARGE_DB },
+  { name: "bare-floor", script: "floor", database: LARGE_DB, limiters: false },
 ] as const satisfies readonly WorkerSpec[];
 
 export type WorkerName = (typeof READ_WORKERS)[number]["name"];
@@ -111,10 +114,15 @@ export async function startServer(options: {
     } else watched.set(log.request_id, log);
   };
 
-  const api = (name: string, database: string, limiters = true) => ({
+  const api = (
+    name: string,
+    database: string,
+    limiters = true,
+    scriptPath = options.apiScript,
+  ) => ({
     name,
     modules: true,
-    scriptPath: options.apiScript,
+    scriptPath,
     compatibilityDate: settings.compatibilityDate,
     compatibilityFlags: settings.compatibilityFlags,
     bindings: {
@@ -139,7 +147,7 @@ export async function startServer(options: {
       handleStructuredLogs: ({ message }) => onLine(message),
       workers: workers.map((w) =>
         w.script === "api"
-          ? api(w.name, w.database, w.limiters)
+          ? api(w.name, w.database, w.limiters, w.scriptPath)
           : {
               name: w.name,
               modules: true,
@@ -147,6 +155,7 @@ export async function startServer(options: {
               compatibilityDate: settings.compatibilityDate,
               compatibilityFlags: settings.compatibilityFlags,
               d1Databases: { DB: w.database },
+              ...(w.limiters === false ? {} : { ratelimits: settings.ratelimits }),
               unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }],
             },
       ),

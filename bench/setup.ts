@@ -4,7 +4,7 @@ import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { type Bundle, buildWorker } from "./build.ts";
 import { buildDataset, cachedDataset, clearState, type Dataset } from "./data.ts";
-import { type BenchServer, startServer } from "./serve.ts";
+import { type BenchServer, READ_WORKERS, startServer, type WorkerSpec } from "./serve.ts";
 
 export const BENCH_DIR = import.meta.dirname;
 export const DATA_DIR = path.join(BENCH_DIR, ".data");
@@ -21,7 +21,11 @@ export interface BenchSetup {
 /** The caller disposes of `server` when done. */
 export async function setUpBench(
   progress: (message: string) => void,
-  options: { inspectorPort?: number } = {},
+  options: {
+    inspectorPort?: number;
+    /** More Workers to serve over the read arms' data, beside the read arms' own. */
+    extraWorkers?: readonly WorkerSpec[];
+  } = {},
 ): Promise<BenchSetup> {
   await mkdir(DATA_DIR, { recursive: true });
   progress("building the production bundle and the floor Worker (wrangler deploy --dry-run)");
@@ -38,7 +42,8 @@ export async function setUpBench(
     apiScript: bundle.main,
     floorScript: floor.main,
     watchPrefix: "bench-",
-    ...options,
+    workers: [...READ_WORKERS, ...(options.extraWorkers ?? [])],
+    ...(options.inspectorPort ? { inspectorPort: options.inspectorPort } : {}),
   });
   try {
     if (dataset) progress("reusing the data in bench/.data (same migrations and layout)");

@@ -7,16 +7,9 @@ import { Hono } from "hono";
 import type { AppEnv } from "./app/context";
 import { corsFor } from "./app/cors";
 import { routeNotFound } from "./app/errors";
-import {
-  authenticate,
-  enforceKeyRateLimit,
-  pauseWritesWhileMoving,
-  resolveVersion,
-} from "./app/pipeline";
 import { requestContext } from "./app/request-context";
 import { renderError } from "./app/respond";
-import { pipelineOf, planReads } from "./app/route";
-import { securityHeaders } from "./app/security-headers";
+import { partnerRoute } from "./app/route";
 import { createVersionUsage, type VersionUsageOptions } from "./app/version-usage";
 import { bundle } from "./canonical/bundle";
 import { dashboardRoutes } from "./dashboard";
@@ -32,14 +25,8 @@ import { webhookConsumer } from "./webhooks/deliver";
 /** The whole service, serving `bundle`. One app per isolate: it holds the usage counters. */
 export function createApp(bundle: VersionBundle, options: VersionUsageOptions = {}): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
-  const versionUsage = createVersionUsage(options);
 
-  app.use("*", async (c, next) => {
-    c.set("bundle", bundle);
-    c.set("versionUsage", versionUsage);
-    await next();
-  });
-  app.use("*", requestContext, securityHeaders);
+  app.use("*", requestContext(bundle, createVersionUsage(options)));
   app.use("/v2/*", (c, next) => corsFor(c.env)(c, next));
 
   // Unauthenticated surfaces.
@@ -48,15 +35,13 @@ export function createApp(bundle: VersionBundle, options: VersionUsageOptions = 
   app.route("/", operatorRoutes);
   app.route("/", dashboardRoutes);
 
-  // The partner API: every /v2 request is authenticated, then versioned, before anything else. A
-  // route with a read plan (a statements page) plans it first, so that its reads are the key
-  // lookup's own statement, on the key's shard.
-  for (const route of ROUTES) if (route.plan) app.on(route.method, route.path, planReads(route));
-  app.use("/v2/*", authenticate, resolveVersion, enforceKeyRateLimit, pauseWritesWhileMoving);
-  for (const route of ROUTES) app.on(route.method, route.path, ...pipelineOf(route));
-  app.all("/v2/*", (c) => {
-    throw routeNotFound(c.req.method, c.req.path);
-  });
+  // The partner API: every /v2 request is authenticated, then versioned, before anything else.
+  // Each route runs the whole pipeline in one handler (app/route.ts, `partnerRoute`): its read
+  // plan (a statements page plans its reads first, so that they are the key lookup's own
+  // statement), authenticate, resolve version, rate limits, the route in that version, scope,
+  // product, idempotency, handler. Any other /v2 request is authenticated and versioned, then 404.
+  for (const route of ROUTES) app.on(route.method, route.path, partnerRoute(route));
+  app.all("/v2/*", partnerRoute(null));
 
   app.notFound((c) => renderError(routeNotFound(c.req.method, c.req.path), c));
   app.onError(renderError);

@@ -4,6 +4,7 @@
 // too (409). Another API key sending the same Idempotency-Key runs as a request of its own.
 import type { SQL } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { completeKey, isLeaseLost, releaseKey, renewKey, reserveKey } from "../db/idempotency";
 import { randomBase62 } from "../domain/encoding";
 import {
@@ -31,9 +32,10 @@ export const REPLAYED_HEADER = "Idempotent-Replayed";
 /** The largest body an idempotent request may carry (the partner body limit). */
 const MAX_BODY_BYTES = 1024 * 1024;
 
+/** The stored response again, with the headers the pipeline set for this request. */
 function replay(c: Context<AppEnv>, status: number, version: string, body: string): Response {
-  return new Response(body, {
-    status,
+  return c.newResponse(body, {
+    status: status as ContentfulStatusCode,
     headers: {
       "content-type": "application/json",
       [versionHeader(c.env)]: version,

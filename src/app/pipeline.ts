@@ -1,6 +1,7 @@
-// The /v2 request pipeline, in order: authenticate → resolve version → key rate limit → scope →
-// product.
-import type { Context, MiddlewareHandler } from "hono";
+// The /v2 request pipeline's steps, in order: authenticate → resolve version → rate limits → the
+// route exists in that version → scope → product. Each step is a plain function of the request's
+// context that throws the ApiError it answers; a route runs them in one handler (app/route.ts).
+import type { Context } from "hono";
 import { readScopeOf } from "../db/customers";
 import { findCaller } from "../db/key-lookup";
 import { shardBinding } from "../db/shards";
@@ -51,10 +52,10 @@ function keyFromAuthorization(header: string | undefined): string | null {
  * 401 for every failure cause alike; a key with a bad checksum never reaches storage. A client
  * address that fails too often gets 429 for its failures instead, while a valid key from it is
  * served as any other. The key's and its partner's rate limits are counted alongside the lookup
- * and enforced once the version is known (`enforceKeyRateLimit`), so that a 429 speaks the
+ * and enforced once the version is known (`enforceRateLimits`), so that a 429 speaks the
  * request's version.
  */
-export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
+export async function authenticate(c: Context<AppEnv>): Promise<void> {
   const key = keyFromAuthorization(c.req.header("authorization"));
   const claim = key === null ? null : parseApiKey(key);
   if (key === null || claim === null) throw await failedAuthentication(c, unauthorized());
@@ -72,34 +73,31 @@ export const authenticate: MiddlewareHandler<AppEnv> = async (c, next) => {
   c.set("overLimit", limits(`${caller.partnerId}:${caller.environment}`));
   recordKeyUse(c, caller, now);
   if (c.get("readAhead")) c.set("readAheadResults", readAhead);
-  await next();
-};
+}
 
 /**
  * 503 with Retry-After, in the request's version, for a write while the partner is being moved to
  * another shard (its data is frozen until the move switches over); reads are served throughout.
  */
-export const pauseWritesWhileMoving: MiddlewareHandler<AppEnv> = async (c, next) => {
+export function pauseWritesWhileMoving(c: Context<AppEnv>): void {
   if (c.get("caller").moving && !SAFE_METHODS.has(c.req.method)) throw partnerMoving();
-  await next();
-};
+}
 
 /**
  * 429 in the request's version once the key, or its partner, is over its limit; the policies on
  * every answer.
  */
-export const enforceKeyRateLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
+export async function enforceRateLimits(c: Context<AppEnv>): Promise<void> {
   const over = await c.get("overLimit");
   if (over) throw rateLimited(over);
   c.header("RateLimit-Policy", API_POLICIES);
-  await next();
-};
+}
 
 /**
  * The header's version, else the partner's saved one; from here on every response names it (and,
  * for a deprecated version, says so), and the request counts towards the version's usage.
  */
-export const resolveVersion: MiddlewareHandler<AppEnv> = async (c, next) => {
+export function resolveVersion(c: Context<AppEnv>): void {
   const caller = c.get("caller");
   const bundle = c.get("bundle");
   const header = versionHeader(c.env);
@@ -129,34 +127,27 @@ export const resolveVersion: MiddlewareHandler<AppEnv> = async (c, next) => {
       waitUntil: (write) => c.executionCtx.waitUntil(write),
     },
   );
-  await next();
-};
+}
 
 /** 404, exactly as for an unknown route, when the request's version does not have the route. */
-export function requireRouteInVersion(route: {
-  method: string;
-  path: string;
-}): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    if (!c.get("bundle").routeExists(c.get("version"), route.method, route.path)) {
-      throw routeNotFound(c.req.method, c.req.path);
-    }
-    await next();
-  };
+export function requireRouteInVersion(
+  c: Context<AppEnv>,
+  route: { method: string; path: string },
+): void {
+  if (!c.get("bundle").routeExists(c.get("version"), route.method, route.path)) {
+    throw routeNotFound(c.req.method, c.req.path);
+  }
 }
 
 /** 403 unless the key carries `scope`. */
-export function requireScope(scope: Scope): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    if (!c.get("caller").scopes.includes(scope)) {
-      throw new ApiError("FORBIDDEN_ERROR", "forbidden");
-    }
-    await next();
-  };
+export function requireScope(c: Context<AppEnv>, scope: Scope): void {
+  if (!c.get("caller").scopes.includes(scope)) {
+    throw new ApiError("FORBIDDEN_ERROR", "forbidden");
+  }
 }
 
 /** Picks the product a customer-scoped request reads, by the merchant-key header rules. */
-export const resolveProduct: MiddlewareHandler<AppEnv> = async (c, next) => {
+export function resolveProduct(c: Context<AppEnv>): void {
   const { merchantKeys } = c.get("caller");
   const header = merchantKeyHeader(c.env);
   const sent = c.req.header(header);
@@ -183,8 +174,7 @@ export const resolveProduct: MiddlewareHandler<AppEnv> = async (c, next) => {
     merchantKey = merchantKeys[0] ?? "";
   }
   c.set("merchantKey", merchantKey);
-  await next();
-};
+}
 
 /** Where a customer-scoped request reads: the caller's partner and environment, its product. */
 export function readScope(c: Context<AppEnv>) {

@@ -1,14 +1,32 @@
-// Outermost middleware: request id, per-request dependencies, and one JSON log line per request.
-import type { MiddlewareHandler } from "hono";
+// Outermost middleware: the app's bundle and usage counters, request id, per-request dependencies;
+// then the security headers on the answer, and one JSON log line per request.
+import type { Context, MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
 import { newQueryStats } from "../db/client";
 import { openShards } from "../db/shards";
 import { openDocumentStore } from "../db/storage";
-import { createSigner } from "../domain/signing";
+import { signerFor } from "../domain/signing";
+import type { VersionBundle } from "../versioning";
 import type { AppEnv } from "./context";
 import { versionHeader } from "./headers";
+import { setSecurityHeaders } from "./security-headers";
+import type { VersionUsage } from "./version-usage";
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+/**
+ * The request's origin (`https://host[:port]`), cut from its URL, which the runtime serialises with
+ * the scheme and host in lower case and no default port: what `new URL(url).origin` says,
+ * without parsing the URL again.
+ */
+export function requestOrigin(c: Context<AppEnv>): string {
+  const url = c.req.url;
+  const start = url.indexOf("//") + 2;
+  const end = url.indexOf("/", start);
+  const origin = end === -1 ? url : url.slice(0, end);
+  // Credentials in the URL (the runtime never puts any there) are not part of an origin.
+  return origin.includes("@", start) ? new URL(url).origin : origin;
+}
 
 /** The route pattern that answered, for logs (never the raw path, which may carry ids). */
 function routeOf(c: Parameters<MiddlewareHandler<AppEnv>>[0]): string {
@@ -16,40 +34,49 @@ function routeOf(c: Parameters<MiddlewareHandler<AppEnv>>[0]): string {
   return handlers.at(-1)?.path ?? "(unmatched)";
 }
 
-export const requestContext: MiddlewareHandler<AppEnv> = async (c, next) => {
-  const started = performance.now();
-  const incoming = c.req.header("x-request-id");
-  const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
-  const stats = newQueryStats();
-  c.set("requestId", requestId);
-  // Nothing is opened yet: the pipeline opens the partner's shard once it knows it.
-  c.set("shards", openShards(c.env, stats));
-  c.set("queryStats", stats);
-  c.set("signer", createSigner(c.env.SIGNING_SECRET ?? "", c.env.SIGNING_SECRET_PREVIOUS));
-  c.set("documents", openDocumentStore(c.env.PDFS));
-  c.set("now", () => new Date());
+/** The middleware of an app serving `bundle`, counting its requests in `versionUsage`. */
+export function requestContext(
+  bundle: VersionBundle,
+  versionUsage: VersionUsage,
+): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const started = performance.now();
+    c.set("bundle", bundle);
+    c.set("versionUsage", versionUsage);
+    const incoming = c.req.header("x-request-id");
+    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
+    const stats = newQueryStats();
+    c.set("requestId", requestId);
+    // Nothing is opened yet: the pipeline opens the partner's shard once it knows it.
+    c.set("shards", openShards(c.env, stats));
+    c.set("queryStats", stats);
+    c.set("signer", signerFor(c.env.SIGNING_SECRET ?? "", c.env.SIGNING_SECRET_PREVIOUS));
+    c.set("documents", openDocumentStore(c.env.PDFS));
+    c.set("now", () => new Date());
 
-  await next();
+    await next();
 
-  c.res.headers.set("x-request-id", requestId);
-  console.log(
-    JSON.stringify({
-      request_id: requestId,
-      method: c.req.method,
-      route: routeOf(c),
-      status: c.res.status,
-      version: c.res.headers.get(versionHeader(c.env)) ?? undefined,
-      key_id: c.get("caller")?.keyId,
-      shard: c.get("shard"),
-      duration_ms: Math.round((performance.now() - started) * 100) / 100,
-      d1_queries: stats.roundTrips,
-      d1_rows_read: stats.rowsRead,
-      d1_rows_written: stats.rowsWritten,
-      d1_longest_ms: Math.round(stats.longestMs * 100) / 100,
-      d1_sql_ms: Math.round(stats.sqlMs * 1000) / 1000,
-      d1_replica_trips: stats.replicaTrips,
-      d1_bookmark: stats.bookmark ?? undefined,
-      d1_deferred_writes: stats.deferredWrites,
-    }),
-  );
-};
+    setSecurityHeaders(c);
+    c.res.headers.set("x-request-id", requestId);
+    console.log(
+      JSON.stringify({
+        request_id: requestId,
+        method: c.req.method,
+        route: routeOf(c),
+        status: c.res.status,
+        version: c.res.headers.get(versionHeader(c.env)) ?? undefined,
+        key_id: c.get("caller")?.keyId,
+        shard: c.get("shard"),
+        duration_ms: Math.round((performance.now() - started) * 100) / 100,
+        d1_queries: stats.roundTrips,
+        d1_rows_read: stats.rowsRead,
+        d1_rows_written: stats.rowsWritten,
+        d1_longest_ms: Math.round(stats.longestMs * 100) / 100,
+        d1_sql_ms: Math.round(stats.sqlMs * 1000) / 1000,
+        d1_replica_trips: stats.replicaTrips,
+        d1_bookmark: stats.bookmark ?? undefined,
+        d1_deferred_writes: stats.deferredWrites,
+      }),
+    );
+  };
+}

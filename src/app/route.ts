@@ -2,19 +2,27 @@
 // parameters, request body, response and, for a page read with the key lookup, its read plan. The
 // route list (src/routes/index.ts) is the list of these: the app mounts them, the reference
 // documents them, the canonical model and the version modules name them.
-import type { Context, Handler, MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import type { ParamKeys } from "hono/types";
 import type { BodyOf, ResourceName, SchemaRef } from "../canonical/schemas";
 import type { ReadAhead } from "../db/key-lookup";
 import type { Scope } from "../domain/scopes";
 import type { Json } from "../versioning";
 import type { AppEnv } from "./context";
-import { ApiError } from "./errors";
+import { ApiError, routeNotFound } from "./errors";
 import { idempotent } from "./idempotency";
-import { requireRouteInVersion, requireScope, resolveProduct } from "./pipeline";
+import {
+  authenticate,
+  enforceRateLimits,
+  pauseWritesWhileMoving,
+  requireRouteInVersion,
+  requireScope,
+  resolveProduct,
+  resolveVersion,
+} from "./pipeline";
 import type { QueryDefinition } from "./query";
 import { type ReadRequestOptions, type RequestRef, readRequest } from "./request-body";
-import { shape } from "./respond";
+import { renderError, shape } from "./respond";
 
 export type Method = "GET" | "POST" | "PUT" | "DELETE";
 
@@ -78,7 +86,7 @@ export interface Route<M extends Method = Method, Path extends string = string> 
   /** Plans the route's reads from the request alone, before authentication. */
   plan?: (query: never, params: never) => ReadAhead<unknown>;
   /** The handler, with everything the declaration asks for read first. */
-  handle: Handler<AppEnv>;
+  handle: (c: Context<AppEnv>) => Response | Promise<Response>;
 }
 
 interface Declaration<M extends Method, Path extends string> {
@@ -187,7 +195,9 @@ function readQuery<Query>(c: Context<AppEnv>, definition: QueryDefinition<Query>
   let read = c.get("query") as Query | ApiError | undefined;
   if (read === undefined) {
     try {
-      read = definition.parse((name) => c.req.queries(name));
+      // The query string is parsed once for every parameter the definition reads.
+      const all = c.req.queries();
+      read = definition.parse((name) => all[name]);
     } catch (err) {
       if (!(err instanceof ApiError)) throw err;
       read = err;
@@ -204,31 +214,46 @@ function readQuery<Query>(c: Context<AppEnv>, definition: QueryDefinition<Query>
  * depend on. A request whose query is malformed plans nothing: it is authenticated as usual, then
  * refused with its 400.
  */
-export function planReads(route: Route): MiddlewareHandler<AppEnv> {
+function planReads(c: Context<AppEnv>, route: Route): void {
   const { plan, query } = route;
-  if (!plan || !query) throw new Error(`${route.method} ${route.path} has no read plan`);
-  return async (c, next) => {
-    const read = readQuery(c, query);
-    if (!(read instanceof ApiError)) {
-      c.set("readAhead", (plan as (q: unknown, p: unknown) => ReadAhead)(read, c.req.param()));
-    }
-    await next();
-  };
+  if (!plan || !query) return;
+  const read = readQuery(c, query);
+  if (!(read instanceof ApiError)) {
+    c.set("readAhead", (plan as (q: unknown, p: unknown) => ReadAhead)(read, c.req.param()));
+  }
 }
 
 /**
- * What runs after authentication and version: the route must exist in the request's version (or
- * it answers exactly as an unknown route, before any check), then scope, product, the
+ * The /v2 pipeline of a route, in one handler: its read plan, then authentication (on the shard
+ * the key names, which becomes the request's database), the version, the rate limits, writes
+ * paused while the partner's data moves to another shard, the route existing in that version (or
+ * it answers exactly as an unknown route, before any other check), scope, product, the
  * Idempotency-Key of a served POST, and the handler.
+ * Without a route, the pipeline of any other /v2 request: authenticated and versioned, then 404.
  */
-export function pipelineOf(
-  route: Route,
-): [MiddlewareHandler<AppEnv>, ...MiddlewareHandler<AppEnv>[]] {
-  return [
-    requireRouteInVersion(route),
-    ...(route.scope ? [requireScope(route.scope)] : []),
-    ...(route.customerScoped ? [resolveProduct] : []),
-    ...(route.method === "POST" && route.implemented ? [idempotent] : []),
-    route.handle as MiddlewareHandler<AppEnv>,
-  ];
+export function partnerRoute(route: Route | null): MiddlewareHandler<AppEnv> {
+  const idempotency = route?.method === "POST" && route.implemented;
+  return async (c) => {
+    if (route) planReads(c, route);
+    await authenticate(c);
+    resolveVersion(c);
+    await enforceRateLimits(c);
+    pauseWritesWhileMoving(c);
+    if (!route) throw routeNotFound(c.req.method, c.req.path);
+    requireRouteInVersion(c, route);
+    if (route.scope) requireScope(c, route.scope);
+    if (route.customerScoped) resolveProduct(c);
+    if (!idempotency) return route.handle(c);
+    // The idempotency step wraps the handler and reads its answer, errors rendered included, as
+    // a middleware reads what the handlers after it answered.
+    return idempotent(c, async () => {
+      try {
+        c.res = await route.handle(c);
+      } catch (err) {
+        if (!(err instanceof Error)) throw err;
+        c.error = err;
+        c.res = renderError(err, c);
+      }
+    });
+  };
 }

@@ -1,6 +1,6 @@
 // Headers every response carries, set in one place: no MIME sniffing anywhere, and no caching of
 // anything a credential unlocked.
-import type { MiddlewareHandler } from "hono";
+import type { Context } from "hono";
 import type { AppEnv } from "./context";
 
 /**
@@ -9,8 +9,8 @@ import type { AppEnv } from "./context";
  */
 const CREDENTIALED = /^\/(v2|operator|files)\//;
 
-export const securityHeaders: MiddlewareHandler<AppEnv> = async (c, next) => {
-  await next();
+/** Sets them on the response the request answered (request-context.ts calls it last). */
+export function setSecurityHeaders(c: Context<AppEnv>): void {
   try {
     c.res.headers.set("X-Content-Type-Options", "nosniff");
   } catch {
@@ -22,4 +22,4 @@ export const securityHeaders: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (CREDENTIALED.test(c.req.path) && type.startsWith("application/json")) {
     c.res.headers.set("Cache-Control", "no-store");
   }
-};
+}

@@ -4,6 +4,7 @@ import type { Context } from "hono";
 import type { Deprecation } from "../versioning";
 import type { AppEnv } from "./context";
 import { versionHeader } from "./headers";
+import { requestOrigin } from "./request-context";
 
 /** UTC midnight of a `YYYY-MM-DD` day. */
 const midnight = (day: string) => new Date(`${day}T00:00:00Z`);
@@ -39,6 +40,6 @@ export function markVersion(c: Context<AppEnv>, version: string): void {
   c.header(versionHeader(c.env), version);
   const deprecated = c.get("bundle").versionOf(version)?.deprecated;
   if (!deprecated) return;
-  const headers = deprecationHeaders(version, deprecated, new URL(c.req.url).origin);
+  const headers = deprecationHeaders(version, deprecated, requestOrigin(c));
   for (const [name, value] of Object.entries(headers)) c.header(name, value);
 }

@@ -21,8 +21,9 @@ function crc32(text: string): number {
     }
   }
   let crc = 0xffffffff;
-  for (const byte of new TextEncoder().encode(text)) {
-    crc = (crcTable[(crc ^ byte) & 0xff] as number) ^ (crc >>> 8);
+  // Key text is ASCII (KEY_PATTERN): each character is its own byte.
+  for (let i = 0; i < text.length; i++) {
+    crc = (crcTable[(crc ^ text.charCodeAt(i)) & 0xff] as number) ^ (crc >>> 8);
   }
   return (crc ^ 0xffffffff) >>> 0;
 }

@@ -13,6 +13,7 @@ import {
   type QueryDefinition,
   startingAfterToken,
 } from "../app/query";
+import { requestOrigin } from "../app/request-context";
 import { route } from "../app/route";
 import { schemas } from "../canonical/schemas";
 import { toDeliveryAttempt } from "../domain/delivery-attempt";
@@ -26,7 +27,7 @@ import { resendEventTo, retainedEvent, retainedSince } from "../webhooks/events"
 function readMoment(c: Context<AppEnv>) {
   return {
     signer: c.get("signer"),
-    origin: new URL(c.req.url).origin,
+    origin: requestOrigin(c),
     now: c.get("now")(),
     shard: c.get("shard"),
   };

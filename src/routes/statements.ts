@@ -1,5 +1,6 @@
 // GET /v2/customers/{customer_id}/accounts/{account_id}/statements: closed statements, newest first.
 import { accountNotFound, customerNotFound } from "../app/errors";
+import { requestOrigin } from "../app/request-context";
 import { route } from "../app/route";
 import { schemas } from "../canonical/schemas";
 import { customerExists } from "../db/customers";
@@ -64,7 +65,7 @@ export const listStatements = route({
     const deps = {
       signer: c.get("signer"),
       now: c.get("now")(),
-      origin: new URL(c.req.url).origin,
+      origin: requestOrigin(c),
       shard: caller.shard,
     };
     return reply(await buildStatementPage(deps, binding, rows, query.limit));

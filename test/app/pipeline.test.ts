@@ -13,7 +13,7 @@ import {
   versionsWith,
 } from "../support/bundle-versions";
 import { createKey, seedAccount, statementsPath } from "../support/fixtures";
-import { partnerShardOverride, unreachableD1 } from "../support/shards";
+import { partnerDatabase, partnerShardOverride, unreachableD1 } from "../support/shards";
 import { BASE, request } from "../support/worker";
 
 const UNAUTHORIZED = {
@@ -87,6 +87,19 @@ describe("authentication", () => {
       expect(res.headers.get("www-authenticate")).toBe(WWW_AUTHENTICATE);
       expect(res.headers.has("x-service-version")).toBe(false);
     }
+  });
+
+  it("stores a key as the hex SHA-256 of its text, as keys stored before were", async () => {
+    const f = await seedAccount({ statements: 1 });
+    const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(f.key));
+    const hex = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+    const db = await partnerDatabase(f.partnerId);
+    const row = await db
+      .prepare("SELECT key_hash FROM api_keys WHERE key_id = ?")
+      .bind(f.keyId)
+      .first<{ key_hash: string }>();
+    expect(row?.key_hash).toBe(hex);
+    expect((await api(statementsPath(f), { key: f.key })).status).toBe(200);
   });
 
   it("stops accepting a revoked key on the very next request", async () => {

@@ -1,4 +1,5 @@
 // Signed PDF links: valid until as_of + 1 h, bound to their statement, no API key needed.
+import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { api, expectJson, operator } from "../support/api";
 import { versionsWith } from "../support/bundle-versions";
@@ -21,6 +22,30 @@ async function seedWithPdf() {
 
 /** The path and query of an absolute link, to send through the Worker. */
 const local = (url: string) => url.replace(/^http:\/\/api\.test/, "");
+
+/**
+ * HMAC-SHA-256 under the signing secret of the JSON array of `parts`, URL-safe base64 without
+ * padding: how links and page tokens have been signed since they were introduced, computed here
+ * independently of the service's code.
+ */
+async function expectedMac(parts: string[]): Promise<string> {
+  const key = await crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(env.SIGNING_SECRET as string),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
+  const mac = await crypto.subtle.sign(
+    "HMAC",
+    key,
+    new TextEncoder().encode(JSON.stringify(parts)),
+  );
+  return btoa(String.fromCharCode(...new Uint8Array(mac)))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
+}
 
 afterEach(() => {
   vi.useRealTimers();
@@ -112,6 +137,30 @@ describe("statement PDF links", () => {
       const body = await expectJson<{ error: { type: string } }>(res, 403);
       expect(body.error.type).toBe("FORBIDDEN_ERROR");
     }
+  });
+
+  it("signs links and page tokens exactly as before, so those already issued stay valid", async () => {
+    const f = await seedAccount({ statements: 3 });
+    for (const month of ["002", "003"]) {
+      await operator("PUT", `/statements/${f.accountId}_st_${month}/pdf`, pdfBytes(month), {
+        "content-type": "application/pdf",
+      });
+    }
+    const page = await expectJson<Listed & { next_page_token: string }>(
+      await api(statementsPath(f, "?limit=2"), { key: f.key }),
+      200,
+    );
+    expect(page.data).toHaveLength(2);
+    for (const statement of page.data) {
+      const url = new URL(statement.pdf_url as string);
+      const expires = url.searchParams.get("expires") as string;
+      expect(url.searchParams.get("signature")).toBe(
+        await expectedMac(["statement-pdf:v1", statement.statement_id, expires]),
+      );
+    }
+    const [payload, mac] = page.next_page_token.split(".");
+    const binding = [f.partnerId, "sandbox", f.merchantKey, f.customerId, f.accountId];
+    expect(mac).toBe(await expectedMac(["statement-page:v1", ...binding, payload as string]));
   });
 
   it("rejects a link signed for another statement", async () => {
