@@ -1,7 +1,7 @@
 // Reading and writing the directory (src/db/directory-schema.ts): where a partner lives, placing new
 // partners, and the addresses dashboard users sign in with. Only what carries no shard code asks
 // it: the operator's calls by partner id, an import, a sign-in by address.
-import { and, eq, inArray, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { FIRST_SHARD } from "../domain/shard-code";
 import type { Database } from "./client";
 import { partnerMoves, partnerShards, userEmails } from "./directory-schema";
@@ -17,6 +17,9 @@ export interface PartnerPlace {
 
 /** A move before its switch freezes the partner's writes. */
 const FREEZING = sql`${partnerMoves.phase} IN ('copying', 'verifying')`;
+
+/** Ids as one JSON array: one bound parameter, whatever their count. */
+const idList = (ids: readonly string[]) => JSON.stringify([...new Set(ids)]);
 
 /** The directory's places of these partners (absent: not in the directory). */
 export async function placesOf(
@@ -36,7 +39,8 @@ export async function placesOf(
       partnerMoves,
       and(eq(partnerMoves.partnerId, partnerShards.partnerId), isNull(partnerMoves.finishedAt)),
     )
-    .where(inArray(partnerShards.partnerId, [...new Set(partnerIds)]));
+    // One bound parameter whatever the count (an import may create thousands of partners).
+    .where(sql`${partnerShards.partnerId} IN (SELECT value FROM json_each(${idList(partnerIds)}))`);
   for (const row of rows) {
     places.set(row.partnerId, { shard: row.shard, moving: row.moving === 1 });
   }
@@ -73,10 +77,11 @@ export async function placePartners(
   now: Date,
 ): Promise<Map<string, PartnerPlace>> {
   if (partnerIds.length > 0) {
-    await directory
-      .insert(partnerShards)
-      .values(partnerIds.map((partnerId) => ({ partnerId, shard, createdAt: now.toISOString() })))
-      .onConflictDoNothing();
+    await directory.run(
+      sql`INSERT INTO partner_shards (partner_id, shard, created_at)
+        SELECT value, ${shard}, ${now.toISOString()} FROM json_each(${idList(partnerIds)})
+        WHERE true ON CONFLICT DO NOTHING`,
+    );
   }
   return placesOf(directory, partnerIds);
 }

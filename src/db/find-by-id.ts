@@ -6,46 +6,37 @@ import { type SQL, sql } from "drizzle-orm";
 import { prepared } from "./batch";
 import type { Database } from "./client";
 import { jsonChunks } from "./json-rows";
-import {
-  acrossShards,
-  forEachShard,
-  type PartnerDatabase,
-  type Shards,
-  throwUnavailable,
-} from "./shards";
+import { acrossShards, type PartnerDatabase, type Shards } from "./shards";
 
 /** Where an id was found: its shard, opened, and the partner it belongs to. */
 export type Found = PartnerDatabase & { partnerId: string };
 
 /**
  * The one live copy `owner` finds (it selects `partner_id` and `moving_to` of the id's row,
- * joined to its partner as `p`), or null. Found on a shard that answered, it is the answer even
- * while another shard is down (ids are unique across shards); not found, a shard that could not
- * be read makes it ShardsUnavailableError (it may be there).
+ * joined to its partner as `p`), or null. Every shard must answer (an id may be on the one that
+ * does not): else ShardsUnavailableError.
  */
 async function findOwner(shards: Shards, owner: SQL): Promise<Found | null> {
-  const outcomes = await forEachShard(shards, async (db) => {
+  const results = await acrossShards(shards, async (db) => {
     const { results } = await prepared(db, sql`${owner} AND p.moved_to IS NULL`).all<{
       partner_id: string;
       moving_to: string | null;
     }>();
     return results[0] ?? null;
   });
-  const found = outcomes.flatMap((outcome) =>
-    outcome.ok && outcome.result
+  const found = results.flatMap(({ shard, result }) =>
+    result
       ? [
           {
-            db: shards.open(outcome.shard) as Database,
-            shard: outcome.shard,
-            moving: outcome.result.moving_to !== null,
-            partnerId: outcome.result.partner_id,
+            db: shards.open(shard) as Database,
+            shard,
+            moving: result.moving_to !== null,
+            partnerId: result.partner_id,
           },
         ]
       : [],
   );
-  if (found.length > 0) return liveCopies(found)[0] ?? null;
-  throwUnavailable(outcomes);
-  return null;
+  return liveCopies(found)[0] ?? null;
 }
 
 /** The shard holding the statement (its partner's live copy), or null. */

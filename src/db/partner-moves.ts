@@ -96,6 +96,8 @@ async function deleteRows(db: Database, partnerId: string, tables: readonly Part
 export type StartOutcome =
   | { kind: "started"; move: MoveRow }
   | { kind: "busy"; move: MoveRow }
+  /** Another partner's move off the same shard is not finished: one at a time per shard. */
+  | { kind: "source-busy" }
   | { kind: "same-shard" };
 
 /**
@@ -126,8 +128,7 @@ export async function startMove(
     .returning();
   if (!created) {
     const other = await openMove(directory, at.partnerId);
-    if (other) return { kind: "busy", move: other };
-    throw new Error("a move of this source shard is already running");
+    return other ? { kind: "busy", move: other } : { kind: "source-busy" };
   }
   const source = shards.open(at.from) as Database;
   // Freeze: from here nothing the partner writes lands on the source.

@@ -54,6 +54,13 @@ export const operatorMoveRoutes = new Hono<AppEnv>()
       if (started.kind === "same-shard") {
         throw invalidRequest([`shard: ${partnerId} already lives on shard ${to}`], "shard");
       }
+      if (started.kind === "source-busy") {
+        throw new ApiError(
+          "CONFLICT_ERROR",
+          `Another partner's move off shard ${found.shard} is not finished (its old copy is ` +
+            "retired an hour after its switch): one move at a time per shard.",
+        );
+      }
       if (started.kind === "busy" && started.move.toShard !== to) {
         throw new ApiError("CONFLICT_ERROR", `${partnerId} is being moved to another shard.`);
       }
