@@ -61,6 +61,13 @@ export function defineArms(
         url: url("api", statementsPath(MAIN_ACCOUNT, `limit=${limit}`)),
         headers: large,
       },
+      // The same service with its request log off (the REQUEST_LOGS queue unbound), next to it.
+      {
+        id: `unlogged-${limit}`,
+        label: `statements, limit=${limit}, request log off`,
+        url: url("api-unlogged", statementsPath(MAIN_ACCOUNT, `limit=${limit}`)),
+        headers: large,
+      },
       // Diagnostic, next to the arm it is compared with: Miniflare's rate limiters are a call
       // into another isolate per check, where production's are local to the machine.
       {

@@ -14,4 +14,5 @@ export const EARLIER = {
   versionChain: "1.12",
   cost: "max 1 round trip; limit + 4 rows",
   bundle: "124.6 KiB",
+  requestLog: "new",
 } as const;

@@ -7,9 +7,9 @@ import path from "node:path";
 import { applyMigrations } from "./data.ts";
 import { IMPORT_ACCOUNTS, largestBody, monthlyBody, seedImportTenants } from "./import-data.ts";
 import { type HeapPeak, heapPeakDuring, workerIsolate } from "./inspector.ts";
-import { type BenchServer, OPERATOR_TOKEN, startServer } from "./serve.ts";
+import { type BenchServer, freePort, OPERATOR_TOKEN, startServer } from "./serve.ts";
 
-const INSPECTOR_PORT = 9340;
+const INSPECTOR_PORT = await freePort();
 const SERVICE = "importer";
 const FLOOR = "import-floor";
 /** Statements per segment of the growth curve. */

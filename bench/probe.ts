@@ -114,7 +114,7 @@ export async function costOf(
   server: BenchServer,
   options: {
     label: string;
-    worker: "api" | "api-small";
+    worker: "api" | "api-small" | "api-unlogged";
     path: string;
     key: string;
     limit: number;

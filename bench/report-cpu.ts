@@ -16,6 +16,16 @@ export function workerCpuRatio(cpu: CpuRounds, limit: number) {
 
 type Field = "workerMs" | "d1Ms" | "limiterMs";
 
+/** Per round, the Worker CPU the request log adds to a request (on − off, ms); the median. */
+export function addedLogCpu(cpu: CpuRounds, limit: number) {
+  const rounds = cpu.map((round) => {
+    const on = round.get(`statements-${limit}`)?.workerMs ?? Number.NaN;
+    const off = round.get(`unlogged-${limit}`)?.workerMs ?? Number.NaN;
+    return on - off;
+  });
+  return { median: median(rounds), rounds };
+}
+
 export function armMedian(cpu: CpuRounds, id: string, field: Field): number {
   return median(cpu.map((round) => round.get(id)?.[field] ?? Number.NaN));
 }
@@ -25,6 +35,7 @@ const spread = (cpu: CpuRounds, id: string, field: Field) =>
 
 const LABELS: Record<string, string> = {
   statements: "statements, full pipeline",
+  unlogged: "statements, request log off",
   floor: "floor",
   "bare-floor": "floor, rate limiters not bound (diagnostic)",
 };

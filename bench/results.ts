@@ -7,6 +7,7 @@ import type { CpuRounds } from "./cpu.ts";
 import type { ImportResults } from "./import.ts";
 import type { Measurement } from "./load.ts";
 import type { RequestCost } from "./probe.ts";
+import type { RequestLogFigures } from "./request-log.ts";
 
 export interface RunResults {
   date: Date;
@@ -24,6 +25,8 @@ export interface RunResults {
   rounds: Map<string, Measurement>[];
   cpu: CpuRounds;
   costs: RequestCost[];
+  /** The request log's growth over the rounds and its delay (absent in runs before it). */
+  requestLog?: RequestLogFigures;
   bundle: Bundle;
   startup: StartupProfile | null;
   tables: { large: number; small: number };

@@ -27,8 +27,9 @@ import {
   unknownKey,
 } from "./probe.ts";
 import { writeResults } from "./report.ts";
+import { logDelays, settledLogSize } from "./request-log.ts";
 import { loadResults, type RunResults, saveResults } from "./results.ts";
-import type { BenchServer } from "./serve.ts";
+import { type BenchServer, freePort } from "./serve.ts";
 import { BENCH_DIR, DATA_DIR, setUpBench } from "./setup.ts";
 
 const setting = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
@@ -41,7 +42,9 @@ const SETTINGS = {
   cpuSeconds: setting("BENCH_CPU_SECONDS", 3),
   importStatements: setting("BENCH_IMPORT_STATEMENTS", 1_000_000),
 };
-const INSPECTOR_PORT = 9339;
+const INSPECTOR_PORT = await freePort();
+/** Requests whose way into the request log is timed, one at a time. */
+const LOG_DELAY_PROBES = 5;
 /** Every measurement of the last run, so RESULTS.md can be written again without re-measuring. */
 const RAW_RESULTS = path.join(DATA_DIR, "results.json");
 /** Depths (statements before the page) of the depth arm; the last is near the end of 100,000. */
@@ -71,7 +74,16 @@ async function main(): Promise<void> {
       keys,
       positions,
     });
+    progress("waiting for the request log to settle");
+    const logBefore = await settledLogSize(server, "api");
     const rounds = await runRounds(arms);
+    progress("request log: its growth over the rounds, and its delay");
+    const logAfter = await settledLogSize(server, "api");
+    const requestLog = {
+      logged: logAfter.logged - logBefore.logged,
+      grewBytes: logAfter.bytes - logBefore.bytes,
+      delaysMs: await logDelays(server, keys.large, LOG_DELAY_PROBES),
+    };
     const cpu = await measureCpu(
       INSPECTOR_PORT,
       cpuArms(server, keys.large),
@@ -85,6 +97,7 @@ async function main(): Promise<void> {
       rounds,
       cpu,
       costs,
+      requestLog,
       bundle,
       startup,
       tables: { large: LARGE_TOTAL, small: SMALL_TOTAL },
@@ -126,20 +139,22 @@ async function reportOnly(): Promise<void> {
 }
 
 /**
- * The arms profiled for CPU per request: the service and the floor, at limit 10 and 100, and the
- * floor without its rate-limit checks (a diagnostic).
+ * The arms profiled for CPU per request: the service, the service with its request log off, and
+ * the floor, at limit 10 and 100, and the floor without its rate-limit checks (a diagnostic).
  */
 function cpuArms(server: BenchServer, key: string): CpuArm[] {
-  return [10, 100].flatMap((limit) => [
-    {
-      id: `statements-${limit}`,
-      label: `statements, full pipeline, limit=${limit}`,
-      worker: "api",
-      target: {
-        url: new URL(statementsPath(MAIN_ACCOUNT, `limit=${limit}`), server.url("api")).href,
-        headers: { authorization: `Bearer ${key}` },
-      },
+  const statements = (id: string, worker: "api" | "api-unlogged", limit: number) => ({
+    id: `${id}-${limit}`,
+    label: `${id}, limit=${limit}`,
+    worker,
+    target: {
+      url: new URL(statementsPath(MAIN_ACCOUNT, `limit=${limit}`), server.url(worker)).href,
+      headers: { authorization: `Bearer ${key}` },
     },
+  });
+  return [10, 100].flatMap((limit) => [
+    statements("statements", "api", limit),
+    statements("unlogged", "api-unlogged", limit),
     ...(["floor", "bare-floor"] as const).map((worker) => ({
       id: `${worker}-${limit}`,
       label:
@@ -184,15 +199,16 @@ async function measureCosts(
       );
     }
     for (const [worker, table] of [
-      ["api", "1,000,000"],
-      ["api-small", "1,000"],
+      ["api", "1,000,000-row table"],
+      ["api-unlogged", "1,000,000-row table, request log off"],
+      ["api-small", "1,000-row table"],
     ] as const) {
       costs.push(
         await costOf(server, {
-          label: `main account, first page, ${table}-row table`,
+          label: `main account, first page, ${table}`,
           worker,
           path: statementsPath(MAIN_ACCOUNT, `limit=${limit}`),
-          key: worker === "api" ? keys.large : keys.small,
+          key: worker === "api-small" ? keys.small : keys.large,
           limit,
           depth: 0,
           ...(worker === "api" ? { floorPath: floorPath(MAIN_ACCOUNT, limit) } : {}),

@@ -4,12 +4,30 @@
 // Each Worker gets its own socket, so load reaches it without passing through Miniflare's routing
 // entry Worker.
 import { readFile } from "node:fs/promises";
+import { createServer } from "node:net";
 import path from "node:path";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
 import { ROOT } from "./build.ts";
 
 export const OPERATOR_TOKEN = "bench-operator-token";
 const SIGNING_SECRET = "bench-signing-secret-0123456789abcdefghijklmnopqrstuvwxyz";
+
+/**
+ * A free port on the loopback interface, for workerd's inspector: a fixed one hangs the start
+ * while another run on the machine holds it.
+ */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() =>
+        typeof address === "object" && address ? resolve(address.port) : reject(address),
+      );
+    });
+  });
+}
 
 /** D1 database ids: the million-row table and the thousand-row one. */
 export const LARGE_DB = "bench-large";
@@ -27,6 +45,12 @@ export interface WorkerSpec {
    * log an error line, see src/app/rate-limit.ts; the floor skips its checks).
    */
   limiters?: boolean;
+  /**
+   * False leaves the request log's queue unbound, so nothing is recorded: the same service
+   * without its request log. Otherwise the Worker records to a queue of its own and consumes it,
+   * writing into its own database, as deployed.
+   */
+  requestLogs?: boolean;
 }
 
 /** The read arms' Workers. */
@@ -34,6 +58,7 @@ export const READ_WORKERS = [
   { name: "api", script: "api", database: LARGE_DB },
   { name: "api-small", script: "api", database: SMALL_DB },
   { name: "api-unlimited", script: "api", database: LARGE_DB, limiters: false },
+  { name: "api-unlogged", script: "api", database: LARGE_DB, requestLogs: false },
   { name: "floor", script: "floor", database: LARGE_DB },
   { name: "bare-floor", script: "floor", database: LARGE_DB, limiters: false },
 ] as const satisfies readonly WorkerSpec[];
@@ -77,11 +102,20 @@ async function productionSettings() {
     name as string,
     { namespace_id: id as string, simple: { limit: 1_000_000_000, period: 60 as const } },
   ]);
+  // The request log's consumer settings, as wrangler.toml configures its queue.
+  const consumer =
+    /\[\[queues\.consumers\]\]\s*queue = "request-logs"([^[]*)/.exec(toml)?.[1] ?? "";
+  const setting = (name: string) =>
+    Number(new RegExp(`${name}\\s*=\\s*(\\d+)`).exec(consumer)?.[1]);
   return {
     compatibilityDate: date,
     compatibilityFlags: [...flags.matchAll(/"([^"]+)"/g)].map((m) => m[1] as string),
     brand,
     ratelimits: Object.fromEntries(limiters),
+    requestLogConsumer: {
+      maxBatchSize: setting("max_batch_size"),
+      maxBatchTimeout: setting("max_batch_timeout"),
+    },
   };
 }
 
@@ -121,6 +155,7 @@ export async function startServer(options: {
     name: string,
     database: string,
     limiters = true,
+    requestLogs = true,
     scriptPath = options.apiScript,
   ) => ({
     name,
@@ -142,6 +177,13 @@ export async function startServer(options: {
     },
     r2Buckets: { PDFS: "bench-pdfs" },
     ...(limiters ? { ratelimits: settings.ratelimits } : {}),
+    // A queue of its own (its consumer is this Worker), batched as wrangler.toml batches it.
+    ...(requestLogs
+      ? {
+          queueProducers: { REQUEST_LOGS: { queueName: `request-logs-${name}` } },
+          queueConsumers: { [`request-logs-${name}`]: settings.requestLogConsumer },
+        }
+      : {}),
     unsafeDirectSockets: [{ host: "127.0.0.1", port: 0 }],
   });
   // Miniflare passes V8 flags to workerd only through this variable, read as it builds the config.
@@ -155,7 +197,7 @@ export async function startServer(options: {
       handleStructuredLogs: ({ message }) => onLine(message),
       workers: workers.map((w) =>
         w.script === "api"
-          ? api(w.name, w.database, w.limiters, w.scriptPath)
+          ? api(w.name, w.database, w.limiters, w.requestLogs, w.scriptPath)
           : {
               name: w.name,
               modules: true,

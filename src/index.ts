@@ -1,8 +1,8 @@
-// Wiring only. A partner request runs: request context → CORS → (a route's reads planned from the
-// request alone) → authenticate (on the shard the key names) → resolve version → (writes paused
-// while the partner's data moves) → the route exists in that version → scope → product → handler
-// (canonical model) → the version bundle reshapes the body → response. The bundle is an argument,
-// so a test can serve another.
+// Wiring only. A partner request runs: request context → CORS → request log → (a route's reads
+// planned from the request alone) → authenticate (on the shard the key names) → resolve version →
+// (writes paused while the partner's data moves) → the route exists in that version → scope →
+// product → handler (canonical model) → the version bundle reshapes the body → response. The
+// bundle is an argument, so a test can serve another.
 import { Hono } from "hono";
 import type { AppEnv } from "./app/context";
 import { corsFor } from "./app/cors";
@@ -18,16 +18,24 @@ import { fileRoutes } from "./documents/routes";
 import { runMaintenance } from "./jobs/maintenance";
 import { operatorRoutes } from "./operator/routes";
 import { docsRoutes } from "./reference/routes";
+import { consumeRequestLogs, isRequestLogQueue } from "./request-logs/consumer";
+import { createRequestLogSender, recordRequests } from "./request-logs/recorder";
 import { ROUTES } from "./routes";
 import type { VersionBundle } from "./versioning";
 import { webhookConsumer } from "./webhooks/deliver";
 
-/** The whole service, serving `bundle`. One app per isolate: it holds the usage counters. */
+/**
+ * The whole service, serving `bundle`. One app per isolate: it holds the usage counters and the
+ * request log's outgoing records.
+ */
 export function createApp(bundle: VersionBundle, options: VersionUsageOptions = {}): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  const requestLog = createRequestLogSender();
 
   app.use("*", requestContext(bundle, createVersionUsage(options)));
   app.use("/v2/*", (c, next) => corsFor(c.env)(c, next));
+  // Every /v2 request of a caller that authenticates is recorded after its response.
+  app.use("/v2/*", recordRequests(requestLog));
 
   // Unauthenticated surfaces.
   app.route("/", docsRoutes);
@@ -51,9 +59,14 @@ export function createApp(bundle: VersionBundle, options: VersionUsageOptions = 
 /** The service's app, serving the service bundle. */
 export const app = createApp(bundle);
 
-// HTTP requests; webhook deliveries from the queue; the five-minute maintenance cron.
+const deliverWebhooks = webhookConsumer(bundle);
+
+// HTTP requests; the queues (request logs, webhook deliveries); the five-minute maintenance cron.
 export default {
   fetch: app.fetch,
-  queue: webhookConsumer(bundle),
+  queue: (batch, env) =>
+    isRequestLogQueue(batch.queue)
+      ? consumeRequestLogs(batch, env)
+      : deliverWebhooks(batch as MessageBatch<DeliveryRef>, env),
   scheduled: runMaintenance,
-} satisfies ExportedHandler<AppEnv["Bindings"], DeliveryRef>;
+} satisfies ExportedHandler<AppEnv["Bindings"], unknown>;

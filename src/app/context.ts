@@ -9,6 +9,7 @@ import type { HeldKey } from "../domain/idempotency";
 import type { Signer } from "../domain/signing";
 import type { User } from "../domain/user";
 import type { VersionBundle } from "../versioning";
+import type { ApiError } from "./errors";
 import type { RatePolicy } from "./rate-policies";
 import type { VersionUsage } from "./version-usage";
 
@@ -28,7 +29,8 @@ export interface DashboardSession {
  * Secrets are set with `wrangler secret put` (locally: .dev.vars, which `wrangler types` reads);
  * a deployment may lack them, so they are optional here and checked where used.
  */
-export interface Bindings extends Omit<Env, "OPERATOR_TOKEN" | "SIGNING_SECRET" | "MAILER"> {
+export interface Bindings
+  extends Omit<Env, "OPERATOR_TOKEN" | "SIGNING_SECRET" | "MAILER" | "REQUEST_LOGS"> {
   OPERATOR_TOKEN?: string;
   SIGNING_SECRET?: string;
   /** How dashboard mail leaves: `outbox` (local), `cloudflare` (the MAIL binding) or `http`. */
@@ -44,6 +46,8 @@ export interface Bindings extends Omit<Env, "OPERATOR_TOKEN" | "SIGNING_SECRET" 
   OPERATOR_TOKEN_PREVIOUS?: string;
   /** During a rotation: the secret being replaced, still accepted for verification only. */
   SIGNING_SECRET_PREVIOUS?: string;
+  /** Where records of partner API requests go (src/request-logs/); unbound: none are kept. */
+  REQUEST_LOGS?: Queue;
 }
 
 export type { Caller } from "../domain/caller";
@@ -90,6 +94,8 @@ export interface Variables {
   idempotencyKey?: HeldKey;
   /** The rate limit (the key's or its partner's) the request is over, counted with the lookup. */
   overLimit: Promise<RatePolicy | null>;
+  /** The error the response renders, once `app.onError` rendered one (for the request log). */
+  apiError?: ApiError;
 }
 
 export type AppEnv = { Bindings: Bindings; Variables: Variables };

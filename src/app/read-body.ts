@@ -10,7 +10,7 @@ const DEFAULT_MAX_BYTES = 1024 * 1024;
  * it grows past the limit.
  */
 async function readBounded(
-  request: Request,
+  request: Body & { headers: Headers },
   limit: number,
   tooLarge: () => ApiError,
   take: (chunk: Uint8Array) => void,
@@ -31,9 +31,9 @@ async function readBounded(
   }
 }
 
-/** The body's bytes, or `tooLarge()` once it passes `limit`. */
+/** The body's bytes (of a request or a response), or `tooLarge()` once it passes `limit`. */
 export async function readBoundedBody(
-  request: Request,
+  request: Body & { headers: Headers },
   limit: number,
   tooLarge: () => ApiError,
 ): Promise<Uint8Array> {

@@ -29,7 +29,7 @@ export function requestOrigin(c: Context<AppEnv>): string {
 }
 
 /** The route pattern that answered, for logs (never the raw path, which may carry ids). */
-function routeOf(c: Parameters<MiddlewareHandler<AppEnv>>[0]): string {
+export function routeOf(c: Parameters<MiddlewareHandler<AppEnv>>[0]): string {
   const handlers = matchedRoutes(c).filter((r) => r.method !== "ALL" && r.path !== "/*");
   return handlers.at(-1)?.path ?? "(unmatched)";
 }

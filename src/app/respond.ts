@@ -72,6 +72,7 @@ export function toApiError(err: Error, c: Context<AppEnv>): ApiError {
 /** The single error renderer (`app.onError`): the error's body in the request's version. */
 export function renderError(err: Error, c: Context<AppEnv>): Response {
   const apiError = toApiError(err, c);
+  c.set("apiError", apiError);
   for (const [name, value] of Object.entries(apiError.headers)) c.header(name, value);
   return c.json(shape(c, "Error", apiError.toBody(), apiError.status), apiError.status);
 }

@@ -28,6 +28,7 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   "user.signed_in": "Signed in",
   "user.signed_out": "Signed out",
   "user.signed_out_everywhere": "Signed out everywhere",
+  "customer_data.viewed": "Viewed customer data",
 };
 
 const ACTOR_LABELS = { user: "User", key: "API key", operator: "Operator" } as const;
@@ -50,8 +51,9 @@ function AuditView(props: { entries: AuditEntry[]; olderBefore: string | null })
   return (
     <>
       <p>
-        Every change to keys, webhook endpoints, saved versions and users, every re-sent event and
-        every sign-in, whoever made it: a dashboard user, an API key or the operator.
+        Every change to keys, webhook endpoints, saved versions and users, every re-sent event,
+        every sign-in and every view of production customers' data, whoever made it: a dashboard
+        user, an API key or the operator.
       </p>
       {props.entries.length === 0 ? (
         <p>Nothing yet.</p>

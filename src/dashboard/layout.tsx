@@ -30,6 +30,11 @@ declare module "hono" {
   }
 }
 
+/** A section's address: `/dashboard/{environment}/{section}`, `/dashboard/{environment}` (""). */
+function sectionPath(environment: Environment | null, section: string): string {
+  return ["/dashboard", environment, section].filter(Boolean).join("/");
+}
+
 const ENVIRONMENTS: { id: Environment; label: string }[] = [
   { id: "sandbox", label: "Sandbox" },
   { id: "production", label: "Production" },
@@ -84,7 +89,7 @@ function Header({ navigation, session, environment, section }: HeaderProps) {
             .map((entry) => (
               <li>
                 <a
-                  href={`/dashboard/${entry.perEnvironment ? `${env}/` : ""}${entry.section}`}
+                  href={sectionPath(entry.perEnvironment ? env : null, entry.section)}
                   aria-current={entry.section === section ? "page" : undefined}
                 >
                   {entry.label}
@@ -105,13 +110,13 @@ function Header({ navigation, session, environment, section }: HeaderProps) {
           </button>
         </form>
       </div>
-      {environment && section && (
+      {environment && section !== undefined && (
         <nav aria-label="Environment" class="environments">
           <ul>
             {ENVIRONMENTS.map((e) => (
               <li>
                 <a
-                  href={`/dashboard/${e.id}/${section}`}
+                  href={sectionPath(e.id, section)}
                   aria-current={e.id === environment ? "page" : undefined}
                 >
                   {e.label}

@@ -11,7 +11,7 @@ import { isCsrfTokenOf, loadSession } from "./session";
 
 /** A link of the header's navigation: `/dashboard/{environment}/{section}` or `/dashboard/{section}`. */
 export interface NavEntry {
-  /** The path segment the section's pages live under. */
+  /** The path segment the section's pages live under; "" for the environment's own page. */
   section: string;
   label: string;
   /** Shown to users who may take this action (in the page's environment); without one, to all. */

@@ -5,6 +5,10 @@ import { keysPage } from "../keys/keys-page";
 import { endpointActionsPage } from "../webhooks/endpoint-actions";
 import { endpointPage } from "../webhooks/endpoint-page";
 import { webhooksPage } from "../webhooks/webhooks-page";
+import { accountPage } from "../workbench/account-page";
+import { customersPage } from "../workbench/customers-page";
+import { logsPage } from "../workbench/logs-page";
+import { overviewPage } from "../workbench/overview-page";
 import { auditPage } from "./audit";
 import type { DashboardPage } from "./page";
 import { signOutPage } from "./sign-in";
@@ -12,6 +16,8 @@ import { teamPage } from "./team";
 import { versionPage } from "./version";
 
 export const PAGES: readonly DashboardPage[] = [
+  overviewPage,
+  logsPage,
   keysPage,
   keyRollPage,
   keyRevokePage,
@@ -19,6 +25,8 @@ export const PAGES: readonly DashboardPage[] = [
   endpointPage,
   endpointActionsPage,
   versionPage,
+  customersPage,
+  accountPage,
   teamPage,
   auditPage,
   signOutPage,

@@ -3,7 +3,7 @@
 // versions, side by side with the differing lines marked.
 import type { Context } from "hono";
 import type { AppEnv } from "../app/context";
-import { readFirstStatementPage } from "../db/statement-pages";
+import { readStatementPage } from "../db/statement-pages";
 import type { Environment } from "../domain/environment";
 import { diffLines } from "../domain/line-diff";
 import { buildStatementPage } from "../domain/statement-page";
@@ -63,7 +63,7 @@ export async function previewStatements(
   const db = c.get("db");
   const account = await sampleStatementAccount(db, partnerId, environment);
   if (!account) return null;
-  const rows = await readFirstStatementPage(db, account.accountId, PREVIEW_LIMIT);
+  const rows = await readStatementPage(db, account.accountId, null, PREVIEW_LIMIT);
   const now = c.get("now")();
   const origin = new URL(c.req.url).origin;
   const binding = { ...account, environment };

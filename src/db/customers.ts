@@ -122,3 +122,29 @@ export async function linkCustomer(
     .returning(customerFields);
   return row ?? null;
 }
+
+/**
+ * One round trip: the customer if it belongs to the partner's environment (any of its products),
+ * with the read scope it lives in; else null. For the dashboard, whose users see every product of
+ * their partner; everything read after it stays inside that scope.
+ */
+export async function findPartnerCustomer(
+  db: Database,
+  partnerId: string,
+  environment: Environment,
+  customerId: string,
+): Promise<{ customer: CustomerRecord; scope: ReadScope & { environment: Environment } } | null> {
+  const [row] = await db
+    .select({ ...customerFields, merchantKey: customers.merchantKey })
+    .from(customers)
+    .where(
+      and(
+        eq(customers.customerId, customerId),
+        eq(customers.partnerId, partnerId),
+        eq(customers.environment, environment),
+      ),
+    );
+  if (!row) return null;
+  const { merchantKey, ...customer } = row;
+  return { customer, scope: { partnerId, environment, merchantKey } };
+}

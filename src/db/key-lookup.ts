@@ -43,6 +43,7 @@ const LIVE_KEY = and(eq(apiKeys.keyHash, placeholder("keyHash")), keyIsLive(plac
 
 const CALLER_FIELDS = {
   keyId: apiKeys.keyId,
+  keyName: apiKeys.name,
   partnerId: apiKeys.partnerId,
   environment: apiKeys.environment,
   scopes: apiKeys.scopes,
@@ -77,6 +78,7 @@ const KEY_LOOKUP = keyLookup();
 
 interface KeyRow {
   key_id: string;
+  name: string | null;
   partner_id: string;
   environment: "sandbox" | "production";
   scopes: string;
@@ -156,6 +158,7 @@ export async function findCallerByKeyHash(
   }
   const caller: Caller = {
     keyId: row.key_id,
+    keyName: row.name,
     partnerId: row.partner_id,
     environment: row.environment,
     scopes: JSON.parse(row.scopes) as Scope[],

@@ -15,6 +15,8 @@ import {
   moveFences,
   partners,
   products,
+  requestLogDays,
+  requestLogs,
   savedVersionChanges,
   sessions,
   signInTokens,
@@ -101,6 +103,8 @@ export const PARTNER_TABLES: readonly PartnerTable[] = [
   entry(webhookDeliveries, through("webhook_endpoints", "endpoint_id")),
   entry(webhookAttempts, through("webhook_endpoints", "endpoint_id")),
   entry(idempotencyKeys, own()),
+  entry(requestLogs, own()),
+  entry(requestLogDays, own()),
 ];
 
 /**

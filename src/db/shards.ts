@@ -130,6 +130,27 @@ export async function openPartnerDatabase(
   return found && { db: found.db, shard: found.shard, moving: found.value };
 }
 
+/**
+ * Which of these partners have moved away from shard `shard`, with the shard each lives on now:
+ * one read of that shard (a move points every older forward at the partner's newest shard).
+ */
+export async function movedPartners(
+  shards: Shards,
+  shard: string,
+  partnerIds: readonly string[],
+): Promise<Map<string, string>> {
+  const db = shards.open(shard);
+  if (!db || partnerIds.length === 0) return new Map();
+  const { results } = await db.$client
+    .prepare(
+      "SELECT partner_id, moved_to FROM partners WHERE moved_to IS NOT NULL AND partner_id IN " +
+        "(SELECT value FROM json_each(?1))",
+    )
+    .bind(JSON.stringify([...new Set(partnerIds)]))
+    .all<{ partner_id: string; moved_to: string }>();
+  return new Map(results.map((r) => [r.partner_id, r.moved_to]));
+}
+
 /** Some shards could not be read: a listing across them would be incomplete. */
 export class ShardsUnavailableError extends Error {
   constructor(

@@ -100,8 +100,12 @@ const PAGE_READS = {
   nextFiltered: keyLookup({ page: NEXT_FILTERED_PAGE }),
 };
 
-/** A first page without a key lookup, for a reader the dashboard session already authorised. */
-const FIRST_PAGE_ALONE = new SQLiteSyncDialect().sqlToQuery(sql`SELECT ${FIRST_PAGE} AS page`);
+/** Pages without a key lookup, for a reader the dashboard session already authorised. */
+const dialect = new SQLiteSyncDialect();
+const PAGES_ALONE = {
+  first: dialect.sqlToQuery(sql`SELECT ${FIRST_PAGE} AS page`),
+  next: dialect.sqlToQuery(sql`SELECT ${NEXT_PAGE} AS page`),
+};
 
 /** Bounds on `period_end_date` (normalised timestamps); an absent bound does not filter. */
 export interface PeriodEndBounds {
@@ -143,18 +147,26 @@ export function statementPageReads(
 }
 
 /**
- * A first page of an account's visible statements (up to `limit + 1`, newest first) read without
- * a key: for the dashboard's version preview, whose caller the dashboard session already
- * authorised.
+ * A page of an account's visible statements (up to `limit + 1`, newest first, after `after` when
+ * given) read without a key, through the same index and SQL as the API's pages: for the
+ * dashboard (the version preview, the customers pages), whose reader the dashboard session
+ * already authorised.
  */
-export async function readFirstStatementPage(
+export async function readStatementPage(
   db: Database,
   accountId: string,
+  after: PagePosition | null,
   limit: number,
 ): Promise<StatementRecord[]> {
+  const query = PAGES_ALONE[after ? "next" : "first"];
+  const values: Record<string, unknown> = { accountId, limit: limit + 1 };
+  if (after) {
+    values.afterEnd = after.periodEndDate;
+    values.afterId = after.statementId;
+  }
   const page = await db.$client
-    .prepare(FIRST_PAGE_ALONE.sql)
-    .bind(...fillPlaceholders(FIRST_PAGE_ALONE.params, { accountId, limit: limit + 1 }))
+    .prepare(query.sql)
+    .bind(...fillPlaceholders(query.params, values))
     .first<string>("page");
   return statementPageResults({ page }).rows;
 }

@@ -32,6 +32,7 @@ export const AUDIT_ACTIONS = [
   "user.signed_in",
   "user.signed_out",
   "user.signed_out_everywhere",
+  "customer_data.viewed",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

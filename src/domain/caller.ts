@@ -4,6 +4,8 @@ import type { Scope } from "./scopes";
 
 export interface Caller {
   keyId: string;
+  /** The key's name, as its creator gave it (null: none). */
+  keyName: string | null;
   partnerId: string;
   environment: Environment;
   scopes: readonly Scope[];

@@ -31,6 +31,9 @@ export const PERMISSIONS = {
   "team.change_role": { Admin: BOTH, Developer: NONE },
   "team.remove": { Admin: BOTH, Developer: NONE },
   "audit.view": { Admin: BOTH, Developer: NONE },
+  "overview.view": { Admin: BOTH, Developer: BOTH },
+  "logs.view": { Admin: BOTH, Developer: BOTH },
+  "data.view": { Admin: BOTH, Developer: ["sandbox"] },
 } as const satisfies Record<string, Record<Role, readonly Environment[]>>;
 
 export type DashboardAction = keyof typeof PERMISSIONS;
@@ -41,13 +44,13 @@ export function allows(role: Role, action: DashboardAction, environment: Environ
 }
 
 /**
- * Whether `role` sees real customers' data of `environment` (the statements of the version
- * preview). Developers build against sandbox: production customers' statements, figures and PDF
- * links are for Admins, who answer for production. Not an action: a Developer's production preview
- * is built from sandbox data instead of being refused.
+ * Whether `role` sees real customers' data of `environment` (`data.view`: the customers pages,
+ * and the statements of the version preview). Developers build against sandbox: production
+ * customers' statements, figures and PDF links are for Admins, who answer for production. A
+ * Developer's production preview is built from sandbox data instead of being refused.
  */
 export function seesCustomerData(role: Role, environment: Environment): boolean {
-  return role === "Admin" || environment === "sandbox";
+  return allows(role, "data.view", environment);
 }
 
 const DESCRIPTIONS: Record<DashboardAction, string> = {
@@ -69,6 +72,9 @@ const DESCRIPTIONS: Record<DashboardAction, string> = {
   "team.change_role": "change roles",
   "team.remove": "remove users",
   "audit.view": "view the audit log",
+  "overview.view": "view the overview",
+  "logs.view": "view request logs",
+  "data.view": "view customer data",
 };
 
 /** Why `role` may not take `action` in `environment`, in a sentence for the page. */

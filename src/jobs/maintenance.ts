@@ -1,6 +1,6 @@
 // The `scheduled()` handler, on every shard: re-send deliveries whose queue message was lost, purge
-// events past their 30 days, idempotency keys past their 24 hours, and dashboard sessions and
-// sign-in links past their end, and seal webhook endpoint secrets under the current
+// events and request logs past their 30 days, idempotency keys past their 24 hours, and dashboard
+// sessions and sign-in links past their end, and seal webhook endpoint secrets under the current
 // SIGNING_SECRET (those stored before sealing, and those sealed under a previous secret during a
 // rotation). Shards are worked side by side; one that fails is logged and the others are still
 // maintained.
@@ -10,8 +10,10 @@ import { type Database, newQueryStats } from "../db/client";
 import { purgeExpiredCredentials } from "../db/sessions";
 import { forEachShard, openShards } from "../db/shards";
 import { EVENT_RETENTION_MS } from "../domain/event";
+import { REQUEST_LOG_RETENTION_MS } from "../domain/request-log";
 import type { SecretSealer } from "../domain/secret-sealing";
 import { SESSION_IDLE_TIMEOUT_MS } from "../domain/session-policy";
+import { purgeExpiredRequestLogDays, purgeExpiredRequestLogs } from "../request-logs/log-store";
 import { sendDeliveries } from "../webhooks/delivery-queue";
 import {
   overdueDeliveries,
@@ -26,6 +28,12 @@ export const SWEEP_GRACE_MS = 5 * 60 * 1000;
 /** Rows handled per batch, and batches per run at most (the cron runs every five minutes). */
 const PER_BATCH = 500;
 const MAX_BATCHES = 20;
+/**
+ * Request logs are purged in larger steps: a run removes up to 50,000 (an average of about 170
+ * requests a second, more than one D1 database keeps 30 days of).
+ */
+const LOGS_PER_BATCH = 1000;
+const LOG_BATCHES = 50;
 
 export async function runMaintenance(
   controller: ScheduledController,
@@ -67,6 +75,7 @@ async function maintainShard(
       () => drain(() => purgeExpiredCredentials(db, at, idleCutoff, PER_BATCH)),
     ],
     ["endpoint_secrets_sealed", () => resealEndpointSecrets(db, secretSealerOf(env))],
+    ["request_logs_purged", () => purgeRequestLogs(db, now)],
   ];
   const figures: Record<string, number | string> = {};
   for (const [name, task] of tasks) {
@@ -130,13 +139,35 @@ async function resealEndpointSecrets(db: Database, sealer: SecretSealer): Promis
   return total;
 }
 
-/** Runs a purge of up to PER_BATCH rows until it comes back short (MAX_BATCHES at most). */
-async function drain(purge: () => Promise<number>): Promise<number> {
+/**
+ * Requests past their 30 days leave the log, and days past them leave the Overview's counts, in
+ * every database that holds logs; answers how many requests went.
+ */
+/** Purges the shard's request logs and daily counts past their retention; answers the logs. */
+async function purgeRequestLogs(db: Database, now: Date): Promise<number> {
+  const before = new Date(now.getTime() - REQUEST_LOG_RETENTION_MS);
+  const beforeDay = before.toISOString().slice(0, 10);
+  const binding = db.$client;
+  const total = await drain(
+    () => purgeExpiredRequestLogs(binding, before, LOGS_PER_BATCH),
+    LOGS_PER_BATCH,
+    LOG_BATCHES,
+  );
+  await drain(() => purgeExpiredRequestLogDays(binding, beforeDay, PER_BATCH));
+  return total;
+}
+
+/** Runs a purge of up to `perBatch` rows until it comes back short (`batches` at most). */
+async function drain(
+  purge: () => Promise<number>,
+  perBatch = PER_BATCH,
+  batches = MAX_BATCHES,
+): Promise<number> {
   let total = 0;
-  for (let i = 0; i < MAX_BATCHES; i++) {
+  for (let i = 0; i < batches; i++) {
     const n = await purge();
     total += n;
-    if (n < PER_BATCH) break;
+    if (n < perBatch) break;
   }
   return total;
 }

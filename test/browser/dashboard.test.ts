@@ -9,7 +9,12 @@ import type { Browser, BrowserContext, Page } from "playwright-core";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { axeViolations, keepOnOrigin, launchChromium } from "../support/node/chromium";
-import { type LocalService, startLocalService } from "../support/node/local-service";
+import {
+  type LocalService,
+  mailedLink,
+  operatorFetch as operatorRequest,
+  startLocalService,
+} from "../support/node/local-service";
 
 let service: LocalService;
 let browser: Browser;
@@ -66,26 +71,7 @@ const CUSTOMER = "cus_browser";
 const ACCOUNT = "acc_browser";
 
 function operatorFetch(path: string, init: RequestInit = {}): Promise<Response> {
-  return fetch(`${service.base}/operator/v1${path}`, {
-    ...init,
-    headers: {
-      authorization: `Bearer ${service.operatorToken}`,
-      "content-type": "application/json",
-      ...init.headers,
-    },
-  });
-}
-
-/** The newest sign-in link mailed to `to` (mail leaves just after the answer: wait for it). */
-async function mailedLink(to: string): Promise<string> {
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const res = await operatorFetch(`/outbox?to=${encodeURIComponent(to)}`);
-    const mail = ((await res.json()) as { data: { text: string }[] }).data;
-    const link = mail.at(-1)?.text.match(/\S+\/dashboard\/sign-in\/confirm\?token=\S+/)?.[0];
-    if (link) return link;
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`no sign-in link mailed to ${to}`);
+  return operatorRequest(service, path, init);
 }
 
 function statements(key: string, version?: string): Promise<Response> {
@@ -194,7 +180,7 @@ describe("the partner dashboard in a browser", () => {
       origin: service.base,
     });
     const admin = await openTab(adminContext, problems);
-    await admin.goto(await mailedLink(ADMIN));
+    await admin.goto(await mailedLink(service, ADMIN));
     await expect(admin.getByRole("heading", { name: "Confirm sign-in" }).isVisible()).resolves.toBe(
       true,
     );
@@ -344,7 +330,7 @@ describe("the partner dashboard in a browser", () => {
     await admin.getByText("Invitation sent.").waitFor();
     const developerContext = await browser.newContext();
     const developer = await openTab(developerContext, problems);
-    await developer.goto(await mailedLink(DEVELOPER));
+    await developer.goto(await mailedLink(service, DEVELOPER));
     await developer.getByRole("button", { name: "Sign in" }).click();
     await developer.waitForURL(/\/dashboard\/sandbox\/keys$/);
 

@@ -54,6 +54,12 @@ const RULES: [string, Where, boolean, boolean][] = [
   ["change a role", "partner-wide", true, false],
   ["remove a user", "partner-wide", true, false],
   ["view the audit log", "partner-wide", true, false],
+  ["view the overview", "sandbox", true, true],
+  ["view the overview", "production", true, true],
+  ["view request logs", "sandbox", true, true],
+  ["view request logs", "production", true, true],
+  ["view customer data", "sandbox", true, true],
+  ["view customer data", "production", true, false],
 ];
 
 /**
@@ -226,6 +232,18 @@ const ATTEMPTS: Record<string, Attempt> = {
     send: (client, _env, user) => client.post(`/dashboard/team/${user}/remove`),
   },
   "view the audit log": { action: "audit.view", send: (client) => client.get("/dashboard/audit") },
+  "view the overview": {
+    action: "overview.view",
+    send: (client, env) => client.get(`/dashboard/${env}`),
+  },
+  "view request logs": {
+    action: "logs.view",
+    send: (client, env) => client.get(`/dashboard/${env}/logs`),
+  },
+  "view customer data": {
+    action: "data.view",
+    send: (client, env) => client.get(`/dashboard/${env}/customers`),
+  },
 };
 
 async function auditCount(team: Team): Promise<number> {
@@ -276,7 +294,7 @@ describe("the role × action × environment rules", () => {
 });
 
 describe("what the pages offer", () => {
-  it("shows a Developer no production key forms, no version form and no Admin pages", async () => {
+  it("shows a Developer no production key forms, no version form, no production data and no Admin pages", async () => {
     const team = await seedTeam();
     await createKey(team.partnerId, "production", ["ACCOUNT_READ"]);
     await createKey(team.partnerId, "sandbox", ["ACCOUNT_READ"]);
@@ -294,6 +312,9 @@ describe("what the pages offer", () => {
     expect(version).toContain("Only Admins can change the saved API version");
     expect(live).not.toContain('href="/dashboard/team"');
     expect(live).not.toContain('href="/dashboard/audit"');
+    expect(live).not.toContain('href="/dashboard/production/customers"');
+    expect(live).toContain('href="/dashboard/production/logs"');
+    expect(sandbox).toContain('href="/dashboard/sandbox/customers"');
   });
 
   it("never lets one partner's users reach another partner's keys or users", async () => {

@@ -3,7 +3,7 @@
 import { expect } from "vitest";
 import { operator } from "./api";
 import { importData, uniqueId } from "./fixtures";
-import { request } from "./worker";
+import { type Fetcher, request, serviceFetch } from "./worker";
 
 export const ORIGIN = "http://api.test";
 
@@ -85,19 +85,32 @@ export function sessionCookieOf(res: Response): string | null {
   return value === "__Host-session=" ? null : value;
 }
 
-/** A signed-in dashboard user: GETs and form posts with its cookie and CSRF token. */
+/**
+ * A signed-in dashboard user: GETs and form posts with its cookie and CSRF token, to the service
+ * (or to `fetcher`, another app of the service's code sharing its storage).
+ */
 export class DashboardClient {
   constructor(
     readonly email: string,
     public cookie: string,
     readonly ip: string,
+    readonly fetcher: Fetcher = serviceFetch,
   ) {}
 
+  /** The same session, talking to another app. */
+  through(fetcher: Fetcher): DashboardClient {
+    return new DashboardClient(this.email, this.cookie, this.ip, fetcher);
+  }
+
   get(path: string, headers: Record<string, string> = {}): Promise<Response> {
-    return request(path, {
-      headers: { cookie: this.cookie, "cf-connecting-ip": this.ip, ...headers },
-      redirect: "manual",
-    });
+    return request(
+      path,
+      {
+        headers: { cookie: this.cookie, "cf-connecting-ip": this.ip, ...headers },
+        redirect: "manual",
+      },
+      this.fetcher,
+    );
   }
 
   /** The CSRF token on a page of this session. */
@@ -119,7 +132,7 @@ export class DashboardClient {
       { ...fields, csrf },
       { cookie: this.cookie, "cf-connecting-ip": this.ip, ...headers },
     );
-    return request(path, init);
+    return request(path, init, this.fetcher);
   }
 }
 

@@ -27,6 +27,34 @@ export interface LocalService {
   stop(): Promise<void>;
 }
 
+/** A request to the run's operator API (`/operator/v1…`) with its token, its body JSON. */
+export function operatorFetch(
+  service: LocalService,
+  path: string,
+  init: RequestInit = {},
+): Promise<Response> {
+  return fetch(`${service.base}/operator/v1${path}`, {
+    ...init,
+    headers: {
+      authorization: `Bearer ${service.operatorToken}`,
+      "content-type": "application/json",
+      ...init.headers,
+    },
+  });
+}
+
+/** The newest sign-in link mailed to `to` (mail leaves just after the answer: wait for it). */
+export async function mailedLink(service: LocalService, to: string): Promise<string> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const res = await operatorFetch(service, `/outbox?to=${encodeURIComponent(to)}`);
+    const mail = ((await res.json()) as { data: { text: string }[] }).data;
+    const link = mail.at(-1)?.text.match(/\S+\/dashboard\/sign-in\/confirm\?token=\S+/)?.[0];
+    if (link) return link;
+    await sleep(100);
+  }
+  throw new Error(`no sign-in link mailed to ${to}`);
+}
+
 export interface LocalServiceOptions {
   /** The service's folder (wrangler.toml, src/, migrations/): this repository by default. */
   root?: string;

@@ -1,0 +1,104 @@
+// The request log's vocabulary: what is recorded of every partner API request, how long it is
+// kept, and how a log id orders and bounds it in time.
+import { toBase62 } from "./encoding";
+import type { Environment } from "./environment";
+import { encodeIdSuffix } from "./ids";
+
+/** How long a request stays in the log (and in the Overview's counts). */
+export const REQUEST_LOG_RETENTION_DAYS = 30;
+export const REQUEST_LOG_RETENTION_MS = REQUEST_LOG_RETENTION_DAYS * 86_400_000;
+
+/** The most of a request's or an error response's body the log keeps (UTF-16 code units). */
+export const MAX_LOGGED_BODY = 8 * 1024;
+
+/** How the request's version was chosen. */
+export type VersionSource = "header" | "saved";
+
+/**
+ * One partner API request, as recorded after its response: the queue message's item, the stored
+ * row (under the same names) and what the dashboard shows.
+ */
+export interface RequestLogRecord {
+  /** Time-ordered and unique (see `requestLogId`). */
+  log_id: string;
+  partner_id: string;
+  environment: Environment;
+  /** When the request arrived (RFC 3339 UTC, milliseconds). */
+  at: string;
+  request_id: string;
+  key_id: string;
+  key_name: string | null;
+  method: string;
+  /** The path and query as sent, secret query parameters redacted. */
+  path: string;
+  /** The route pattern that answered, or `(unmatched)`. */
+  route: string;
+  status: number;
+  error_type: string | null;
+  error_message: string | null;
+  version: string | null;
+  version_source: VersionSource | null;
+  latency_ms: number;
+  d1_round_trips: number;
+  d1_rows_read: number;
+  idempotency_key: string | null;
+  idempotent_replayed: boolean;
+  client_ip: string | null;
+  user_agent: string | null;
+  /** A write's body, redacted and cut to `MAX_LOGGED_BODY`; null for a request without one. */
+  request_body: string | null;
+  /** An error's body as sent, redacted and cut; null for a success. */
+  response_body: string | null;
+  /**
+   * The code of the shard the partner lived on when it made the request: where the consumer
+   * writes the record (absent from records queued before shards: the first shard). Not stored.
+   */
+  shard?: string;
+}
+
+/** The fields of a record, by kind: what the consumer checks a message's items against. */
+export const RECORD_FIELDS = {
+  text: ["log_id", "partner_id", "at", "request_id", "key_id", "method", "path", "route"],
+  optionalText: [
+    "key_name",
+    "error_type",
+    "error_message",
+    "version",
+    "version_source",
+    "idempotency_key",
+    "client_ip",
+    "user_agent",
+    "request_body",
+    "response_body",
+  ],
+  integer: ["status", "latency_ms", "d1_round_trips", "d1_rows_read"],
+} as const satisfies Record<string, readonly (keyof RequestLogRecord)[]>;
+
+/** A log id for a request that arrived at `at`: its milliseconds first, so ids sort by time. */
+export function requestLogId(at: Date): string {
+  return encodeIdSuffix(at.getTime());
+}
+
+/**
+ * The smallest log id of a request at or after `at`: `log_id >= logIdFloor(t)` selects requests
+ * from `t` on, `log_id < logIdFloor(t)` those before it.
+ */
+export function logIdFloor(at: Date): string {
+  return toBase62(Math.max(0, at.getTime()), 9);
+}
+
+/** Whether `text` has the shape of a log id (a page cursor is one). */
+export function isLogId(text: string): boolean {
+  return /^[0-9A-Za-z]{25}$/.test(text);
+}
+
+/** The class of a status: 2 for 2xx, 4 for 4xx, … */
+export function statusClassOf(status: number): number {
+  return Math.floor(status / 100);
+}
+
+/** `text` cut to `max` code units, saying how much was left out. */
+export function cutText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return `${text.slice(0, max)}… (cut: ${text.length - max} more characters)`;
+}

@@ -1,0 +1,194 @@
+// Records every authenticated partner API request, for the partner's dashboard, with no D1 write
+// in the request's path: the record is built as the response leaves and handed to a queue after
+// it (`waitUntil`), never awaited by the request; the consumer (consumer.ts) writes it into the
+// partner's storage. Requests that overlap in an isolate share a message: while one send is in
+// flight, the records of the others wait for the next, so a busy isolate sends a message per
+// round trip to the queue rather than per request. A request that fails authentication has no
+// partner and is not recorded here (the Worker's own log line has it).
+import type { Context, MiddlewareHandler } from "hono";
+import { clientIp } from "../app/actor";
+import type { AppEnv, Caller } from "../app/context";
+import { ApiError } from "../app/errors";
+import { versionHeader } from "../app/headers";
+import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from "../app/idempotency";
+import { readBoundedBody } from "../app/read-body";
+import { routeOf } from "../app/request-context";
+import { redactBody, redactPath, redactText } from "../domain/redaction";
+import {
+  cutText,
+  MAX_LOGGED_BODY,
+  type RequestLogRecord,
+  requestLogId,
+} from "../domain/request-log";
+
+/** Records per message at most, and the size a message is closed at (a message holds 128 KB). */
+const MAX_RECORDS_PER_MESSAGE = 100;
+const MAX_MESSAGE_UNITS = 96 * 1024;
+/** A body larger than this is not read for the log; its size is recorded instead. */
+const MAX_READ_BYTES = 64 * 1024;
+const MAX_USER_AGENT = 512;
+
+/** An isolate's outgoing records: one per app (it holds the records waiting for a message). */
+export interface RequestLogSender {
+  /** Queues the record for a message; resolves once it is sent (or its send failed, logged). */
+  submit(record: RequestLogRecord, queue: Queue): Promise<void>;
+}
+
+export function createRequestLogSender(): RequestLogSender {
+  const waiting: string[] = [];
+  let sending: Promise<void> | null = null;
+
+  /** The next message's records: as many waiting ones as fit, in order. */
+  function nextMessage(): string[] {
+    let units = 2;
+    let count = 0;
+    for (const record of waiting) {
+      if (
+        count === MAX_RECORDS_PER_MESSAGE ||
+        (count > 0 && units + record.length > MAX_MESSAGE_UNITS)
+      ) {
+        break;
+      }
+      units += record.length + 1;
+      count += 1;
+    }
+    return waiting.splice(0, count);
+  }
+
+  async function drain(queue: Queue): Promise<void> {
+    try {
+      while (waiting.length > 0) {
+        const records = nextMessage();
+        try {
+          await queue.send(`[${records.join(",")}]`, { contentType: "text" });
+        } catch (err) {
+          // A lost record costs the partner one line of their log, never their request.
+          console.error(
+            JSON.stringify({
+              request_log: "send failed",
+              records: records.length,
+              error: String(err),
+            }),
+          );
+        }
+      }
+    } finally {
+      // In the same turn as the last check of `waiting`: a record added after it starts a drain.
+      sending = null;
+    }
+  }
+
+  return {
+    submit(record, queue) {
+      waiting.push(JSON.stringify(record));
+      sending ??= drain(queue);
+      return sending;
+    },
+  };
+}
+
+/** The record of a request whose response is `c.res`, without its bodies. */
+function recordOf(
+  c: Context<AppEnv>,
+  caller: Caller,
+  at: Date,
+  latencyMs: number,
+): RequestLogRecord {
+  const url = new URL(c.req.url);
+  const error = c.get("apiError");
+  const version = c.get("version") ?? null;
+  const stats = c.get("queryStats");
+  const idempotencyKey = c.req.header(IDEMPOTENCY_HEADER);
+  const userAgent = c.req.header("user-agent");
+  return {
+    log_id: requestLogId(at),
+    partner_id: caller.partnerId,
+    environment: caller.environment,
+    at: at.toISOString(),
+    request_id: c.get("requestId"),
+    key_id: caller.keyId,
+    key_name: caller.keyName,
+    method: c.req.method,
+    path: redactPath(url.pathname, url.search),
+    route: routeOf(c),
+    status: c.res.status,
+    error_type: error?.type ?? null,
+    error_message: error ? redactText(error.message) : null,
+    version,
+    version_source:
+      version === null
+        ? null
+        : c.req.header(versionHeader(c.env)) === undefined
+          ? "saved"
+          : "header",
+    latency_ms: Math.round(latencyMs),
+    d1_round_trips: stats.roundTrips,
+    d1_rows_read: stats.rowsRead,
+    idempotency_key: idempotencyKey === undefined ? null : idempotencyKey.slice(0, 255),
+    idempotent_replayed: c.res.headers.get(REPLAYED_HEADER) === "true",
+    client_ip: clientIp(c),
+    user_agent: userAgent === undefined ? null : userAgent.slice(0, MAX_USER_AGENT),
+    request_body: null,
+    response_body: null,
+    shard: caller.shard,
+  };
+}
+
+/** A body as the log keeps it: redacted and cut; its size alone when too large to read. */
+async function keptBody(message: Request | Response): Promise<string | null> {
+  const tooLarge = () => new ApiError("PAYLOAD_TOO_LARGE_ERROR", "not kept");
+  let bytes: Uint8Array;
+  try {
+    bytes = await readBoundedBody(message, MAX_READ_BYTES, tooLarge);
+  } catch (err) {
+    if (!(err instanceof ApiError)) throw err;
+    const size = message.headers.get("content-length");
+    return `[body of ${size ? `${size} bytes` : `more than ${MAX_READ_BYTES} bytes`}: not kept]`;
+  }
+  if (bytes.byteLength === 0) return null;
+  const text = new TextDecoder().decode(bytes);
+  return cutText(redactBody(text, message.headers.get("content-type")), MAX_LOGGED_BODY);
+}
+
+/** Reads the bodies the log keeps, after the response: a write's request, an error's response. */
+async function withBodies(
+  record: RequestLogRecord,
+  request: Request | null,
+  response: Response | null,
+): Promise<RequestLogRecord> {
+  const [requestBody, responseBody] = await Promise.all([
+    request ? keptBody(request).catch(() => null) : null,
+    response ? keptBody(response).catch(() => null) : null,
+  ]);
+  return { ...record, request_body: requestBody, response_body: responseBody };
+}
+
+/**
+ * The middleware of every `/v2` request: once the response is built, records the request of a
+ * caller that authenticated (see the module comment). Without the REQUEST_LOGS queue it does
+ * nothing at all.
+ */
+export function recordRequests(sender: RequestLogSender): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const queue = c.env.REQUEST_LOGS;
+    if (!queue) return next();
+    const started = performance.now();
+    const at = c.get("now")();
+    // A write's body is read by its route; the log reads its own copy, after the response.
+    const request = c.req.raw.body !== null ? c.req.raw.clone() : null;
+    await next();
+    const caller = c.get("caller") as Caller | undefined;
+    if (!caller) return;
+    const record = recordOf(c, caller, at, performance.now() - started);
+    const response = c.res.status >= 400 ? c.res.clone() : null;
+    const work =
+      request || response
+        ? withBodies(record, request, response).then((full) => sender.submit(full, queue))
+        : sender.submit(record, queue);
+    try {
+      c.executionCtx.waitUntil(work);
+    } catch {
+      // No execution context (the app called directly): the send goes on by itself.
+    }
+  };
+}
