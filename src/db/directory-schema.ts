@@ -16,7 +16,7 @@ import {
 /**
  * Where each partner lives: the code of its shard (`00` is the binding DB_00). Written before the
  * partner's first row on the shard. A partner created before sharding may be missing: it lives on
- * the first shard (`POST /operator/v1/directory/sync` registers it).
+ * the first shard, where `locatePartner` (src/db/directory.ts) looks for it.
  */
 export const partnerShards = sqliteTable(
   "partner_shards",
