@@ -7,6 +7,7 @@ import { type OwnedKind, type Owner, ownedKey, ownersOf } from "../db/find-by-id
 import type { Shards } from "../db/shards";
 import type { ImportPayload } from "../domain/import-payload";
 import { label, TAKEN } from "./import";
+import { idsOf } from "./import-existing";
 
 /** Where an import goes, or why it cannot go anywhere. */
 export type Placement =
@@ -18,35 +19,6 @@ export type Placement =
   | { kind: "conflict"; problems: string[] }
   /** 503: a partner of the payload is being moved; its writes wait. */
   | { kind: "moving"; partners: string[] };
-
-/** Every id the payload names, by kind. */
-function idsOf(payload: ImportPayload): Record<OwnedKind, Set<string>> {
-  const ids: Record<OwnedKind, Set<string>> = {
-    partner: new Set(),
-    product: new Set(),
-    customer: new Set(),
-    account: new Set(),
-    statement: new Set(),
-  };
-  for (const p of payload.partners ?? []) {
-    ids.partner.add(p.partner_id);
-    for (const product of p.products ?? []) ids.product.add(product.merchant_key);
-  }
-  for (const c of payload.customers ?? []) {
-    ids.partner.add(c.partner_id);
-    ids.product.add(c.merchant_key);
-    ids.customer.add(c.customer_id);
-  }
-  for (const a of payload.accounts ?? []) {
-    ids.customer.add(a.customer_id);
-    ids.account.add(a.account_id);
-  }
-  for (const s of payload.statements ?? []) {
-    ids.account.add(s.account_id);
-    ids.statement.add(s.statement_id);
-  }
-  return ids;
-}
 
 /**
  * The shard of an import: the one shard where its existing partners live (found by id, or through

@@ -9,14 +9,9 @@ import * as schema from "../../src/db/schema";
 import { parseApiKey } from "../../src/domain/api-keys";
 import { api, type ErrorBody, expectJson, operator } from "../support/api";
 import { seedTeam } from "../support/dashboard";
-import {
-  createKey,
-  importData,
-  type StatementInput,
-  seedAccount,
-  statementsPath,
-} from "../support/fixtures";
+import { createKey, importData, seedAccount, statementsPath } from "../support/fixtures";
 import { SHARDS, shardDatabase, shardOf } from "../support/shards";
+import { dailyStatement } from "../support/storage-fault-scenarios";
 import { RECEIVER, type Receiver, startReceiver } from "../support/webhook-receiver";
 
 let receiver: Receiver;
@@ -30,19 +25,6 @@ interface MoveView {
   rows_copied: number;
   tables: Record<string, { copied: number; source?: { rows: number }; target?: { rows: number } }>;
   retire_after: string | null;
-}
-
-/** One closed statement a day from 2020-01-01. */
-function dailyStatement(accountId: string, day: number): StatementInput {
-  const start = Date.UTC(2020, 0, 1) + day * 86_400_000;
-  return {
-    statement_id: `${accountId}_d${String(day).padStart(4, "0")}`,
-    account_id: accountId,
-    period_start_date: new Date(start).toISOString(),
-    period_end_date: new Date(start + 86_399_000).toISOString(),
-    currency: "USD",
-    statement_balance: day,
-  };
 }
 
 /** `SELECT count(*) AS n …` on one shard. */

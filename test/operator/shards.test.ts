@@ -11,7 +11,7 @@ import {
   createKey,
   type ImportPayload,
   importData,
-  monthlyStatement,
+  newAccountImport,
   seedAccount,
   statementsPath,
   uniqueId,
@@ -33,34 +33,8 @@ function operatorWithEnv(
 }
 
 /** A new partner with one product, a customer and an account with `statements` statements. */
-function newPartner(options: { shard?: string; statements?: number } = {}): ImportPayload {
-  const partnerId = uniqueId("partner");
-  const merchantKey = uniqueId("mk");
-  const customerId = uniqueId("cus");
-  const accountId = uniqueId("acc");
-  return {
-    partners: [
-      {
-        partner_id: partnerId,
-        name: "Sharded Partner",
-        ...(options.shard === undefined ? {} : { shard: options.shard }),
-        products: [{ merchant_key: merchantKey, name: "Card" }],
-      },
-    ],
-    customers: [
-      {
-        customer_id: customerId,
-        partner_id: partnerId,
-        environment: "sandbox",
-        merchant_key: merchantKey,
-      },
-    ],
-    accounts: [{ account_id: accountId, customer_id: customerId, status: "OPEN", currency: "USD" }],
-    statements: Array.from({ length: options.statements ?? 2 }, (_, i) =>
-      monthlyStatement(accountId, i + 1),
-    ),
-  };
-}
+const newPartner = (options: { shard?: string; statements?: number } = {}): ImportPayload =>
+  newAccountImport({ statements: 2, ...options }).payload;
 
 const partnerIdOf = (payload: ImportPayload) => payload.partners?.[0]?.partner_id as string;
 
@@ -96,7 +70,7 @@ describe("placing partners", () => {
         await operator("GET", `/partners/${partnerId}`),
         200,
       );
-      expect(partner).toMatchObject({ partner_id: partnerId, name: "Sharded Partner", shard });
+      expect(partner).toMatchObject({ partner_id: partnerId, name: "Test Partner", shard });
       expect(await holds(shard, partnerId)).toBe(true);
       expect(await holds(otherShard(shard), partnerId)).toBe(false);
       // The partner's own API never names it: not in bodies, not in headers.

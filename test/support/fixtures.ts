@@ -109,48 +109,64 @@ export interface Fixture {
 }
 
 /**
- * A partner with one product, a sandbox customer with one account holding `statements` monthly
- * statements (month 1 oldest), and a sandbox ACCOUNT_READ key. The partner saves the oldest
+ * The import of a new partner with one product, a sandbox customer with one account holding
+ * `statements` monthly statements (month 1 oldest), with its ids. The partner saves the oldest
  * version of the bundle unless told otherwise, and is placed by the default rule unless a shard
  * is named.
  */
-export async function seedAccount(
-  options: { statements?: number; savedVersion?: string; scopes?: string[]; shard?: string } = {},
-): Promise<Fixture> {
-  const partnerId = uniqueId("partner");
-  const merchantKey = uniqueId("mk");
-  const customerId = uniqueId("cus");
-  const accountId = uniqueId("acc");
+export function newAccountImport(
+  options: { statements?: number; savedVersion?: string; shard?: string } = {},
+) {
+  const ids = {
+    partnerId: uniqueId("partner"),
+    merchantKey: uniqueId("mk"),
+    customerId: uniqueId("cus"),
+    accountId: uniqueId("acc"),
+  };
   const saved = options.savedVersion ?? OLDEST;
-  await importData({
+  const payload: ImportPayload = {
     partners: [
       {
-        partner_id: partnerId,
+        partner_id: ids.partnerId,
         name: "Test Partner",
         ...(options.shard === undefined ? {} : { shard: options.shard }),
-        products: [{ merchant_key: merchantKey, name: "Test Card" }],
+        products: [{ merchant_key: ids.merchantKey, name: "Test Card" }],
         saved_versions: { sandbox: saved, production: saved },
       },
     ],
     customers: [
       {
-        customer_id: customerId,
-        partner_id: partnerId,
+        customer_id: ids.customerId,
+        partner_id: ids.partnerId,
         environment: "sandbox",
-        merchant_key: merchantKey,
+        merchant_key: ids.merchantKey,
       },
     ],
-    accounts: [{ account_id: accountId, customer_id: customerId, status: "OPEN", currency: "USD" }],
+    accounts: [
+      { account_id: ids.accountId, customer_id: ids.customerId, status: "OPEN", currency: "USD" },
+    ],
     statements: Array.from({ length: options.statements ?? 0 }, (_, i) =>
-      monthlyStatement(accountId, i + 1),
+      monthlyStatement(ids.accountId, i + 1),
     ),
-  });
+  };
+  return { ids, payload };
+}
+
+/**
+ * A partner with one product, a sandbox customer with one account holding `statements` monthly
+ * statements (month 1 oldest), and a sandbox ACCOUNT_READ key (see `newAccountImport`).
+ */
+export async function seedAccount(
+  options: { statements?: number; savedVersion?: string; scopes?: string[]; shard?: string } = {},
+): Promise<Fixture> {
+  const { ids, payload } = newAccountImport(options);
+  await importData(payload);
   const { apiKey, keyId } = await createKey(
-    partnerId,
+    ids.partnerId,
     "sandbox",
     options.scopes ?? ["ACCOUNT_READ"],
   );
-  return { partnerId, merchantKey, customerId, accountId, key: apiKey, keyId };
+  return { ...ids, key: apiKey, keyId };
 }
 
 /** The statements path of a fixture's account. */
