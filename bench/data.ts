@@ -133,6 +133,13 @@ export async function applyMigrations(db: D1, folder = "migrations"): Promise<vo
   }
 }
 
+/** Migrates a service Worker's databases: both shards and the directory. */
+export async function migrateService(server: BenchServer, worker: string): Promise<void> {
+  await applyMigrations(await server.database(worker));
+  await applyMigrations(await server.database(worker, "DB_01"));
+  await applyMigrations(await server.database(worker, "DIRECTORY"), "migrations-directory");
+}
+
 async function operator(
   server: BenchServer,
   worker: "api" | "api-small",
@@ -343,11 +350,7 @@ export async function buildDataset(
 ): Promise<Dataset> {
   const large = await server.database("api");
   const small = await server.database("api-small");
-  for (const worker of ["api", "api-small"]) {
-    await applyMigrations(await server.database(worker));
-    await applyMigrations(await server.database(worker, "DB_01"));
-    await applyMigrations(await server.database(worker, "DIRECTORY"), "migrations-directory");
-  }
+  for (const worker of ["api", "api-small"]) await migrateService(server, worker);
 
   progress("small table: partner, keys and PDFs through the operator API");
   const smallKey = await seedPartner(server, "api-small", false);
