@@ -10,11 +10,12 @@ const unlimited = (namespace_id: string) => ({
 });
 
 // Six projects: `workers` runs inside workerd with the wrangler.toml bindings (two shards and the
-// directory, each migrated in test/support/setup.ts); `e2e` runs in Node and drives `npm start` over real HTTP; `node` checks the
-// scripts and the OpenAPI documents from Node; `client` tests the typed client; `browser` runs in
-// Node and drives headless Chromium against a throwaway local run (test/support/node/local-service.ts);
-// `renderer` runs inside workerd and calls the statement renderer Worker, built as a deploy builds
-// it, over its Service Binding (renderer/test/wrangler.toml).
+// directory, each migrated in test/support/setup.ts) and the renderer Worker beside them; `e2e`
+// runs in Node and drives `npm start` over real HTTP; `node` checks the scripts and the OpenAPI
+// documents from Node; `client` tests the typed client; `browser` runs in Node and drives headless
+// Chromium against a throwaway local run (test/support/node/local-service.ts); `renderer` runs
+// inside workerd and calls the statement renderer Worker, built as a deploy builds it, over its
+// Service Binding (renderer/test/wrangler.toml).
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
   const directoryMigrations = await readD1Migrations(
@@ -27,11 +28,12 @@ export default defineConfig(async () => {
   );
   return {
     test: {
-      // The Worker logs one JSON line per request and per failed webhook attempt; tests read
-      // them through spies or over HTTP, not stdout.
+      // The Worker logs one JSON line per request and per failed webhook attempt or render; tests
+      // read them through spies or over HTTP, not stdout.
       onConsoleLog: (log: string) =>
         !log.includes('{"request_id"') &&
         !log.startsWith('{"webhook_attempt"') &&
+        !log.startsWith('{"statement_render"') &&
         !log.startsWith("[outbox]"),
       // The interactive reference is copied into the static assets first (public/docs/vendor/).
       globalSetup: ["./test/support/node/reference-assets.global.ts"],
@@ -54,6 +56,9 @@ export default defineConfig(async () => {
                   WEBHOOK_TIMEOUT_MS: "1000",
                   // As in production: only public https hosts (.dev.vars allows loopback).
                   WEBHOOK_ALLOW_LOOPBACK: "false",
+                  // Render retries in seconds, not a day, so failure tests finish quickly.
+                  RENDER_RETRY_BASE_SECONDS: "1",
+                  RENDER_RETRY_WINDOW_SECONDS: "3",
                   // The fuzzer's seed and size: FUZZ_SEED=<seed> replays a run.
                   FUZZ_SEED: process.env.FUZZ_SEED ?? "",
                   FUZZ_RUNS: process.env.FUZZ_RUNS ?? "",
@@ -69,6 +74,9 @@ export default defineConfig(async () => {
                   OPERATOR_RATE_LIMITER: unlimited("1004"),
                   TIGHT_RATE_LIMITER: { namespace_id: "1009", simple: { limit: 3, period: 60 } },
                 },
+                // The statement renderer Worker, built as a deploy builds it: wrangler.toml's
+                // Service Binding resolves to it by name.
+                workers: [renderer],
               },
             }),
           ],

@@ -1,7 +1,7 @@
 // The demo data `npm start` loads: two partners, sandbox and production customers, two years of
-// monthly statements in the card-statement sign convention, and a one-page PDF per statement.
-// Everything is deterministic, so loading it again changes nothing.
-import { PDFDocument, type PDFFont, type PDFPage, rgb, StandardFonts } from "pdf-lib";
+// monthly statements in the card-statement sign convention, and how each product presents its
+// statement documents, which the service renders. Everything is deterministic, so loading it
+// again changes nothing.
 
 export type Environment = "sandbox" | "production";
 
@@ -40,9 +40,6 @@ interface Cycle {
 interface DemoAccount {
   account_id: string;
   customer_id: string;
-  /** Partner name and card name printed on the PDFs. */
-  issuer: string;
-  card: string;
   credit_limit: number;
   /** Annual percentage rate charged on a balance carried past its due date. */
   apr: number;
@@ -110,8 +107,6 @@ const ACCOUNTS: DemoAccount[] = [
     // Two years and two months of history: the account the printed curl lists.
     account_id: DEMO_ACCOUNT,
     customer_id: DEMO_CUSTOMER,
-    issuer: "Demo Bank",
-    card: "Everyday Card",
     credit_limit: 800_000,
     apr: 0.2499,
     first: [2024, 9],
@@ -133,8 +128,6 @@ const ACCOUNTS: DemoAccount[] = [
   {
     account_id: "acc_demo_travel",
     customer_id: DEMO_CUSTOMER,
-    issuer: "Demo Bank",
-    card: "Travel Card",
     credit_limit: 1_500_000,
     apr: 0.2199,
     first: [2026, 5],
@@ -146,8 +139,6 @@ const ACCOUNTS: DemoAccount[] = [
   {
     account_id: DEMO_LIVE_ACCOUNT,
     customer_id: DEMO_LIVE_CUSTOMER,
-    issuer: "Demo Bank",
-    card: "Everyday Card",
     credit_limit: 500_000,
     apr: 0.2499,
     first: [2026, 7],
@@ -156,8 +147,6 @@ const ACCOUNTS: DemoAccount[] = [
   {
     account_id: "acc_nw_lena",
     customer_id: "cus_nw_lena",
-    issuer: "Northwind Credit Union",
-    card: "Travel Rewards",
     credit_limit: 1_000_000,
     apr: 0.1899,
     first: [2026, 8],
@@ -166,8 +155,6 @@ const ACCOUNTS: DemoAccount[] = [
   {
     account_id: "acc_nw_omar",
     customer_id: "cus_nw_omar",
-    issuer: "Northwind Credit Union",
-    card: "Cash Back",
     credit_limit: 300_000,
     apr: 0.2699,
     first: [2026, 8],
@@ -252,7 +239,7 @@ function statementsOf(account: DemoAccount): DemoStatement[] {
 
 const STATEMENTS = new Map(ACCOUNTS.map((a) => [a.account_id, statementsOf(a)]));
 
-/** The newest statement of an account: its PDF is "not rendered yet", so it has no pdf_url. */
+/** The newest statement of an account, whose balance the account shows today. */
 function newest(accountId: string): DemoStatement {
   const list = STATEMENTS.get(accountId) ?? [];
   const last = list[list.length - 1];
@@ -269,7 +256,9 @@ function wholeDemo() {
         partner_id: DEMO_PARTNER,
         name: "Demo Bank",
         shard: "00",
-        products: [{ merchant_key: "mk_demo_bank", name: "Demo Bank Cards" }],
+        products: [
+          { merchant_key: "mk_demo_bank", name: "Demo Bank Cards", documents: "rendered" },
+        ],
         saved_versions: { sandbox: "2026-10-13", production: "2026-10-13" },
       },
       {
@@ -277,8 +266,8 @@ function wholeDemo() {
         name: "Northwind Credit Union",
         shard: "01",
         products: [
-          { merchant_key: "mk_nw_travel", name: "Northwind Travel Rewards" },
-          { merchant_key: "mk_nw_cashback", name: "Northwind Cash Back" },
+          { merchant_key: "mk_nw_travel", name: "Northwind Travel Rewards", documents: "rendered" },
+          { merchant_key: "mk_nw_cashback", name: "Northwind Cash Back", documents: "rendered" },
         ],
         saved_versions: { sandbox: "2025-05-05", production: "2025-05-05" },
       },
@@ -380,104 +369,15 @@ export const DEMO_KEYS: DemoKey[] = [
   },
 ];
 
-/** The statements that have a PDF: all but each account's newest. */
-export function statementsWithPdf(): DemoStatement[] {
-  return [...STATEMENTS.values()].flatMap((list) => list.slice(0, -1));
-}
+/**
+ * How each demo product presents its statement documents (`PATCH /operator/v1/products/…`):
+ * products render theirs (the import says so, for a local database older than rendering too).
+ */
+export const DEMO_PRESENTATION: Record<string, { display_name: string; accent_colour: string }> = {
+  mk_demo_bank: { display_name: "Demo Bank", accent_colour: "#17345f" },
+  mk_nw_travel: { display_name: "Northwind Travel Rewards", accent_colour: "#0a6b5a" },
+  mk_nw_cashback: { display_name: "Northwind Cash Back", accent_colour: "#7a3e9d" },
+};
 
-const money = (cents: number, currency: string) =>
-  new Intl.NumberFormat("en-US", { style: "currency", currency }).format(cents / 100);
-const day = (text: string) =>
-  new Date(text).toLocaleDateString("en-US", {
-    timeZone: "UTC",
-    year: "numeric",
-    month: "long",
-    day: "numeric",
-  });
-
-const SUMMARY: [keyof DemoStatement, string][] = [
-  ["previous_balance", "Previous balance"],
-  ["purchases", "Purchases"],
-  ["payments", "Payments"],
-  ["credits", "Credits"],
-  ["refunds", "Refunds"],
-  ["interest", "Interest charged"],
-  ["fees", "Fees charged"],
-];
-
-/** A one-page statement showing the figures, as the cardholder would receive it. */
-export async function renderStatementPdf(statement: DemoStatement): Promise<Uint8Array> {
-  const account = ACCOUNTS.find((a) => a.account_id === statement.account_id);
-  if (!account) throw new Error(`unknown account ${statement.account_id}`);
-  const doc = await PDFDocument.create({ updateMetadata: false });
-  doc.setTitle(`${account.issuer} ${account.card} statement ${statement.statement_id}`);
-  doc.setProducer("card-account-statements-api demo data");
-  doc.setCreationDate(new Date(statement.period_end_date));
-  doc.setModificationDate(new Date(statement.period_end_date));
-  const page = doc.addPage([612, 792]);
-  const regular = await doc.embedFont(StandardFonts.Helvetica);
-  const bold = await doc.embedFont(StandardFonts.HelveticaBold);
-  const ink = rgb(0.1, 0.12, 0.16);
-  const muted = rgb(0.42, 0.45, 0.5);
-  const text = (value: string, x: number, y: number, size = 11, font = regular, color = ink) =>
-    page.drawText(value, { x, y, size, font, color });
-  const right = (value: string, x: number, y: number, size = 11, font: PDFFont = regular) =>
-    text(value, x - font.widthOfTextAtSize(value, size), y, size, font);
-  const rule = (target: PDFPage, y: number) =>
-    target.drawLine({ start: { x: 56, y }, end: { x: 556, y }, thickness: 0.6, color: muted });
-
-  page.drawRectangle({ x: 0, y: 712, width: 612, height: 80, color: rgb(0.09, 0.2, 0.38) });
-  text(account.issuer, 56, 752, 22, bold, rgb(1, 1, 1));
-  text(`${account.card} statement`, 56, 730, 12, regular, rgb(0.85, 0.9, 1));
-
-  const currency = statement.currency;
-  let y = 672;
-  const facts: [string, string][] = [
-    ["Account", statement.account_id],
-    ["Customer", account.customer_id],
-    ["Statement period", `${day(statement.period_start_date)} – ${day(statement.period_end_date)}`],
-    ["Payment due", day(statement.due_date)],
-    ["Credit limit", money(account.credit_limit, currency)],
-  ];
-  for (const [label, value] of facts) {
-    text(label, 56, y, 10, regular, muted);
-    text(value, 190, y, 11);
-    y -= 20;
-  }
-
-  y -= 14;
-  text("Account summary", 56, y, 14, bold);
-  y -= 12;
-  rule(page, y);
-  y -= 22;
-  for (const [field, label] of SUMMARY) {
-    const value = statement[field];
-    text(label, 56, y);
-    right(typeof value === "number" ? money(value, currency) : "–", 556, y);
-    y -= 20;
-  }
-  rule(page, y + 8);
-  y -= 14;
-  text("New balance", 56, y, 13, bold);
-  right(money(statement.statement_balance, currency), 556, y, 13, bold);
-  y -= 24;
-  text("Minimum payment due", 56, y);
-  right(statement.minimum_due === undefined ? "–" : money(statement.minimum_due, currency), 556, y);
-  y -= 20;
-  text("Past due", 56, y);
-  right(
-    statement.overdue_amount === undefined ? "–" : money(statement.overdue_amount, currency),
-    556,
-    y,
-  );
-
-  text(
-    `Statement ${statement.statement_id} · amounts in ${currency} · a dash means no activity`,
-    56,
-    56,
-    9,
-    regular,
-    muted,
-  );
-  return doc.save();
-}
+/** The partners whose statements the demo renders. */
+export const DEMO_PARTNERS = [DEMO_PARTNER, MULTI_PRODUCT_PARTNER] as const;

@@ -10,11 +10,11 @@ import { setTimeout as sleep } from "node:timers/promises";
 import {
   DEMO_KEYS,
   DEMO_PARTNER,
+  DEMO_PARTNERS,
+  DEMO_PRESENTATION,
   DEMO_USERS,
   type DemoAccountRef,
   demoImports,
-  renderStatementPdf,
-  statementsWithPdf,
 } from "./demo-data.ts";
 import { migrateAll } from "./migrate.ts";
 import { runtimeLogFilter } from "./runtime-log.ts";
@@ -108,7 +108,9 @@ let loadingDemo = true;
 const REQUEST_LOG = /^(\{"request_id"|\[wrangler:info\] [A-Z]+ \/|\[outbox\] )/;
 
 function startWrangler(port: number): ChildProcess {
-  const args = [WRANGLER, "dev", "--port", String(port), "--ip", "127.0.0.1"];
+  // The API Worker (the first config is the one served) and the renderer Worker it binds.
+  const args = [WRANGLER, "dev", "-c", "wrangler.toml", "-c", "renderer/wrangler.toml"];
+  args.push("--port", String(port), "--ip", "127.0.0.1");
   args.push("--show-interactive-dev-session=false");
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
@@ -246,41 +248,67 @@ async function ensureKeys(base: string, brand: string, operator: Record<string, 
   return keys;
 }
 
-/** Uploads the PDFs the partner API does not link yet; returns how many. */
-async function uploadMissingPdfs(
-  base: string,
-  brand: string,
-  operator: Record<string, string>,
-  keys: Record<string, SavedKey>,
-): Promise<number> {
-  const linked = new Set<string>();
-  for (const spec of DEMO_KEYS) {
-    const api = partnerApi(base, brand, keys[spec.name]?.api_key ?? "");
-    for (const account of spec.accounts) {
-      let token: string | undefined;
-      do {
-        const after = token ? `&starting_after=${encodeURIComponent(token)}` : "";
-        const page = await api.statementsOf(account, `?limit=100${after}`);
-        if (page.status !== 200) fail(`reading demo statements failed: ${page.text}`);
-        const body = page.body as {
-          data: { statement_id: string; pdf_url?: string; pdf?: unknown }[];
-          next_page_token?: string;
-        };
-        for (const s of body.data) if (s.pdf_url || s.pdf) linked.add(s.statement_id);
-        token = body.next_page_token;
-      } while (token);
+/** How long `npm start` waits for the demo's documents to render, at most. */
+const RENDER_PATIENCE_MS = 3 * 60_000;
+
+/** The demo partners' statements whose render is in `status`. */
+async function rendersIn(base: string, operator: Record<string, string>, status: string) {
+  const ids = new Set<string>();
+  for (const partner of DEMO_PARTNERS) {
+    let after = "";
+    for (;;) {
+      const query = `status=${status}&limit=100${after ? `&starting_after=${after}` : ""}`;
+      const res = await call(`${base}/operator/v1/partners/${partner}/statement-renders?${query}`, {
+        headers: operator,
+      });
+      if (res.status !== 200) fail(`reading the demo's renders failed: ${res.status} ${res.text}`);
+      const page = res.body as { data: { statement_id: string }[]; has_more: boolean };
+      for (const render of page.data) ids.add(render.statement_id);
+      if (!page.has_more) break;
+      after = page.data.at(-1)?.statement_id ?? "";
     }
   }
-  const missing = statementsWithPdf().filter((s) => !linked.has(s.statement_id));
-  for (const statement of missing) {
-    const res = await call(`${base}/operator/v1/statements/${statement.statement_id}/pdf`, {
-      method: "PUT",
-      headers: { ...operator, "content-type": "application/pdf" },
-      body: await renderStatementPdf(statement),
+  return ids;
+}
+
+/**
+ * The demo's statement documents, rendered by the service: each product's presentation is set,
+ * any demo statement without a render (a local database from before the service rendered) is
+ * rendered, and the wait lasts until none is pending. Answers how many rendered now.
+ */
+async function renderDemoDocuments(base: string, operator: Record<string, string>) {
+  for (const [merchantKey, presentation] of Object.entries(DEMO_PRESENTATION)) {
+    const res = await call(`${base}/operator/v1/products/${merchantKey}`, {
+      method: "PATCH",
+      headers: { ...operator, "content-type": "application/json" },
+      body: JSON.stringify(presentation),
     });
-    if (res.status !== 204) fail(`uploading a demo PDF failed: ${res.status} ${res.text}`);
+    if (res.status !== 200) fail(`setting a demo product's look failed: ${res.text}`);
   }
-  return missing.length;
+  const known = new Set<string>();
+  for (const status of ["rendered", "failed"]) {
+    for (const id of await rendersIn(base, operator, status)) known.add(id);
+  }
+  let pending = await rendersIn(base, operator, "pending");
+  const unrendered = demoImports()
+    .flatMap((i) => i.statements)
+    .filter((s) => !known.has(s.statement_id) && !pending.has(s.statement_id));
+  for (const statement of unrendered) {
+    const res = await call(`${base}/operator/v1/statements/${statement.statement_id}/render`, {
+      method: "POST",
+      headers: operator,
+    });
+    if (res.status !== 202) fail(`rendering a demo statement failed: ${res.status} ${res.text}`);
+  }
+  const count = pending.size + unrendered.length;
+  const deadline = Date.now() + RENDER_PATIENCE_MS;
+  while (count > 0 && Date.now() < deadline) {
+    pending = await rendersIn(base, operator, "pending");
+    if (pending.size === 0) return count;
+    await sleep(250);
+  }
+  if (count > 0) fail(`the demo's ${pending.size} statement documents did not render in time`);
+  return count;
 }
 
 /** The newest outbox mail id to `to` (0 when none). */
@@ -372,7 +400,7 @@ async function main(): Promise<void> {
     await waitUntilServing(`http://127.0.0.1:${port}`, wrangler);
     const statements = await importDemo(base, operator);
     const keys = await ensureKeys(base, brand, operator);
-    const uploaded = await uploadMissingPdfs(base, brand, operator, keys);
+    const rendered = await renderDemoDocuments(base, operator);
     writeEnvFile(base, keys);
     const signIns = await demoSignInLinks(base, operator);
 
@@ -387,7 +415,7 @@ async function main(): Promise<void> {
       [
         "",
         `✔ Card Account Statements API on ${base}`,
-        `  Demo data: ${statements} statements loaded; ${uploaded} PDFs uploaded now.`,
+        `  Demo data: ${statements} statements loaded; ${rendered} PDFs rendered now.`,
         "",
         "  The demo customer's three newest statements, with the demo sandbox key:",
         "",

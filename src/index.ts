@@ -14,6 +14,8 @@ import { createVersionUsage, type VersionUsageOptions } from "./app/version-usag
 import { bundle } from "./canonical/bundle";
 import { dashboardRoutes } from "./dashboard";
 import type { DeliveryRef } from "./db/event-writes";
+import { RENDER_QUEUE, renderConsumer } from "./documents/render-queue";
+import type { RenderRef } from "./documents/render-store";
 import { fileRoutes } from "./documents/routes";
 import { runMaintenance } from "./jobs/maintenance";
 import { operatorRoutes } from "./operator/routes";
@@ -60,13 +62,17 @@ export function createApp(bundle: VersionBundle, options: VersionUsageOptions = 
 export const app = createApp(bundle);
 
 const deliverWebhooks = webhookConsumer(bundle);
+const render = renderConsumer();
 
-// HTTP requests; the queues (request logs, webhook deliveries); the five-minute maintenance cron.
+// HTTP requests; the queues (request logs, webhook deliveries, statement renders); the five-minute
+// maintenance cron.
 export default {
   fetch: app.fetch,
   queue: (batch, env) =>
     isRequestLogQueue(batch.queue)
       ? consumeRequestLogs(batch, env)
-      : deliverWebhooks(batch as MessageBatch<DeliveryRef>, env),
+      : batch.queue === RENDER_QUEUE
+        ? render(batch as MessageBatch<RenderRef>, env)
+        : deliverWebhooks(batch as MessageBatch<DeliveryRef>, env),
   scheduled: runMaintenance,
 } satisfies ExportedHandler<AppEnv["Bindings"], unknown>;

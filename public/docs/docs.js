@@ -1,9 +1,10 @@
-// The docs pages' only script, served from this origin: the version picker opens the chosen
-// version, and on the reference page Scalar (also served from this origin) replaces the plain
-// listing with the interactive reference. Without script, both work as plain HTML.
+// The docs pages' only script, served from this origin: the version and environment pickers open
+// the chosen reference, and on the reference page Scalar (also served from this origin) replaces
+// the plain listing with the interactive reference. Without script, both work as plain HTML.
 (() => {
-  const picker = document.getElementById("version-picker");
-  if (picker?.form) {
+  for (const id of ["version-picker", "environment-picker"]) {
+    const picker = document.getElementById(id);
+    if (!picker?.form) continue;
     picker.addEventListener("change", () => picker.form.submit());
     const button = picker.form.querySelector("button");
     if (button) button.hidden = true;

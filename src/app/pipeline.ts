@@ -6,6 +6,7 @@ import { readScopeOf } from "../db/customers";
 import { findCaller } from "../db/key-lookup";
 import { shardBinding } from "../db/shards";
 import { hashApiKey, parseApiKey } from "../domain/api-keys";
+import type { Environment } from "../domain/environment";
 import type { Scope } from "../domain/scopes";
 import { recordKeyUse } from "../keys/key-use";
 import type { AppEnv } from "./context";
@@ -129,12 +130,18 @@ export function resolveVersion(c: Context<AppEnv>): void {
   );
 }
 
-/** 404, exactly as for an unknown route, when the request's version does not have the route. */
+/**
+ * 404, exactly as for an unknown route, when the request's version does not have the route, or
+ * the key's environment may not call it.
+ */
 export function requireRouteInVersion(
   c: Context<AppEnv>,
-  route: { method: string; path: string },
+  route: { method: string; path: string; environments: readonly Environment[] },
 ): void {
-  if (!c.get("bundle").routeExists(c.get("version"), route.method, route.path)) {
+  if (
+    !route.environments.includes(c.get("caller").environment) ||
+    !c.get("bundle").routeExists(c.get("version"), route.method, route.path)
+  ) {
     throw routeNotFound(c.req.method, c.req.path);
   }
 }

@@ -6,6 +6,7 @@ import type { Context, MiddlewareHandler } from "hono";
 import type { ParamKeys } from "hono/types";
 import type { BodyOf, ResourceName, SchemaRef } from "../canonical/schemas";
 import type { ReadAhead } from "../db/key-lookup";
+import { ENVIRONMENTS, type Environment } from "../domain/environment";
 import type { Scope } from "../domain/scopes";
 import type { Json } from "../versioning";
 import type { AppEnv } from "./context";
@@ -78,6 +79,11 @@ export interface Route<M extends Method = Method, Path extends string = string> 
   scope: Scope | null;
   /** Reads one product's customers, so the merchant-key header rules apply. */
   customerScoped: boolean;
+  /**
+   * The environments whose keys may call it. Elsewhere it answers exactly as an unknown route, and
+   * that environment's reference leaves it out.
+   */
+  environments: readonly Environment[];
   /** False for a route whose behaviour the specification does not show: it answers 501. */
   implemented: boolean;
   query?: QueryDefinition<unknown>;
@@ -95,6 +101,8 @@ interface Declaration<M extends Method, Path extends string> {
   summary: string;
   scope: Scope | null;
   customerScoped?: boolean;
+  /** Both environments unless it says otherwise (the sandbox's simulations). */
+  environments?: readonly Environment[];
 }
 
 /**
@@ -141,6 +149,7 @@ export function route<
     summary: declaration.summary,
     scope: declaration.scope,
     customerScoped: declaration.customerScoped ?? false,
+    environments: declaration.environments ?? ENVIRONMENTS,
     implemented: true,
     ...(query ? { query: query as QueryDefinition<unknown> } : {}),
     ...(body ? { body } : {}),
@@ -174,6 +183,7 @@ export function notImplemented<const M extends Method, const Path extends string
   return {
     ...declaration,
     customerScoped: declaration.customerScoped ?? false,
+    environments: declaration.environments ?? ENVIRONMENTS,
     implemented: false,
     handle: () => {
       throw new ApiError("NOT_IMPLEMENTED_ERROR", `${shown} is not available in this service.`);
@@ -226,10 +236,10 @@ function planReads(c: Context<AppEnv>, route: Route): void {
 /**
  * The /v2 pipeline of a route, in one handler: its read plan, then authentication (on the shard
  * the key names, which becomes the request's database), the version, the rate limits, writes
- * paused while the partner's data moves to another shard, the route existing in that version (or
- * it answers exactly as an unknown route, before any other check), scope, product, the
- * Idempotency-Key of a served POST, and the handler.
- * Without a route, the pipeline of any other /v2 request: authenticated and versioned, then 404.
+ * paused while the partner's data moves to another shard, the route existing in that version and
+ * for the key's environment (or it answers exactly as an unknown route, before any other check),
+ * scope, product, the Idempotency-Key of a served POST, and the handler. Without a route, the
+ * pipeline of any other /v2 request: authenticated and versioned, then 404.
  */
 export function partnerRoute(route: Route | null): MiddlewareHandler<AppEnv> {
   const idempotency = route?.method === "POST" && route.implemented;

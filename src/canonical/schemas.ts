@@ -9,6 +9,7 @@ import {
 } from "../domain/customer";
 import { SCOPES } from "../domain/scopes";
 import type { Statement } from "../domain/statement";
+import { normaliseTimestamp } from "../domain/timestamp";
 import type { SchemaMap } from "../versioning";
 import {
   CreateWebhookEndpointRequestSchema,
@@ -97,6 +98,17 @@ export const CustomerSchema = z.object({
     .describe("Only on retrieve, and only for keys holding AUTHORIZED_USER_READ."),
 });
 
+/**
+ * A customer a sandbox simulation created: as retrieving it shows it, with the accounts it opened.
+ * Its fields are Customer's: a version change to Customer changes this schema too
+ * (test/reference/docs.test.ts holds the two together in every version).
+ */
+export const SimulatedCustomerSchema = CustomerSchema.extend({
+  accounts: z
+    .array(AccountSchema)
+    .describe("The accounts it opened, as the accounts list shows them."),
+});
+
 /** The `{data, has_more}` page of every list except statements. */
 const listOf = (item: z.ZodType) =>
   z.object({
@@ -176,6 +188,68 @@ export const CreateKeyRequestSchema = z.strictObject({
   name: z.string().min(1).max(255).optional().describe("A label for the key."),
 });
 
+/** The largest figure a simulation takes: ten billion in major units of a 2-decimal currency. */
+const MAX_SIMULATED = 1_000_000_000_000;
+
+/** A timestamp of a request body (its handler normalises it); 400 naming the field. */
+const timestampField = (field: string, description: string) =>
+  z
+    .string()
+    .refine((value) => normaliseTimestamp(value) !== null, `${field} must be an RFC 3339 timestamp`)
+    .meta({ format: "date-time", description: `${description} (RFC 3339).` });
+
+/** An amount of a simulated cycle, in its sign: a charge positive, a credit negative. */
+function simulatedAmount(sign: "charge" | "credit" | "balance", description: string) {
+  const amount = z.int();
+  const signed =
+    sign === "credit"
+      ? amount
+          .max(0, "must not be positive (money credited back)")
+          .min(-MAX_SIMULATED, `must be at least -${MAX_SIMULATED}`)
+      : amount
+          .min(0, sign === "charge" ? "must not be negative (a charge)" : "must not be negative")
+          .max(MAX_SIMULATED, `must be at most ${MAX_SIMULATED}`);
+  return signed.optional().describe(description);
+}
+
+export const SimulateCustomerRequestSchema = z.strictObject({
+  partner_customer_id: CustomerLinkRequestSchema.shape.partner_customer_id
+    .optional()
+    .describe("Your identifier for the customer, linked from the start."),
+  currency: z
+    .string()
+    .regex(/^[A-Z]{3}$/, "must be 3 capital letters (ISO 4217)")
+    .optional()
+    .describe("The account's ISO 4217 currency; `USD` when omitted."),
+  credit_limit: z
+    .int()
+    .min(0, "must not be negative")
+    .max(MAX_SIMULATED, `must be at most ${MAX_SIMULATED}`)
+    .optional()
+    .describe("The account's credit limit in the smallest currency unit; `500000` when omitted."),
+});
+
+export const SimulateStatementRequestSchema = z.strictObject({
+  customer_id: z.string().min(1).max(255).describe("A sandbox customer of the key's product."),
+  account_id: z.string().min(1).max(255).describe("One of that customer's accounts."),
+  period_end_date: timestampField(
+    "period_end_date",
+    "When the cycle closes; by default a month after the account's newest statement closed",
+  ).optional(),
+  due_date: timestampField(
+    "due_date",
+    "When payment is due; by default 25 days after the cycle closes",
+  ).optional(),
+  purchases: simulatedAmount("charge", "Purchases of the cycle. Positive."),
+  payments: simulatedAmount("credit", "Payments received in the cycle. Negative."),
+  credits: simulatedAmount("credit", "Credits applied in the cycle. Negative."),
+  refunds: simulatedAmount("credit", "Refunds posted in the cycle. Negative."),
+  interest: simulatedAmount("charge", "Interest charged in the cycle. Positive."),
+  fees: simulatedAmount("charge", "Fees charged in the cycle. Positive."),
+  minimum_due: simulatedAmount("balance", "Minimum payment due; by default worked out."),
+  overdue_amount: simulatedAmount("balance", "Portion already past due; by default 0."),
+});
+
 const { Event, EventList, EventResend } = eventSchemas(StatementSchema);
 
 /** The request bodies, by the name versions use for them. */
@@ -185,6 +259,8 @@ export const REQUEST_SCHEMAS = {
   CreateWebhookEndpointRequest: CreateWebhookEndpointRequestSchema,
   RollWebhookEndpointSecretRequest: RollWebhookEndpointSecretRequestSchema,
   ResendEventRequest: ResendEventRequestSchema,
+  SimulateCustomerRequest: SimulateCustomerRequestSchema,
+  SimulateStatementRequest: SimulateStatementRequestSchema,
 } as const;
 
 /** Names of the request bodies a change can reshape. */
@@ -198,6 +274,7 @@ const NAMED = {
   AccountList: listOf(AccountSchema),
   Customer: CustomerSchema,
   CustomerList: listOf(CustomerSchema),
+  SimulatedCustomer: SimulatedCustomerSchema,
   ApiKey: ApiKeySchema,
   ApiError: ApiErrorSchema,
   InvalidRequestError: InvalidRequestErrorSchema,
@@ -214,6 +291,8 @@ const NAMED = {
   CreateWebhookEndpointRequest: CreateWebhookEndpointRequestSchema,
   RollWebhookEndpointSecretRequest: RollWebhookEndpointSecretRequestSchema,
   ResendEventRequest: ResendEventRequestSchema,
+  SimulateCustomerRequest: SimulateCustomerRequestSchema,
+  SimulateStatementRequest: SimulateStatementRequestSchema,
 } as const;
 for (const [id, schema] of Object.entries(NAMED)) registry.add(schema, { id });
 
@@ -246,6 +325,7 @@ export const RESOURCES = [
   "AccountList",
   "Customer",
   "CustomerList",
+  "SimulatedCustomer",
   "ApiKey",
   "Event",
   "EventList",
@@ -301,6 +381,7 @@ const drift: [
   Same<z.infer<typeof StatementSchema>, Statement>,
   Same<z.infer<typeof AccountSchema>, Account>,
   Same<z.infer<typeof CustomerSchema>, Customer>,
+  Same<z.infer<typeof SimulatedCustomerSchema>, Customer & { accounts: Account[] }>,
   Same<(typeof ERROR_TYPES)[number], ErrorType>,
-] = [true, true, true, true];
+] = [true, true, true, true, true];
 void drift;

@@ -21,6 +21,8 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   "event.resent": "Re-sent an event",
   "saved_version.changed": "Changed the saved version",
   "saved_version.rolled_back": "Rolled back the saved version",
+  "product.presentation_changed": "Changed a product's statement look",
+  "product.documents_changed": "Changed how a product's statements get documents",
   "user.invited": "Invited a user",
   "user.role_changed": "Changed a role",
   "user.removed": "Removed a user",
@@ -51,9 +53,9 @@ function AuditView(props: { entries: AuditEntry[]; olderBefore: string | null })
   return (
     <>
       <p>
-        Every change to keys, webhook endpoints, saved versions and users, every re-sent event,
-        every sign-in and every view of production customers' data, whoever made it: a dashboard
-        user, an API key or the operator.
+        Every change to keys, webhook endpoints, saved versions, products and users, every re-sent
+        event, every sign-in and every view of production customers' data, whoever made it: a
+        dashboard user, an API key or the operator.
       </p>
       {props.entries.length === 0 ? (
         <p>Nothing yet.</p>

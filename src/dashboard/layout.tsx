@@ -77,6 +77,9 @@ function Header({ navigation, session, environment, section }: HeaderProps) {
     );
   }
   const env = environment ?? "sandbox";
+  // The switch offers the environments where the section's page lets this user in.
+  const action = navigation.find((entry) => entry.section === section)?.action;
+  const switchable = ENVIRONMENTS.filter((e) => !action || allows(session.user.role, action, e.id));
   return (
     <header class="top">
       <p class="brand">
@@ -110,10 +113,10 @@ function Header({ navigation, session, environment, section }: HeaderProps) {
           </button>
         </form>
       </div>
-      {environment && section !== undefined && (
+      {environment && section !== undefined && switchable.length > 1 && (
         <nav aria-label="Environment" class="environments">
           <ul>
-            {ENVIRONMENTS.map((e) => (
+            {switchable.map((e) => (
               <li>
                 <a
                   href={sectionPath(e.id, section)}

@@ -1,7 +1,9 @@
 // The dashboard's pages, one line each: what the dashboard mounts, and, in this order, the header's
 // navigation (the pages that have a link).
+import { documentsPage } from "../documents/documents-page";
 import { keyRevokePage, keyRollPage } from "../keys/key-actions";
 import { keysPage } from "../keys/keys-page";
+import { sandboxPage } from "../simulations/sandbox-page";
 import { endpointActionsPage } from "../webhooks/endpoint-actions";
 import { endpointPage } from "../webhooks/endpoint-page";
 import { webhooksPage } from "../webhooks/webhooks-page";
@@ -25,6 +27,8 @@ export const PAGES: readonly DashboardPage[] = [
   endpointPage,
   endpointActionsPage,
   versionPage,
+  sandboxPage,
+  documentsPage,
   customersPage,
   accountPage,
   teamPage,

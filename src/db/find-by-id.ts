@@ -50,6 +50,16 @@ export async function findStatement(shards: Shards, statementId: string): Promis
   );
 }
 
+/** The shard holding the product with this merchant key (its partner's live copy), or null. */
+export async function findProduct(shards: Shards, merchantKey: string): Promise<Found | null> {
+  return findOwner(
+    shards,
+    sql`SELECT x.partner_id, p.moving_to FROM products x
+      JOIN partners p ON p.partner_id = x.partner_id
+      WHERE x.merchant_key = ${merchantKey}`,
+  );
+}
+
 /** The shard holding the API key with this id (its partner's live copy), or null. */
 export async function findKey(shards: Shards, keyId: string): Promise<Found | null> {
   return findOwner(

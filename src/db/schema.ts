@@ -36,7 +36,13 @@ export const partners = sqliteTable("partners", {
   movedTo: text("moved_to"),
 });
 
-/** A card product of a partner, addressed by the merchant-key header. */
+/**
+ * A card product of a partner, addressed by the merchant-key header, and how its statement
+ * documents come to be: `rendered` by the service (the default) or `uploaded` by the operator
+ * (products stored before the service rendered documents were set to `uploaded`: migration 0012).
+ * Its presentation on those documents: a display name (else `name`), an accent colour (else the
+ * service's) and a logo, stored in R2 under its content hash, with its alternative text.
+ */
 export const products = sqliteTable(
   "products",
   {
@@ -45,6 +51,16 @@ export const products = sqliteTable(
       .notNull()
       .references(() => partners.partnerId),
     name: text("name").notNull(),
+    documents: text("documents", { enum: ["rendered", "uploaded"] })
+      .notNull()
+      .default("rendered"),
+    displayName: text("display_name"),
+    /** `#RRGGBB`. */
+    accentColour: text("accent_colour"),
+    /** R2 object key of the logo; the three logo columns are all set or all null. */
+    logoKey: text("logo_key"),
+    logoMediaType: text("logo_media_type", { enum: ["image/png", "image/jpeg"] }),
+    logoAltText: text("logo_alt_text"),
   },
   (t) => [index("products_partner_idx").on(t.partnerId, t.merchantKey)],
 );
@@ -171,6 +187,41 @@ export const statements = sqliteTable(
     index("statements_page_idx")
       .on(t.accountId, t.periodEndDate, t.statementId)
       .where(sql`hidden_at IS NULL`),
+  ],
+);
+
+/**
+ * The rendering of a statement's document: written with the statement when its product renders
+ * documents (the outbox the render queue works from), or when the operator asks for a render.
+ * `generation` changes with each request, so that a message of an earlier one never stores a
+ * document. `superseded`: an upload replaced the document, and no render may overwrite it.
+ */
+export const statementRenders = sqliteTable(
+  "statement_renders",
+  {
+    statementId: text("statement_id")
+      .primaryKey()
+      .references(() => statements.statementId),
+    // The statement's read scope, copied like `events`: the operator lists a partner's renders
+    // from one index range.
+    partnerId: text("partner_id").notNull(),
+    environment: text("environment", { enum: ["sandbox", "production"] }).notNull(),
+    merchantKey: text("merchant_key").notNull(),
+    status: text("status", { enum: ["pending", "rendered", "failed", "superseded"] }).notNull(),
+    generation: integer("generation").notNull().default(0),
+    /** Failed attempts of the current generation. */
+    attempts: integer("attempts").notNull().default(0),
+    /** When the current generation was asked for: its retry window counts from here. */
+    requestedAt: text("requested_at").notNull(),
+    /** When a pending render is due; the sweep re-sends a message long overdue. */
+    nextAttemptAt: text("next_attempt_at").notNull(),
+    completedAt: text("completed_at"),
+    /** Why the last attempt failed (a failed render keeps it). */
+    error: text("error"),
+  },
+  (t) => [
+    index("statement_renders_due_idx").on(t.status, t.nextAttemptAt),
+    index("statement_renders_partner_idx").on(t.partnerId, t.status, t.statementId),
   ],
 );
 

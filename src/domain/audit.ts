@@ -25,6 +25,8 @@ export const AUDIT_ACTIONS = [
   "event.resent",
   "saved_version.changed",
   "saved_version.rolled_back",
+  "product.presentation_changed",
+  "product.documents_changed",
   "user.invited",
   "user.role_changed",
   "user.removed",

@@ -61,7 +61,15 @@ const timestamp = z.string().transform((value, ctx) => {
   return normalised;
 });
 
-const Product = z.strictObject({ merchant_key: id, name: z.string().min(1).max(255) });
+/** How a product's statement documents come to be: rendered by the service, or uploaded. */
+export const DOCUMENT_SOURCES = ["rendered", "uploaded"] as const;
+
+/** A new product renders its documents unless it says `uploaded`; a stored one keeps its own. */
+const Product = z.strictObject({
+  merchant_key: id,
+  name: z.string().min(1).max(255),
+  documents: z.enum(DOCUMENT_SOURCES).optional(),
+});
 
 /** Whether `environment` offers `version`: a saved version must be one it offers. */
 export type VersionOffered = (version: string, environment: Environment) => boolean;

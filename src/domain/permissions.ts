@@ -9,8 +9,9 @@ const NONE: readonly Environment[] = [];
 
 /**
  * Each action, per role, with the environments it is allowed in. Partner-wide actions (team,
- * audit) list both environments or none. Developers build against sandbox: they manage its keys
- * and webhook endpoints, and only look at production's.
+ * audit, products' statement documents) list both environments or none. Developers build against
+ * sandbox: they manage its keys and webhook endpoints, and only look at production's. Simulations
+ * exist in sandbox only, for everyone.
  */
 export const PERMISSIONS = {
   "keys.view": { Admin: BOTH, Developer: BOTH },
@@ -31,6 +32,9 @@ export const PERMISSIONS = {
   "team.change_role": { Admin: BOTH, Developer: NONE },
   "team.remove": { Admin: BOTH, Developer: NONE },
   "audit.view": { Admin: BOTH, Developer: NONE },
+  "documents.view": { Admin: BOTH, Developer: BOTH },
+  "documents.change": { Admin: BOTH, Developer: NONE },
+  "simulations.run": { Admin: ["sandbox"], Developer: ["sandbox"] },
   "overview.view": { Admin: BOTH, Developer: BOTH },
   "logs.view": { Admin: BOTH, Developer: BOTH },
   "data.view": { Admin: BOTH, Developer: ["sandbox"] },
@@ -72,6 +76,9 @@ const DESCRIPTIONS: Record<DashboardAction, string> = {
   "team.change_role": "change roles",
   "team.remove": "remove users",
   "audit.view": "view the audit log",
+  "documents.view": "view how statement documents look",
+  "documents.change": "change how statement documents look",
+  "simulations.run": "run sandbox simulations",
   "overview.view": "view the overview",
   "logs.view": "view request logs",
   "data.view": "view customer data",
@@ -81,6 +88,9 @@ const DESCRIPTIONS: Record<DashboardAction, string> = {
 export function refusalOf(role: Role, action: DashboardAction, environment: Environment): string {
   const allowedIn = PERMISSIONS[action][role] as readonly Environment[];
   const what = DESCRIPTIONS[action];
+  if (!ROLES.some((r) => allows(r, action, environment))) {
+    return `Nobody can ${what} in ${environment}: it is for ${allowedIn.join(" and ")} only.`;
+  }
   if (allowedIn.length > 0) return `${role}s cannot ${what} in ${environment}; ask an Admin.`;
   return `Only Admins can ${what}.`;
 }

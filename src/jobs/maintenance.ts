@@ -1,20 +1,21 @@
-// The `scheduled()` handler, on every shard: re-send deliveries whose queue message was lost, purge
-// events and request logs past their 30 days, idempotency keys past their 24 hours, and dashboard
-// sessions and sign-in links past their end, and seal webhook endpoint secrets under the current
-// SIGNING_SECRET (those stored before sealing, and those sealed under a previous secret during a
-// rotation). Shards are worked side by side; one that fails is logged and the others are still
-// maintained.
+// The `scheduled()` handler, on every shard: re-send deliveries and renders whose queue message was
+// lost, purge events and request logs past their 30 days, idempotency keys past their 24 hours,
+// and dashboard sessions and sign-in links past their end, and seal webhook endpoint secrets under
+// the current SIGNING_SECRET (those stored before sealing, and those sealed under a previous
+// secret during a rotation). Shards are worked side by side; one that fails is logged and the
+// others are still maintained.
 
 import type { Bindings } from "../app/context";
 import { type Database, newQueryStats } from "../db/client";
 import { purgeExpiredCredentials } from "../db/sessions";
 import { forEachShard, openShards } from "../db/shards";
+import { overdueRenders } from "../documents/render-store";
 import { EVENT_RETENTION_MS } from "../domain/event";
 import { REQUEST_LOG_RETENTION_MS } from "../domain/request-log";
 import type { SecretSealer } from "../domain/secret-sealing";
 import { SESSION_IDLE_TIMEOUT_MS } from "../domain/session-policy";
 import { purgeExpiredRequestLogDays, purgeExpiredRequestLogs } from "../request-logs/log-store";
-import { sendDeliveries } from "../webhooks/delivery-queue";
+import { sendDeliveries, sendMessages } from "../webhooks/delivery-queue";
 import {
   overdueDeliveries,
   purgeExpiredEvents,
@@ -23,7 +24,7 @@ import {
 import { endpointsToReseal, resealSecrets } from "../webhooks/endpoint-store";
 import { secretSealerOf } from "../webhooks/endpoints";
 
-/** A delivery overdue by this much lost its message (queues add seconds, not minutes). */
+/** A delivery or render overdue by this much lost its message (queues add seconds, not minutes). */
 export const SWEEP_GRACE_MS = 5 * 60 * 1000;
 /** Rows handled per batch, and batches per run at most (the cron runs every five minutes). */
 const PER_BATCH = 500;
@@ -68,6 +69,7 @@ async function maintainShard(
   const idleCutoff = new Date(now.getTime() - SESSION_IDLE_TIMEOUT_MS).toISOString();
   const tasks: [string, () => Promise<number>][] = [
     ["resent", () => resendLost(env, db, shard, now)],
+    ["renders_resent", () => resendLostRenders(env, db, shard, now)],
     ["events_purged", () => drain(() => purgeExpiredEvents(db, before, PER_BATCH))],
     ["idempotency_keys_purged", () => drain(() => purgeExpiredIdempotencyKeys(db, at, PER_BATCH))],
     [
@@ -86,6 +88,18 @@ async function maintainShard(
     }
   }
   return figures;
+}
+
+/** Re-sends the renders of the shard whose message was lost; answers how many. */
+async function resendLostRenders(env: Bindings, db: Database, shard: string, now: Date) {
+  let resent = 0;
+  for (let i = 0; i < MAX_BATCHES; i++) {
+    const lost = await overdueRenders(db, shard, now, SWEEP_GRACE_MS, PER_BATCH);
+    await sendMessages(env.STATEMENT_RENDERS, lost);
+    resent += lost.length;
+    if (lost.length < PER_BATCH) break;
+  }
+  return resent;
 }
 
 /** Re-sends the deliveries of the shard whose message was lost; answers how many. */

@@ -7,6 +7,7 @@ import type { AppEnv } from "../app/context";
 import { ApiError, invalidRequest, partnerMoving } from "../app/errors";
 import { usePartnerDatabase } from "../app/partner-database";
 import { locatePartner } from "../db/directory";
+import { findProduct, findStatement } from "../db/find-by-id";
 import { partnerName } from "../db/partners";
 import type { PartnerDatabase } from "../db/shards";
 import { describeProblem, relevantIssues } from "../domain/validation-messages";
@@ -26,6 +27,26 @@ export function usePartner(
 ): void {
   if (access === "write" && found.moving) throw partnerMoving();
   usePartnerDatabase(c, found.db, found.shard);
+}
+
+/**
+ * The statement's shard as the request's database, for a write: 404 when no shard holds it, 503
+ * while its partner is being moved (or a shard cannot be read: it may be there).
+ */
+export async function requireStatement(c: Context<AppEnv>, statementId: string): Promise<void> {
+  const found = await findStatement(c.get("shards"), statementId);
+  if (!found) {
+    throw new ApiError("NOT_FOUND_ERROR", `No such statement: ${JSON.stringify(statementId)}`);
+  }
+  usePartner(c, found, "write");
+}
+
+/** The product's shard as the request's database, for a write; false when no shard holds it. */
+export async function useProductShard(c: Context<AppEnv>, merchantKey: string): Promise<boolean> {
+  const found = await findProduct(c.get("shards"), merchantKey);
+  if (!found) return false;
+  usePartner(c, found, "write");
+  return true;
 }
 
 /**

@@ -8,6 +8,7 @@ import type { Database } from "../db/client";
 import { statementEventWrites } from "../db/event-writes";
 import { jsonChunks } from "../db/json-rows";
 import { importedVersionRecords } from "../db/saved-versions";
+import { renderRequestWrites } from "../documents/render-store";
 import type { Actor } from "../domain/audit";
 import type { EventType } from "../domain/event";
 import type { ImportPayload, StatementInput } from "../domain/import-payload";
@@ -41,12 +42,17 @@ const SET_SAVED_VERSIONS =
   "FROM (SELECT value ->> 0 AS partner_id, value ->> 2 AS sandbox, value ->> 3 AS production " +
   "FROM json_each(?1)) AS j WHERE partners.partner_id = j.partner_id " +
   "AND (j.sandbox IS NOT NULL OR j.production IS NOT NULL)";
-/** Rows: [merchant_key, partner_id, name]. */
+/** Rows: [merchant_key, partner_id, name, documents | null]; a new product renders by default. */
 const UPSERT_PRODUCTS =
   "INSERT INTO products (merchant_key, partner_id, name) " +
   `SELECT value ->> 0, value ->> 1, value ->> 2 ${FROM_ROWS} ` +
   "ON CONFLICT (merchant_key) DO UPDATE SET name = excluded.name, " +
   `partner_id = ${keptOrNull("products", "partner_id", ["partner_id"])}`;
+/** Rows: [merchant_key, partner_id, name, documents | null]: a product naming its documents. */
+const SET_DOCUMENTS =
+  "UPDATE products SET documents = j.documents FROM (SELECT value ->> 0 AS merchant_key, " +
+  "value ->> 3 AS documents FROM json_each(?1)) AS j " +
+  "WHERE products.merchant_key = j.merchant_key AND j.documents IS NOT NULL";
 /** The partner's copy of its merchant keys (read by authentication), after new products. */
 const REFRESH_MERCHANT_KEYS =
   "UPDATE partners SET merchant_keys = (SELECT json_group_array(merchant_key) FROM " +
@@ -101,16 +107,21 @@ const CREATED: EventType = "statement.created";
 
 const statementRow = (s: StatementInput) => STATEMENT_COLUMNS.map(([f]) => s[f] ?? null);
 
-/** An import's writes for one atomic batch; those from `deliveriesFrom` on answer deliveries. */
+/**
+ * An import's writes for one atomic batch: those from `deliveriesFrom` answer webhook deliveries,
+ * and those from `rendersFrom` on answer the statement renders asked for.
+ */
 export interface ImportWrites {
   writes: D1PreparedStatement[];
   deliveriesFrom: number;
+  rendersFrom: number;
 }
 
 /**
  * The writes of an import, in dependency order, for one atomic batch: saved-version changes (with
  * their audit rows, attributed to `actor`) before the partners change, then each section, then a
- * `statement.created` event for each new statement and its webhook deliveries, last.
+ * `statement.created` event for each new statement and its webhook deliveries, then the renders of
+ * the new statements whose products render their documents, last.
  */
 export function writesOf(
   db: Database,
@@ -148,12 +159,16 @@ export function writesOf(
     each(SET_SAVED_VERSIONS, partnerChunks);
   }
   const products = partners.flatMap((p) =>
-    (p.products ?? []).map((product) => [product.merchant_key, p.partner_id, product.name]),
+    (p.products ?? []).map((product) => [
+      product.merchant_key,
+      p.partner_id,
+      product.name,
+      product.documents ?? null,
+    ]),
   );
-  each(
-    UPSERT_PRODUCTS,
-    jsonChunks(products, (row) => row),
-  );
+  const productChunks = jsonChunks(products, (row) => row);
+  each(UPSERT_PRODUCTS, productChunks);
+  if (products.some((row) => row[3] !== null)) each(SET_DOCUMENTS, productChunks);
   each(
     REFRESH_MERCHANT_KEYS,
     jsonChunks(
@@ -209,5 +224,8 @@ export function writesOf(
   for (const { events } of announced) writes.push(prepared(db, events));
   const deliveriesFrom = writes.length;
   for (const { deliveries } of announced) writes.push(prepared(db, deliveries));
-  return { writes, deliveriesFrom };
+  const rendersFrom = writes.length;
+  for (const rows of statementChunks)
+    writes.push(prepared(db, renderRequestWrites(rows, createdAt)));
+  return { writes, deliveriesFrom, rendersFrom };
 }

@@ -3,6 +3,7 @@
 // guards that refuse what another import changed between that read and the write.
 import type { Database } from "../db/client";
 import { type DeliveryRef, deliveriesOf } from "../db/event-writes";
+import { type RenderRef, renderRefsOf } from "../documents/render-store";
 import type { Actor } from "../domain/audit";
 import type { ImportPayload, StatementInput } from "../domain/import-payload";
 import {
@@ -115,12 +116,12 @@ function review(payload: ImportPayload, existing: Existing, now: Date) {
 }
 
 /**
- * What an import did: applied (with the counts and the webhook deliveries its new events created,
- * for the caller to enqueue), or refused with every problem named, nothing written: `invalid` for
+ * What an import did: applied (with the counts, the webhook deliveries its new events created and
+ * the renders of its new statements, for the caller to enqueue), or refused with every problem named, nothing written: `invalid` for
  * bad references, `conflict` for changes that closed statements and ownership never allow.
  */
 export type ImportOutcome =
-  | { kind: "applied"; counts: ImportCounts; deliveries: DeliveryRef[] }
+  | { kind: "applied"; counts: ImportCounts; deliveries: DeliveryRef[]; renders: RenderRef[] }
   | { kind: "invalid" | "conflict"; problems: string[] };
 
 /** Problems listed in a refusal, at most. */
@@ -140,7 +141,7 @@ export interface ImportContext {
 
 /**
  * Applies an import atomically, with a `statement.created` event for each new statement in the
- * same batch, or refuses it whole.
+ * same batch (and its render, when its product renders documents), or refuses it whole.
  */
 export async function importPayload(
   db: Database,
@@ -162,24 +163,26 @@ export async function importPayload(
   };
   // From here on only the writes' JSON chunks are needed: nothing else of the payload is used
   // across the write, so a large import holds one copy of its rows while D1 works.
-  const { writes, deliveriesFrom } = writesOf(db, payload, existing, newStatements, {
+  const { writes, deliveriesFrom, rendersFrom } = writesOf(db, payload, existing, newStatements, {
     now,
     defaultVersion,
     actor,
   });
   let deliveries: DeliveryRef[] = [];
+  let renders: RenderRef[] = [];
   await beforeWrite?.();
   if (writes.length > 0) {
     try {
       const results = await db.$client.batch(writes);
-      deliveries = deliveriesOf(results.slice(deliveriesFrom), shard);
+      deliveries = deliveriesOf(results.slice(deliveriesFrom, rendersFrom), shard);
+      renders = renderRefsOf(results.slice(rendersFrom), shard);
     } catch (err) {
       const conflict = concurrentChange(err);
       if (conflict === null) throw err;
       return { kind: "conflict", problems: [conflict] };
     }
   }
-  return { kind: "applied", counts, deliveries };
+  return { kind: "applied", counts, deliveries, renders };
 }
 
 /** Why a guard refused the batch: another import changed the same rows meanwhile. */

@@ -21,16 +21,25 @@ import { atomically, type Query } from "../db/batch";
 import type { Database } from "../db/client";
 import { defaultShard, placePartners } from "../db/directory";
 import { deliveriesOf, type EventWrites, statementEventWrites } from "../db/event-writes";
-import { findKey, findStatement } from "../db/find-by-id";
+import { findKey } from "../db/find-by-id";
 import { changeSavedVersion, readSavedVersion } from "../db/saved-versions";
 import { statements } from "../db/schema";
+import { storeStatementDocument } from "../documents/attach";
+import { documentOperatorRoutes } from "../documents/operator-routes";
+import { enqueueRenders } from "../documents/render-queue";
 import { parseImportPayload } from "../domain/import-payload";
 import { SCOPES } from "../domain/scopes";
 import { revokeApiKey } from "../keys/key-lifecycle";
 import { createApiKey, keyOwner } from "../keys/key-store";
 import { enqueueDeliveries } from "../webhooks/delivery-queue";
 import { operatorAuth } from "./auth";
-import { partnerNotFound, requirePartner, usePartner, validationError } from "./common";
+import {
+  partnerNotFound,
+  requirePartner,
+  requireStatement,
+  usePartner,
+  validationError,
+} from "./common";
 import { importPayload } from "./import";
 import { placeImport } from "./import-placement";
 import { operatorMoveRoutes } from "./moves";
@@ -52,17 +61,6 @@ const CreateKey = z.strictObject({
 const SavedVersion = z.strictObject({ version: z.string() });
 
 /**
- * The R2 object key of a statement's PDF: named by its content, so an upload never overwrites the
- * bytes a stored row points to. The row moves to the new object only once it is fully stored:
- * an upload that fails at any step leaves the statement as it was.
- */
-async function pdfObjectKey(statementId: string, bytes: Uint8Array): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-  const hex = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
-  return `statements/${encodeURIComponent(statementId)}/${hex}.pdf`;
-}
-
-/**
  * One atomic batch: the events (checked against the row before the change), their deliveries,
  * then the change itself; the new deliveries are then enqueued.
  */
@@ -75,15 +73,6 @@ async function changeWithEvents(
   const [, created] = await atomically(db, [announced.events, announced.deliveries, change]);
   const deliveries = deliveriesOf(created ? [created] : [], c.get("shard"));
   await enqueueDeliveries(c.env.WEBHOOK_DELIVERIES, deliveries, c.get("requestId"));
-}
-
-/** The statement's shard as the request's database (404 when no shard holds it). */
-async function useStatementShard(c: Context<AppEnv>, statementId: string): Promise<void> {
-  const found = await findStatement(c.get("shards"), statementId);
-  if (!found) {
-    throw new ApiError("NOT_FOUND_ERROR", `No such statement: ${JSON.stringify(statementId)}`);
-  }
-  usePartner(c, found, "write");
 }
 
 /** 409 naming every conflict of an import. */
@@ -144,6 +133,7 @@ export const operatorRoutes = new Hono<AppEnv>()
         : conflict(outcome.problems);
     }
     await enqueueDeliveries(c.env.WEBHOOK_DELIVERIES, outcome.deliveries, c.get("requestId"));
+    await enqueueRenders(c.env, outcome.renders, c.get("requestId"));
     return c.json({ imported: outcome.counts });
   })
 
@@ -240,28 +230,26 @@ export const operatorRoutes = new Hono<AppEnv>()
     if (new TextDecoder().decode(bytes.subarray(0, 5)) !== "%PDF-") {
       throw invalidRequest(["The body is not a PDF document (it must start with %PDF-)."]);
     }
-    await useStatementShard(c, statementId);
-    const key = await pdfObjectKey(statementId, bytes);
-    await c.get("documents").put(key, bytes, "application/pdf");
-    // The first document of a visible statement is announced; a replaced one is not.
-    const db = c.get("db");
-    const announced = statementEventWrites(
-      "statement.pdf_available",
-      JSON.stringify([[statementId]]),
-      c.get("now")().toISOString(),
-      sql`s.pdf_key IS NULL AND s.hidden_at IS NULL`,
+    await requireStatement(c, statementId);
+    await storeStatementDocument(
+      {
+        db: c.get("db"),
+        shard: c.get("shard"),
+        documents: c.get("documents"),
+        webhooks: c.env.WEBHOOK_DELIVERIES,
+        requestId: c.get("requestId"),
+        now: c.get("now")(),
+      },
+      statementId,
+      bytes,
+      { kind: "upload" },
     );
-    const update = db
-      .update(statements)
-      .set({ pdfKey: key })
-      .where(eq(statements.statementId, statementId));
-    await changeWithEvents(c, announced, update);
     return c.body(null, 204);
   })
 
   .post("/operator/v1/statements/:statement_id/hide", async (c) => {
     const statementId = c.req.param("statement_id");
-    await useStatementShard(c, statementId);
+    await requireStatement(c, statementId);
     const [row] = await c
       .get("db")
       .select({ hiddenAt: statements.hiddenAt })
@@ -290,6 +278,7 @@ export const operatorRoutes = new Hono<AppEnv>()
   .route("/", operatorPartnerRoutes)
   .route("/", operatorMoveRoutes)
   .route("/", operatorVersionRoutes)
+  .route("/", documentOperatorRoutes)
 
   .all("/operator/*", (c) => {
     throw routeNotFound(c.req.method, c.req.path);

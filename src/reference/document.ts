@@ -2,6 +2,7 @@
 // change, and an operation for every /v2 route of the route list, from its declaration.
 import type { Route } from "../app/route";
 import { changelogEntryPath } from "../app/version-headers";
+import type { Environment } from "../domain/environment";
 import {
   IDEMPOTENCY_KEY_PATTERN,
   IDEMPOTENCY_KEY_RULE,
@@ -23,6 +24,12 @@ import { webhooksOf } from "./webhooks";
 export type { HeaderNames } from "./responses";
 
 export type OpenApiDocument = Record<string, Json>;
+
+/** Whether the route names a customer, in its path or its body: it may answer not found. */
+function namesCustomer(route: Route): boolean {
+  const body = route.body?.schema.schema as { shape?: Record<string, unknown> } | undefined;
+  return route.path.includes(":customer_id") || body?.shape?.customer_id !== undefined;
+}
 
 function operationOf(route: Route, headers: HeaderNames, deprecated: boolean): Json {
   const { success } = route;
@@ -58,7 +65,7 @@ function operationOf(route: Route, headers: HeaderNames, deprecated: boolean): J
   responses[400] = errors(route.implemented ? "InvalidRequest" : "BadRequest");
   responses[401] = errors("Unauthorized");
   if (route.scope) responses[403] = errors("Forbidden");
-  if (route.implemented && route.path.includes(":customer_id")) {
+  if (route.implemented && namesCustomer(route)) {
     responses[404] = errors("CustomerNotFound");
   } else if (route.implemented && /:(event_id|webhook_endpoint_id)/.test(route.path)) {
     responses[404] = errors("NotFound");
@@ -77,6 +84,11 @@ function operationOf(route: Route, headers: HeaderNames, deprecated: boolean): J
   const notes = [
     route.scope ? `Requires the \`${route.scope}\` scope.` : "Needs no scope beyond a valid key.",
   ];
+  if (!route.environments.includes("production")) {
+    notes.push(
+      "Sandbox keys only: a production key gets `404`, as for a route that does not exist.",
+    );
+  }
   if (!route.implemented) notes.push("Not available in this service: answers `501`.");
   const operation: Json = {
     operationId: operationIdOf(route),
@@ -96,13 +108,25 @@ function operationOf(route: Route, headers: HeaderNames, deprecated: boolean): J
   return operation;
 }
 
-function describeVersion(bundle: VersionBundle, version: string, headers: HeaderNames): string {
+function describeVersion(
+  bundle: VersionBundle,
+  version: string,
+  headers: HeaderNames,
+  environment: Environment,
+): string {
   const entry = bundle.versionOf(version);
+  const other = environment === "sandbox" ? "production" : "sandbox";
   const lines = [
     `API version \`${version}\`${entry?.released ? "" : " (unreleased, sandbox keys only)"}. ` +
       `Send \`${headers.version}: ${version}\` to use it for one request, or save it as your ` +
       "default for an environment. Every response after authentication names its version in " +
       `\`${headers.version}\`.`,
+    "",
+    `This reference is for ${environment} keys` +
+      (environment === "sandbox" ? ", with the sandbox's simulations" : "") +
+      (bundle.isSupported(version, other)
+        ? `; [${other} keys' reference](/docs?version=${version}&environment=${other}).`
+        : "."),
   ];
   const deprecated = entry?.deprecated;
   if (deprecated) {
@@ -151,17 +175,22 @@ function withoutUnused<T>(
   return Object.fromEntries(Object.entries(all).filter(([name]) => kept.has(name)));
 }
 
-/** Builds the reference of one version of the bundle. Throws for a version it does not hold. */
+/**
+ * Builds the reference of one version of the bundle for the keys of one environment (the routes
+ * they may call). Throws for a version it does not hold.
+ */
 export function buildOpenApiDocument(
   bundle: VersionBundle,
   version: string,
   headers: HeaderNames,
+  environment: Environment,
 ): OpenApiDocument {
   const entry = bundle.versionOf(version);
   if (!entry) throw new Error(`unknown version ${version}`);
   const deprecated = entry.deprecated !== undefined;
   const paths: Record<string, Record<string, Json>> = {};
   for (const route of ROUTES) {
+    if (!route.environments.includes(environment)) continue;
     if (!bundle.routeExists(version, route.method, route.path)) continue;
     const path = openApiPath(route.path);
     paths[path] ??= {};
@@ -187,7 +216,7 @@ export function buildOpenApiDocument(
     info: {
       title: "Card Account Statements API",
       version,
-      description: describeVersion(bundle, version, headers),
+      description: describeVersion(bundle, version, headers, environment),
       license: {
         name: "Proprietary: for partners under contract",
         identifier: "LicenseRef-Partner",

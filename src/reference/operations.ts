@@ -41,10 +41,18 @@ export const TAGS: readonly (readonly [segment: string, tag: string, description
   ],
   ["keys", "Keys", "API keys, created with the scopes of the key creating them."],
   ["customers", "Customers", "The customers of the product your key reads."],
+  [
+    "simulations",
+    "Sandbox simulations",
+    "Sandbox keys only: customers, accounts and statements of your own, whose documents render " +
+      "and whose events reach your webhook endpoints like real ones.",
+  ],
 ];
 
 export function tagOf(path: string): string {
   const segments = path.split("/");
+  // What a simulation makes (customers, statements) is not its section: it is a simulation.
+  if (segments[2] === "simulations") return "Sandbox simulations";
   for (const [segment, tag] of TAGS) {
     if (segments.some((s) => s.startsWith(segment))) return tag;
   }

@@ -3,6 +3,7 @@
 // nothing else), and the interactive reference is served from this origin too.
 import { html, raw } from "hono/html";
 import type { HtmlEscapedString } from "hono/utils/html";
+import { ENVIRONMENTS, type Environment } from "../domain/environment";
 import type { ChangelogEntry } from "./changelog";
 import type { OpenApiDocument } from "./document";
 import { operationListing } from "./listing";
@@ -33,20 +34,37 @@ const STYLE = raw(`<style>
   details.response { margin: .3rem 0; } summary { cursor: pointer; }
 </style>`);
 
-/** The top bar of every docs page, with the version picker (a form: it works without script). */
-export function docsBar(versions: readonly string[], current: string | null): Html {
+/** The OpenAPI document of a version for an environment's keys (sandbox's is the plain name). */
+export function documentPath(version: string, environment: Environment): string {
+  return `/openapi/${version}.json${environment === "sandbox" ? "" : `?environment=${environment}`}`;
+}
+
+/**
+ * The top bar of every docs page, with the version and environment pickers (a form: it works
+ * without script).
+ */
+export function docsBar(
+  versions: readonly string[],
+  current: string | null,
+  environment: Environment = "sandbox",
+): Html {
   const options = versions.map(
     (v) => html`<option value="${v}" ${v === current ? "selected" : ""}>${v}</option>`,
+  );
+  const environments = ENVIRONMENTS.map(
+    (e) => html`<option value="${e}" ${e === environment ? "selected" : ""}>${e}</option>`,
   );
   return html`<header><nav class="docs-bar" aria-label="Documentation">
   <strong>Card Account Statements API</strong>
   <form method="get" action="/docs">
     <label for="version-picker">Version</label>
     <select id="version-picker" name="version">${options}</select>
+    <label for="environment-picker">Keys</label>
+    <select id="environment-picker" name="environment">${environments}</select>
     <button type="submit">Show</button>
   </form>
   <a href="/docs/changelog">Changelog</a>
-  ${current ? html`<a href="/openapi/${current}.json">OpenAPI document</a>` : ""}
+  ${current ? html`<a href="${documentPath(current, environment)}">OpenAPI document</a>` : ""}
 </nav></header>`;
 }
 
@@ -70,25 +88,31 @@ ${body}
  * The reference of one version: the plain listing, and the mount point of the interactive
  * reference, which replaces the listing once its script has loaded.
  */
-export function referencePage(versions: readonly string[], doc: OpenApiDocument): Html {
+export function referencePage(
+  versions: readonly string[],
+  doc: OpenApiDocument,
+  environment: Environment,
+): Html {
   const version = doc.info.version as string;
   return page(
     `Card Account Statements API · ${version}`,
-    html`${docsBar(versions, version)}
+    html`${docsBar(versions, version, environment)}
 ${operationListing(doc)}
-<div id="app" data-openapi-url="/openapi/${version}.json"></div>`,
+<div id="app" data-openapi-url="${documentPath(version, environment)}"></div>`,
     html`<script src="${REFERENCE_SCRIPT}" defer></script>`,
   );
 }
 
-/** A page for a version that does not exist: the picker and the versions to choose. */
-export function unknownVersionPage(versions: readonly string[], asked: string): Html {
+/**
+ * A page for a reference that does not exist (a version, or a version for the keys asked for):
+ * the pickers, why, and the versions to choose.
+ */
+export function unknownVersionPage(versions: readonly string[], why: string): Html {
   return page(
     "Unknown version · Card Account Statements API",
     html`${docsBar(versions, null)}
 <main class="docs-page"><h1>Unknown version</h1>
-<p class="notice">There is no version ${JSON.stringify(asked.slice(0, 64))}.
-Choose one of: ${versions.join(", ")}.</p></main>`,
+<p class="notice">${why} Choose one of: ${versions.join(", ")}.</p></main>`,
   );
 }
 

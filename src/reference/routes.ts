@@ -4,6 +4,7 @@ import { type Context, Hono } from "hono";
 import type { AppEnv } from "../app/context";
 import { ApiError } from "../app/errors";
 import { merchantKeyHeader, versionHeader } from "../app/headers";
+import type { Environment } from "../domain/environment";
 import type { VersionBundle } from "../versioning";
 import { buildChangelog } from "./changelog";
 import { buildOpenApiDocument, type OpenApiDocument } from "./document";
@@ -11,11 +12,15 @@ import { changelogPage, referencePage, unknownVersionPage } from "./pages";
 
 const documents = new WeakMap<VersionBundle, Map<string, OpenApiDocument>>();
 
-/** The document of a version, built once per isolate, bundle and header naming. */
-function documentOf(c: Context<AppEnv>, version: string): OpenApiDocument {
+/** The document of a version for an environment, built once per isolate, bundle and header naming. */
+function documentOf(
+  c: Context<AppEnv>,
+  version: string,
+  environment: Environment,
+): OpenApiDocument {
   const bundle = c.get("bundle");
   const headers = { version: versionHeader(c.env), merchantKey: merchantKeyHeader(c.env) };
-  const key = `${version} ${headers.version} ${headers.merchantKey}`;
+  const key = `${version} ${environment} ${headers.version} ${headers.merchantKey}`;
   let built = documents.get(bundle);
   if (!built) {
     built = new Map();
@@ -23,13 +28,31 @@ function documentOf(c: Context<AppEnv>, version: string): OpenApiDocument {
   }
   let doc = built.get(key);
   if (!doc) {
-    doc = buildOpenApiDocument(bundle, version, headers);
+    doc = buildOpenApiDocument(bundle, version, headers, environment);
     built.set(key, doc);
   }
   return doc;
 }
 
 const versionsOf = (c: Context<AppEnv>) => c.get("bundle").versions.map((v) => v.id);
+
+/**
+ * The environment whose keys a reference is for (`?environment=`, sandbox by default: its keys
+ * have every route), or why there is no such reference.
+ */
+function environmentOf(
+  c: Context<AppEnv>,
+  version: string,
+): { environment: Environment } | { missing: string } {
+  const asked = c.req.query("environment") ?? "sandbox";
+  if (asked !== "sandbox" && asked !== "production") {
+    return { missing: `There is no environment ${JSON.stringify(asked.slice(0, 64))}.` };
+  }
+  if (!c.get("bundle").isSupported(version, asked)) {
+    return { missing: `Version ${JSON.stringify(version)} is for sandbox keys only.` };
+  }
+  return { environment: asked };
+}
 
 const CACHE = "public, max-age=300";
 
@@ -77,14 +100,22 @@ export const docsRoutes = new Hono<AppEnv>()
           `Documents: ${versions.map((v) => `${v}.json`).join(", ")}.`,
       );
     }
+    const keys = environmentOf(c, version);
+    if ("missing" in keys) throw new ApiError("NOT_FOUND_ERROR", keys.missing);
     c.header("Cache-Control", CACHE);
     c.header("Access-Control-Allow-Origin", "*");
-    return c.json(documentOf(c, version));
+    return c.json(documentOf(c, version, keys.environment));
   })
   .get("/docs", (c) => {
     const versions = versionsOf(c);
     const asked = c.req.query("version") ?? c.get("bundle").newestReleased;
     pageHeaders(c);
-    if (!versions.includes(asked)) return c.html(unknownVersionPage(versions, asked), 404);
-    return c.html(referencePage(versions, documentOf(c, asked)));
+    if (!versions.includes(asked)) {
+      const why = `There is no version ${JSON.stringify(asked.slice(0, 64))}.`;
+      return c.html(unknownVersionPage(versions, why), 404);
+    }
+    const keys = environmentOf(c, asked);
+    if ("missing" in keys) return c.html(unknownVersionPage(versions, keys.missing), 404);
+    const { environment } = keys;
+    return c.html(referencePage(versions, documentOf(c, asked, environment), environment));
   });

@@ -9,6 +9,7 @@ import * as orderEvents from "./order-events";
 import * as orders from "./orders";
 import * as paymentMethods from "./payment-methods";
 import * as rewardsCategories from "./rewards-categories";
+import * as simulations from "./simulations";
 import * as statements from "./statements";
 import * as transactionIntents from "./transaction-intents";
 import * as webhookEndpoints from "./webhook-endpoints";
@@ -44,6 +45,8 @@ export const ROUTES = [
   webhookEndpoints.deleteWebhookEndpoint,
   webhookEndpoints.rollWebhookEndpointSecret,
   webhookEndpoints.enableWebhookEndpoint,
+  simulations.simulateCustomer,
+  simulations.simulateStatement,
 ] as const;
 
 type NameOf<R> = R extends { method: infer M extends string; path: infer P extends string }

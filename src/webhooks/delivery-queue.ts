@@ -1,19 +1,20 @@
-// Handing new webhook deliveries to the queue. The delivery rows are already committed with the
-// change (the outbox), so a failed send loses nothing: the scheduled sweep enqueues it later.
+// Handing new work to a queue: webhook deliveries, and statement renders. The rows a message
+// stands for are already committed with the change (the outbox), so a failed send loses nothing:
+// the scheduled sweep enqueues it later.
 import type { DeliveryRef } from "../db/event-writes";
 
 /** Queues accept at most 100 messages per sendBatch. */
 const SEND_BATCH = 100;
 
-/** Sends one message per delivery; `delaySeconds` postpones them all. */
-export async function sendDeliveries(
+/** Sends one message per body; `delaySeconds` postpones them all. */
+export async function sendMessages<Body>(
   queue: Queue,
-  deliveries: readonly DeliveryRef[],
+  bodies: readonly Body[],
   delaySeconds = 0,
 ): Promise<void> {
-  for (let i = 0; i < deliveries.length; i += SEND_BATCH) {
+  for (let i = 0; i < bodies.length; i += SEND_BATCH) {
     await queue.sendBatch(
-      deliveries.slice(i, i + SEND_BATCH).map((body) => ({
+      bodies.slice(i, i + SEND_BATCH).map((body) => ({
         body,
         contentType: "json" as const,
         ...(delaySeconds > 0 ? { delaySeconds } : {}),
@@ -22,18 +23,30 @@ export async function sendDeliveries(
   }
 }
 
-/** Like `sendDeliveries`, but a failure is only logged: the sweep will send what was not sent. */
-export async function enqueueDeliveries(
+/** Like `sendMessages`, but a failure is only logged: the sweep will send what was not sent. */
+export async function enqueueMessages<Body>(
   queue: Queue,
-  deliveries: readonly DeliveryRef[],
+  bodies: readonly Body[],
   requestId: string,
+  what = "webhook",
 ): Promise<void> {
-  if (deliveries.length === 0) return;
+  if (bodies.length === 0) return;
   try {
-    await sendDeliveries(queue, deliveries);
+    await sendMessages(queue, bodies);
   } catch (err) {
     console.error(
-      JSON.stringify({ request_id: requestId, error: `webhook enqueue failed: ${String(err)}` }),
+      JSON.stringify({ request_id: requestId, error: `${what} enqueue failed: ${String(err)}` }),
     );
   }
 }
+
+/** Sends one message per delivery. */
+export const sendDeliveries = (queue: Queue, deliveries: readonly DeliveryRef[], delay = 0) =>
+  sendMessages(queue, deliveries, delay);
+
+/** Enqueues new deliveries; a failure is logged, and the sweep sends them later. */
+export const enqueueDeliveries = (
+  queue: Queue,
+  deliveries: readonly DeliveryRef[],
+  requestId: string,
+) => enqueueMessages(queue, deliveries, requestId);

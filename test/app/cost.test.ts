@@ -328,8 +328,8 @@ describe("page tokens and products", () => {
           partner_id: partnerId,
           name: "Two Products",
           products: [
-            { merchant_key: productA, name: "Card A" },
-            { merchant_key: productB, name: "Card B" },
+            { merchant_key: productA, name: "Card A", documents: "uploaded" },
+            { merchant_key: productB, name: "Card B", documents: "uploaded" },
           ],
         },
       ],

@@ -4,7 +4,7 @@
 // secret shown once), see a delivery signed with it and re-send it, roll the secret, delete the
 // endpoint → a Developer is refused a production change in the page and over HTTP → revoke → the
 // API answers 401. axe-core checks every page on the way for WCAG 2.1 A/AA violations.
-import { createServer, type Server } from "node:http";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,50 +15,21 @@ import {
   operatorFetch as operatorRequest,
   startLocalService,
 } from "../support/node/local-service";
+import { type Received, startReceiver } from "../support/node/webhook-receiver";
 
 let service: LocalService;
 let browser: Browser;
 const pagesChecked: string[] = [];
 
-/** Webhook deliveries the loopback receiver got (local runs allow loopback endpoints). */
-interface Delivery {
-  headers: Record<string, string>;
-  body: string;
-}
-const deliveries: Delivery[] = [];
-let receiver: Server;
-let receiverUrl: string;
-
-function startReceiver(): Promise<void> {
-  receiver = createServer((req, res) => {
-    let body = "";
-    req.on("data", (chunk: Buffer) => {
-      body += chunk.toString();
-    });
-    req.on("end", () => {
-      const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(req.headers)) {
-        if (typeof value === "string") headers[name] = value;
-      }
-      deliveries.push({ headers, body });
-      res.end();
-    });
-  });
-  return new Promise((resolve) => {
-    receiver.listen(0, "127.0.0.1", () => {
-      const address = receiver.address();
-      receiverUrl = `http://127.0.0.1:${typeof address === "object" && address ? address.port : 0}`;
-      resolve();
-    });
-  });
-}
+/** The loopback receiver of webhook deliveries (local runs allow loopback endpoints). */
+let receiver: Awaited<ReturnType<typeof startReceiver>>;
 
 /** Waits until the receiver holds `count` deliveries. */
-async function receivedCount(count: number): Promise<Delivery[]> {
-  for (let attempt = 0; attempt < 300 && deliveries.length < count; attempt++) {
+async function receivedCount(count: number): Promise<Received[]> {
+  for (let attempt = 0; attempt < 300 && receiver.received.length < count; attempt++) {
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  return deliveries;
+  return receiver.received;
 }
 
 /** The oldest version the run serves, from its changelog (the bundle's versions, newest first). */
@@ -106,7 +77,11 @@ async function expectAccessible(page: Page): Promise<void> {
 }
 
 beforeAll(async () => {
-  [service, browser] = await Promise.all([startLocalService(), launchChromium(), startReceiver()]);
+  [service, browser, receiver] = await Promise.all([
+    startLocalService(),
+    launchChromium(),
+    startReceiver(),
+  ]);
   const changelog = (await (await fetch(`${service.base}/changelog`)).json()) as {
     versions: { version: string }[];
   };
@@ -118,7 +93,9 @@ beforeAll(async () => {
         {
           partner_id: PARTNER,
           name: "Browser Bank",
-          products: [{ merchant_key: "mk_browser", name: "Browser Card" }],
+          // Its PDFs are uploaded, so a new statement announces itself once (the re-send below
+          // counts deliveries); the sandbox's simulated statements render all the same.
+          products: [{ merchant_key: "mk_browser", name: "Browser Card", documents: "uploaded" }],
           saved_versions: { sandbox: OLDEST, production: OLDEST },
         },
       ],
@@ -162,7 +139,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await browser?.close();
   await service?.stop();
-  receiver?.close();
+  receiver?.server.close();
 });
 
 describe("the partner dashboard in a browser", () => {
@@ -248,7 +225,7 @@ describe("the partner dashboard in a browser", () => {
     await admin.getByRole("link", { name: "Webhooks" }).click();
     await admin.waitForURL(/\/dashboard\/sandbox\/webhooks$/);
     await expectAccessible(admin);
-    const hookUrl = `${receiverUrl}/statements`;
+    const hookUrl = `${receiver.url}/statements`;
     await admin.getByLabel("URL", { exact: true }).fill(hookUrl);
     await admin.getByLabel("Description (optional)").fill("browser test");
     await admin.getByRole("button", { name: "Add endpoint" }).click();
@@ -399,6 +376,38 @@ describe("the partner dashboard in a browser", () => {
     }
     expect(log.indexOf("Revoked a key")).toBeLessThan(log.indexOf("Rolled a key"));
 
+    // How the partner's statements look: the Admin sets the accent colour.
+    await admin.getByRole("link", { name: "Documents" }).click();
+    await admin.waitForURL(/\/dashboard\/documents$/);
+    await expectAccessible(admin);
+    await admin.getByLabel("Accent colour").fill("#0a6b5a");
+    await admin.getByRole("button", { name: /^Save/ }).click();
+    await admin.waitForURL(/\/dashboard\/documents\?notice=saved$/);
+    await expectAccessible(admin);
+
+    // The sandbox makes its own data: a test customer, a closed cycle, its statement and PDF.
+    await admin.goto(`${service.base}/dashboard/sandbox/keys`);
+    await admin.getByRole("link", { name: "Simulations" }).click();
+    await admin.waitForURL(/\/dashboard\/sandbox\/simulations$/);
+    await expectAccessible(admin);
+    await admin.getByRole("button", { name: "Create customer" }).click();
+    await admin.waitForURL(/\/simulations\/customers\/cus_\w+\?notice=customer$/);
+    await expectAccessible(admin);
+    await admin.getByRole("button", { name: /^Close the next billing cycle/ }).click();
+    await admin.waitForURL(/\/simulations\/statements\/st_\w+\?notice=statement$/);
+    await expectAccessible(admin);
+    const statementPage = admin.url();
+    const openPdf = admin.getByRole("link", { name: "Open the PDF" });
+    for (let tries = 0; (await openPdf.count()) === 0 && tries < 120; tries++) {
+      await sleep(250);
+      await admin.goto(statementPage);
+    }
+    const pdfLink = await openPdf.getAttribute("href");
+    const pdf = await admin.request.get(new URL(pdfLink as string, service.base).href);
+    expect(pdf.status()).toBe(200);
+    expect(pdf.headers()["content-type"]).toBe("application/pdf");
+    expect((await pdf.body()).subarray(0, 5).toString()).toBe("%PDF-");
+
     // Signing out ends the session; the sign-in pages are accessible too.
     await admin.getByRole("button", { name: "Sign out", exact: true }).click();
     await admin.waitForURL(/\/dashboard\/sign-in\?notice=signed-out$/);
@@ -415,7 +424,13 @@ describe("the partner dashboard in a browser", () => {
   });
 
   it("checked every kind of dashboard page for accessibility", () => {
-    const kinds = pagesChecked.map((p) => p.replace(/key_\w+/, ":key").replace(/we_\w+/, ":id"));
+    const kinds = pagesChecked.map((p) =>
+      p
+        .replace(/key_\w+/, ":key")
+        .replace(/we_\w+/, ":id")
+        .replace(/cus_\w+/, ":customer")
+        .replace(/st_\w+/, ":statement"),
+    );
     expect(new Set(kinds)).toEqual(
       new Set([
         "/dashboard/sign-in/confirm",
@@ -431,6 +446,10 @@ describe("the partner dashboard in a browser", () => {
         "/dashboard/production/webhooks",
         "/dashboard/team",
         "/dashboard/audit",
+        "/dashboard/documents",
+        "/dashboard/sandbox/simulations",
+        "/dashboard/sandbox/simulations/customers/:customer",
+        "/dashboard/sandbox/simulations/statements/:statement",
         "/dashboard/sign-in",
       ]),
     );

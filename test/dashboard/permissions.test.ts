@@ -54,6 +54,10 @@ const RULES: [string, Where, boolean, boolean][] = [
   ["change a role", "partner-wide", true, false],
   ["remove a user", "partner-wide", true, false],
   ["view the audit log", "partner-wide", true, false],
+  ["view statement documents", "partner-wide", true, true],
+  ["change how statement documents look", "partner-wide", true, false],
+  ["run sandbox simulations", "sandbox", true, true],
+  ["run sandbox simulations", "production", false, false],
   ["view the overview", "sandbox", true, true],
   ["view the overview", "production", true, true],
   ["view request logs", "sandbox", true, true],
@@ -232,6 +236,20 @@ const ATTEMPTS: Record<string, Attempt> = {
     send: (client, _env, user) => client.post(`/dashboard/team/${user}/remove`),
   },
   "view the audit log": { action: "audit.view", send: (client) => client.get("/dashboard/audit") },
+  "view statement documents": {
+    action: "documents.view",
+    send: (client) => client.get("/dashboard/documents"),
+  },
+  "change how statement documents look": {
+    action: "documents.change",
+    prepare: async (team) => team.merchantKey ?? "",
+    send: (client, _env, product) =>
+      client.post(`/dashboard/documents/${product}`, { accent_colour: "#0a7d4f" }),
+  },
+  "run sandbox simulations": {
+    action: "simulations.run",
+    send: (client, env) => client.post(`/dashboard/${env}/simulations/customers`),
+  },
   "view the overview": {
     action: "overview.view",
     send: (client, env) => client.get(`/dashboard/${env}`),
@@ -285,7 +303,7 @@ describe("the role × action × environment rules", () => {
           expect([200, 201, 303], await res.clone().text()).toContain(res.status);
         } else {
           expect(res.status).toBe(403);
-          expect(await res.text()).toMatch(/Only Admins can|Developers cannot/);
+          expect(await res.text()).toMatch(/Only Admins can|Developers cannot|Nobody can/);
           expect(await auditCount(team)).toBe(before);
         }
       });

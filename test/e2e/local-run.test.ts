@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_PARTNER, demoImports } from "../../scripts/demo-data.ts";
 import { freePort } from "../support/node/local-service.ts";
 import { NpmStart as LocalRun, STARTUP_MS, scratchCopy } from "../support/node/npm-start.ts";
+import { pdfText } from "../support/node/pdf-text.ts";
 
 /** Whether nothing answers on the port any more, waiting up to `ms` for it to close. */
 async function closes(port: number, ms: number): Promise<boolean> {
@@ -147,9 +148,10 @@ describe("npm start", () => {
     expect(typeof page.next_page_token).toBe("string");
     const ends = page.data.map((s) => s.period_end_date);
     expect(ends).toEqual([...ends].sort().reverse());
-    // The newest PDF is "not rendered yet"; the older ones have links.
-    expect(page.data[0]?.pdf_url).toBeUndefined();
-    expect(page.data[1]?.pdf_url).toMatch(new RegExp(`^http://localhost:${port}/files/`));
+    // The service rendered every demo statement's document by the time the curl is printed.
+    for (const s of page.data) {
+      expect(s.pdf_url).toMatch(new RegExp(`^http://localhost:${port}/files/`));
+    }
   });
 
   it("serves two years of statements in the card-statement sign convention", async () => {
@@ -170,20 +172,25 @@ describe("npm start", () => {
     }
     const quiet = statements.filter((s) => !("purchases" in s) && !("payments" in s));
     expect(quiet.length).toBeGreaterThanOrEqual(1);
-    expect(statements.filter((s) => s.pdf_url).length).toBe(statements.length - 1);
+    expect(statements.filter((s) => s.pdf_url).length).toBe(statements.length);
   });
 
   it("follows a pdf_url to the PDF without a key", async () => {
     const res = await fetch(printed.url, { headers: { authorization: basic(printed.key) } });
     const page = (await res.json()) as StatementPage;
-    const link = page.data.find((s) => s.pdf_url)?.pdf_url;
-    expect(link).toBeDefined();
-    const pdf = await fetch(link as string);
+    const statement = page.data[0] as Statement;
+    const pdf = await fetch(statement.pdf_url as string);
     expect(pdf.status).toBe(200);
     expect(pdf.headers.get("content-type")).toBe("application/pdf");
     const bytes = new Uint8Array(await pdf.arrayBuffer());
     expect(new TextDecoder().decode(bytes.slice(0, 5))).toBe("%PDF-");
     expect(Number(pdf.headers.get("content-length"))).toBe(bytes.length);
+    // The service's own rendering, in the product's presentation, not a placeholder.
+    const text = await pdfText(bytes);
+    expect(text).toContain("Demo Bank");
+    expect(text).toContain(`Statement ${statement.statement_id}`);
+    const balance = (statement.statement_balance as number) / 100;
+    expect(text).toContain(balance.toLocaleString("en-US", { style: "currency", currency: "USD" }));
   });
 
   it("keeps production keys and data apart from sandbox", async () => {
@@ -240,7 +247,7 @@ describe("npm start", () => {
       runs.push(again);
       const second = await again.ready();
       expect(second.key).toBe(printed.key);
-      expect(again.output).toMatch(/; 0 PDFs uploaded now\./);
+      expect(again.output).toMatch(/; 0 PDFs rendered now\./);
       // Fresh sign-in links each start (the demo users are invited once).
       expect(again.output).toMatch(/Admin +admin@demo-bank\.example +http:\S+token=/);
       const res = await fetch(second.url, { headers: { authorization: basic(second.key) } });

@@ -3,60 +3,14 @@
 // README's example run exactly as written.
 import { spawnSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, type Server } from "node:http";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { createClient, verifyWebhook } from "@card-statements/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type LocalService, startLocalService } from "../support/node/local-service";
+import { type LocalService, operatorFetch, startLocalService } from "../support/node/local-service";
+import { startReceiver, waitFor } from "../support/node/webhook-receiver";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
-
-interface Received {
-  path: string;
-  headers: Record<string, string>;
-  body: string;
-}
-
-/** A webhook receiver on 127.0.0.1: `/ok/…` answers 200, `/fail-twice/…` 500 twice, then 200. */
-function startReceiver(): Promise<{ server: Server; url: string; received: Received[] }> {
-  const received: Received[] = [];
-  const counts = new Map<string, number>();
-  const server = createServer((req, res) => {
-    let body = "";
-    req.on("data", (chunk: Buffer) => {
-      body += chunk.toString();
-    });
-    req.on("end", () => {
-      const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(req.headers)) {
-        if (typeof value === "string") headers[name] = value;
-      }
-      const where = req.url ?? "/";
-      received.push({ path: where, headers, body });
-      const count = (counts.get(where) ?? 0) + 1;
-      counts.set(where, count);
-      res.statusCode = where.startsWith("/fail-twice/") && count <= 2 ? 500 : 200;
-      res.end();
-    });
-  });
-  return new Promise((resolve) => {
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      const port = typeof address === "object" && address ? address.port : 0;
-      resolve({ server, url: `http://127.0.0.1:${port}`, received });
-    });
-  });
-}
-
-async function waitFor(received: Received[], prefix: string, count: number, ms = 30_000) {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    const got = received.filter((r) => r.path.startsWith(prefix));
-    if (got.length >= count || Date.now() > deadline) return got;
-    await sleep(50);
-  }
-}
 
 /** One closed statement a month, ending `months` months before November 2026. */
 function statement(accountId: string, index: number) {
@@ -75,15 +29,14 @@ describe("partner integration over HTTP", () => {
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let apiKey: string;
 
-  function operator(method: string, route: string, body?: unknown, type = "application/json") {
-    return fetch(`${service.base}/operator/v1${route}`, {
+  const operator = (method: string, route: string, body?: unknown, type?: string) =>
+    operatorFetch(service, route, {
       method,
-      headers: { authorization: `Bearer ${service.operatorToken}`, "content-type": type },
       ...(body === undefined
         ? {}
         : { body: typeof body === "string" ? body : JSON.stringify(body) }),
+      ...(type ? { headers: { "content-type": type } } : {}),
     });
-  }
 
   beforeAll(async () => {
     receiver = await startReceiver();
@@ -94,13 +47,14 @@ describe("partner integration over HTTP", () => {
         WEBHOOK_RETRY_WINDOW_SECONDS: "60",
       },
     });
-    // The README's demo ids: a customer whose everyday account holds 250 statements.
+    // The README's demo ids: a customer whose everyday account holds 250 statements, of a
+    // product whose documents are uploaded (as a programme that renders elsewhere does).
     const res = await operator("POST", "/import", {
       partners: [
         {
           partner_id: "demo_bank",
           name: "Demo Bank",
-          products: [{ merchant_key: "mk_demo", name: "Card" }],
+          products: [{ merchant_key: "mk_demo", name: "Card", documents: "uploaded" }],
         },
       ],
       customers: [

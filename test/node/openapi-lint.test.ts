@@ -1,5 +1,5 @@
-// Every version's OpenAPI document, as a local run serves it, lints clean with Redocly's
-// recommended ruleset: no error and no warning.
+// Every version's OpenAPI document, for each environment's keys, as a local run serves it, lints
+// clean with Redocly's recommended ruleset: no error and no warning.
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
@@ -18,13 +18,16 @@ beforeAll(async () => {
   service = await startLocalService();
   dir = mkdtempSync(path.join(os.tmpdir(), "openapi-"));
   const changelog = (await (await fetch(`${service.base}/changelog`)).json()) as {
-    versions: { version: string; reference: string }[];
+    versions: { version: string; reference: string; environments: string[] }[];
   };
   files = [];
-  for (const { version, reference } of changelog.versions) {
-    const file = path.join(dir, `${version}.json`);
-    writeFileSync(file, await (await fetch(`${service.base}${reference}`)).text());
-    files.push(file);
+  for (const { version, reference, environments } of changelog.versions) {
+    for (const environment of environments) {
+      const file = path.join(dir, `${version}.${environment}.json`);
+      const query = environment === "sandbox" ? "" : `?environment=${environment}`;
+      writeFileSync(file, await (await fetch(`${service.base}${reference}${query}`)).text());
+      files.push(file);
+    }
   }
 }, 180_000);
 

@@ -55,7 +55,7 @@ describe("imports that span several write statements", () => {
         {
           partner_id: partnerId,
           name: "Bulk",
-          products: [{ merchant_key: merchantKey, name: "C" }],
+          products: [{ merchant_key: merchantKey, name: "C", documents: "uploaded" }],
         },
       ],
       customers: [

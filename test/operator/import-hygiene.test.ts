@@ -45,7 +45,7 @@ describe("ids", () => {
         {
           partner_id: partnerId,
           name: "Edge",
-          products: [{ merchant_key: merchantKey, name: "Card" }],
+          products: [{ merchant_key: merchantKey, name: "Card", documents: "uploaded" }],
         },
       ],
       customers: [

@@ -105,7 +105,7 @@ describe("ownership never moves", () => {
         {
           partner_id: f.partnerId,
           name: "P",
-          products: [{ merchant_key: secondProduct, name: "Gold" }],
+          products: [{ merchant_key: secondProduct, name: "Gold", documents: "uploaded" }],
         },
       ],
     });
@@ -240,7 +240,7 @@ describe("concurrent imports", () => {
         {
           partner_id: p.partnerId,
           name: "P",
-          products: [{ merchant_key: merchantKey, name: "C" }],
+          products: [{ merchant_key: merchantKey, name: "C", documents: "uploaded" }],
         },
       ],
     }));

@@ -31,8 +31,8 @@ describe("POST /operator/v1/import", () => {
           partner_id: partnerId,
           name: "Acme",
           products: [
-            { merchant_key: mk1, name: "Acme Card" },
-            { merchant_key: mk2, name: "Acme Gold" },
+            { merchant_key: mk1, name: "Acme Card", documents: "uploaded" },
+            { merchant_key: mk2, name: "Acme Gold", documents: "uploaded" },
           ],
           saved_versions: { sandbox: NEWEST_RELEASED, production: OLDEST },
         },
@@ -199,7 +199,11 @@ describe("POST /operator/v1/import", () => {
     const second = uniqueId("mk");
     await importData({
       partners: [
-        { partner_id: f.partnerId, name: "P", products: [{ merchant_key: second, name: "Gold" }] },
+        {
+          partner_id: f.partnerId,
+          name: "P",
+          products: [{ merchant_key: second, name: "Gold", documents: "uploaded" }],
+        },
       ],
     });
     const without = await api(statementsPath(f), { key: f.key });

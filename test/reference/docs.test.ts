@@ -99,6 +99,65 @@ describe("GET /openapi/{version}.json", () => {
     }
   });
 
+  it("leaves the sandbox's simulations out of every production reference, and says so in sandbox's", async () => {
+    const sandboxOnly = ROUTES.filter((r) => !r.environments.includes("production"));
+    expect(sandboxOnly.map((r) => `${r.method} ${r.path}`)).toEqual([
+      "POST /v2/simulations/customers",
+      "POST /v2/simulations/statements",
+    ]);
+    for (const version of VERSIONS) {
+      const sandbox = await documentOf(version);
+      for (const route of sandboxOnly) {
+        const op = sandbox.paths[route.path]?.post;
+        expect(op?.tags).toEqual(["Sandbox simulations"]);
+        expect(op?.description).toContain("Sandbox keys only");
+      }
+      const production = await request(`/openapi/${version}.json?environment=production`);
+      if (!bundle.isSupported(version, "production")) {
+        expect(production.status).toBe(404);
+        continue;
+      }
+      const doc = await expectJson<Json>(production, 200);
+      expect(Object.keys(doc.paths).filter((p) => p.startsWith("/v2/simulations"))).toEqual([]);
+      expect(doc.tags.map((t: Json) => t.name)).not.toContain("Sandbox simulations");
+      expect(doc.components.schemas.SimulateCustomerRequest).toBeUndefined();
+      expect(doc.components.schemas.SimulatedCustomer).toBeUndefined();
+      expect(doc.info.description).toContain("This reference is for production keys");
+      const operations = Object.values<Json>(doc.paths).flatMap((ops) => Object.values(ops));
+      expect(operations).toHaveLength(ROUTES.length - sandboxOnly.length);
+    }
+    const unknown = await request(`/openapi/${OLDEST}.json?environment=staging`);
+    expect(unknown.status).toBe(404);
+  });
+
+  it("shows a simulated customer with Customer's fields in every version, and its accounts", async () => {
+    for (const version of VERSIONS) {
+      const { schemas } = (await documentOf(version)).components;
+      const { accounts, ...fields } = schemas.SimulatedCustomer.properties;
+      expect(fields).toEqual(schemas.Customer.properties);
+      expect(accounts.items).toEqual({ $ref: "#/components/schemas/Account" });
+      expect(schemas.SimulatedCustomer.required).toEqual([
+        ...(schemas.Customer.required ?? []),
+        "accounts",
+      ]);
+    }
+  });
+
+  it("shows each environment's reference at /docs, with a picker", async () => {
+    const production = await request(`/docs?version=${OLDEST}&environment=production`);
+    expect(production.status).toBe(200);
+    const page = await production.text();
+    expect(page).toContain(`data-openapi-url="/openapi/${OLDEST}.json?environment=production"`);
+    expect(page).toContain('<option value="production" selected>');
+    expect(page).not.toContain("/v2/simulations");
+    const sandbox = await (await request(`/docs?version=${OLDEST}`)).text();
+    expect(sandbox).toContain("/v2/simulations/statements");
+    const latest = bundle.versions.find((v) => !v.released)?.id as string;
+    const refused = await request(`/docs?version=${latest}&environment=production`);
+    expect(refused.status).toBe(404);
+    expect(await refused.text()).toContain("is for sandbox keys only");
+  });
+
   it("documents every /v2 route of the route list with its scope and responses", async () => {
     const doc = await documentOf(OLDEST);
     const operations = Object.values<Json>(doc.paths).flatMap((ops) => Object.values<Json>(ops));

@@ -360,8 +360,8 @@ describe("isolation of accounts by partner, product and environment", () => {
           partner_id: partnerId,
           name: "Two Cards",
           products: [
-            { merchant_key: mkA, name: "Card A" },
-            { merchant_key: mkB, name: "Card B" },
+            { merchant_key: mkA, name: "Card A", documents: "uploaded" },
+            { merchant_key: mkB, name: "Card B", documents: "uploaded" },
           ],
         },
       ],

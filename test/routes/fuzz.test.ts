@@ -8,7 +8,7 @@ import { env, exports } from "cloudflare:workers";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { api, expectJson, operator } from "../support/api";
-import { assertMatchesReference } from "../support/contract";
+import { assertMatchesReference, keyEnvironment } from "../support/contract";
 import { createKey, pdfBytes, seedAccount, statementsPath } from "../support/fixtures";
 import {
   type Generated,
@@ -75,7 +75,10 @@ async function check(input: Generated): Promise<void> {
     throw new Error(`${req.method} ${url} → ${res.status}: ${text.slice(0, 300)}`);
   }
   const { pathname, search } = new URL(url);
-  if (pathname.startsWith("/v2/")) await assertMatchesReference(pathname + search, req.method, res);
+  if (pathname.startsWith("/v2/")) {
+    const environment = keyEnvironment(req.headers.get("authorization"));
+    await assertMatchesReference(pathname + search, req.method, res, undefined, environment);
+  }
 }
 
 describe("HTTP fuzzing", () => {

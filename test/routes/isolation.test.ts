@@ -195,8 +195,8 @@ describe("cross-product isolation", () => {
           partner_id: partnerId,
           name: "Two Cards",
           products: [
-            { merchant_key: classic, name: "Classic" },
-            { merchant_key: gold, name: "Gold" },
+            { merchant_key: classic, name: "Classic", documents: "uploaded" },
+            { merchant_key: gold, name: "Gold", documents: "uploaded" },
           ],
           saved_versions: { sandbox: OLDEST },
         },

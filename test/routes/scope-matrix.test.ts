@@ -47,6 +47,12 @@ const INTEGRATION: readonly [string, Scope | null][] = [
   ["POST /v2/webhook_endpoints/:webhook_endpoint_id/enable", "ACCOUNT_READ"],
 ];
 
+/** The sandbox's simulations: sandbox data of the partner's own making. */
+const SIMULATIONS: readonly [string, Scope | null][] = [
+  ["POST /v2/simulations/customers", "ACCOUNT_READ"],
+  ["POST /v2/simulations/statements", "ACCOUNT_READ"],
+];
+
 const METHODS = ["GET", "POST", "PUT", "DELETE"] as const;
 const nameOf = (r: { method: string; path: string }) => `${r.method} ${r.path}`;
 
@@ -106,13 +112,17 @@ function pathOf(route: { path: string }, endpoint = endpointId): string {
 }
 
 /** A body each POST accepts. */
-const BODIES: Record<string, unknown> = {
-  "/v2/customers/:customer_id/link": { partner_customer_id: "crm-matrix" },
-  "/v2/webhook_endpoints": { url: "https://hooks.example.com/matrix" },
+const BODIES: Record<string, () => unknown> = {
+  "/v2/customers/:customer_id/link": () => ({ partner_customer_id: "crm-matrix" }),
+  "/v2/webhook_endpoints": () => ({ url: "https://hooks.example.com/matrix" }),
+  "/v2/simulations/statements": () => ({
+    customer_id: fixture.customerId,
+    account_id: fixture.accountId,
+  }),
 };
 
 async function call(route: Route, key: string, version?: string): Promise<Response> {
-  const body = route.method === "POST" ? BODIES[route.path] : undefined;
+  const body = route.method === "POST" ? BODIES[route.path]?.() : undefined;
   // A deleted endpoint is gone: each deletion gets one of its own.
   const endpoint = route.method === "DELETE" ? await createEndpoint() : endpointId;
   const res = await api(pathOf(route, endpoint), {
@@ -133,8 +143,12 @@ async function call(route: Route, key: string, version?: string): Promise<Respon
 }
 
 describe("the route list", () => {
-  it("is SPEC.md's scope table, the routes it names without a scope, and the event routes", () => {
-    expect(ROUTES.map((r) => [nameOf(r), r.scope])).toEqual([...SPECIFIED, ...INTEGRATION]);
+  it("is SPEC.md's scope table, the routes it names without a scope, the event routes and the simulations", () => {
+    expect(ROUTES.map((r) => [nameOf(r), r.scope])).toEqual([
+      ...SPECIFIED,
+      ...INTEGRATION,
+      ...SIMULATIONS,
+    ]);
   });
 
   it("never requires a soft scope", () => {

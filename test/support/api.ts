@@ -1,7 +1,7 @@
 // Calling the APIs in tests: the partner API, each /v2 response checked against the reference of
 // its version, and the operator API with the test operator token.
 import { expect } from "vitest";
-import { assertMatchesReference } from "./contract";
+import { assertMatchesReference, keyEnvironment } from "./contract";
 import { type Fetcher, OPERATOR_TOKEN, request } from "./worker";
 
 /** Calls the operator API with the test operator token. */
@@ -38,7 +38,8 @@ export interface ApiOptions {
 
 /**
  * Calls the partner API. Every /v2 response is also checked against the OpenAPI reference of the
- * version it names, so a response that drifts from its documentation fails the test.
+ * version it names, for the key's environment, so a response that drifts from its documentation
+ * fails the test.
  */
 export async function api(path: string, options: ApiOptions = {}): Promise<Response> {
   const headers: Record<string, string> = { ...options.headers };
@@ -54,7 +55,14 @@ export async function api(path: string, options: ApiOptions = {}): Promise<Respo
     headers["content-type"] ??= "application/json";
   }
   const res = await request(path, init, options.fetch);
-  await assertMatchesReference(path, init.method as string, res.clone(), options.fetch);
+  const environment = keyEnvironment(headers.authorization);
+  await assertMatchesReference(
+    path,
+    init.method as string,
+    res.clone(),
+    options.fetch,
+    environment,
+  );
   return res;
 }
 

@@ -17,8 +17,25 @@ interface Reference {
   operations: { pattern: RegExp; literals: number; path: string; methods: Json }[];
 }
 
-/** Per app (by its fetch function), per version. */
+/** Per app (by its fetch function), per version and environment. */
 const references = new Map<Fetcher, Map<string, Promise<Reference>>>();
+
+/** Whose keys a response answered: each environment has its own reference of a version. */
+export type KeyEnvironment = "sandbox" | "production";
+
+/** The environment of the key an `Authorization` header sends (Bearer or Basic). */
+export function keyEnvironment(authorization: string | null | undefined): KeyEnvironment {
+  const [scheme = "", credentials = ""] = (authorization ?? "").trim().split(/ +/);
+  let key = credentials;
+  if (scheme.toLowerCase() === "basic") {
+    try {
+      key = atob(credentials);
+    } catch {
+      key = "";
+    }
+  }
+  return key.startsWith("sk_live_") ? "production" : "sandbox";
+}
 
 /** The reference closes every object: a field it does not document is drift, not an extension. */
 function closeObjects(schema: Json): void {
@@ -33,8 +50,13 @@ function closeObjects(schema: Json): void {
   for (const child of Object.values(schema)) closeObjects(child);
 }
 
-async function loadReference(version: string, fetcher: Fetcher): Promise<Reference> {
-  const res = await fetcher(new Request(`${BASE}/openapi/${version}.json`));
+async function loadReference(
+  version: string,
+  environment: KeyEnvironment,
+  fetcher: Fetcher,
+): Promise<Reference> {
+  const query = environment === "sandbox" ? "" : `?environment=${environment}`;
+  const res = await fetcher(new Request(`${BASE}/openapi/${version}.json${query}`));
   if (res.status !== 200) {
     throw new Error(`no reference for version ${JSON.stringify(version)}: ${res.status}`);
   }
@@ -64,16 +86,20 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 }
 
-function referenceOf(version: string, fetcher: Fetcher): Promise<Reference> {
+function referenceOf(
+  version: string,
+  fetcher: Fetcher,
+  environment: KeyEnvironment = "sandbox",
+): Promise<Reference> {
   let ofApp = references.get(fetcher);
   if (!ofApp) {
     ofApp = new Map();
     references.set(fetcher, ofApp);
   }
-  let reference = ofApp.get(version);
+  let reference = ofApp.get(`${version} ${environment}`);
   if (!reference) {
-    reference = loadReference(version, fetcher);
-    ofApp.set(version, reference);
+    reference = loadReference(version, environment, fetcher);
+    ofApp.set(`${version} ${environment}`, reference);
   }
   return reference;
 }
@@ -144,12 +170,13 @@ function checkBody(ref: Reference, schema: Json, text: string, what: string): vo
   checkOrder(ref, schema, body, "", what);
 }
 
-/** Fails when a /v2 response does not match its version's reference. */
+/** Fails when a /v2 response does not match the reference of its version for the key's environment. */
 export async function assertMatchesReference(
   path: string,
   method: string,
   response: Response,
   fetcher: Fetcher = serviceFetch,
+  environment: KeyEnvironment = "sandbox",
 ): Promise<void> {
   const url = new URL(path, BASE);
   // A CORS preflight is not an operation of the API.
@@ -174,7 +201,7 @@ export async function assertMatchesReference(
     return;
   }
 
-  const ref = await referenceOf(version, fetcher);
+  const ref = await referenceOf(version, fetcher, environment);
   const matches = ref.operations
     .filter((o) => o.pattern.test(url.pathname) && o.methods[verb])
     .sort((a, b) => b.literals - a.literals);

@@ -134,6 +134,25 @@ export class DashboardClient {
     );
     return request(path, init, this.fetcher);
   }
+
+  /** Posts a multipart form (with files) as a browser does, with this session's CSRF token. */
+  async postMultipart(
+    path: string,
+    fields: Record<string, string> = {},
+    files: Record<string, File> = {},
+  ): Promise<Response> {
+    const body = new FormData();
+    body.append("csrf", fields.csrf ?? (await this.csrf()));
+    for (const [name, value] of Object.entries(fields))
+      if (name !== "csrf") body.append(name, value);
+    for (const [name, file] of Object.entries(files)) body.append(name, file);
+    return request(path, {
+      method: "POST",
+      headers: { origin: ORIGIN, cookie: this.cookie, "cf-connecting-ip": this.ip },
+      body,
+      redirect: "manual",
+    });
+  }
 }
 
 /** Asks for a sign-in link for `email` from `ip`; returns the response. */
@@ -199,7 +218,7 @@ export async function seedTeam(existingPartner?: string): Promise<Team> {
         {
           partner_id: partnerId,
           name: "Team Partner",
-          products: [{ merchant_key: merchantKey, name: "Team Card" }],
+          products: [{ merchant_key: merchantKey, name: "Team Card", documents: "uploaded" }],
         },
       ],
     });

@@ -14,3 +14,9 @@ declare module "*?raw" {
   const text: string;
   export default text;
 }
+
+/** Vite's inline asset imports: the file as a data: URL (the renderer's sample logos). */
+declare module "*?inline" {
+  const dataUrl: string;
+  export default dataUrl;
+}

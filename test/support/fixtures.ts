@@ -115,7 +115,16 @@ export interface Fixture {
  * is named.
  */
 export function newAccountImport(
-  options: { statements?: number; savedVersion?: string; shard?: string } = {},
+  options: {
+    statements?: number;
+    savedVersion?: string;
+    shard?: string;
+    /**
+     * How the product's documents come to be. Fixtures upload theirs unless a test is about
+     * rendering: every statement of a rendering product is drawn by the renderer Worker.
+     */
+    documents?: "rendered" | "uploaded";
+  } = {},
 ) {
   const ids = {
     partnerId: uniqueId("partner"),
@@ -130,7 +139,13 @@ export function newAccountImport(
         partner_id: ids.partnerId,
         name: "Test Partner",
         ...(options.shard === undefined ? {} : { shard: options.shard }),
-        products: [{ merchant_key: ids.merchantKey, name: "Test Card" }],
+        products: [
+          {
+            merchant_key: ids.merchantKey,
+            name: "Test Card",
+            documents: options.documents ?? "uploaded",
+          },
+        ],
         saved_versions: { sandbox: saved, production: saved },
       },
     ],
@@ -157,7 +172,7 @@ export function newAccountImport(
  * statements (month 1 oldest), and a sandbox ACCOUNT_READ key (see `newAccountImport`).
  */
 export async function seedAccount(
-  options: { statements?: number; savedVersion?: string; scopes?: string[]; shard?: string } = {},
+  options: Parameters<typeof newAccountImport>[0] & { scopes?: string[] } = {},
 ): Promise<Fixture> {
   const { ids, payload } = newAccountImport(options);
   await importData(payload);

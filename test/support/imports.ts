@@ -44,6 +44,6 @@ export function newPartner(partnerId = uniqueId("partner"), merchantKey = unique
   return {
     partner_id: partnerId,
     name: "Partner",
-    products: [{ merchant_key: merchantKey, name: "Card" }],
+    products: [{ merchant_key: merchantKey, name: "Card", documents: "uploaded" }],
   };
 }

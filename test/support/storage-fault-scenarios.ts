@@ -222,7 +222,7 @@ export const SCENARIOS: Scenario[] = [
           {
             partner_id: partnerId,
             name: "Faults",
-            products: [{ merchant_key: merchantKey, name: "Card" }],
+            products: [{ merchant_key: merchantKey, name: "Card", documents: "uploaded" }],
           },
         ],
         customers: [

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bundle } from "../../src/canonical/bundle";
 import { api, expectJson, operator } from "../support/api";
 import { inviteByOperator, outboxFor } from "../support/dashboard";
+import { eventually } from "../support/eventually";
 import {
   type Fixture,
   importData,
@@ -53,17 +54,6 @@ async function createEndpoint(f: Fixture, path: string, version?: string): Promi
 async function attemptsOf(f: Fixture, eventId: string): Promise<Attempt[]> {
   const res = await api(`/v2/events/${eventId}/delivery_attempts`, { key: f.key });
   return (await expectJson<{ data: Attempt[] }>(res, 200)).data;
-}
-
-/** Polls until `check` passes or the time runs out; answers its last value. */
-async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolean, ms = 15_000) {
-  const deadline = Date.now() + ms;
-  let value = await read();
-  while (!check(value) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 100));
-    value = await read();
-  }
-  return value;
 }
 
 describe.concurrent("webhook delivery", { timeout: 30_000 }, () => {

@@ -161,8 +161,8 @@ describe("statement events", () => {
           partner_id: partnerId,
           name: "Two Products",
           products: [
-            { merchant_key: productA, name: "A" },
-            { merchant_key: productB, name: "B" },
+            { merchant_key: productA, name: "A", documents: "uploaded" },
+            { merchant_key: productB, name: "B", documents: "uploaded" },
           ],
         },
       ],

@@ -12,6 +12,7 @@ import type {
   Event,
   EventResend,
   Paths,
+  SimulatedCustomer,
   Statement,
   StatementList,
   Version,
@@ -43,6 +44,13 @@ export interface PostOptions {
 // Paths and their parameters are the same in every version; response bodies differ and are typed
 // per version below. The requests are typed by one reference (the newest).
 type RequestPaths = Paths<"latest">;
+
+/** The JSON body a POST of the newest reference takes. */
+type RequestBody<P extends keyof RequestPaths> = RequestPaths[P] extends {
+  post: { requestBody?: { content: { "application/json": infer B } } };
+}
+  ? B
+  : never;
 
 export type ListQuery = { limit?: number };
 export type StatementQuery = ListQuery & {
@@ -271,6 +279,27 @@ export function createClient<V extends Version>(options: ClientOptions<V>) {
       /** A new key with exactly this key's scopes; its `api_key` is shown only here. */
       create(body: { name?: string } = {}, o?: PostOptions): Promise<ApiKey<V>> {
         return unwrap(http.POST("/v2/keys", { body, ...post(o) }));
+      },
+    },
+
+    /** Sandbox keys only: data of your own making, which behaves like real data. */
+    simulations: {
+      /** A sandbox customer with one open account. */
+      createCustomer(
+        body: RequestBody<"/v2/simulations/customers"> = {},
+        o?: PostOptions,
+      ): Promise<SimulatedCustomer<V>> {
+        return unwrap(http.POST("/v2/simulations/customers", { body, ...post(o) }));
+      },
+      /**
+       * Closes a billing cycle of one of your sandbox customers' accounts: its statement, which
+       * then renders and is announced by `statement.created` and `statement.pdf_available`.
+       */
+      closeCycle(
+        body: RequestBody<"/v2/simulations/statements">,
+        o?: PostOptions,
+      ): Promise<Statement<V>> {
+        return unwrap(http.POST("/v2/simulations/statements", { body, ...post(o) }));
       },
     },
   };

@@ -12,6 +12,7 @@ export type Statement<V extends Version> = Schemas<V>["Statement"];
 export type StatementList<V extends Version> = Schemas<V>["StatementList"];
 export type Account<V extends Version> = Schemas<V>["Account"];
 export type Customer<V extends Version> = Schemas<V>["Customer"];
+export type SimulatedCustomer<V extends Version> = Schemas<V>["SimulatedCustomer"];
 export type ApiKey<V extends Version> = Schemas<V>["ApiKey"];
 export type Event<V extends Version> = Schemas<V>["Event"];
 export type EventList<V extends Version> = Schemas<V>["EventList"];

@@ -70,6 +70,31 @@ describe("requests", () => {
     expect(request?.headers.get("x-service-merchant-key")).toBe("mk_1");
   });
 
+  it("makes sandbox data: a customer, then a cycle closed on its account", async () => {
+    const { c, seen } = client((request) =>
+      request.url.endsWith("/customers")
+        ? json({ customer_id: "cus_1", accounts: [{ account_id: "acc_1" }] }, 201)
+        : json({ statement_id: "st_1", statement_balance: 1200 }, 201),
+    );
+    const customer = await c.simulations.createCustomer({ currency: "EUR" });
+    const statement = await c.simulations.closeCycle({
+      customer_id: customer.customer_id,
+      account_id: customer.accounts[0]?.account_id ?? "",
+      purchases: 1200,
+    });
+    expect(statement.statement_id).toBe("st_1");
+    expect(seen.map((r) => [r.method, r.url])).toEqual([
+      ["POST", "https://api.example.com/v2/simulations/customers"],
+      ["POST", "https://api.example.com/v2/simulations/statements"],
+    ]);
+    expect(await seen[1]?.json()).toEqual({
+      customer_id: "cus_1",
+      account_id: "acc_1",
+      purchases: 1200,
+    });
+    for (const request of seen) expect(request.headers.get("idempotency-key")).toBeTruthy();
+  });
+
   it("pages statements by token and accounts by last id, fetching each page when needed", async () => {
     const { c, seen } = client((request) => {
       const url = new URL(request.url);

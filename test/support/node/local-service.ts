@@ -110,7 +110,9 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
 
   const secrets = exampleVars();
   const port = await freePort();
-  const args = [WRANGLER, "dev", "--port", String(port), "--ip", "127.0.0.1"];
+  // The API Worker (the first config is the one served) and the renderer Worker it binds.
+  const args = [WRANGLER, "dev", "-c", "wrangler.toml", "-c", "renderer/wrangler.toml"];
+  args.push("--port", String(port), "--ip", "127.0.0.1");
   args.push("--persist-to", state, "--show-interactive-dev-session=false");
   // .dev.vars may hold a developer's own values; a test run uses the committed example's.
   args.push("--env-file", path.join(ROOT, ".dev.vars.example"));

@@ -506,6 +506,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/simulations/customers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a sandbox customer
+         * @description Requires the `ACCOUNT_READ` scope. Sandbox keys only: a production key gets `404`, as for a route that does not exist.
+         */
+        post: operations["createSandboxCustomer"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/simulations/statements": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Close a sandbox billing cycle
+         * @description Requires the `ACCOUNT_READ` scope. Sandbox keys only: a production key gets `404`, as for a route that does not exist.
+         */
+        post: operations["closeSandboxBillingCycle"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     "statement.created": {
@@ -713,6 +753,18 @@ export interface components {
             /** @description True when another page exists; page on with the last id. */
             has_more: boolean;
         };
+        SimulatedCustomer: {
+            customer_id: string;
+            /** @description Your own identifier for the customer, once linked. */
+            partner_customer_id?: string;
+            /** @description Only on retrieve, and only for keys holding AUTHORIZED_USER_READ. */
+            authorized_users?: {
+                authorized_user_id: string;
+                name: string;
+            }[];
+            /** @description The accounts it opened, as the accounts list shows them. */
+            accounts: components["schemas"]["Account"][];
+        };
         ApiKey: {
             key_id: string;
             /** @description The key itself; shown only in this response. */
@@ -893,6 +945,46 @@ export interface components {
         ResendEventRequest: {
             /** @description Send to this endpoint only; by default, to every enabled endpoint. */
             webhook_endpoint_id?: string;
+        };
+        SimulateCustomerRequest: {
+            /** @description Your identifier for the customer, linked from the start. */
+            partner_customer_id?: string;
+            /** @description The account's ISO 4217 currency; `USD` when omitted. */
+            currency?: string;
+            /** @description The account's credit limit in the smallest currency unit; `500000` when omitted. */
+            credit_limit?: number;
+        };
+        SimulateStatementRequest: {
+            /** @description A sandbox customer of the key's product. */
+            customer_id: string;
+            /** @description One of that customer's accounts. */
+            account_id: string;
+            /**
+             * Format: date-time
+             * @description When the cycle closes; by default a month after the account's newest statement closed (RFC 3339).
+             */
+            period_end_date?: string;
+            /**
+             * Format: date-time
+             * @description When payment is due; by default 25 days after the cycle closes (RFC 3339).
+             */
+            due_date?: string;
+            /** @description Purchases of the cycle. Positive. */
+            purchases?: number;
+            /** @description Payments received in the cycle. Negative. */
+            payments?: number;
+            /** @description Credits applied in the cycle. Negative. */
+            credits?: number;
+            /** @description Refunds posted in the cycle. Negative. */
+            refunds?: number;
+            /** @description Interest charged in the cycle. Positive. */
+            interest?: number;
+            /** @description Fees charged in the cycle. Positive. */
+            fees?: number;
+            /** @description Minimum payment due; by default worked out. */
+            minimum_due?: number;
+            /** @description Portion already past due; by default 0. */
+            overdue_amount?: number;
         };
     };
     responses: {
@@ -2155,6 +2247,99 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createSandboxCustomer: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The API version for this request; without it, the version saved for your key's environment. `latest` is for sandbox keys only.
+                 * @example 2026-10-13
+                 */
+                "x-service-version"?: components["parameters"]["Version"];
+                /** @description Makes the request safe to retry: the same key with the same request (method, path, version, product and body) within 24 hours answers the first response again, marked `Idempotent-Replayed: true`, without doing anything twice. Keys belong to the API key that sends them: the same key from another API key runs as a request of its own. Use a new random one (a UUID) per request. A key is 1 to 255 characters, each a printable ASCII character other than space (0x21 to 0x7E: letters, digits and punctuation); any other answers `400`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The product to read, as supplied at onboarding. Required when you have several. */
+                "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["SimulateCustomerRequest"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    "x-service-version": components["headers"]["Version"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["Replayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SimulatedCustomer"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    closeSandboxBillingCycle: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The API version for this request; without it, the version saved for your key's environment. `latest` is for sandbox keys only.
+                 * @example 2026-10-13
+                 */
+                "x-service-version"?: components["parameters"]["Version"];
+                /** @description Makes the request safe to retry: the same key with the same request (method, path, version, product and body) within 24 hours answers the first response again, marked `Idempotent-Replayed: true`, without doing anything twice. Keys belong to the API key that sends them: the same key from another API key runs as a request of its own. Use a new random one (a UUID) per request. A key is 1 to 255 characters, each a printable ASCII character other than space (0x21 to 0x7E: letters, digits and punctuation); any other answers `400`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The product to read, as supplied at onboarding. Required when you have several. */
+                "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SimulateStatementRequest"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    "x-service-version": components["headers"]["Version"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["Replayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Statement"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["CustomerNotFound"];
             409: components["responses"]["IdempotencyKeyInUse"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];

@@ -1,0 +1,155 @@
+// Products' documents and presentation in D1 (the logo's bytes in R2, under their content hash):
+// read by the operator API and the dashboard, changed by either in one atomic batch with the audit
+// rows that record who changed what.
+import { and, asc, eq, sql } from "drizzle-orm";
+import { auditInsert } from "../db/audit";
+import { atomically } from "../db/batch";
+import type { Database } from "../db/client";
+import { products } from "../db/schema";
+import type { DocumentStore } from "../db/storage";
+import type { Actor } from "../domain/audit";
+import type { ProductChange, ProductSettings } from "./presentation";
+
+const SETTINGS = {
+  merchantKey: products.merchantKey,
+  partnerId: products.partnerId,
+  name: products.name,
+  documents: products.documents,
+  displayName: products.displayName,
+  accentColour: products.accentColour,
+  logoKey: products.logoKey,
+  logoMediaType: products.logoMediaType,
+  logoAltText: products.logoAltText,
+};
+
+/** A partner's products, by merchant key. */
+export function readProductSettings(db: Database, partnerId: string): Promise<ProductSettings[]> {
+  return db
+    .select(SETTINGS)
+    .from(products)
+    .where(eq(products.partnerId, partnerId))
+    .orderBy(asc(products.merchantKey));
+}
+
+/** One product, whichever partner's; null when there is none. */
+export async function readProduct(
+  db: Database,
+  merchantKey: string,
+): Promise<ProductSettings | null> {
+  const [row] = await db
+    .select(SETTINGS)
+    .from(products)
+    .where(eq(products.merchantKey, merchantKey));
+  return row ?? null;
+}
+
+async function logoObjectKey(merchantKey: string, bytes: Uint8Array, extension: string) {
+  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
+  const hex = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+  return `products/${encodeURIComponent(merchantKey)}/logo-${hex}.${extension}`;
+}
+
+/** Why a change cannot apply to the product as it stands, or null. */
+export function changeProblem(product: ProductSettings, change: ProductChange): string | null {
+  if (change.logo_alt_text !== undefined && change.logo === undefined && !product.logoKey) {
+    return "logo_alt_text: the product has no logo to describe";
+  }
+  return null;
+}
+
+/**
+ * Applies `change` to `product` of its partner (a logo is stored first, under its content hash),
+ * with an audit row for its presentation and one for its documents, each only when it changed:
+ * a field set to what it already is changes nothing.
+ * Answers the product as it now stands, or null when it is no longer the partner's.
+ */
+export async function changeProduct(
+  deps: { db: Database; documents: DocumentStore },
+  product: ProductSettings,
+  change: ProductChange,
+  actor: Actor,
+  now: Date,
+): Promise<ProductSettings | null> {
+  const set: Partial<typeof products.$inferInsert> = {};
+  if (change.documents !== undefined) set.documents = change.documents;
+  if (change.display_name !== undefined) set.displayName = change.display_name?.trim() ?? null;
+  if (change.accent_colour !== undefined) {
+    set.accentColour = change.accent_colour?.toLowerCase() ?? null;
+  }
+  if (change.logo === null) {
+    Object.assign(set, { logoKey: null, logoMediaType: null, logoAltText: null });
+  } else if (change.logo !== undefined) {
+    const { bytes, media_type, alt_text } = change.logo;
+    const key = await logoObjectKey(
+      product.merchantKey,
+      bytes,
+      media_type === "image/png" ? "png" : "jpg",
+    );
+    await deps.documents.put(key, bytes, media_type);
+    Object.assign(set, { logoKey: key, logoMediaType: media_type, logoAltText: alt_text.trim() });
+  }
+  if (change.logo_alt_text !== undefined) set.logoAltText = change.logo_alt_text.trim();
+  // Only what changes is written, and audited.
+  for (const [field, value] of Object.entries(set)) {
+    if (product[field as keyof ProductSettings] === value) delete set[field as keyof typeof set];
+  }
+  const ofPartner = and(
+    eq(products.merchantKey, product.merchantKey),
+    eq(products.partnerId, product.partnerId),
+  );
+  if (Object.keys(set).length === 0) {
+    const [row] = await deps.db.select(SETTINGS).from(products).where(ofPartner);
+    return row ?? null;
+  }
+
+  const stillTheirs = sql`EXISTS (SELECT 1 FROM products WHERE merchant_key = ${product.merchantKey}
+    AND partner_id = ${product.partnerId})`;
+  const audits = [];
+  const presentation = Object.keys(set).filter((field) => field !== "documents");
+  if (presentation.length > 0) {
+    const fields = [...new Set(presentation.map((f) => (f.startsWith("logo") ? "logo" : f)))].map(
+      (f) => ({ displayName: "display_name", accentColour: "accent_colour" })[f] ?? f,
+    );
+    audits.push(
+      auditInsert(
+        product.partnerId,
+        actor,
+        {
+          action: "product.presentation_changed",
+          target: product.merchantKey,
+          details: { fields },
+        },
+        now,
+        { guard: stillTheirs },
+      ),
+    );
+  }
+  if (set.documents !== undefined) {
+    audits.push(
+      auditInsert(
+        product.partnerId,
+        actor,
+        {
+          action: "product.documents_changed",
+          target: product.merchantKey,
+          details: { from: product.documents, to: set.documents },
+        },
+        now,
+        { guard: stillTheirs },
+      ),
+    );
+  }
+  const [updated] = await atomically(deps.db, [
+    ...audits,
+    deps.db.update(products).set(set).where(ofPartner).returning(SETTINGS),
+  ]).then((results) => results.slice(audits.length));
+  const [row] = (updated?.results ?? []) as Record<string, unknown>[];
+  return row ? settingsOf(row) : null;
+}
+
+/** A product row as D1 answers it in a batch (by column name), as settings. */
+function settingsOf(row: Record<string, unknown>): ProductSettings {
+  return Object.fromEntries(
+    Object.entries(SETTINGS).map(([field, column]) => [field, row[column.name]]),
+  ) as unknown as ProductSettings;
+}

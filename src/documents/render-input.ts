@@ -1,0 +1,58 @@
+// What the service hands the renderer Worker for one statement: its figures exactly as the API
+// shows them, its account and customer, and its product's presentation with the defaults filled.
+import type { StatementDocumentInput } from "../../renderer/src/statement-document";
+import { type StatementRecord, toStatement } from "../domain/statement";
+
+/** The renderer Worker over its Service Binding (RPC; renderer/src/index.ts). */
+export interface StatementRenderer {
+  /** The statement's PDF; a `RangeError` for input it cannot draw. */
+  render(input: StatementDocumentInput): Promise<Uint8Array>;
+}
+
+/** The accent colour of a product that has chosen none. */
+export const DEFAULT_ACCENT_COLOUR = "#1d4f91";
+
+/** How a product presents its documents, as stored (null: not chosen). */
+export interface ProductLook {
+  name: string;
+  displayName: string | null;
+  accentColour: string | null;
+  logoKey: string | null;
+  logoMediaType: "image/png" | "image/jpeg" | null;
+  logoAltText: string | null;
+}
+
+/** One statement to render, as the render consumer reads it. */
+export interface RenderJob {
+  statement: Omit<StatementRecord, "hasPdf">;
+  customerId: string;
+  product: ProductLook;
+  /** Failed attempts so far, and when this render was asked for (its retry window's start). */
+  attempts: number;
+  requestedAt: string;
+}
+
+/** The renderer's input for `job`; `logo` is the logo's bytes when the product has one. */
+export function renderInputOf(job: RenderJob, logo: Uint8Array | null): StatementDocumentInput {
+  const { customer_id, account_id, as_of, pdf, period_end_date, ...figures } = toStatement(
+    job.statement,
+    job.customerId,
+    "",
+    undefined,
+  );
+  const { product } = job;
+  return {
+    statement: { ...figures, period_end_date: period_end_date ?? job.statement.periodEndDate },
+    account: { account_id },
+    customer: { customer_id },
+    product: {
+      display_name: product.displayName ?? product.name,
+      accent_colour: product.accentColour ?? DEFAULT_ACCENT_COLOUR,
+      ...(logo && product.logoMediaType && product.logoAltText
+        ? {
+            logo: { bytes: logo, media_type: product.logoMediaType, alt_text: product.logoAltText },
+          }
+        : {}),
+    },
+  };
+}

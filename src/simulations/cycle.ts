@@ -1,0 +1,175 @@
+// A sandbox billing cycle, closed on request: its dates (by default the month after the account's
+// newest statement) and its figures (those asked for, or a plausible cycle made up), chained to
+// the previous statement's balance and in the card-statement sign convention, so that
+// statement_balance = previous_balance + purchases + payments + credits + refunds + interest + fees.
+
+/** The lines of activity a cycle may record; a quiet line is omitted, never 0. */
+export const ACTIVITY_FIELDS = [
+  "purchases",
+  "payments",
+  "credits",
+  "refunds",
+  "interest",
+  "fees",
+] as const;
+export type ActivityField = (typeof ACTIVITY_FIELDS)[number];
+
+/** What a simulation may say about the cycle; anything left out is worked out. */
+export interface CycleRequest extends Partial<Record<ActivityField, number>> {
+  /** Normalised RFC 3339 (UTC, milliseconds). */
+  period_end_date?: string;
+  due_date?: string;
+  minimum_due?: number;
+  overdue_amount?: number;
+}
+
+/** The account's newest statement, which the cycle follows. */
+export interface PreviousStatement {
+  periodEndDate: string;
+  statementBalance: number | null;
+}
+
+/** A closed cycle: its dates and figures, as a statement stores them. */
+export interface ClosedCycle extends Partial<Record<ActivityField, number>> {
+  period_start_date: string;
+  period_end_date: string;
+  due_date: string;
+  statement_balance: number;
+  minimum_due: number;
+  previous_balance: number;
+  overdue_amount: number;
+}
+
+export type CycleOutcome =
+  | { ok: true; cycle: ClosedCycle }
+  | { ok: false; field: keyof CycleRequest; problem: string };
+
+/** Payment is due this many days after the cycle closes. */
+const DUE_AFTER_DAYS = 25;
+
+/** Midnight UTC of the day `at` falls on, `days` later. */
+function dayStart(at: Date, days = 0): Date {
+  return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth(), at.getUTCDate() + days));
+}
+
+/** The same day of the month `months` later, or that month's last day when it is shorter. */
+function addMonths(at: Date, months: number): Date {
+  const first = new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + months, 1));
+  const last = new Date(Date.UTC(first.getUTCFullYear(), first.getUTCMonth() + 1, 0)).getUTCDate();
+  return new Date(
+    Date.UTC(first.getUTCFullYear(), first.getUTCMonth(), Math.min(at.getUTCDate(), last)),
+  );
+}
+
+/**
+ * The cycle's dates: it opens the day after the previous statement closed and closes a month later
+ * (its last second), unless `end` says when. A first cycle is the calendar month before `now`, or
+ * the month up to `end` (September 1 to 30, or August 16 to September 15).
+ */
+function cycleDates(previous: PreviousStatement | null, end: string | undefined, now: Date) {
+  let start: Date;
+  if (previous) start = dayStart(new Date(previous.periodEndDate), 1);
+  // A month before the day after it closes: a cycle closing on September 30 opens September 1.
+  else if (end) start = addMonths(dayStart(new Date(end), 1), -1);
+  else start = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() - 1, 1));
+  return { start, end: end ? new Date(end) : new Date(addMonths(start, 1).getTime() - 1000) };
+}
+
+const between = (random: () => number, low: number, high: number) =>
+  low + Math.floor(random() * (high - low + 1));
+
+/**
+ * A plausible cycle of card activity after a balance of `previous`: purchases; the previous
+ * balance paid in full, or in part (then interest, and sometimes a late fee); now and then a
+ * refund or a credit. Lines without activity stay out.
+ */
+function madeUpActivity(
+  previous: number,
+  random: () => number,
+): Partial<Record<ActivityField, number>> {
+  const activity: Partial<Record<ActivityField, number>> = {
+    purchases: between(random, 2_000, 120_000),
+  };
+  if (previous > 0) {
+    const inFull = random() < 0.7;
+    const paid = inFull
+      ? previous
+      : Math.min(previous, Math.max(2_500, Math.round(previous * 0.3)));
+    activity.payments = -paid;
+    if (!inFull) {
+      activity.interest = Math.max(1, Math.round((previous - paid) * 0.0199));
+      if (random() < 0.3) activity.fees = 2_500;
+    }
+  }
+  if (random() < 0.25)
+    activity.refunds = -between(random, 500, Math.min(15_000, activity.purchases ?? 500));
+  if (random() < 0.1) activity.credits = -between(random, 100, 2_000);
+  return activity;
+}
+
+/** The minimum due: all of a small balance, else 1% plus the cycle's interest and fees, at least 25.00. */
+function minimumOf(balance: number, activity: Partial<Record<ActivityField, number>>): number {
+  if (balance <= 0) return 0;
+  const floor = Math.ceil(balance / 100) + (activity.interest ?? 0) + (activity.fees ?? 0);
+  return Math.min(balance, Math.max(2_500, floor));
+}
+
+/**
+ * Closes the cycle that follows `previous` (the account's newest statement, or null), as
+ * `request` asks: its activity as given (only the lines given), or made up when it gives none.
+ */
+export function closeCycle(
+  request: CycleRequest,
+  previous: PreviousStatement | null,
+  now: Date,
+  random: () => number = Math.random,
+): CycleOutcome {
+  const { start, end } = cycleDates(previous, request.period_end_date, now);
+  if (end.getTime() < start.getTime()) {
+    return {
+      ok: false,
+      field: "period_end_date",
+      problem:
+        `period_end_date must be on or after ${start.toISOString()}: the cycle opens the day ` +
+        "after the account's newest statement closed",
+    };
+  }
+  const dueDate = request.due_date ?? dayStart(end, DUE_AFTER_DAYS).toISOString();
+  if (dueDate <= end.toISOString()) {
+    return { ok: false, field: "due_date", problem: "due_date must be after period_end_date" };
+  }
+  const previousBalance = previous?.statementBalance ?? 0;
+  const given = ACTIVITY_FIELDS.filter((field) => request[field] !== undefined);
+  const activity =
+    given.length > 0
+      ? Object.fromEntries(given.map((field) => [field, request[field] as number]))
+      : madeUpActivity(previousBalance, random);
+  const balance = ACTIVITY_FIELDS.reduce(
+    (sum, field) => sum + (activity[field] ?? 0),
+    previousBalance,
+  );
+  const owed = Math.max(balance, 0);
+  for (const field of ["minimum_due", "overdue_amount"] as const) {
+    const value = request[field];
+    if (value !== undefined && value > owed) {
+      return {
+        ok: false,
+        field,
+        problem: `${field} must be at most the balance owed, ${owed}; got ${value}`,
+      };
+    }
+  }
+  return {
+    ok: true,
+    cycle: {
+      period_start_date: start.toISOString(),
+      period_end_date: end.toISOString(),
+      due_date: dueDate,
+      statement_balance: balance,
+      minimum_due: request.minimum_due ?? minimumOf(balance, activity),
+      previous_balance: previousBalance,
+      ...activity,
+      overdue_amount: request.overdue_amount ?? 0,
+    },
+  };
+}

@@ -1,0 +1,350 @@
+// /dashboard/sandbox/simulations: the sandbox's simulations in pages. Create a test customer (with
+// its open account), close a billing cycle on one of its accounts, and open the statement and its
+// PDF once rendered: the same simulations as POST /v2/simulations/… (simulate.ts), so that what
+// the page makes is what the API makes, webhooks included. Sandbox only, for every role.
+import { type Context, Hono } from "hono";
+import type { AppEnv } from "../app/context";
+import { ApiError, invalidRequest } from "../app/errors";
+import { parseRequest } from "../app/request-body";
+import { schemas } from "../canonical/schemas";
+import { field } from "../dashboard/forms";
+import { CsrfField, Time } from "../dashboard/layout";
+import { allow, type DashboardPage } from "../dashboard/page";
+import { readAccountPage } from "../db/accounts";
+import { readCustomerPage } from "../db/customers";
+import { productsOf } from "../db/partners";
+import { STATEMENT_AMOUNTS, toStatement } from "../domain/statement";
+import { LINK_LIFETIME_MS, signStatementLinks } from "../domain/statement-link";
+import { closeSandboxCycle, createSandboxCustomer, type SandboxScope } from "./simulate";
+import {
+  findSandboxCustomer,
+  findSandboxStatement,
+  recentStatements,
+  type SandboxStatement,
+} from "./store";
+
+const BASE = "/dashboard/sandbox/simulations";
+const LISTED = 20;
+
+const NOTICES: Record<string, string> = {
+  customer: "Test customer created, with one open account.",
+  statement: "Cycle closed. Its PDF renders in a moment, and its events go to your endpoints.",
+};
+
+function sandboxScope(c: Context<AppEnv>, merchantKey: string): SandboxScope {
+  return { partnerId: c.var.session.user.partnerId, environment: "sandbox", merchantKey };
+}
+
+function deps(c: Context<AppEnv>) {
+  return {
+    db: c.get("db"),
+    shard: c.get("shard"),
+    env: c.env,
+    requestId: c.get("requestId"),
+    now: c.get("now")(),
+  };
+}
+
+/** What became of the statement's document. */
+function DocumentState({ s, link }: { s: SandboxStatement; link?: string | undefined }) {
+  if (s.hasPdf && link) return <a href={link}>Open the PDF</a>;
+  if (s.hasPdf) return <span>Rendered</span>;
+  if (s.renderStatus === "failed") return <span>Rendering failed: {s.renderError}</span>;
+  if (s.renderStatus === "pending") return <span>Rendering… reload in a moment</span>;
+  return <span class="muted">No document</span>;
+}
+
+function StatementRows({ statements }: { statements: SandboxStatement[] }) {
+  return (
+    <table>
+      <thead>
+        <tr>
+          <th scope="col">Statement</th>
+          <th scope="col">Closed</th>
+          <th scope="col">Balance</th>
+          <th scope="col">Document</th>
+        </tr>
+      </thead>
+      <tbody>
+        {statements.map((s) => (
+          <tr>
+            <td>
+              <a href={`${BASE}/statements/${s.statementId}`}>
+                <code>{s.statementId}</code>
+              </a>
+            </td>
+            <td>
+              <Time at={s.periodEndDate} />
+            </td>
+            <td>{`${s.statementBalance ?? ""} ${s.currency ?? ""}`}</td>
+            <td>
+              <DocumentState s={s} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
+const routes = new Hono<AppEnv>()
+  .get("/:environment/simulations", allow("simulations.run"), async (c) => {
+    const { partnerId } = c.var.session.user;
+    const products = await productsOf(c.get("db"), partnerId);
+    const listed = await Promise.all(
+      products.map(async (product) => ({
+        product,
+        customers: await readCustomerPage(
+          c.get("db"),
+          sandboxScope(c, product.merchantKey),
+          null,
+          LISTED,
+        ),
+      })),
+    );
+    return c.render(
+      <>
+        <p>
+          Customers, accounts and statements of your own making, in sandbox: statements render their
+          PDF and announce themselves to your webhook endpoints like real ones. The API does the
+          same: <code>POST /v2/simulations/customers</code> and{" "}
+          <code>POST /v2/simulations/statements</code>.
+        </p>
+        <section aria-labelledby="new-customer">
+          <h2 id="new-customer">Create a test customer</h2>
+          {products.length === 0 ? (
+            <p>Your partner has no card product yet.</p>
+          ) : (
+            <form method="post" action={`${BASE}/customers`} class="stack">
+              <CsrfField />
+              {products.length > 1 && (
+                <>
+                  <label for="sim-product">Product</label>
+                  <select id="sim-product" name="product">
+                    {products.map((p) => (
+                      <option value={p.merchantKey}>{`${p.name} (${p.merchantKey})`}</option>
+                    ))}
+                  </select>
+                </>
+              )}
+              <label for="sim-partner-id">Your id for the customer (optional)</label>
+              <input id="sim-partner-id" name="partner_customer_id" type="text" maxlength={255} />
+              <label for="sim-currency">Currency</label>
+              <input
+                id="sim-currency"
+                name="currency"
+                type="text"
+                value="USD"
+                pattern="[A-Z]{3}"
+                required
+              />
+              <label for="sim-limit">Credit limit, in the currency's smallest unit</label>
+              <input id="sim-limit" name="credit_limit" type="number" min={0} value="500000" />
+              <div>
+                <button type="submit">Create customer</button>
+              </div>
+            </form>
+          )}
+        </section>
+        <h2>Sandbox customers</h2>
+        {listed.map(({ product, customers }) => (
+          <section aria-label={`${product.name} customers`}>
+            {products.length > 1 && <h3>{product.name}</h3>}
+            {customers.length === 0 ? (
+              <p>None yet.</p>
+            ) : (
+              <ul>
+                {customers.slice(0, LISTED).map((customer) => (
+                  <li>
+                    <a href={`${BASE}/customers/${customer.customerId}`}>
+                      <code>{customer.customerId}</code>
+                    </a>
+                    {customer.partnerCustomerId && ` (${customer.partnerCustomerId})`}
+                  </li>
+                ))}
+              </ul>
+            )}
+          </section>
+        ))}
+      </>,
+      { title: "Sandbox simulations", section: "simulations" },
+    );
+  })
+
+  .post("/:environment/simulations/customers", allow("simulations.run"), async (c) => {
+    const { partnerId } = c.var.session.user;
+    const products = await productsOf(c.get("db"), partnerId);
+    const chosen = await field(c, "product");
+    const product = chosen ? products.find((p) => p.merchantKey === chosen) : products[0];
+    if (!product) throw new ApiError("BAD_REQUEST_ERROR", "Choose one of your products.");
+    const limit = await field(c, "credit_limit");
+    const request = parseRequest(schemas.SimulateCustomerRequest, {
+      currency: (await field(c, "currency")) || undefined,
+      partner_customer_id: (await field(c, "partner_customer_id")) || undefined,
+      credit_limit: limit === "" ? undefined : Number(limit),
+    });
+    const { customer } = await createSandboxCustomer(
+      deps(c),
+      sandboxScope(c, product.merchantKey),
+      request,
+    );
+    return c.redirect(`${BASE}/customers/${customer.customerId}?notice=customer`, 303);
+  })
+
+  .get("/:environment/simulations/customers/:customer_id", allow("simulations.run"), async (c) => {
+    const db = c.get("db");
+    const { partnerId } = c.var.session.user;
+    const customer = await findSandboxCustomer(db, partnerId, c.req.param("customer_id"));
+    if (!customer) throw new ApiError("NOT_FOUND_ERROR", "There is no such sandbox customer.");
+    const scope = sandboxScope(c, customer.merchantKey);
+    const { rows } = await readAccountPage(db, scope, customer.customerId, null, LISTED);
+    const accounts = await Promise.all(
+      rows.map(async (account) => ({
+        account,
+        statements: await recentStatements(db, partnerId, account.accountId, 6),
+      })),
+    );
+    return c.render(
+      <>
+        <p>
+          Customer <code>{customer.customerId}</code>
+          {customer.partnerCustomerId && (
+            <>
+              , your id <code>{customer.partnerCustomerId}</code>
+            </>
+          )}
+          . <a href={BASE}>All sandbox customers</a>
+        </p>
+        {accounts.map(({ account, statements }) => (
+          <section aria-labelledby={`account-${account.accountId}`}>
+            <h2 id={`account-${account.accountId}`}>
+              Account <code>{account.accountId}</code>
+            </h2>
+            <p>
+              {account.status} · {account.currency} · balance {account.currentBalance ?? 0} of a
+              limit of {account.creditLimit ?? "none"}
+            </p>
+            <form method="post" action={`${BASE}/statements`}>
+              <CsrfField />
+              <input type="hidden" name="customer_id" value={customer.customerId} />
+              <input type="hidden" name="account_id" value={account.accountId} />
+              <button type="submit">
+                Close the next billing cycle
+                <span class="visually-hidden"> of {account.accountId}</span>
+              </button>
+            </form>
+            {statements.length === 0 ? (
+              <p>No statement yet.</p>
+            ) : (
+              <StatementRows statements={statements} />
+            )}
+          </section>
+        ))}
+      </>,
+      {
+        title: "Sandbox customer",
+        section: "simulations",
+        notice: NOTICES[c.req.query("notice") ?? ""],
+      },
+    );
+  })
+
+  .post("/:environment/simulations/statements", allow("simulations.run"), async (c) => {
+    const customerId = await field(c, "customer_id");
+    const customer = await findSandboxCustomer(
+      c.get("db"),
+      c.var.session.user.partnerId,
+      customerId,
+    );
+    if (!customer) throw new ApiError("NOT_FOUND_ERROR", "There is no such sandbox customer.");
+    const request = parseRequest(schemas.SimulateStatementRequest, {
+      customer_id: customerId,
+      account_id: await field(c, "account_id"),
+    });
+    const outcome = await closeSandboxCycle(
+      deps(c),
+      sandboxScope(c, customer.merchantKey),
+      request,
+    );
+    if (outcome.kind === "invalid") throw invalidRequest([outcome.problem], outcome.field);
+    if (outcome.kind !== "created") {
+      throw new ApiError("NOT_FOUND_ERROR", "There is no such account of this customer.");
+    }
+    const id = outcome.statement.statementId;
+    return c.redirect(`${BASE}/statements/${id}?notice=statement`, 303);
+  })
+
+  .get(
+    "/:environment/simulations/statements/:statement_id",
+    allow("simulations.run"),
+    async (c) => {
+      const s = await findSandboxStatement(
+        c.get("db"),
+        c.var.session.user.partnerId,
+        c.req.param("statement_id"),
+      );
+      if (!s) throw new ApiError("NOT_FOUND_ERROR", "There is no such sandbox statement.");
+      const now = c.get("now")();
+      const [link] = s.hasPdf
+        ? await signStatementLinks(
+            c.get("signer"),
+            new URL(c.req.url).origin,
+            [s.statementId],
+            now.getTime() + LINK_LIFETIME_MS,
+            c.get("shard"),
+          )
+        : [];
+      const shown = toStatement(s, s.customerId, now.toISOString(), undefined);
+      const fields: [string, string][] = [
+        ["period_start_date", shown.period_start_date ?? ""],
+        ["period_end_date", shown.period_end_date ?? ""],
+        ["due_date", shown.due_date ?? ""],
+        ["currency", shown.currency ?? ""],
+        ...STATEMENT_AMOUNTS.filter(([name]) => shown[name] !== undefined).map(
+          ([name]) => [name, String(shown[name])] as [string, string],
+        ),
+      ];
+      return c.render(
+        <>
+          <p>
+            Statement <code>{s.statementId}</code> of account <code>{s.accountId}</code>, customer{" "}
+            <a href={`${BASE}/customers/${s.customerId}`}>
+              <code>{s.customerId}</code>
+            </a>
+            , as the API lists it. Document: <DocumentState s={s} link={link} />
+            {link && " (the link works for one hour)"}
+          </p>
+          <table>
+            <caption class="visually-hidden">The statement's fields</caption>
+            <tbody>
+              {fields.map(([name, value]) => (
+                <tr>
+                  <th scope="row">
+                    <code>{name}</code>
+                  </th>
+                  <td>
+                    <code>{value}</code>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>,
+        {
+          title: "Sandbox statement",
+          section: "simulations",
+          notice: NOTICES[c.req.query("notice") ?? ""],
+        },
+      );
+    },
+  );
+
+export const sandboxPage: DashboardPage = {
+  routes,
+  nav: {
+    section: "simulations",
+    label: "Simulations",
+    action: "simulations.run",
+    perEnvironment: true,
+  },
+};

@@ -1,0 +1,99 @@
+// The sandbox's simulations, as the API routes (src/routes/simulations.ts) and the dashboard's
+// sandbox page both run them: a customer with an open account, and a billing cycle closed on one
+// of its accounts, whose statement then renders and announces itself like any other.
+import type { Bindings } from "../app/context";
+import type { BodyOf, SchemaRef } from "../canonical/schemas";
+import type { Database } from "../db/client";
+import type { ReadScope } from "../db/customers";
+import { enqueueRenders } from "../documents/render-queue";
+import type { AccountRecord } from "../domain/account";
+import type { CustomerRecord } from "../domain/customer";
+import type { Environment } from "../domain/environment";
+import type { StatementRecord } from "../domain/statement";
+import { normaliseTimestamp } from "../domain/timestamp";
+import { enqueueDeliveries } from "../webhooks/delivery-queue";
+import { type CycleRequest, closeCycle } from "./cycle";
+import { createCustomer, readCycleAccount, storeCycle } from "./store";
+
+/** What a simulation runs with: the partner's database, the queues, the request and its clock. */
+export interface SimulationDeps {
+  db: Database;
+  /** The shard `db` is: the messages of what a simulation creates name it. */
+  shard: string;
+  env: Bindings;
+  requestId: string;
+  now: Date;
+}
+
+/** Where a simulation creates data: the sandbox of one partner's product. */
+export type SandboxScope = ReadScope & { environment: Environment };
+
+export const DEFAULT_CURRENCY = "USD";
+export const DEFAULT_CREDIT_LIMIT = 500_000;
+
+export type CustomerRequest = BodyOf<SchemaRef<"SimulateCustomerRequest">>;
+export type StatementRequest = BodyOf<SchemaRef<"SimulateStatementRequest">>;
+
+/** A sandbox customer of the scope's product, with one open account. */
+export async function createSandboxCustomer(
+  deps: SimulationDeps,
+  scope: SandboxScope,
+  request: CustomerRequest,
+): Promise<{ customer: CustomerRecord; accounts: AccountRecord[] }> {
+  const { customer, account } = await createCustomer(
+    deps.db,
+    scope,
+    request.partner_customer_id ?? null,
+    {
+      currency: request.currency ?? DEFAULT_CURRENCY,
+      creditLimit: request.credit_limit ?? DEFAULT_CREDIT_LIMIT,
+    },
+    deps.now,
+  );
+  return { customer, accounts: [account] };
+}
+
+export type StatementSimulation =
+  | { kind: "created"; statement: Omit<StatementRecord, "hasPdf"> }
+  | { kind: "customer_not_found" | "account_not_found" | "closed_meanwhile" }
+  | { kind: "invalid"; field: string; problem: string };
+
+/**
+ * Closes a cycle on the account, as `request` asks, after its newest statement: the statement is
+ * stored with its event, then its webhook deliveries and its render are queued.
+ */
+export async function closeSandboxCycle(
+  deps: SimulationDeps,
+  scope: SandboxScope,
+  request: StatementRequest,
+): Promise<StatementSimulation> {
+  const { customer_id: customerId, account_id: accountId, ...asked } = request;
+  const found = await readCycleAccount(deps.db, scope, customerId, accountId);
+  if (!found.customerFound) return { kind: "customer_not_found" };
+  if (!found.account) return { kind: "account_not_found" };
+  // Dates as they are stored: UTC with milliseconds (the schema checked they are RFC 3339).
+  const cycleRequest: CycleRequest = { ...asked };
+  for (const field of ["period_end_date", "due_date"] as const) {
+    const date = asked[field];
+    if (date !== undefined) cycleRequest[field] = normaliseTimestamp(date) ?? date;
+  }
+  const closed = closeCycle(cycleRequest, found.newest, deps.now);
+  if (!closed.ok) return { kind: "invalid", field: closed.field, problem: closed.problem };
+  const stored = await storeCycle(
+    deps.db,
+    deps.shard,
+    scope,
+    {
+      customerId,
+      accountId,
+      currency: found.account.currency,
+      cycle: closed.cycle,
+      follows: found.newest,
+    },
+    deps.now,
+  );
+  if (!stored.stored) return { kind: "closed_meanwhile" };
+  await enqueueDeliveries(deps.env.WEBHOOK_DELIVERIES, stored.deliveries, deps.requestId);
+  await enqueueRenders(deps.env, stored.renders, deps.requestId);
+  return { kind: "created", statement: stored.statement };
+}
