@@ -1,6 +1,8 @@
 import { defineConfig } from "drizzle-kit";
 
-// Migrations are generated from the schema into wrangler's default folder and applied by wrangler.
+// The shards' migrations (every DB_xx binding applies the same ones) are generated from the schema
+// into wrangler's default folder and applied by wrangler; the directory's are in
+// drizzle.directory.config.ts.
 export default defineConfig({
   dialect: "sqlite",
   schema: "./src/db/schema.ts",

@@ -9,15 +9,18 @@ const unlimited = (namespace_id: string) => ({
   simple: { limit: 1_000_000_000, period: 60 as const },
 });
 
-// Six projects: `workers` runs inside workerd with the wrangler.toml bindings (migrations applied
-// in test/support/setup.ts) and the renderer Worker beside them; `e2e` runs in Node and drives
-// `npm start` over real HTTP; `node` checks the scripts and the OpenAPI documents from Node;
-// `client` tests the typed client; `browser` runs in Node and drives headless Chromium against a
-// throwaway local run (test/support/node/local-service.ts); `renderer` runs inside workerd and
-// calls the statement renderer Worker, built as a deploy builds it, over its Service Binding
-// (renderer/test/wrangler.toml).
+// Six projects: `workers` runs inside workerd with the wrangler.toml bindings (two shards and the
+// directory, each migrated in test/support/setup.ts) and the renderer Worker beside them; `e2e`
+// runs in Node and drives `npm start` over real HTTP; `node` checks the scripts and the OpenAPI
+// documents from Node; `client` tests the typed client; `browser` runs in Node and drives headless
+// Chromium against a throwaway local run (test/support/node/local-service.ts); `renderer` runs
+// inside workerd and calls the statement renderer Worker, built as a deploy builds it, over its
+// Service Binding (renderer/test/wrangler.toml).
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(import.meta.dirname, "migrations"));
+  const directoryMigrations = await readD1Migrations(
+    path.join(import.meta.dirname, "migrations-directory"),
+  );
   const renderer = await rendererWorkerOptions(
     await freshRenderer(
       path.join(import.meta.dirname, "node_modules", ".cache", "statement-renderer"),
@@ -42,6 +45,7 @@ export default defineConfig(async () => {
               miniflare: {
                 bindings: {
                   TEST_MIGRATIONS: migrations,
+                  TEST_DIRECTORY_MIGRATIONS: directoryMigrations,
                   OPERATOR_TOKEN: "test-operator-token",
                   SIGNING_SECRET: "test-signing-secret-0123456789abcdefghijklmnop",
                   MAILER: "outbox",

@@ -3,7 +3,9 @@
 // Runtime types generated with workerd@1.20261117.1 2026-11-01 global_fetch_strictly_public,nodejs_compat
 interface __BaseEnv_Env {
 	PDFS: R2Bucket;
-	DB: D1Database;
+	DIRECTORY: D1Database;
+	DB_00: D1Database;
+	DB_01: D1Database;
 	WEBHOOK_DELIVERIES: Queue;
 	WEBHOOK_DEAD_LETTERS: Queue;
 	REQUEST_LOGS: Queue;

@@ -3,7 +3,7 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { ROOT } from "./build.ts";
-import { CUSTOMER, DEEP_ACCOUNT, MAIN_ACCOUNT } from "./data.ts";
+import { BESIDE_ON_00, CUSTOMER, DEEP_ACCOUNT, MAIN_ACCOUNT, ON_SHARD_01 } from "./data.ts";
 import { floorPath, type PagePosition, statementsPath } from "./probe.ts";
 import type { WorkerName } from "./serve.ts";
 
@@ -18,15 +18,25 @@ export interface Arm {
   label: string;
   url: string;
   headers?: Record<string, string>;
+  /** Requests sent in turn (see bench/load.ts): load spread over several partners. */
+  rotation?: { path: string; headers: Record<string, string> }[];
   /** Statements before the page, for the depth chart. */
   depth?: number;
 }
 
 export function defineArms(
   url: (worker: WorkerName, route: string) => string,
-  options: { keys: { large: string; small: string }; positions: PagePosition[] },
+  options: {
+    keys: { large: string; small: string; shard01: string; beside: string };
+    positions: PagePosition[];
+  },
 ): Arm[] {
   const large = { authorization: `Bearer ${options.keys.large}` };
+  const page = (account: string, customer: string, key: string) => ({
+    path: statementsPath(account, "limit=10", customer),
+    headers: { authorization: `Bearer ${key}` },
+  });
+  const mainPage = page(MAIN_ACCOUNT, CUSTOMER, options.keys.large);
 
   const arms: Arm[] = [
     { id: "hello", label: "hello (bare handler, static JSON)", url: url("floor", "/hello") },
@@ -82,6 +92,36 @@ export function defineArms(
       });
     }
   }
+  // Shards: the same page of a partner alike on the second shard (equal cost per request), then
+  // the same load spread over two partners of one shard and over two partners on two shards.
+  const onShard01 = page(ON_SHARD_01.account, ON_SHARD_01.customer, options.keys.shard01);
+  const beside = page(BESIDE_ON_00.account, BESIDE_ON_00.customer, options.keys.beside);
+  arms.push(
+    {
+      id: "shard-00-10",
+      label: "statements, limit=10, a partner on shard 00",
+      url: url("api", mainPage.path),
+      headers: mainPage.headers,
+    },
+    {
+      id: "shard-01-10",
+      label: "statements, limit=10, a partner alike on shard 01",
+      url: url("api", onShard01.path),
+      headers: onShard01.headers,
+    },
+    {
+      id: "one-shard-10",
+      label: "statements, limit=10, two partners in turn, both on shard 00",
+      url: url("api", mainPage.path),
+      rotation: [mainPage, beside],
+    },
+    {
+      id: "two-shards-10",
+      label: "statements, limit=10, two partners in turn, on shards 00 and 01",
+      url: url("api", mainPage.path),
+      rotation: [mainPage, onShard01],
+    },
+  );
   arms.push(
     {
       id: "small-table-10",

@@ -35,14 +35,61 @@ export const SMALL_TOTAL = 1_000;
 
 export interface Dataset {
   stamp: string;
-  /** Sandbox ACCOUNT_READ keys of the bench partner, one per database. */
-  keys: { large: string; small: string };
+  /**
+   * Sandbox ACCOUNT_READ keys of the bench partner, one per database; and, in the large one, of
+   * a partner alike on the second shard and of another on the first.
+   */
+  keys: { large: string; small: string; shard01: string; beside: string };
 }
+
+/** A partner with one customer and one measured account of MAIN_STATEMENTS statements. */
+export interface BenchPartner {
+  partner: string;
+  merchantKey: string;
+  customer: string;
+  account: string;
+  statementPrefix: string;
+  shard: string;
+}
+
+/** The bench partner, on the first shard of each database. */
+const MAIN: BenchPartner = {
+  partner: "bench_partner",
+  merchantKey: "mk_bench",
+  customer: "cus_bench",
+  account: "acc_main",
+  statementPrefix: "st_main",
+  shard: "00",
+};
+
+/** A partner like it on the second shard of the large database (its table holds only its own). */
+export const ON_SHARD_01: BenchPartner = {
+  partner: "bench_partner_01",
+  merchantKey: "mk_bench_01",
+  customer: "cus_bench_01",
+  account: "acc_main_01",
+  statementPrefix: "st_s01",
+  shard: "01",
+};
+
+/** Another partner like it beside it on the first shard: two partners sharing one shard. */
+export const BESIDE_ON_00: BenchPartner = {
+  partner: "bench_partner_00b",
+  merchantKey: "mk_bench_00b",
+  customer: "cus_bench_00b",
+  account: "acc_main_00b",
+  statementPrefix: "st_s00b",
+  shard: "00",
+};
 
 /** The stamp of what the data depends on: the migrations, the import and this layout. */
 async function dataStamp(): Promise<string> {
   const hash = createHash("sha256");
-  const files = [...(await migrationFiles()), ...DATA_SOURCES.map((f) => path.join(ROOT, f))];
+  const files = [
+    ...(await migrationFiles()),
+    ...(await migrationFiles("migrations-directory")),
+    ...DATA_SOURCES.map((f) => path.join(ROOT, f)),
+  ];
   for (const file of files) {
     hash.update(file);
     hash.update(await readFile(file).catch(() => Buffer.alloc(0)));
@@ -50,8 +97,8 @@ async function dataStamp(): Promise<string> {
   return hash.digest("hex").slice(0, 16);
 }
 
-async function migrationFiles(): Promise<string[]> {
-  const dir = path.join(ROOT, "migrations");
+async function migrationFiles(folder = "migrations"): Promise<string[]> {
+  const dir = path.join(ROOT, folder);
   return (await readdir(dir))
     .filter((f) => /^\d{4}_.*\.sql$/.test(f))
     .sort()
@@ -76,13 +123,21 @@ export async function clearState(stateDir: string, file: string): Promise<void> 
 
 export type D1 = Awaited<ReturnType<BenchServer["database"]>>;
 
-export async function applyMigrations(db: D1): Promise<void> {
-  for (const file of await migrationFiles()) {
+/** Applies the shards' migrations to `db` (the directory's, with `folder`). */
+export async function applyMigrations(db: D1, folder = "migrations"): Promise<void> {
+  for (const file of await migrationFiles(folder)) {
     const text = await readFile(file, "utf8");
     for (const chunk of text.split("--> statement-breakpoint")) {
       if (chunk.trim()) await db.prepare(chunk).run();
     }
   }
+}
+
+/** Migrates a service Worker's databases: both shards and the directory. */
+export async function migrateService(server: BenchServer, worker: string): Promise<void> {
+  await applyMigrations(await server.database(worker));
+  await applyMigrations(await server.database(worker, "DB_01"));
+  await applyMigrations(await server.database(worker, "DIRECTORY"), "migrations-directory");
 }
 
 async function operator(
@@ -117,10 +172,11 @@ async function seedPartner(
   server: BenchServer,
   worker: "api" | "api-small",
   deep: boolean,
+  who: BenchPartner = MAIN,
 ): Promise<string> {
   const statements = Array.from({ length: MAIN_STATEMENTS }, (_, i) => ({
-    statement_id: `st_main_${String(i).padStart(4, "0")}`,
-    account_id: MAIN_ACCOUNT,
+    statement_id: `${who.statementPrefix}_${String(i).padStart(4, "0")}`,
+    account_id: who.account,
     period_start_date: monthStart(i),
     period_end_date: monthEnd(i),
     due_date: new Date(Date.parse(monthEnd(i)) + 25 * 86400_000).toISOString(),
@@ -139,22 +195,23 @@ async function seedPartner(
   await operator(server, worker, "POST", "/import", {
     partners: [
       {
-        partner_id: PARTNER,
+        partner_id: who.partner,
         name: "Bench Partner",
-        products: [{ merchant_key: MERCHANT_KEY, name: "Bench Card" }],
+        shard: who.shard,
+        products: [{ merchant_key: who.merchantKey, name: "Bench Card" }],
         saved_versions: { sandbox: "2025-05-05", production: "2025-05-05" },
       },
     ],
     customers: [
       {
-        customer_id: CUSTOMER,
-        partner_id: PARTNER,
+        customer_id: who.customer,
+        partner_id: who.partner,
         environment: "sandbox",
-        merchant_key: MERCHANT_KEY,
+        merchant_key: who.merchantKey,
       },
     ],
     accounts: [
-      { account_id: MAIN_ACCOUNT, customer_id: CUSTOMER, status: "OPEN", currency: "USD" },
+      { account_id: who.account, customer_id: who.customer, status: "OPEN", currency: "USD" },
       ...(deep
         ? [{ account_id: DEEP_ACCOUNT, customer_id: CUSTOMER, status: "OPEN", currency: "USD" }]
         : []),
@@ -173,7 +230,7 @@ async function seedPartner(
       "application/pdf",
     );
   }
-  const res = await operator(server, worker, "POST", `/partners/${PARTNER}/keys`, {
+  const res = await operator(server, worker, "POST", `/partners/${who.partner}/keys`, {
     environment: "sandbox",
     scopes: ["ACCOUNT_READ"],
   });
@@ -233,6 +290,7 @@ async function insertFiller(
   const partners = Array.from({ length: partnerCount }, (_, n) => ({
     partner_id: partnerOf(n),
     name: "Filler",
+    shard: "00",
     products: [{ merchant_key: productOf(n), name: "Filler Card" }],
   }));
   await operator(server, worker, "POST", "/import", { partners });
@@ -292,8 +350,7 @@ export async function buildDataset(
 ): Promise<Dataset> {
   const large = await server.database("api");
   const small = await server.database("api-small");
-  await applyMigrations(large);
-  await applyMigrations(small);
+  for (const worker of ["api", "api-small"]) await migrateService(server, worker);
 
   progress("small table: partner, keys and PDFs through the operator API");
   const smallKey = await seedPartner(server, "api-small", false);
@@ -310,7 +367,13 @@ export async function buildDataset(
   if (counts.large !== LARGE_TOTAL || counts.small !== SMALL_TOTAL) {
     throw new Error(`unexpected statement counts ${JSON.stringify(counts)}`);
   }
-  const dataset: Dataset = { stamp: await dataStamp(), keys: { large: largeKey, small: smallKey } };
+  progress("large database: a partner alike on the second shard, and another on the first");
+  const shard01Key = await seedPartner(server, "api", false, ON_SHARD_01);
+  const besideKey = await seedPartner(server, "api", false, BESIDE_ON_00);
+  const dataset: Dataset = {
+    stamp: await dataStamp(),
+    keys: { large: largeKey, small: smallKey, shard01: shard01Key, beside: besideKey },
+  };
   await writeFile(file, `${JSON.stringify(dataset, null, 2)}\n`);
   return dataset;
 }

@@ -4,7 +4,7 @@
 // heap sampled. Both run on their own workerd over empty databases, rebuilt every run.
 import { rm } from "node:fs/promises";
 import path from "node:path";
-import { applyMigrations } from "./data.ts";
+import { applyMigrations, migrateService } from "./data.ts";
 import { IMPORT_ACCOUNTS, largestBody, monthlyBody, seedImportTenants } from "./import-data.ts";
 import { type HeapPeak, heapPeakDuring, workerIsolate } from "./inspector.ts";
 import { type BenchServer, freePort, OPERATOR_TOKEN, startServer } from "./serve.ts";
@@ -155,7 +155,7 @@ async function largestUnderCap(
     workers: [{ name: SERVICE, script: "api", database: "bench-import-headroom" }],
   });
   try {
-    await applyMigrations(await server.database(SERVICE));
+    await migrateService(server, SERVICE);
     const body = largestBody("h", MAX_IMPORT_BYTES);
     const started = performance.now();
     try {
@@ -201,11 +201,9 @@ async function monthlyAndLargest(options: ImportOptions): Promise<Omit<ImportRes
     ],
   });
   try {
-    for (const worker of [SERVICE, FLOOR]) {
-      const db = await server.database(worker);
-      await applyMigrations(db);
-      await seedImportTenants(db);
-    }
+    await migrateService(server, SERVICE);
+    await applyMigrations(await server.database(FLOOR));
+    for (const worker of [SERVICE, FLOOR]) await seedImportTenants(await server.database(worker));
     const sizeBefore = {
       service: await sizeOf(server, SERVICE),
       floor: await sizeOf(server, FLOOR),

@@ -5,6 +5,11 @@ import autocannon from "autocannon";
 export interface Target {
   url: string;
   headers?: Record<string, string>;
+  /**
+   * Requests each connection sends in turn instead of `url` alone (paths on the same host, each
+   * with its own headers): load spread over several partners.
+   */
+  rotation?: { path: string; headers: Record<string, string> }[];
 }
 
 export interface Measurement {
@@ -36,6 +41,15 @@ export async function measure(
   const instance = autocannon({
     url: target.url,
     headers: target.headers ?? {},
+    ...(target.rotation
+      ? {
+          requests: target.rotation.map((r) => ({
+            method: "GET",
+            path: r.path,
+            headers: r.headers,
+          })),
+        }
+      : {}),
     connections: options.connections,
     duration: options.seconds,
     pipelining: 1,

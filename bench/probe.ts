@@ -47,8 +47,8 @@ export interface PagePosition {
   floorCursor: string;
 }
 
-export function statementsPath(accountId: string, query: string): string {
-  return `/v2/customers/${CUSTOMER}/accounts/${accountId}/statements?${query}`;
+export function statementsPath(accountId: string, query: string, customer = CUSTOMER): string {
+  return `/v2/customers/${customer}/accounts/${accountId}/statements?${query}`;
 }
 
 async function getPage(

@@ -289,6 +289,14 @@ export async function writeResults(file: string, chartFile: string, results: Run
     "",
     `- floor ÷ hello, limit=10: ${fixed(ratio(results, "floor-10", "hello", "rps").median)} ` +
       "(what one D1 query leaves of a bare Worker's throughput)",
+    `- a partner on shard 01 ÷ a partner alike on shard 00, limit=10: ` +
+      `${fixed(ratio(results, "shard-01-10", "shard-00-10", "rps").median)} ` +
+      "(the same page, the same cost per request, on another D1 database)",
+    `- two partners in turn on two shards ÷ on one shard, limit=10: ` +
+      `${fixed(ratio(results, "two-shards-10", "one-shard-10", "rps").median)} ` +
+      "(here every database is a SQLite file in the same workerd on the same 2 cores: this " +
+      "shows that spreading costs nothing, not the throughput each further shard adds in " +
+      "production, where each D1 database has a primary of its own)",
     ...[10, 100].flatMap((limit) => [
       `- floor ÷ the floor with the rate limiters not bound, limit=${limit}: ` +
         `${fixed(ratio(results, `floor-${limit}`, `bare-floor-${limit}`, "rps").median)} ` +

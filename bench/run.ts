@@ -7,7 +7,14 @@ import path from "node:path";
 import { type Arm, defineArms } from "./arms.ts";
 import { profileStartup } from "./build.ts";
 import { type CpuArm, measureCpu } from "./cpu.ts";
-import { DEEP_ACCOUNT, LARGE_TOTAL, MAIN_ACCOUNT, SMALL_TOTAL } from "./data.ts";
+import {
+  type Dataset,
+  DEEP_ACCOUNT,
+  LARGE_TOTAL,
+  MAIN_ACCOUNT,
+  ON_SHARD_01,
+  SMALL_TOTAL,
+} from "./data.ts";
 import { runImportArms } from "./import.ts";
 import { type Measurement, measure } from "./load.ts";
 import {
@@ -171,7 +178,7 @@ const FILTERED_DEPTH = 50_000;
  */
 async function measureCosts(
   server: BenchServer,
-  keys: { large: string; small: string },
+  keys: Dataset["keys"],
   positions: PagePosition[],
 ): Promise<RequestCost[]> {
   const costs: RequestCost[] = [];
@@ -208,6 +215,16 @@ async function measureCosts(
         }),
       );
     }
+    costs.push(
+      await costOf(server, {
+        label: "a partner alike on shard 01, first page",
+        worker: "api",
+        path: statementsPath(ON_SHARD_01.account, `limit=${limit}`, ON_SHARD_01.customer),
+        key: keys.shard01,
+        limit,
+        depth: 0,
+      }),
+    );
     for (const p of filtered) {
       costs.push(
         await costOf(server, {

@@ -80,8 +80,11 @@ export interface BenchServer {
   url(worker: string): URL;
   /** The log line of a request sent with this `x-request-id`, once the runtime has printed it. */
   logOf(requestId: string): Promise<RequestLog>;
-  /** The D1 database behind a Worker, to build data from Node. */
-  database(worker: string): ReturnType<Miniflare["getD1Database"]>;
+  /**
+   * A D1 database of a Worker, to build data from Node: the floor's `DB`; the service's first
+   * shard unless another binding (`DB_01`, `DIRECTORY`) is named.
+   */
+  database(worker: string, binding?: string): ReturnType<Miniflare["getD1Database"]>;
   dispose(): Promise<void>;
 }
 
@@ -166,7 +169,12 @@ export async function startServer(options: {
       OPERATOR_TOKEN,
       SIGNING_SECRET,
     },
-    d1Databases: { DB: database },
+    // The database is the first shard; a second shard and the directory beside it.
+    d1Databases: {
+      DIRECTORY: `${database}-directory`,
+      DB_00: database,
+      DB_01: `${database}-01`,
+    },
     r2Buckets: { PDFS: "bench-pdfs" },
     ...(limiters ? { ratelimits: settings.ratelimits } : {}),
     // A queue of its own (its consumer is this Worker), batched as wrangler.toml batches it.
@@ -229,7 +237,10 @@ export async function startServer(options: {
         });
       });
     },
-    database: (worker) => mf.getD1Database("DB", worker),
+    database: (worker, binding) => {
+      const spec = workers.find((w) => w.name === worker);
+      return mf.getD1Database(binding ?? (spec?.script === "floor" ? "DB" : "DB_00"), worker);
+    },
     dispose: () => mf.dispose(),
   };
 }

@@ -248,13 +248,14 @@ function newest(accountId: string): DemoStatement {
 }
 
 /** The body of `POST /operator/v1/import` for the whole demo. */
-export function demoImport() {
+function wholeDemo() {
   const latestBalance = (accountId: string) => newest(accountId).statement_balance;
   return {
     partners: [
       {
         partner_id: DEMO_PARTNER,
         name: "Demo Bank",
+        shard: "00",
         products: [
           { merchant_key: "mk_demo_bank", name: "Demo Bank Cards", documents: "rendered" },
         ],
@@ -263,6 +264,7 @@ export function demoImport() {
       {
         partner_id: MULTI_PRODUCT_PARTNER,
         name: "Northwind Credit Union",
+        shard: "01",
         products: [
           { merchant_key: "mk_nw_travel", name: "Northwind Travel Rewards", documents: "rendered" },
           { merchant_key: "mk_nw_cashback", name: "Northwind Cash Back", documents: "rendered" },
@@ -312,6 +314,22 @@ export function demoImport() {
     }),
     statements: [...STATEMENTS.values()].flat(),
   };
+}
+
+/**
+ * The demo's imports, one per partner: each partner lives on a shard of its own (demo_bank on
+ * 00, northwind on 01), and an import is one atomic batch on one shard.
+ */
+export function demoImports() {
+  const demo = wholeDemo();
+  return demo.partners.map((partner) => {
+    const customers = demo.customers.filter((c) => c.partner_id === partner.partner_id);
+    const customerIds = new Set(customers.map((c) => c.customer_id));
+    const accounts = demo.accounts.filter((a) => customerIds.has(a.customer_id));
+    const accountIds = new Set(accounts.map((a) => a.account_id));
+    const statements = demo.statements.filter((st) => accountIds.has(st.account_id));
+    return { partners: [partner], customers, accounts, statements };
+  });
 }
 
 /** The demo partner's dashboard users `npm start` invites and prints a sign-in link for. */

@@ -1,7 +1,7 @@
 // `npm start`: the local run. Creates .dev.vars when missing, migrates the local D1 database,
 // serves the Worker with `wrangler dev`, loads the demo data through the operator API, and prints
 // a curl that works. Ctrl-C stops wrangler too.
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import path from "node:path";
@@ -14,8 +14,9 @@ import {
   DEMO_PRESENTATION,
   DEMO_USERS,
   type DemoAccountRef,
-  demoImport,
+  demoImports,
 } from "./demo-data.ts";
+import { migrateAll } from "./migrate.ts";
 import { runtimeLogFilter } from "./runtime-log.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -96,13 +97,10 @@ function assertPortFree(port: number): Promise<void> {
   });
 }
 
+/** Every local database (the shards and the directory) gets its migrations. */
 function migrate(): void {
-  const result = spawnSync(
-    process.execPath,
-    [WRANGLER, "d1", "migrations", "apply", "DB", "--local"],
-    { cwd: ROOT, env: WRANGLER_ENV, stdio: ["ignore", "inherit", "inherit"] },
-  );
-  if (result.status !== 0) fail("applying the D1 migrations to the local database failed");
+  const problem = migrateAll(["--local"], { apply: true, check: false });
+  if (problem) fail(problem);
 }
 
 /** While the demo loads, its own requests are not worth a screenful of log lines. */
@@ -197,22 +195,25 @@ function partnerApi(base: string, brand: string, apiKey: string) {
   return { statementsOf };
 }
 
-/** Imports the demo in one request: a no-op when it is already loaded. */
+/** Imports the demo, one request per partner: a no-op when it is already loaded. */
 async function importDemo(base: string, operator: Record<string, string>): Promise<number> {
-  const payload = demoImport();
-  const imported = await call(`${base}/operator/v1/import`, {
-    method: "POST",
-    headers: { ...operator, "content-type": "application/json" },
-    body: JSON.stringify(payload),
-  });
-  if (imported.status === 409) {
-    fail(
-      `the local database holds demo statements with other figures:\n  ${imported.text}\n` +
-        "  Remove .wrangler/state to start again from an empty local database.",
-    );
+  let statements = 0;
+  for (const payload of demoImports()) {
+    const imported = await call(`${base}/operator/v1/import`, {
+      method: "POST",
+      headers: { ...operator, "content-type": "application/json" },
+      body: JSON.stringify(payload),
+    });
+    if (imported.status === 409) {
+      fail(
+        `the local database holds demo statements with other figures:\n  ${imported.text}\n` +
+          "  Remove .wrangler/state to start again from an empty local database.",
+      );
+    }
+    if (imported.status !== 200) fail(`demo import failed: ${imported.status} ${imported.text}`);
+    statements += payload.statements.length;
   }
-  if (imported.status !== 200) fail(`demo import failed: ${imported.status} ${imported.text}`);
-  return payload.statements.length;
+  return statements;
 }
 
 /** The demo keys: those saved in .wrangler/ while they still authenticate, new ones otherwise. */
@@ -289,9 +290,9 @@ async function renderDemoDocuments(base: string, operator: Record<string, string
     for (const id of await rendersIn(base, operator, status)) known.add(id);
   }
   let pending = await rendersIn(base, operator, "pending");
-  const unrendered = demoImport().statements.filter(
-    (s) => !known.has(s.statement_id) && !pending.has(s.statement_id),
-  );
+  const unrendered = demoImports()
+    .flatMap((i) => i.statements)
+    .filter((s) => !known.has(s.statement_id) && !pending.has(s.statement_id));
   for (const statement of unrendered) {
     const res = await call(`${base}/operator/v1/statements/${statement.statement_id}/render`, {
       method: "POST",

@@ -1,7 +1,8 @@
 // Wiring only. A partner request runs: request context → CORS → (a route's reads planned from the
-// request alone) → authenticate → resolve version → the route exists in that version → scope →
-// product → handler (canonical model) → the version bundle reshapes the body → response, recorded
-// for the request log. The bundle is an argument, so a test can serve another.
+// request alone) → authenticate (on the shard the key names) → resolve version → (writes paused
+// while the partner's data moves) → the route exists in that version → scope → product → handler
+// (canonical model) → the version bundle reshapes the body → response, recorded for the request
+// log. The bundle is an argument, so a test can serve another.
 import { Hono } from "hono";
 import type { AppEnv } from "./app/context";
 import { corsFor } from "./app/cors";

@@ -1,6 +1,7 @@
 // The Hono environment shared by every sub-app: bindings, and what the pipeline sets per request.
 import type { Database, QueryStats } from "../db/client";
 import type { ReadAhead, ReadAheadResults } from "../db/key-lookup";
+import type { Shards } from "../db/shards";
 import type { DocumentStore } from "../db/storage";
 import type { Caller } from "../domain/caller";
 import type { Environment } from "../domain/environment";
@@ -20,6 +21,8 @@ export interface DashboardSession {
   sessionHash: string;
   /** The token every state-changing form of this session carries. */
   csrfToken: string;
+  /** The partner is being moved to another shard: its changes wait (503), its pages show. */
+  moving: boolean;
 }
 
 /**
@@ -55,7 +58,15 @@ export interface Variables {
   /** Per-isolate request counts by version, flushed to D1 now and then. */
   versionUsage: VersionUsage;
   requestId: string;
+  /** Every database the request may open (its partner's shard, the directory), counted alike. */
+  shards: Shards;
+  /**
+   * The partner's database: set once the request knows its partner (from the key, the session,
+   * the link or the operator's partner id), on the shard it lives on.
+   */
   db: Database;
+  /** The code of that shard. */
+  shard: string;
   queryStats: QueryStats;
   signer: Signer;
   /** The PDF bucket, its failures classified like D1's. */

@@ -136,6 +136,22 @@ export function accountNotFound(accountId: string): ApiError {
   );
 }
 
+/** How long a client waits before retrying a write refused while its partner is being moved. */
+export const MOVE_RETRY_AFTER_SECONDS = 10;
+
+/**
+ * 503 for a write while the partner's data is being moved between databases: nothing was done,
+ * and the same request succeeds once the move has switched over (seconds to minutes).
+ */
+export function partnerMoving(): ApiError {
+  return new ApiError(
+    "SERVICE_UNAVAILABLE_ERROR",
+    "Your data is being moved for maintenance: writes are paused for a moment and nothing was " +
+      `changed. Retry after ${MOVE_RETRY_AFTER_SECONDS} seconds; reads are served meanwhile.`,
+    { headers: { "Retry-After": String(MOVE_RETRY_AFTER_SECONDS) } },
+  );
+}
+
 /** 404 for a route that does not exist, or not in the request's version: the same bytes. */
 export function routeNotFound(method: string, path: string): ApiError {
   return new ApiError("NOT_FOUND_ERROR", `No route ${method} ${path}.`);

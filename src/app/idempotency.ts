@@ -73,6 +73,7 @@ export const idempotent: MiddlewareHandler<AppEnv> = async (c, next) => {
   const db = c.get("db");
   const row = await reserveKey(db, {
     keyHash,
+    partnerId: caller.partnerId,
     fingerprint,
     lockToken,
     now,

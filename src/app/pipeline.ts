@@ -3,17 +3,21 @@
 // context that throws the ApiError it answers; a route runs them in one handler (app/route.ts).
 import type { Context } from "hono";
 import { readScopeOf } from "../db/customers";
-import { findCallerByKeyHash } from "../db/key-lookup";
+import { findCaller } from "../db/key-lookup";
+import { shardBinding } from "../db/shards";
 import { hashApiKey, parseApiKey } from "../domain/api-keys";
 import type { Environment } from "../domain/environment";
 import type { Scope } from "../domain/scopes";
 import { recordKeyUse } from "../keys/key-use";
 import type { AppEnv } from "./context";
-import { ApiError, routeNotFound } from "./errors";
+import { ApiError, partnerMoving, routeNotFound } from "./errors";
 import { merchantKeyHeader, versionHeader } from "./headers";
+import { usePartnerDatabase } from "./partner-database";
 import { failedAuthentication, rateLimited, startApiLimits } from "./rate-limit";
 import { API_POLICIES } from "./rate-policies";
 import { markVersion } from "./version-headers";
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
 
 /** 401, the same for every cause: missing, malformed, unknown, revoked or expired key. */
 export const unauthorized = () =>
@@ -54,24 +58,30 @@ function keyFromAuthorization(header: string | undefined): string | null {
  */
 export async function authenticate(c: Context<AppEnv>): Promise<void> {
   const key = keyFromAuthorization(c.req.header("authorization"));
-  const environment = key === null ? null : parseApiKey(key);
-  if (key === null || environment === null) throw await failedAuthentication(c, unauthorized());
+  const claim = key === null ? null : parseApiKey(key);
+  if (key === null || claim === null) throw await failedAuthentication(c, unauthorized());
   const keyHash = await hashApiKey(key);
   const limits = startApiLimits(c.env, keyHash);
   const now = c.get("now")();
-  const { caller, readAhead } = await findCallerByKeyHash(
-    c.get("db"),
-    keyHash,
-    now,
-    c.get("readAhead"),
-  );
-  if (!caller || caller.environment !== environment) {
+  // The key's shard code picks the database; the unchanged lookup runs there.
+  const found = await findCaller(c.get("shards"), claim.shard, keyHash, now, c.get("readAhead"));
+  if (!found || found.caller.environment !== claim.environment) {
     throw await failedAuthentication(c, unauthorized());
   }
+  const { caller, readAhead } = found;
+  usePartnerDatabase(c, found.db, caller.shard);
   c.set("caller", caller);
   c.set("overLimit", limits(`${caller.partnerId}:${caller.environment}`));
   recordKeyUse(c, caller, now);
   if (c.get("readAhead")) c.set("readAheadResults", readAhead);
+}
+
+/**
+ * 503 with Retry-After, in the request's version, for a write while the partner is being moved to
+ * another shard (its data is frozen until the move switches over); reads are served throughout.
+ */
+export function pauseWritesWhileMoving(c: Context<AppEnv>): void {
+  if (c.get("caller").moving && !SAFE_METHODS.has(c.req.method)) throw partnerMoving();
 }
 
 /**
@@ -110,9 +120,13 @@ export function resolveVersion(c: Context<AppEnv>): void {
       version,
       partnerId: caller.partnerId,
       environment: caller.environment,
+      shard: caller.shard,
       now: c.get("now")(),
     },
-    { db: c.env.DB, waitUntil: (write) => c.executionCtx.waitUntil(write) },
+    {
+      shard: (code) => shardBinding(c.env, code),
+      waitUntil: (write) => c.executionCtx.waitUntil(write),
+    },
   );
 }
 

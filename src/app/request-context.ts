@@ -2,7 +2,8 @@
 // then the security headers on the answer, and one JSON log line per request.
 import type { Context, MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
-import { openDatabase } from "../db/client";
+import { newQueryStats } from "../db/client";
+import { openShards } from "../db/shards";
 import { openDocumentStore } from "../db/storage";
 import { signerFor } from "../domain/signing";
 import type { VersionBundle } from "../versioning";
@@ -61,9 +62,10 @@ export function requestContext(
     c.set("versionUsage", versionUsage);
     const incoming = c.req.header("x-request-id");
     const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
-    const { db, stats } = openDatabase(c.env.DB);
+    const stats = newQueryStats();
     c.set("requestId", requestId);
-    c.set("db", db);
+    // Nothing is opened yet: the pipeline opens the partner's shard once it knows it.
+    c.set("shards", openShards(c.env, stats));
     c.set("queryStats", stats);
     c.set("signer", signerFor(c.env.SIGNING_SECRET ?? "", c.env.SIGNING_SECRET_PREVIOUS));
     c.set("documents", openDocumentStore(c.env.PDFS));
@@ -81,6 +83,7 @@ export function requestContext(
         status: c.res.status,
         version: c.res.headers.get(versionHeader(c.env)) ?? undefined,
         key_id: c.get("caller")?.keyId,
+        shard: c.get("shard"),
         duration_ms: Math.round((performance.now() - started) * 100) / 100,
         d1_queries: stats.roundTrips,
         d1_rows_read: stats.rowsRead,

@@ -4,10 +4,11 @@ import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ResourceName } from "../canonical/schemas";
 import { isLeaseLost } from "../db/idempotency";
-import { isStorageOutage } from "../db/storage";
+import { ShardsUnavailableError } from "../db/shards";
+import { isPartnerMoving, isStorageOutage } from "../db/storage";
 import type { Json } from "../versioning";
 import type { AppEnv } from "./context";
-import { ApiError } from "./errors";
+import { ApiError, partnerMoving } from "./errors";
 import { keyInUse } from "./idempotency";
 
 /** What the version modules make of a canonical body, for the request's version. */
@@ -39,6 +40,16 @@ export function toApiError(err: Error, c: Context<AppEnv>): ApiError {
     apiError = keyInUse(
       "A retry of this request took its Idempotency-Key over while it ran, and nothing was done " +
         "here; retry to get that request's response.",
+    );
+  } else if (isPartnerMoving(err)) {
+    apiError = partnerMoving();
+  } else if (err instanceof ShardsUnavailableError) {
+    // Only the operator's reads across partners fan out: they answer whole or not at all.
+    apiError = new ApiError(
+      "SERVICE_UNAVAILABLE_ERROR",
+      `Shard ${err.shards.join(", ")} could not be read, so the answer would be incomplete; ` +
+        `retry shortly (request ${c.get("requestId")}).`,
+      { headers: { "Retry-After": "1" }, details: err.shards.map((s) => `shard ${s}`) },
     );
   } else if (isStorageOutage(err)) {
     apiError = new ApiError(

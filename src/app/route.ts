@@ -15,6 +15,7 @@ import { idempotent } from "./idempotency";
 import {
   authenticate,
   enforceRateLimits,
+  pauseWritesWhileMoving,
   requireRouteInVersion,
   requireScope,
   resolveProduct,
@@ -239,12 +240,13 @@ function planReads(c: Context<AppEnv>, route: Route): void {
 export type RequestRecorder = (c: Context<AppEnv>) => ((response: Response) => void) | null;
 
 /**
- * The /v2 pipeline of a route, in one handler: its read plan, then authentication, the version,
- * the rate limits, the route existing in that version and for the key's environment (or it answers
- * exactly as an unknown route, before any other check), scope, product, the Idempotency-Key of a
- * served POST, and the handler. Without a route, the pipeline of any other /v2 request:
- * authenticated and versioned, then 404. With `record`, the response, an error's included, is
- * handed to it before it leaves.
+ * The /v2 pipeline of a route, in one handler: its read plan, then authentication (on the shard
+ * the key names, which becomes the request's database), the version, the rate limits, writes
+ * paused while the partner's data moves to another shard, the route existing in that version and
+ * for the key's environment (or it answers exactly as an unknown route, before any other check),
+ * scope, product, the Idempotency-Key of a served POST, and the handler. Without a route, the
+ * pipeline of any other /v2 request: authenticated and versioned, then 404. With `record`, the
+ * response, an error's included, is handed to it before it leaves.
  */
 export function partnerRoute(
   route: Route | null,
@@ -256,6 +258,7 @@ export function partnerRoute(
     await authenticate(c);
     resolveVersion(c);
     await enforceRateLimits(c);
+    pauseWritesWhileMoving(c);
     if (!route) throw routeNotFound(c.req.method, c.req.path);
     requireRouteInVersion(c, route);
     if (route.scope) requireScope(c, route.scope);

@@ -1,11 +1,14 @@
-// The dashboard's mail: sign-in links and invitations. Links are minted here (random, stored
-// hashed, bound to one user, spent on first use, 15 minutes) and mailed after the response, so
-// an answer takes the same time whether or not an address has an account.
+// The dashboard's mail: sign-in links and invitations. Links are minted here (random, naming the
+// user's shard, stored hashed there, bound to one user, spent on first use, 15 minutes) and
+// mailed after the response, so an answer takes the same time whether or not an address has an
+// account: the request itself only asks the directory which partners the address belongs to.
 import type { Context } from "hono";
 import { userActor } from "../app/actor";
 import type { AppEnv } from "../app/context";
-import { openDatabase } from "../db/client";
+import { newQueryStats } from "../db/client";
 import { createSignInToken } from "../db/sessions";
+import { FIRST_SHARD, openShards } from "../db/shards";
+import { usersByEmail } from "../db/users";
 import type { Actor } from "../domain/audit";
 import { hashSecretToken, newSecretToken } from "../domain/secret-token";
 import { SIGN_IN_LINK_LIFETIME_MS } from "../domain/session-policy";
@@ -24,16 +27,28 @@ export function afterResponse(c: Context<AppEnv>, task: () => Promise<void>): vo
   );
 }
 
-/** A new sign-in link for the user (stored hashed); `actor` set: the request is audited. */
+/**
+ * Databases of their own for work after the response, so that the request's logged figures stay
+ * its own.
+ */
+const afterResponseShards = (c: Context<AppEnv>) => openShards(c.env, newQueryStats());
+
+/**
+ * A new sign-in link for the user, on its partner's shard `shard` (stored hashed); `actor` set:
+ * the request is audited.
+ */
 async function mintSignInLink(
   c: Context<AppEnv>,
+  shards: ReturnType<typeof openShards>,
+  shard: string,
   user: User,
   actor: Actor | null,
 ): Promise<string> {
-  const token = newSecretToken();
+  const db = shards.open(shard);
+  if (!db) throw new Error(`no shard ${shard} for a sign-in link`);
+  const token = newSecretToken(shard);
   const now = c.get("now")();
-  // After the response: a handle of its own, so the request's logged figures stay its own.
-  await createSignInToken(openDatabase(c.env.DB).db, {
+  await createSignInToken(db, {
     user,
     tokenHash: await hashSecretToken(token),
     expiresAt: new Date(now.getTime() + SIGN_IN_LINK_LIFETIME_MS),
@@ -47,38 +62,58 @@ const LINK_NOTE =
   "The link works once, for 15 minutes. If you did not ask for it, ignore this mail: " +
   "nobody can sign in without it.";
 
-/** Mails one sign-in link per membership of the address (after the response). */
+/**
+ * Mails one sign-in link per membership of the address (after the response): the users are read
+ * on the shards the directory names for it (the first shard too when it names none: a user from
+ * before sharding the directory has not listed yet).
+ */
 export function mailSignInLinks(
   c: Context<AppEnv>,
-  memberships: readonly (User & { partnerName: string })[],
+  email: string,
+  places: readonly { partnerId: string; shard: string }[],
 ): void {
-  const [first] = memberships;
-  if (!first) return;
   afterResponse(c, async () => {
     const mailer = mailerFor(c.env);
-    const lines: string[] = [];
-    for (const user of memberships) {
-      const link = await mintSignInLink(c, user, userActor(c, user));
-      lines.push(`Sign in to ${user.partnerName} as ${user.email}:`, link, "");
+    const shards = afterResponseShards(c);
+    const partnersOf = new Map<string, Set<string> | null>();
+    for (const place of places) {
+      partnersOf.set(place.shard, (partnersOf.get(place.shard) ?? new Set()).add(place.partnerId));
     }
+    if (places.length === 0) partnersOf.set(FIRST_SHARD, null);
+    const lines: string[] = [];
+    for (const [shard, partnerIds] of partnersOf) {
+      const db = shards.open(shard);
+      if (!db) continue;
+      const members = await usersByEmail(db, email);
+      for (const user of members) {
+        if (partnerIds && !partnerIds.has(user.partnerId)) continue;
+        const link = await mintSignInLink(c, shards, shard, user, userActor(c, user));
+        lines.push(`Sign in to ${user.partnerName} as ${user.email}:`, link, "");
+      }
+    }
+    if (lines.length === 0) return;
     await mailer.send({
-      to: first.email,
+      to: email,
       subject: `Your sign-in link for the ${PRODUCT_NAME}`,
       text: [...lines, LINK_NOTE].join("\n"),
     });
   });
 }
 
-/** Mails an invitation with a first sign-in link to a new user (after the response). */
+/**
+ * Mails an invitation with a first sign-in link to a new user of the request's partner (after the
+ * response).
+ */
 export function mailInvitation(
   c: Context<AppEnv>,
   user: User,
   partnerName: string,
   invitedBy: string,
 ): void {
+  const shard = c.get("shard");
   afterResponse(c, async () => {
     const mailer = mailerFor(c.env);
-    const link = await mintSignInLink(c, user, null);
+    const link = await mintSignInLink(c, afterResponseShards(c), shard, user, null);
     const signIn = `${new URL(c.req.url).origin}/dashboard/sign-in`;
     await mailer.send({
       to: user.email,

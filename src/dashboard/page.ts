@@ -3,7 +3,7 @@
 // URL (`/dashboard/{sandbox|production}/…`), and the permission the page's action needs there.
 import type { Hono, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app/context";
-import { ApiError } from "../app/errors";
+import { ApiError, partnerMoving } from "../app/errors";
 import type { Environment } from "../domain/environment";
 import { allows, type DashboardAction, refusalOf } from "../domain/permissions";
 import { readForm } from "./forms";
@@ -37,9 +37,10 @@ function environmentOf(param: string | undefined): Environment | null {
 
 /**
  * Lets a signed-in user in, to take `action` (none: any signed-in user): without a live session,
- * a redirect to sign-in; a form post without its session's CSRF token, 403; an environment that
- * does not exist, 404; an action the user's role may not take there, 403 with the reason. The
- * page then reads `c.var.session` and, on an environment page, `c.var.environment`.
+ * a redirect to sign-in; a form post without its session's CSRF token, 403; a form post while
+ * the partner's data is being moved, 503; an environment that does not exist, 404; an action the
+ * user's role may not take there, 403 with the reason. The page then reads `c.var.session` (its
+ * partner's shard is `c.get("db")`) and, on an environment page, `c.var.environment`.
  */
 export function allow(action?: DashboardAction): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -53,6 +54,9 @@ export function allow(action?: DashboardAction): MiddlewareHandler<AppEnv> {
           "This form has expired or did not come from your session. Reload the page and try again.",
         );
       }
+    }
+    if (c.req.method !== "GET" && c.req.method !== "HEAD" && c.get("session").moving) {
+      throw partnerMoving();
     }
     const environment = environmentOf(c.req.param("environment"));
     if (environment) c.set("environment", environment);

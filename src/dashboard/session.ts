@@ -1,11 +1,19 @@
 // Dashboard sessions: a random 256-bit id in a `__Host-` cookie (HttpOnly, Secure, SameSite=Lax),
-// only its hash in D1, an idle timeout and an absolute lifetime, a fresh id at every sign-in, and
-// a CSRF token derived from the session (an HMAC of its hash), so it needs no storage.
+// only its hash in D1 (on the shard of the user's partner, which the id names), an idle timeout
+// and an absolute lifetime, a fresh id at every sign-in, and a CSRF token derived from the
+// session (an HMAC of its hash), so it needs no storage.
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { AppEnv } from "../app/context";
+import { usePartnerDatabase } from "../app/partner-database";
 import { findSession, touchSession } from "../db/sessions";
-import { hashSecretToken, isSecretToken, newSecretToken } from "../domain/secret-token";
+import { followForwards } from "../db/shards";
+import {
+  hashSecretToken,
+  isSecretToken,
+  newSecretToken,
+  shardOfSecretToken,
+} from "../domain/secret-token";
 import {
   SESSION_ABSOLUTE_LIFETIME_MS,
   SESSION_IDLE_TIMEOUT_MS,
@@ -16,9 +24,9 @@ import {
 const COOKIE = "session";
 const CSRF_PURPOSE = "dashboard-csrf:v1";
 
-/** A new session id: the cookie's value. Only its hash is stored. */
-export async function newSessionId(): Promise<{ id: string; hash: string }> {
-  const id = newSecretToken();
+/** A new session id on shard `shard`: the cookie's value. Only its hash is stored. */
+export async function newSessionId(shard: string): Promise<{ id: string; hash: string }> {
+  const id = newSecretToken(shard);
   return { id, hash: await hashSecretToken(id) };
 }
 
@@ -48,10 +56,13 @@ export function clearSessionCookie(c: Context<AppEnv>): void {
   deleteCookie(c, COOKIE, { path: "/", secure: true, prefix: "host" });
 }
 
-/** The hash of the request's session id, or null without a well-formed cookie. */
-export async function sessionHashOf(c: Context<AppEnv>): Promise<string | null> {
+/** The hash of the request's session id and the shard it names; null without a cookie. */
+export async function sessionOf(
+  c: Context<AppEnv>,
+): Promise<{ hash: string; shard: string } | null> {
   const id = getCookie(c, COOKIE, "host");
-  return id && isSecretToken(id) ? hashSecretToken(id) : null;
+  if (!id || !isSecretToken(id)) return null;
+  return { hash: await hashSecretToken(id), shard: shardOfSecretToken(id) };
 }
 
 /** The CSRF token of a session: forms carry it, and a post must send it back. */
@@ -75,23 +86,33 @@ export function isCsrfTokenOf(c: Context<AppEnv>, token: string): Promise<boolea
  */
 export async function loadSession(c: Context<AppEnv>): Promise<Response | undefined> {
   const now = c.get("now")();
-  const sessionHash = await sessionHashOf(c);
-  const found = sessionHash
-    ? await findSession(c.get("db"), sessionHash, now, sessionLimits(now).idleCutoff)
+  const cookie = await sessionOf(c);
+  const idleCutoff = sessionLimits(now).idleCutoff;
+  const found = cookie
+    ? await followForwards(c.get("shards"), cookie.shard, (db) =>
+        findSession(db, cookie.hash, now, idleCutoff),
+      )
     : null;
-  if (!sessionHash || !found) {
-    if (sessionHash) clearSessionCookie(c);
-    const notice = sessionHash ? "?notice=session-ended" : "";
+  if (!cookie || !found) {
+    if (cookie) clearSessionCookie(c);
+    const notice = cookie ? "?notice=session-ended" : "";
     return c.redirect(`/dashboard/sign-in${notice}`, 303);
   }
-  if (now.getTime() - Date.parse(found.lastSeenAt) >= SESSION_TOUCH_INTERVAL_MS) {
-    await touchSession(c.get("db"), sessionHash, now);
+  usePartnerDatabase(c, found.db, found.shard);
+  const session = found.value;
+  // A partner being moved takes no write: the idle timeout moves on at its next page.
+  if (
+    !session.moving &&
+    now.getTime() - Date.parse(session.lastSeenAt) >= SESSION_TOUCH_INTERVAL_MS
+  ) {
+    await touchSession(found.db, cookie.hash, now);
   }
   c.set("session", {
-    user: found.user,
-    partnerName: found.partnerName,
-    sessionHash,
-    csrfToken: await csrfTokenOf(c, sessionHash),
+    user: session.user,
+    partnerName: session.partnerName,
+    sessionHash: cookie.hash,
+    csrfToken: await csrfTokenOf(c, cookie.hash),
+    moving: session.moving,
   });
   return undefined;
 }

@@ -3,9 +3,12 @@
 import { type Context, Hono } from "hono";
 import { userActor } from "../app/actor";
 import type { AppEnv } from "../app/context";
+import { partnerMoving } from "../app/errors";
+import { usePartnerDatabase } from "../app/partner-database";
+import { membershipsOf } from "../db/directory";
 import { endSessions, redeemSignInToken, userOfSignInToken } from "../db/sessions";
-import { usersByEmail } from "../db/users";
-import { hashSecretToken, isSecretToken } from "../domain/secret-token";
+import { followForwards } from "../db/shards";
+import { hashSecretToken, isSecretToken, shardOfSecretToken } from "../domain/secret-token";
 import { normalizeEmail } from "../domain/user";
 import { field } from "./forms";
 import { mailSignInLinks } from "./mail";
@@ -13,8 +16,8 @@ import { allow, type DashboardPage } from "./page";
 import {
   clearSessionCookie,
   newSessionId,
-  sessionHashOf,
   sessionLimits,
+  sessionOf,
   setSessionCookie,
 } from "./session";
 import { withinSignInLimits } from "./sign-in-limits";
@@ -25,10 +28,20 @@ const NOTICES: Record<string, string> = {
   "session-ended": "Your session ended. Sign in again to continue.",
 };
 
-/** The user an unspent link signs in, or null (a malformed token is never looked up). */
+/**
+ * The user an unspent link signs in, or null (a malformed token is never looked up); the shard
+ * the link names (followed if the partner moved since) becomes the request's database.
+ */
 async function linkUser(c: Context<AppEnv>, token: string) {
   if (!isSecretToken(token)) return null;
-  return userOfSignInToken(c.get("db"), await hashSecretToken(token), c.get("now")());
+  const hash = await hashSecretToken(token);
+  const now = c.get("now")();
+  const found = await followForwards(c.get("shards"), shardOfSecretToken(token), (db) =>
+    userOfSignInToken(db, hash, now),
+  );
+  if (!found) return null;
+  usePartnerDatabase(c, found.db, found.shard);
+  return found.value;
 }
 
 function SignInForm(props: { error?: string; email?: string }) {
@@ -104,7 +117,7 @@ export const signInPage: DashboardPage = {
           { title: "Too many sign-in requests" },
         );
       }
-      mailSignInLinks(c, await usersByEmail(c.get("db"), email));
+      mailSignInLinks(c, email, await membershipsOf(c.get("shards").directory(), email));
       return c.render(
         <>
           <p role="status">
@@ -142,14 +155,19 @@ export const signInPage: DashboardPage = {
       const token = await field(c, "token");
       const user = await linkUser(c, token);
       if (!user) return LinkUnusable(c);
+      // Redeeming writes: while the partner's data is being moved, the link waits unspent.
+      if (user.moving) throw partnerMoving();
       const now = c.get("now")();
-      const session = await newSessionId();
+      const shard = c.get("shard");
+      const session = await newSessionId(shard);
       const limits = sessionLimits(now);
+      // The browser's previous session ends with this sign-in (when it is on the same shard).
+      const previous = await sessionOf(c);
       const redeemed = await redeemSignInToken(c.get("db"), {
         user,
         tokenHash: await hashSecretToken(token),
         sessionHash: session.hash,
-        replacesSessionHash: await sessionHashOf(c),
+        replacesSessionHash: previous?.shard === shard ? previous.hash : null,
         sessionExpiresAt: limits.expiresAt,
         idleCutoff: limits.idleCutoff,
         actor: userActor(c, user),

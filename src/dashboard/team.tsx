@@ -154,7 +154,7 @@ const routes = new Hono<AppEnv>()
     const { user, partnerName } = c.var.session;
     const email = normalizeEmail(await field(c, "email"));
     if (!email) throw new ApiError("BAD_REQUEST_ERROR", "Enter an email address to invite.");
-    const invited = await inviteUser(c.get("db"), {
+    const invited = await inviteUser(c.get("db"), c.get("shards").directory(), {
       partnerId: user.partnerId,
       email,
       role: roleField(await field(c, "role")),
@@ -190,7 +190,7 @@ const routes = new Hono<AppEnv>()
   .post("/team/:user_id/remove", allow("team.remove"), async (c) => {
     const { user } = c.var.session;
     const userId = c.req.param("user_id");
-    const result = await removeUser(c.get("db"), {
+    const result = await removeUser(c.get("db"), c.get("shards").directory(), {
       partnerId: user.partnerId,
       userId,
       actor: userActor(c, user),

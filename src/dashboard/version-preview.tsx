@@ -68,7 +68,7 @@ export async function previewStatements(
   const origin = new URL(c.req.url).origin;
   const binding = { ...account, environment };
   const canonical = await buildStatementPage(
-    { signer: c.get("signer"), now, origin },
+    { signer: c.get("signer"), now, origin, shard: c.get("shard") },
     binding,
     rows,
     PREVIEW_LIMIT,

@@ -115,9 +115,9 @@ function countingD1(session: D1DatabaseSession, stats: QueryStats): D1Database {
 /** The session constraint of every request: its first round trip reads the primary. */
 export const SESSION_START = "first-primary";
 
-/** A drizzle database for one request (one D1 session), and the counters it fills. */
-export function openDatabase(binding: D1Database): { db: Database; stats: QueryStats } {
-  const stats: QueryStats = {
+/** Counters at zero, for one request (or one deferred write). */
+export function newQueryStats(): QueryStats {
+  return {
     roundTrips: 0,
     rowsRead: 0,
     rowsWritten: 0,
@@ -127,6 +127,16 @@ export function openDatabase(binding: D1Database): { db: Database; stats: QueryS
     bookmark: null,
     deferredWrites: 0,
   };
+}
+
+/**
+ * A drizzle database for one request (one D1 session), and the counters it fills: `stats` when
+ * given, so that every database a request opens (its shard, the directory) adds to one set.
+ */
+export function openDatabase(
+  binding: D1Database,
+  stats: QueryStats = newQueryStats(),
+): { db: Database; stats: QueryStats } {
   let session: D1DatabaseSession;
   try {
     session = binding.withSession(SESSION_START);
@@ -135,16 +145,4 @@ export function openDatabase(binding: D1Database): { db: Database; stats: QueryS
   }
   // No relational schema: building its metadata on every request would cost more than it gives.
   return { db: drizzle(countingD1(session, stats)), stats };
-}
-
-/**
- * The database holding a partner's data, for work that runs outside a request (a queue message
- * names its partner and environment): every such caller opens it here, so that where a partner's
- * data lives is decided in one place.
- */
-export function openPartnerDatabase(
-  env: { DB: D1Database },
-  _partner: { partner_id: string; environment: string },
-): { db: Database; stats: QueryStats } {
-  return openDatabase(env.DB);
 }

@@ -4,13 +4,35 @@
 // statements record the event of one hidden statement or of a whole chunk of an import.
 import { type SQL, sql } from "drizzle-orm";
 import type { EventType } from "../domain/event";
+import { webhookDeliveries } from "./schema";
 
-/** A delivery the batch created: what a queue message carries. */
-export interface DeliveryRef {
+/** A delivery row as a write answers it (`DELIVERY_RETURNING`). */
+export interface DeliveryRow {
   event_id: string;
   endpoint_id: string;
   generation: number;
+  /** The endpoint's partner: a message's consumer checks it has not moved. */
+  partner_id: string;
 }
+
+/**
+ * What a queue message carries: the delivery, and the shard it lives on. (A message sent before
+ * shards carries neither shard nor partner: the consumer reads it as the first shard's.)
+ */
+export interface DeliveryRef extends DeliveryRow {
+  shard: string;
+}
+
+const endpointPartner = sql`(SELECT w.partner_id FROM webhook_endpoints w
+  WHERE w.endpoint_id = ${webhookDeliveries.endpointId})`;
+
+/** The columns a write of deliveries answers, for drizzle's `.returning()`. */
+export const DELIVERY_RETURNING = {
+  event_id: webhookDeliveries.eventId,
+  endpoint_id: webhookDeliveries.endpointId,
+  generation: webhookDeliveries.generation,
+  partner_id: sql<string>`${endpointPartner}`.as("partner_id"),
+};
 
 export interface EventWrites {
   /** Put this in the change's batch, after the writes that create the statements. */
@@ -49,11 +71,17 @@ export function statementEventWrites(
         JOIN webhook_endpoints AS w ON w.partner_id = e.partner_id
           AND w.environment = e.environment AND w.merchant_key = e.merchant_key
           AND w.status = 'enabled'
-      WHERE true ON CONFLICT DO NOTHING RETURNING event_id, endpoint_id, generation`,
+      WHERE true ON CONFLICT DO NOTHING
+      RETURNING event_id, endpoint_id, generation, ${endpointPartner} AS partner_id`,
   };
 }
 
-/** The deliveries created, from the batch results of `deliveries` writes. */
-export function deliveriesOf(results: readonly D1Result[]): DeliveryRef[] {
-  return results.flatMap((result) => result.results as DeliveryRef[]);
+/** The deliveries created on shard `shard`, from the batch results of `deliveries` writes. */
+export function deliveriesOf(results: readonly D1Result[], shard: string): DeliveryRef[] {
+  return results.flatMap((result) => withShard(result.results as DeliveryRow[], shard));
+}
+
+/** Delivery rows of shard `shard`, as messages. */
+export function withShard(rows: readonly DeliveryRow[], shard: string): DeliveryRef[] {
+  return rows.map((row) => ({ ...row, shard }));
 }

@@ -11,6 +11,8 @@ export type IdempotencyRow = typeof idempotencyKeys.$inferSelect;
 
 export interface Reservation {
   keyHash: string;
+  /** The partner whose request holds the key: its records move with it. */
+  partnerId: string;
   fingerprint: string;
   lockToken: string;
   now: Date;
@@ -27,6 +29,7 @@ export async function reserveKey(db: Database, r: Reservation): Promise<Idempote
   const now = r.now.toISOString();
   const fresh = {
     keyHash: r.keyHash,
+    partnerId: r.partnerId,
     fingerprint: r.fingerprint,
     state: "running" as const,
     lockedUntil: r.lockedUntil.toISOString(),

@@ -16,6 +16,7 @@ import type { Caller } from "../domain/caller";
 import type { Scope } from "../domain/scopes";
 import type { Database } from "./client";
 import { apiKeys, partners } from "./schema";
+import { followForwards, type Hop, here, movedTo, type Shards } from "./shards";
 
 // The hot path's SQL is built once per isolate from the schema, with placeholders, and only bound
 // per request: building a drizzle query costs more CPU than the rest of a request's own work.
@@ -50,6 +51,9 @@ const CALLER_FIELDS = {
   savedVersionSandbox: partners.savedVersionSandbox,
   savedVersionProduction: partners.savedVersionProduction,
   merchantKeys: partners.merchantKeys,
+  // The partner row's own columns: a move's state costs no row more.
+  movingTo: partners.movingTo,
+  movedTo: partners.movedTo,
 };
 
 /**
@@ -82,6 +86,8 @@ interface KeyRow {
   saved_version_sandbox: string;
   saved_version_production: string;
   merchant_keys: string;
+  moving_to: string | null;
+  moved_to: string | null;
   [ahead: `ahead_${string}`]: unknown;
 }
 
@@ -98,17 +104,43 @@ export interface ReadAhead<Reads = unknown> {
 /** The values of the `ahead_*` columns, by name without the prefix. */
 export type ReadAheadResults = Record<string, unknown>;
 
+/** What one shard's key lookup found: the live key's caller, with the reads planned ahead. */
+export interface KeyLookup {
+  caller: Caller;
+  readAhead: ReadAheadResults;
+}
+
 /**
- * The key with this hash if it is live at `now`, with its partner's saved versions and products
- * (null if none), and the results of `readAhead`, read in the same statement: one round trip. The
- * results must only be used once the caller is known to own them.
+ * The caller of a key: the key lookup on the shard the key names (`shard`), following the
+ * partner's forward when it has moved since (one round trip more per forward). Null for a key
+ * that is unknown there, not live, or names no shard of this deployment (nothing is read then).
  */
-export async function findCallerByKeyHash(
-  db: Database,
+export async function findCaller(
+  shards: Shards,
+  shard: string,
   keyHash: string,
   now: Date,
   readAhead?: ReadAhead,
-): Promise<{ caller: Caller | null; readAhead: ReadAheadResults }> {
+): Promise<{ caller: Caller; readAhead: ReadAheadResults; db: Database } | null> {
+  const found = await followForwards(shards, shard, (db, at) =>
+    findCallerByKeyHash(db, at, keyHash, now, readAhead),
+  );
+  return found && { caller: found.value.caller, readAhead: found.value.readAhead, db: found.db };
+}
+
+/**
+ * The key with this hash on shard `shard` if it is live at `now`, with its partner's saved
+ * versions and products, and the results of `readAhead`, read in the same statement: one round
+ * trip. A key whose partner has moved to another shard answers where to ask instead (its row
+ * stays here to forward it). The results must only be used once the caller is known to own them.
+ */
+export async function findCallerByKeyHash(
+  db: Database,
+  shard: string,
+  keyHash: string,
+  now: Date,
+  readAhead?: ReadAhead,
+): Promise<Hop<KeyLookup>> {
   const query = readAhead?.lookup ?? KEY_LOOKUP;
   const key = { keyHash, now: now.toISOString() };
   const values = readAhead ? { ...readAhead.values, ...key } : key;
@@ -117,7 +149,9 @@ export async function findCallerByKeyHash(
     .bind(...fillPlaceholders(query.params, values))
     .all<KeyRow>();
   const row = results[0];
-  if (!row) return { caller: null, readAhead: {} };
+  if (!row) return null;
+  // The partner moved away since the key was issued: its row here forwards it.
+  if (row.moved_to !== null) return movedTo(row.moved_to);
   const aheads: ReadAheadResults = {};
   for (const column in row) {
     if (column.startsWith("ahead_")) aheads[column.slice(6)] = row[column as `ahead_${string}`];
@@ -132,6 +166,8 @@ export async function findCallerByKeyHash(
     savedVersion:
       row.environment === "sandbox" ? row.saved_version_sandbox : row.saved_version_production,
     merchantKeys: JSON.parse(row.merchant_keys) as string[],
+    shard,
+    moving: row.moving_to !== null,
   };
-  return { caller, readAhead: aheads };
+  return here({ caller, readAhead: aheads });
 }

@@ -1,4 +1,4 @@
-// Partner lookups the dashboard side needs.
+// Partner lookups the dashboard side and the operator need.
 import { asc, eq } from "drizzle-orm";
 import type { Product } from "../domain/product";
 import type { Database } from "./client";
@@ -20,4 +20,36 @@ export function productsOf(db: Database, partnerId: string): Promise<Product[]> 
     .from(products)
     .where(eq(products.partnerId, partnerId))
     .orderBy(asc(products.merchantKey));
+}
+
+/** A partner as the operator reads it (on its shard). */
+export interface PartnerRecord {
+  partnerId: string;
+  name: string;
+  savedVersionSandbox: string;
+  savedVersionProduction: string;
+  createdAt: string;
+  products: Product[];
+}
+
+/** The partner and its products, or null for an unknown partner id. */
+export async function readPartner(db: Database, partnerId: string): Promise<PartnerRecord | null> {
+  const [[row], owned] = await db.batch([
+    db
+      .select({
+        partnerId: partners.partnerId,
+        name: partners.name,
+        savedVersionSandbox: partners.savedVersionSandbox,
+        savedVersionProduction: partners.savedVersionProduction,
+        createdAt: partners.createdAt,
+      })
+      .from(partners)
+      .where(eq(partners.partnerId, partnerId)),
+    db
+      .select({ merchantKey: products.merchantKey, name: products.name })
+      .from(products)
+      .where(eq(products.partnerId, partnerId))
+      .orderBy(asc(products.merchantKey)),
+  ]);
+  return row ? { ...row, products: owned } : null;
 }

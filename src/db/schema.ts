@@ -1,4 +1,6 @@
-// D1 schema: the single source of truth; `npm run db:generate` writes migrations/ from it.
+// The schema of every shard (each partner's data lives in one shard: see src/db/shards.ts): the
+// single source of truth; `npm run db:generate` writes migrations/ from it. What must be found
+// without knowing the shard lives in the directory (src/db/directory-schema.ts).
 import { sql } from "drizzle-orm";
 import {
   index,
@@ -21,6 +23,17 @@ export const partners = sqliteTable("partners", {
    */
   merchantKeys: text("merchant_keys").notNull().default("[]"),
   createdAt: text("created_at").notNull(),
+  /**
+   * Set while the partner is being moved away from this shard (the shard code it goes to): its
+   * data here is frozen, so writes are refused until the move switches over. Null otherwise.
+   */
+  movingTo: text("moving_to"),
+  /**
+   * Set once a move has switched the partner over to another shard (its code): this row and the
+   * partner's credentials (keys, users, sessions) stay here to forward what still names this
+   * shard. Null on the partner's own shard.
+   */
+  movedTo: text("moved_to"),
 });
 
 /**
@@ -311,16 +324,6 @@ export const savedVersionChanges = sqliteTable(
   (t) => [index("saved_version_changes_idx").on(t.partnerId, t.environment, t.id)],
 );
 
-/** Mail kept instead of sent when `MAILER` is `outbox` (local runs and tests). */
-export const outbox = sqliteTable("outbox", {
-  id: integer("id").primaryKey({ autoIncrement: true }),
-  recipient: text("recipient").notNull(),
-  subject: text("subject").notNull(),
-  text: text("text").notNull(),
-  html: text("html"),
-  createdAt: text("created_at").notNull(),
-});
-
 /**
  * Statement events: one row per change a partner can learn of, written in the same atomic batch as
  * the change itself. Each carries the read scope of the statement's account (copied, like
@@ -461,6 +464,8 @@ export const idempotencyKeys = sqliteTable(
   "idempotency_keys",
   {
     keyHash: text("key_hash").primaryKey(),
+    /** The partner whose request holds the key (what a move copies); null for older keys. */
+    partnerId: text("partner_id"),
     /** Hash of what makes two requests the same: method, path, version, product and body. */
     fingerprint: text("fingerprint").notNull(),
     state: text("state", { enum: ["running", "completed"] }).notNull(),
@@ -491,6 +496,18 @@ export const versionUsage = sqliteTable(
   },
   (t) => [primaryKey({ columns: [t.day, t.version, t.partnerId, t.environment] })],
 );
+
+/**
+ * Partners being moved away from this shard (src/db/partner-moves.ts): while a partner has a row
+ * here, triggers created for the move refuse every write to its rows (`partner_moving`), so that
+ * nothing lands in the copy being made. Empty, and without those triggers, when no move runs.
+ */
+export const moveFences = sqliteTable("move_fences", {
+  partnerId: text("partner_id").primaryKey(),
+  /** `frozen`: every write refused; `retiring`: only the move's own deletes pass. */
+  phase: text("phase", { enum: ["frozen", "retiring"] }).notNull(),
+  createdAt: text("created_at").notNull(),
+});
 
 /**
  * Every partner API request, as the partner's dashboard shows it (src/request-logs/): written

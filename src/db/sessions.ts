@@ -1,6 +1,7 @@
 // Sign-in links and sessions of dashboard users. Only SHA-256 hashes of their secrets are stored;
 // a link is redeemed at most once (the redemption is one guarded batch), and redeeming it spends
-// every other outstanding link of the user.
+// every other outstanding link of the user. Both live on the shard of the user's partner, which
+// their secret names; a partner that moved since is followed (its old shard forwards them).
 import { and, eq, gt, isNull, lte, or, type SQL, sql } from "drizzle-orm";
 import type { Actor } from "../domain/audit";
 import type { User } from "../domain/user";
@@ -8,6 +9,7 @@ import { auditInsert } from "./audit";
 import { atomically } from "./batch";
 import type { Database } from "./client";
 import { partners, sessions, signInTokens, users } from "./schema";
+import { type Hop, here, movedTo } from "./shards";
 
 /**
  * Stores a new sign-in link of the user; with an `actor`, records the request in the audit log
@@ -46,19 +48,33 @@ function unspent(tokenHash: string, now: Date): SQL {
   ) as SQL;
 }
 
-/** The user an unspent, unexpired link signs in, with the partner's name; null otherwise. */
+/** A user as a sign-in or a session finds it: with its partner's name and move state. */
+export type SignedInUser = User & { partnerName: string; moving: boolean };
+
+const PARTNER_STATE = {
+  partnerName: partners.name,
+  movingTo: partners.movingTo,
+  movedTo: partners.movedTo,
+};
+
+/**
+ * The user an unspent, unexpired link signs in, with the partner's name; null otherwise; where to
+ * ask when the partner has moved to another shard.
+ */
 export async function userOfSignInToken(
   db: Database,
   tokenHash: string,
   now: Date,
-): Promise<(User & { partnerName: string }) | null> {
+): Promise<Hop<SignedInUser>> {
   const [row] = await db
-    .select({ user: users, partnerName: partners.name })
+    .select({ user: users, ...PARTNER_STATE })
     .from(signInTokens)
     .innerJoin(users, eq(users.userId, signInTokens.userId))
     .innerJoin(partners, eq(partners.partnerId, users.partnerId))
     .where(unspent(tokenHash, now));
-  return row ? { ...row.user, partnerName: row.partnerName } : null;
+  if (!row) return null;
+  if (row.movedTo !== null) return movedTo(row.movedTo);
+  return here({ ...row.user, partnerName: row.partnerName, moving: row.movingTo !== null });
 }
 
 /**
@@ -119,17 +135,22 @@ export interface SessionInfo {
   user: User;
   partnerName: string;
   lastSeenAt: string;
+  /** The partner is being moved to another shard: its writes wait. */
+  moving: boolean;
 }
 
-/** The session's user if the session is neither idle past `idleCutoff` nor past its end. */
+/**
+ * The session's user if the session is neither idle past `idleCutoff` nor past its end; where to
+ * ask when the partner has moved to another shard.
+ */
 export async function findSession(
   db: Database,
   sessionHash: string,
   now: Date,
   idleCutoff: Date,
-): Promise<SessionInfo | null> {
+): Promise<Hop<SessionInfo>> {
   const [row] = await db
-    .select({ user: users, partnerName: partners.name, lastSeenAt: sessions.lastSeenAt })
+    .select({ user: users, ...PARTNER_STATE, lastSeenAt: sessions.lastSeenAt })
     .from(sessions)
     .innerJoin(users, eq(users.userId, sessions.userId))
     .innerJoin(partners, eq(partners.partnerId, users.partnerId))
@@ -140,7 +161,10 @@ export async function findSession(
         gt(sessions.lastSeenAt, idleCutoff.toISOString()),
       ),
     );
-  return row ? { user: row.user, partnerName: row.partnerName, lastSeenAt: row.lastSeenAt } : null;
+  if (!row) return null;
+  if (row.movedTo !== null) return movedTo(row.movedTo);
+  const { user, partnerName, lastSeenAt } = row;
+  return here({ user, partnerName, lastSeenAt, moving: row.movingTo !== null });
 }
 
 /** Moves the session's idle timeout on. */

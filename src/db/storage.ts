@@ -11,6 +11,27 @@ export class StorageUnavailableError extends Error {
   }
 }
 
+/**
+ * A write refused because its partner is being moved to another shard: the move's fence on the
+ * old shard (src/db/partner-moves.ts). Nothing was written; the same write succeeds once the move
+ * has switched over, so it is retried like an outage.
+ */
+export class PartnerMovingError extends StorageUnavailableError {
+  constructor(cause: unknown) {
+    super(cause);
+    this.name = "PartnerMovingError";
+  }
+}
+
+const PARTNER_MOVING = "partner_moving";
+
+function hasMessage(err: unknown, text: string): boolean {
+  for (let e: unknown = err; e instanceof Error; e = e.cause) {
+    if (e.message.includes(text)) return true;
+  }
+  return false;
+}
+
 /** Errors that describe the statement rather than the storage: retrying cannot help. */
 const STATEMENT_ERROR =
   /constraint failed|SQLITE_CONSTRAINT|SQLITE_MISMATCH|SQLITE_RANGE|SQLITE_TOOBIG|D1_TYPE_ERROR|no such (table|column|function)|syntax error|too many SQL variables|statement_figures_immutable|idempotency_lease_lost/i;
@@ -22,11 +43,14 @@ function isStatementError(err: unknown): boolean {
   return false;
 }
 
-/** The error a storage call should raise: statement errors as they are, the rest as outages. */
+/**
+ * The error a storage call should raise: a move's fence as PartnerMovingError, statement errors
+ * as they are, the rest as outages.
+ */
 export function storageFailure(err: unknown): unknown {
-  return err instanceof StorageUnavailableError || isStatementError(err)
-    ? err
-    : new StorageUnavailableError(err);
+  if (err instanceof StorageUnavailableError) return err;
+  if (hasMessage(err, PARTNER_MOVING)) return new PartnerMovingError(err);
+  return isStatementError(err) ? err : new StorageUnavailableError(err);
 }
 
 /** Runs one storage call, raising its failure as `storageFailure` classifies it. */
@@ -40,8 +64,17 @@ export async function storageCall<T>(call: () => Promise<T>): Promise<T> {
 
 /** Whether `err`, or anything it wraps, is a storage outage. */
 export function isStorageOutage(err: unknown): boolean {
-  for (let e: unknown = err; e instanceof Error; e = e.cause) {
-    if (e instanceof StorageUnavailableError) return true;
+  return wraps(err, StorageUnavailableError);
+}
+
+/** Whether `err`, or anything it wraps, is a write a move's fence refused. */
+export function isPartnerMoving(err: unknown): boolean {
+  return wraps(err, PartnerMovingError);
+}
+
+function wraps(err: unknown, type: typeof StorageUnavailableError): boolean {
+  for (let e: unknown = err; e instanceof Error; e = (e as Error).cause) {
+    if (e instanceof type) return true;
   }
   return false;
 }

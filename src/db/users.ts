@@ -1,13 +1,15 @@
 // Dashboard users of a partner: invited, given a role, removed. Each change is one atomic batch
 // with its audit row, gated by one guard; the guard keeps at least one Admin per partner even
-// when two Admins act at the same moment.
-import { and, asc, eq, ne, type SQL, sql } from "drizzle-orm";
+// when two Admins act at the same moment. The directory keeps each address's partners, for
+// sign-in by address: written before a user is added, deleted after one is removed.
+import { and, asc, eq, isNull, ne, type SQL, sql } from "drizzle-orm";
 import type { Actor } from "../domain/audit";
 import type { Role } from "../domain/permissions";
 import type { User } from "../domain/user";
 import { auditInsert } from "./audit";
 import { atomically } from "./batch";
 import type { Database } from "./client";
+import { addUserEmail, removeUserEmail } from "./directory";
 import { partners, sessions, signInTokens, users } from "./schema";
 
 function toUser(row: typeof users.$inferSelect): User {
@@ -24,7 +26,10 @@ export async function adminEmailsOf(db: Database, partnerId: string): Promise<st
   return rows.map((r) => r.email);
 }
 
-/** Every membership of an address (one per partner), with the partner's name. */
+/**
+ * Every membership of an address on this shard (one per partner), with the partner's name; not
+ * those of partners that moved to another shard (their users are there).
+ */
 export async function usersByEmail(
   db: Database,
   email: string,
@@ -33,7 +38,7 @@ export async function usersByEmail(
     .select({ user: users, partnerName: partners.name })
     .from(users)
     .innerJoin(partners, eq(partners.partnerId, users.partnerId))
-    .where(eq(users.email, email))
+    .where(and(eq(users.email, email), isNull(partners.movedTo)))
     .orderBy(asc(partners.name));
   return rows.map((r) => ({ ...toUser(r.user), partnerName: r.partnerName }));
 }
@@ -64,9 +69,13 @@ export function generateUserId(): string {
   return `usr_${crypto.randomUUID().replaceAll("-", "")}`;
 }
 
-/** Adds a user to the partner; null when the address is already one of its users. */
+/**
+ * Adds a user to the partner (on its shard `db`, and its address to the `directory`); null when
+ * the address is already one of its users.
+ */
 export async function inviteUser(
   db: Database,
+  directory: Database,
   input: { partnerId: string; email: string; role: Role; actor: Actor; now: Date },
 ): Promise<User | null> {
   const user: User = {
@@ -79,6 +88,7 @@ export async function inviteUser(
   };
   const isNew = sql`NOT EXISTS (SELECT 1 FROM ${users}
     WHERE partner_id = ${input.partnerId} AND email = ${input.email})`;
+  await addUserEmail(directory, input.email, input.partnerId);
   const [audited] = await atomically(db, [
     auditInsert(
       input.partnerId,
@@ -148,11 +158,16 @@ export async function changeRole(
   return user.role === input.role ? "done" : "last_admin";
 }
 
-/** Removes a user, their sessions and their sign-in links; the last Admin cannot be removed. */
+/**
+ * Removes a user, their sessions and their sign-in links (then their address from the
+ * `directory`); the last Admin cannot be removed.
+ */
 export async function removeUser(
   db: Database,
+  directory: Database,
   input: { partnerId: string; userId: string; actor: Actor; now: Date },
 ): Promise<UserChange> {
+  const removed = await findUser(db, input.partnerId, input.userId);
   const target = sql`${users.partnerId} = ${input.partnerId} AND ${users.userId} = ${input.userId}`;
   const allowed = sql`EXISTS (SELECT 1 FROM ${users} WHERE ${target}
     AND (role <> 'Admin' OR ${anotherAdmin(input.partnerId, input.userId)}))`;
@@ -172,5 +187,7 @@ export async function removeUser(
     db.delete(signInTokens).where(and(eq(signInTokens.userId, input.userId), allowed)),
     db.delete(users).where(sql`${target} AND ${allowed}`),
   ]);
-  return audited?.meta.changes === 1 ? "done" : refusal(db, input.partnerId, input.userId);
+  if (audited?.meta.changes !== 1) return refusal(db, input.partnerId, input.userId);
+  if (removed) await removeUserEmail(directory, removed.email, input.partnerId);
+  return "done";
 }

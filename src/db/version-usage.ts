@@ -1,5 +1,5 @@
 // Version usage counters (added to in bulk, never per request) and the operator's reads of them.
-import { gte, inArray, lt, or, sql, sum } from "drizzle-orm";
+import { and, gte, inArray, isNull, lt, or, sql, sum } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import type { Environment } from "../domain/environment";
 import type { Database } from "./client";
@@ -75,7 +75,10 @@ export interface SavedVersionRow {
   production: string;
 }
 
-/** Partners whose saved version, in either environment, is one of `versions`. */
+/**
+ * Partners of this shard whose saved version, in either environment, is one of `versions` (not a
+ * partner's row a move left here to forward it).
+ */
 export async function partnersSavedOn(
   db: Database,
   versions: readonly string[],
@@ -89,9 +92,12 @@ export async function partnersSavedOn(
     })
     .from(partners)
     .where(
-      or(
-        inArray(partners.savedVersionSandbox, [...versions]),
-        inArray(partners.savedVersionProduction, [...versions]),
+      and(
+        isNull(partners.movedTo),
+        or(
+          inArray(partners.savedVersionSandbox, [...versions]),
+          inArray(partners.savedVersionProduction, [...versions]),
+        ),
       ),
     )
     .orderBy(partners.partnerId);

@@ -13,6 +13,8 @@ import { type RenderRef, renderStillPending } from "./render-store";
 /** What storing a document needs: the partner's database, the bucket and the webhook queue. */
 export interface DocumentDeps {
   db: Database;
+  /** The shard `db` is: the deliveries' messages name it. */
+  shard: string;
   documents: DocumentStore;
   webhooks: Queue;
   /** Names the work in logs: the request id, or the render's statement. */
@@ -75,6 +77,10 @@ export async function storeStatementDocument(
     point,
     render,
   ]);
-  await enqueueDeliveries(deps.webhooks, deliveriesOf(created ? [created] : []), deps.requestId);
+  await enqueueDeliveries(
+    deps.webhooks,
+    deliveriesOf(created ? [created] : [], deps.shard),
+    deps.requestId,
+  );
   return (pointed?.results.length ?? 0) > 0;
 }

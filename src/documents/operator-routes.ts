@@ -9,7 +9,12 @@ import type { AppEnv } from "../app/context";
 import { ApiError, invalidRequest } from "../app/errors";
 import { idPageQuery } from "../app/query";
 import { readJsonBody } from "../app/read-body";
-import { requirePartner, validationError } from "../operator/common";
+import {
+  requirePartner,
+  requireStatement,
+  useProductShard,
+  validationError,
+} from "../operator/common";
 import { ProductChangeSchema, productJson } from "./presentation";
 import { changeProblem, changeProduct, readProduct, readProductSettings } from "./product-store";
 import { enqueueRenders } from "./render-queue";
@@ -55,6 +60,7 @@ export const documentOperatorRoutes = new Hono<AppEnv>()
     const body = await readJsonBody(c.req.raw, { maxBytes: MAX_PRODUCT_CHANGE_BYTES });
     const parsed = ProductChangeSchema.safeParse(body);
     if (!parsed.success) throw validationError(parsed.error, body);
+    if (!(await useProductShard(c, merchantKey))) throw productNotFound(merchantKey);
     const db = c.get("db");
     const product = await readProduct(db, merchantKey);
     if (!product) throw productNotFound(merchantKey);
@@ -97,10 +103,12 @@ export const documentOperatorRoutes = new Hono<AppEnv>()
   // Renders the statement again, whatever became of earlier renders; 202: it is queued.
   .post("/operator/v1/statements/:statement_id/render", async (c) => {
     const statementId = c.req.param("statement_id");
-    const ref = await requestRender(c.get("db"), statementId, c.get("now")());
-    if (!ref) {
+    await requireStatement(c, statementId);
+    const asked = await requestRender(c.get("db"), statementId, c.get("now")());
+    if (!asked) {
       throw new ApiError("NOT_FOUND_ERROR", `No such statement: ${JSON.stringify(statementId)}`);
     }
+    const ref = { ...asked, shard: c.get("shard") };
     await enqueueRenders(c.env, [ref], c.get("requestId"));
     return c.json(
       { statement_id: ref.statement_id, status: "pending", generation: ref.generation },

@@ -6,9 +6,11 @@
 // (a RangeError) fails at once. At least once, and idempotent: a document is stored under its
 // content hash, and only by the render still pending in the message's generation.
 import type { Bindings } from "../app/context";
-import { type Database, openPartnerDatabase } from "../db/client";
+import { type Database, newQueryStats } from "../db/client";
+import { openPartnerDatabase, openShards } from "../db/shards";
 import { type DocumentStore, openDocumentStore } from "../db/storage";
 import { nextRetryDelay, type RetryPolicy } from "../domain/retry-schedule";
+import { FIRST_SHARD } from "../domain/shard-code";
 import { enqueueMessages } from "../webhooks/delivery-queue";
 import { storeStatementDocument } from "./attach";
 import {
@@ -80,7 +82,14 @@ function describeFailure(err: unknown): string {
 
 /** One attempt at the render `ref` names: stored, retried later, or given up. */
 async function renderOne(r: Rendering, ref: RenderRef): Promise<Verdict> {
-  const { db } = openPartnerDatabase(r.env, ref);
+  // The shard the message names, followed if the partner has moved since.
+  const shards = openShards(r.env, newQueryStats());
+  const partner = await openPartnerDatabase(shards, {
+    shard: ref.shard ?? FIRST_SHARD,
+    partnerId: ref.partner_id,
+  });
+  if (!partner) return { ack: true }; // the partner is on no shard
+  const { db, shard } = partner;
   const job = await readRenderJob(db, ref);
   if (!job) return { ack: true }; // rendered, superseded, failed, or of an earlier request
   const documents = openDocumentStore(r.env.PDFS);
@@ -88,6 +97,7 @@ async function renderOne(r: Rendering, ref: RenderRef): Promise<Verdict> {
     const bytes = await r.renderer.render(renderInputOf(job, await logoOf(documents, job.product)));
     const deps = {
       db,
+      shard,
       documents,
       webhooks: r.env.WEBHOOK_DELIVERIES,
       requestId: `render:${ref.statement_id}`,

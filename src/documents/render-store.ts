@@ -14,6 +14,8 @@ import type { RenderJob } from "./render-input";
  * and environment), and which request of its render (the generation).
  */
 export interface RenderRef {
+  /** The shard the partner lived on when the render was asked for (absent: the first). */
+  shard?: string;
   partner_id: string;
   environment: Environment;
   statement_id: string;
@@ -49,8 +51,10 @@ export function renderRequestWrites(rows: string, at: string, everyProduct = fal
 }
 
 /** The renders created, from the batch results of `renderRequestWrites`. */
-export function renderRefsOf(results: readonly D1Result[]): RenderRef[] {
-  return results.flatMap((result) => result.results as RenderRef[]);
+export function renderRefsOf(results: readonly D1Result[], shard: string): RenderRef[] {
+  return results.flatMap((result) =>
+    (result.results as RenderRef[]).map((ref) => ({ ...ref, shard })),
+  );
 }
 
 /**
@@ -218,14 +222,15 @@ export function readRenderPage(
  * Pending renders overdue by more than `graceMs`, whose message was lost: each is made due now
  * and answered, to be sent again. At most `limit`.
  */
-export function overdueRenders(
+export async function overdueRenders(
   db: Database,
+  shard: string,
   now: Date,
   graceMs: number,
   limit: number,
 ): Promise<RenderRef[]> {
   const overdue = new Date(now.getTime() - graceMs).toISOString();
-  return db
+  const refs = await db
     .update(statementRenders)
     .set({ nextAttemptAt: now.toISOString() })
     .where(
@@ -238,4 +243,5 @@ export function overdueRenders(
       statement_id: statementRenders.statementId,
       generation: statementRenders.generation,
     });
+  return refs.map((ref) => ({ ...ref, shard }));
 }

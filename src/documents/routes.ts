@@ -1,15 +1,14 @@
 // GET|HEAD /files/statements/{statement_id}/pdf: the signed link target; no API key needed.
 // Conditional and range requests follow RFC 9110, evaluated here rather than by R2, so that a
 // malformed header is ignored as the RFC says instead of failing the request.
-import { eq } from "drizzle-orm";
 import { Hono } from "hono";
 import type { AppEnv } from "../app/context";
 import { ApiError } from "../app/errors";
 import { limitPerClientIp } from "../app/rate-limit";
 import { RATE_LIMITS } from "../app/rate-policies";
-import { statements } from "../db/schema";
 import { verifyStatementLink } from "../domain/statement-link";
 import { evaluate, formatHttpDate, type Representation } from "./conditional-requests";
+import { findStatementDocument } from "./statement-document";
 
 const gone = () =>
   new ApiError("STATEMENT_NOT_FOUND_ERROR", "This statement is no longer available.");
@@ -26,25 +25,22 @@ export const fileRoutes = new Hono<AppEnv>()
     const statementId = c.req.param("statement_id");
     const now = c.get("now")();
     const expires = c.req.query("expires");
-    const check = await verifyStatementLink(
+    const link = await verifyStatementLink(
       c.get("signer"),
       statementId,
       { expires, signature: c.req.query("signature"), keyId: c.req.query("kid") },
       now.getTime(),
     );
-    if (check === "expired") {
+    if (link.check === "expired") {
       throw new ApiError(
         "FORBIDDEN_ERROR",
         "This link has expired: read the statement again for a fresh one.",
       );
     }
-    if (check === "invalid") throw new ApiError("FORBIDDEN_ERROR", "This link is not valid.");
+    if (link.check === "invalid") throw new ApiError("FORBIDDEN_ERROR", "This link is not valid.");
 
-    const [row] = await c
-      .get("db")
-      .select({ pdfKey: statements.pdfKey, hiddenAt: statements.hiddenAt })
-      .from(statements)
-      .where(eq(statements.statementId, statementId));
+    // The link names its statement's shard, signed: no directory, one round trip.
+    const row = await findStatementDocument(c.get("shards"), link.shard, statementId);
     if (!row?.pdfKey || row.hiddenAt !== null) throw gone();
 
     const method = c.req.method === "HEAD" ? "HEAD" : "GET";

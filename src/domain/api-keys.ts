@@ -1,6 +1,9 @@
-// API key format: `sk_sandbox_` / `sk_live_`, 32 random base62 characters, a 6-character checksum.
+// API key format: `sk_sandbox_` / `sk_live_`, the 2-character code of the partner's shard, 32
+// random base62 characters, a 6-character checksum over all of it. Keys issued before sharding
+// have no code (32 characters between prefix and checksum) and live on the first shard.
 import { randomBase62, sha256Hex, toBase62 } from "./encoding";
 import type { Environment } from "./environment";
+import { FIRST_SHARD } from "./shard-code";
 
 const PREFIX: Record<Environment, string> = { sandbox: "sk_sandbox_", production: "sk_live_" };
 const KEY_PATTERN = /^(sk_sandbox_|sk_live_)([0-9A-Za-z]{32,128})([0-9A-Za-z]{6})$/;
@@ -29,22 +32,41 @@ function checksum(body: string): string {
   return toBase62(crc32(body), 6);
 }
 
-/** A new key for the environment; only its hash is ever stored. */
-export function generateApiKey(environment: Environment): string {
-  const body = PREFIX[environment] + randomBase62(32);
+/** The random part's length: what sets a key with a shard code apart from an older one. */
+const RANDOM_LENGTH = 32;
+
+/**
+ * A new key for the environment, naming the shard its partner lives on; only its hash is ever
+ * stored. The checksum covers the code, so an altered code is caught offline like any typo.
+ */
+export function generateApiKey(environment: Environment, shard: string): string {
+  return withChecksum(PREFIX[environment] + shard + randomBase62(RANDOM_LENGTH));
+}
+
+/** A key's text: `body` (prefix, shard code, random part), then its checksum. */
+export function withChecksum(body: string): string {
   return body + checksum(body);
 }
 
+/** What a key's text says: its environment, and the shard its lookup runs on. */
+export interface KeyClaim {
+  environment: Environment;
+  shard: string;
+}
+
 /**
- * The environment a key claims, or null when the text is not a well-formed key with a valid
- * checksum. Lets malformed keys fail before any storage lookup.
+ * The environment and shard a key claims, or null when the text is not a well-formed key with a
+ * valid checksum. Lets malformed keys fail before any storage lookup. A key without a shard code
+ * (issued before sharding) claims the first shard.
  */
-export function parseApiKey(key: string): Environment | null {
+export function parseApiKey(key: string): KeyClaim | null {
   const match = KEY_PATTERN.exec(key);
   if (!match) return null;
-  const [, prefix, random, sum] = match;
-  if (checksum(`${prefix}${random}`) !== sum) return null;
-  return prefix === PREFIX.sandbox ? "sandbox" : "production";
+  const [, prefix, body = "", sum] = match;
+  if (checksum(`${prefix}${body}`) !== sum) return null;
+  const environment = prefix === PREFIX.sandbox ? "sandbox" : "production";
+  const coded = body.length === RANDOM_LENGTH + 2;
+  return { environment, shard: coded ? body.slice(0, 2) : FIRST_SHARD };
 }
 
 /** The stored form of a key. */

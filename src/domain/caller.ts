@@ -14,4 +14,8 @@ export interface Caller {
   savedVersion: string;
   /** The partner's products' merchant keys. */
   merchantKeys: readonly string[];
+  /** The shard the partner lives on (where the key was found, after any forward). */
+  shard: string;
+  /** The partner is being moved to another shard: its writes wait until the move switches. */
+  moving: boolean;
 }

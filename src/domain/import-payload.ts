@@ -1,6 +1,7 @@
 // Validation of the operator import payload: every problem is reported with its item and field.
 import * as z from "zod";
 import type { Environment } from "./environment";
+import { SHARD_CODE } from "./shard-code";
 import { normaliseTimestamp } from "./timestamp";
 import { describeProblem, relevantIssues } from "./validation-messages";
 
@@ -77,6 +78,8 @@ const partnerOf = (offered: VersionOffered) =>
   z.strictObject({
     partner_id: id,
     name: z.string().min(1).max(255),
+    /** The shard a new partner is placed on (default: see src/operator/import-placement.ts). */
+    shard: z.string().regex(SHARD_CODE, "must be a shard code, two letters or digits").optional(),
     products: z.array(Product).max(100).optional(),
     saved_versions: z
       .strictObject({

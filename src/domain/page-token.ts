@@ -1,6 +1,9 @@
-// Page tokens: the last row's sort key, signed and bound to who may continue the listing (and
-// with which filters). Statements pages and events pages each sign under their own purpose.
+// Page tokens: the last row's sort key and the shard that served the page, signed and bound to
+// who may continue the listing (and with which filters). Statements pages and events pages each
+// sign under their own purpose. The key, not the token, routes the next page (a partner moved
+// since reads it from its new shard), so tokens issued before a move keep working.
 import { fromBase64Url, toBase64Url } from "./encoding";
+import { FIRST_SHARD, isShardCode } from "./shard-code";
 import { KEY_ID, type Signer } from "./signing";
 
 /** The keyset position: the last statement returned, in (period_end_date, statement_id) order. */
@@ -39,17 +42,18 @@ function bindingParts(binding: PageBinding): string[] {
 }
 
 /**
- * `<payload>.<mac>.<key id>`: payload and mac URL-safe base64 (the payload is the position as a
- * JSON pair), the key id naming the secret that signed. Tokens issued before key ids
- * (`<payload>.<mac>`) still verify.
+ * `<payload>.<mac>.<key id>`: payload and mac URL-safe base64 (the payload is the position and the
+ * shard code as a JSON triple), the key id naming the secret that signed. Tokens issued before key
+ * ids (`<payload>.<mac>`) and before shards (a JSON pair) still verify.
  */
 async function encodeToken(
   signer: Signer,
   purpose: string,
   parts: string[],
   position: [string, string],
+  shard: string,
 ): Promise<string> {
-  const payload = toBase64Url(new TextEncoder().encode(JSON.stringify(position)));
+  const payload = toBase64Url(new TextEncoder().encode(JSON.stringify([...position, shard])));
   const [mac, keyId] = await Promise.all([
     signer.sign(purpose, [...parts, payload]),
     signer.keyId(),
@@ -72,35 +76,48 @@ async function decodeToken(
   purpose: string,
   parts: string[],
   token: string,
-): Promise<[string, string] | null> {
+): Promise<Payload | null> {
   const split = splitToken(token);
   if (!split) return null;
   if (!(await signer.verify(purpose, [...parts, split.payload], split.mac, split.keyId))) {
     return null;
   }
-  return parsePair(split.payload);
+  return parsePayload(split.payload);
 }
 
-/** A statements page token for the page after `position`. */
+/** A statements page token for the page after `position`, served from shard `shard`. */
 export function encodePageToken(
   signer: Signer,
   binding: PageBinding,
   position: PagePosition,
+  shard: string,
 ): Promise<string> {
-  return encodeToken(signer, STATEMENTS, bindingParts(binding), [
-    position.periodEndDate,
-    position.statementId,
-  ]);
+  return encodeToken(
+    signer,
+    STATEMENTS,
+    bindingParts(binding),
+    [position.periodEndDate, position.statementId],
+    shard,
+  );
 }
 
-/** The position in a token this endpoint issued for this binding, or null for anything else. */
+/**
+ * The position in a token this endpoint issued for this binding, with the shard that served it,
+ * or null for anything else.
+ */
 export async function decodePageToken(
   signer: Signer,
   binding: PageBinding,
   token: string,
-): Promise<PagePosition | null> {
-  const pair = await decodeToken(signer, STATEMENTS, bindingParts(binding), token);
-  return pair && { periodEndDate: pair[0], statementId: pair[1] };
+): Promise<(PagePosition & { shard: string }) | null> {
+  const payload = await decodeToken(signer, STATEMENTS, bindingParts(binding), token);
+  return (
+    payload && {
+      periodEndDate: payload.pair[0],
+      statementId: payload.pair[1],
+      shard: payload.shard,
+    }
+  );
 }
 
 /**
@@ -109,8 +126,8 @@ export async function decodePageToken(
  */
 export function peekPagePosition(token: string): PagePosition | null {
   const split = splitToken(token);
-  const pair = split && parsePair(split.payload);
-  return pair && { periodEndDate: pair[0], statementId: pair[1] };
+  const payload = split && parsePayload(split.payload);
+  return payload && { periodEndDate: payload.pair[0], statementId: payload.pair[1] };
 }
 
 /** What an events page token is bound to: one product of one partner's environment. */
@@ -132,8 +149,15 @@ export function encodeEventPageToken(
   signer: Signer,
   binding: EventPageBinding,
   position: EventPagePosition,
+  shard: string,
 ): Promise<string> {
-  return encodeToken(signer, EVENTS, eventParts(binding), [position.createdAt, position.eventId]);
+  return encodeToken(
+    signer,
+    EVENTS,
+    eventParts(binding),
+    [position.createdAt, position.eventId],
+    shard,
+  );
 }
 
 export async function decodeEventPageToken(
@@ -141,19 +165,26 @@ export async function decodeEventPageToken(
   binding: EventPageBinding,
   token: string,
 ): Promise<EventPagePosition | null> {
-  const pair = await decodeToken(signer, EVENTS, eventParts(binding), token);
-  return pair && { createdAt: pair[0], eventId: pair[1] };
+  const payload = await decodeToken(signer, EVENTS, eventParts(binding), token);
+  return payload && { createdAt: payload.pair[0], eventId: payload.pair[1] };
 }
 
-function parsePair(payload: string): [string, string] | null {
+/** A token's payload: the keyset position, and the shard (the first for tokens without one). */
+interface Payload {
+  pair: [string, string];
+  shard: string;
+}
+
+function parsePayload(payload: string): Payload | null {
   const bytes = fromBase64Url(payload);
   if (!bytes) return null;
   try {
     const value: unknown = JSON.parse(new TextDecoder().decode(bytes));
-    if (!Array.isArray(value) || value.length !== 2) return null;
-    const [first, second] = value;
+    if (!Array.isArray(value) || value.length < 2 || value.length > 3) return null;
+    const [first, second, shard = FIRST_SHARD] = value;
     if (typeof first !== "string" || typeof second !== "string") return null;
-    return [first, second];
+    if (typeof shard !== "string" || !isShardCode(shard)) return null;
+    return { pair: [first, second], shard };
   } catch {
     return null;
   }

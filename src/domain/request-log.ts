@@ -49,6 +49,11 @@ export interface RequestLogRecord {
   request_body: string | null;
   /** An error's body as sent, redacted and cut; null for a success. */
   response_body: string | null;
+  /**
+   * The code of the shard the partner lived on when it made the request: where the consumer
+   * writes the record (absent from records queued before shards: the first shard). Not stored.
+   */
+  shard?: string;
 }
 
 /** The fields of a record, by kind: what the consumer checks a message's items against. */

@@ -13,11 +13,11 @@ export interface StatementPageBody {
 
 /**
  * The page of `limit` statements from `rows` (up to `limit + 1`, newest first; the extra row only
- * signals `has_more`), each PDF link signed for one hour from `now`, and the signed token of the
- * next page bound to `binding`.
+ * signals `has_more`), read from shard `deps.shard`: each PDF link signed for one hour from
+ * `now`, and the signed token of the next page bound to `binding`; both name the shard.
  */
 export async function buildStatementPage(
-  deps: { signer: Signer; now: Date; origin: string },
+  deps: { signer: Signer; now: Date; origin: string; shard: string },
   binding: PageBinding,
   pageRows: readonly StatementRecord[],
   limit: number,
@@ -32,6 +32,7 @@ export async function buildStatementPage(
     deps.origin,
     rows.filter((row) => row.hasPdf).map((row) => row.statementId),
     expiresAt,
+    deps.shard,
   );
   // Links come back in the order of the rows that have a PDF.
   let nextLink = 0;
@@ -46,10 +47,12 @@ export async function buildStatementPage(
   const hasMore = pageRows.length > limit && last !== undefined;
   const body: StatementPageBody = { data, has_more: hasMore };
   if (hasMore) {
-    body.next_page_token = await encodePageToken(deps.signer, binding, {
-      periodEndDate: last.periodEndDate,
-      statementId: last.statementId,
-    });
+    body.next_page_token = await encodePageToken(
+      deps.signer,
+      binding,
+      { periodEndDate: last.periodEndDate, statementId: last.statementId },
+      deps.shard,
+    );
   }
   return body;
 }

@@ -1,22 +1,20 @@
-// The `scheduled()` handler: re-send deliveries and renders whose queue message was lost, purge
-// events and request logs past their 30 days, idempotency keys past their 24 hours, and dashboard
-// sessions and sign-in links past their end, and seal webhook endpoint secrets under the current
-// SIGNING_SECRET (those stored before sealing, and those sealed under a previous secret during a
-// rotation).
+// The `scheduled()` handler, on every shard: re-send deliveries and renders whose queue message was
+// lost, purge events and request logs past their 30 days, idempotency keys past their 24 hours,
+// and dashboard sessions and sign-in links past their end, and seal webhook endpoint secrets under
+// the current SIGNING_SECRET (those stored before sealing, and those sealed under a previous
+// secret during a rotation). Shards are worked side by side; one that fails is logged and the
+// others are still maintained.
 
 import type { Bindings } from "../app/context";
-import { type Database, openDatabase } from "../db/client";
+import { type Database, newQueryStats } from "../db/client";
 import { purgeExpiredCredentials } from "../db/sessions";
+import { forEachShard, openShards } from "../db/shards";
 import { overdueRenders } from "../documents/render-store";
 import { EVENT_RETENTION_MS } from "../domain/event";
 import { REQUEST_LOG_RETENTION_MS } from "../domain/request-log";
 import type { SecretSealer } from "../domain/secret-sealing";
 import { SESSION_IDLE_TIMEOUT_MS } from "../domain/session-policy";
-import {
-  logDatabases,
-  purgeExpiredRequestLogDays,
-  purgeExpiredRequestLogs,
-} from "../request-logs/log-store";
+import { purgeExpiredRequestLogDays, purgeExpiredRequestLogs } from "../request-logs/log-store";
 import { sendDeliveries, sendMessages } from "../webhooks/delivery-queue";
 import {
   overdueDeliveries,
@@ -43,41 +41,77 @@ export async function runMaintenance(
   env: Bindings,
 ): Promise<void> {
   const now = new Date(controller.scheduledTime);
-  const { db } = openDatabase(env.DB);
+  const shards = openShards(env, newQueryStats());
+  const outcomes = await forEachShard(shards, (db, shard) => maintainShard(env, db, shard, now));
+  for (const outcome of outcomes) {
+    const line = { maintenance: { shard: outcome.shard, ...(outcome.ok ? outcome.result : {}) } };
+    if (outcome.ok && !Object.values(outcome.result).some((v) => typeof v === "string")) {
+      console.log(JSON.stringify(line));
+    } else {
+      console.error(JSON.stringify(outcome.ok ? line : { ...line, error: String(outcome.error) }));
+    }
+  }
+}
+
+/**
+ * One shard's maintenance, task by task; what each did, for the log line. A task that fails (its
+ * storage down, or a purge refused by a move's fence while a partner's rows are being copied) is
+ * reported, and the next one still runs; the next run catches up.
+ */
+async function maintainShard(
+  env: Bindings,
+  db: Database,
+  shard: string,
+  now: Date,
+): Promise<Record<string, number | string>> {
+  const at = now.toISOString();
+  const before = new Date(now.getTime() - EVENT_RETENTION_MS).toISOString();
+  const idleCutoff = new Date(now.getTime() - SESSION_IDLE_TIMEOUT_MS).toISOString();
+  const tasks: [string, () => Promise<number>][] = [
+    ["resent", () => resendLost(env, db, shard, now)],
+    ["renders_resent", () => resendLostRenders(env, db, shard, now)],
+    ["events_purged", () => drain(() => purgeExpiredEvents(db, before, PER_BATCH))],
+    ["idempotency_keys_purged", () => drain(() => purgeExpiredIdempotencyKeys(db, at, PER_BATCH))],
+    [
+      "credentials_purged",
+      () => drain(() => purgeExpiredCredentials(db, at, idleCutoff, PER_BATCH)),
+    ],
+    ["endpoint_secrets_sealed", () => resealEndpointSecrets(db, secretSealerOf(env))],
+    ["request_logs_purged", () => purgeRequestLogs(db, now)],
+  ];
+  const figures: Record<string, number | string> = {};
+  for (const [name, task] of tasks) {
+    try {
+      figures[name] = await task();
+    } catch (err) {
+      figures[name] = `failed: ${String(err)}`;
+    }
+  }
+  return figures;
+}
+
+/** Re-sends the renders of the shard whose message was lost; answers how many. */
+async function resendLostRenders(env: Bindings, db: Database, shard: string, now: Date) {
   let resent = 0;
   for (let i = 0; i < MAX_BATCHES; i++) {
-    const lost = await overdueDeliveries(db, now, SWEEP_GRACE_MS, PER_BATCH);
+    const lost = await overdueRenders(db, shard, now, SWEEP_GRACE_MS, PER_BATCH);
+    await sendMessages(env.STATEMENT_RENDERS, lost);
+    resent += lost.length;
+    if (lost.length < PER_BATCH) break;
+  }
+  return resent;
+}
+
+/** Re-sends the deliveries of the shard whose message was lost; answers how many. */
+async function resendLost(env: Bindings, db: Database, shard: string, now: Date) {
+  let resent = 0;
+  for (let i = 0; i < MAX_BATCHES; i++) {
+    const lost = await overdueDeliveries(db, shard, now, SWEEP_GRACE_MS, PER_BATCH);
     await sendDeliveries(env.WEBHOOK_DELIVERIES, lost);
     resent += lost.length;
     if (lost.length < PER_BATCH) break;
   }
-  let rendersResent = 0;
-  for (let i = 0; i < MAX_BATCHES; i++) {
-    const lost = await overdueRenders(db, now, SWEEP_GRACE_MS, PER_BATCH);
-    await sendMessages(env.STATEMENT_RENDERS, lost);
-    rendersResent += lost.length;
-    if (lost.length < PER_BATCH) break;
-  }
-  const at = now.toISOString();
-  const before = new Date(now.getTime() - EVENT_RETENTION_MS).toISOString();
-  const idleCutoff = new Date(now.getTime() - SESSION_IDLE_TIMEOUT_MS).toISOString();
-  const events = await drain(() => purgeExpiredEvents(db, before, PER_BATCH));
-  const keys = await drain(() => purgeExpiredIdempotencyKeys(db, at, PER_BATCH));
-  await drain(() => purgeExpiredCredentials(db, at, idleCutoff, PER_BATCH));
-  const resealed = await resealEndpointSecrets(db, secretSealerOf(env));
-  const logs = await purgeRequestLogs(env, now);
-  console.log(
-    JSON.stringify({
-      maintenance: {
-        resent,
-        renders_resent: rendersResent,
-        events_purged: events,
-        idempotency_keys_purged: keys,
-        endpoint_secrets_sealed: resealed,
-        request_logs_purged: logs,
-      },
-    }),
-  );
+  return resent;
 }
 
 /**
@@ -123,18 +157,17 @@ async function resealEndpointSecrets(db: Database, sealer: SecretSealer): Promis
  * Requests past their 30 days leave the log, and days past them leave the Overview's counts, in
  * every database that holds logs; answers how many requests went.
  */
-async function purgeRequestLogs(env: Bindings, now: Date): Promise<number> {
+/** Purges the shard's request logs and daily counts past their retention; answers the logs. */
+async function purgeRequestLogs(db: Database, now: Date): Promise<number> {
   const before = new Date(now.getTime() - REQUEST_LOG_RETENTION_MS);
   const beforeDay = before.toISOString().slice(0, 10);
-  let total = 0;
-  for (const database of logDatabases(env)) {
-    total += await drain(
-      () => purgeExpiredRequestLogs(database, before, LOGS_PER_BATCH),
-      LOGS_PER_BATCH,
-      LOG_BATCHES,
-    );
-    await drain(() => purgeExpiredRequestLogDays(database, beforeDay, PER_BATCH));
-  }
+  const binding = db.$client;
+  const total = await drain(
+    () => purgeExpiredRequestLogs(binding, before, LOGS_PER_BATCH),
+    LOGS_PER_BATCH,
+    LOG_BATCHES,
+  );
+  await drain(() => purgeExpiredRequestLogDays(binding, beforeDay, PER_BATCH));
   return total;
 }
 

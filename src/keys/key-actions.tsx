@@ -253,6 +253,7 @@ export const keyRollPage: DashboardPage = {
       const now = c.get("now")();
       const rolled = await rollApiKey(db, {
         partnerId: user.partnerId,
+        shard: c.get("shard"),
         environment,
         keyId,
         graceMs: ROLL_GRACE[grace],

@@ -112,11 +112,11 @@ export type KeyRoll =
  */
 export async function rollApiKey(
   db: Database,
-  input: KeyRef & { graceMs: number; actor: Actor; now: Date },
+  input: KeyRef & { shard: string; graceMs: number; actor: Actor; now: Date },
 ): Promise<KeyRoll> {
   const now = input.now.toISOString();
   const graceEnds = new Date(input.now.getTime() + input.graceMs).toISOString();
-  const fresh = await newKeyMaterial(input.environment);
+  const fresh = await newKeyMaterial(input.environment, input.shard);
   // An expiry after the roll: the grace period's end, or an earlier expiry the key had.
   const expiry = sql`CASE WHEN ${apiKeys.expiresAt} < ${graceEnds} THEN ${apiKeys.expiresAt}
     ELSE ${graceEnds} END`;

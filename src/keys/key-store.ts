@@ -39,9 +39,9 @@ export function creatorColumns(actor: Actor) {
   };
 }
 
-/** A fresh key: its plaintext (shown once) and what is stored of it. */
-export async function newKeyMaterial(environment: Environment) {
-  const apiKey = generateApiKey(environment);
+/** A fresh key naming shard `shard`: its plaintext (shown once) and what is stored of it. */
+export async function newKeyMaterial(environment: Environment, shard: string) {
+  const apiKey = generateApiKey(environment, shard);
   return {
     apiKey,
     keyId: generateKeyId(),
@@ -89,6 +89,8 @@ export function liveKey(
 
 export interface NewKey {
   partnerId: string;
+  /** The shard the partner lives on (the key names it). */
+  shard: string;
   environment: Environment;
   scopes: readonly Scope[];
   name: string | null;
@@ -122,7 +124,10 @@ export async function createApiKey(
  * a key (`POST /v2/keys`) expires when its creator does: it never outlives it.
  */
 export async function prepareApiKey(input: NewKey): Promise<PreparedKey> {
-  const { apiKey, keyId, keyHash, maskedKey } = await newKeyMaterial(input.environment);
+  const { apiKey, keyId, keyHash, maskedKey } = await newKeyMaterial(
+    input.environment,
+    input.shard,
+  );
   const now = input.now.toISOString();
   const scopes = [...input.scopes];
   const creator = creatorColumns(input.actor);

@@ -4,6 +4,7 @@
 import type { Context } from "hono";
 import type { AppEnv, Caller } from "../app/context";
 import { openDatabase } from "../db/client";
+import { shardBinding } from "../db/shards";
 import { markKeyUsed } from "./key-store";
 
 /** Keys this isolate has already recorded today, so that it schedules each write only once. */
@@ -13,6 +14,9 @@ let recorded = { day: "", keys: new Set<string>() };
 export function recordKeyUse(c: Context<AppEnv>, caller: Caller, now: Date): void {
   const today = now.toISOString().slice(0, 10);
   if (caller.lastUsedOn !== null && caller.lastUsedOn >= today) return;
+  // A partner being moved takes no write; a later request of the day records the use.
+  const binding = shardBinding(c.env, caller.shard);
+  if (caller.moving || !binding) return;
   if (recorded.day !== today) recorded = { day: today, keys: new Set() };
   if (recorded.keys.has(caller.keyId)) return;
   recorded.keys.add(caller.keyId);
@@ -20,7 +24,7 @@ export function recordKeyUse(c: Context<AppEnv>, caller: Caller, now: Date): voi
   const requestId = c.get("requestId");
   // A handle of its own: the write may land before the request's log line is written, and its
   // cost is reported on its own line, not mixed into the request's figures.
-  const { db } = openDatabase(c.env.DB);
+  const { db } = openDatabase(binding);
   const write = markKeyUsed(db, caller.keyId, today).then(
     // Its own line, after the request's: what the deferred write cost.
     (cost) =>

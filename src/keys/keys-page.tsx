@@ -235,6 +235,7 @@ export const keysPage: DashboardPage = {
       }
       const { outcome, created } = await createApiKey(c.get("db"), {
         partnerId: user.partnerId,
+        shard: c.get("shard"),
         environment,
         scopes: SCOPES.filter((s) => scopes.includes(s)),
         name: name || null,

@@ -20,13 +20,13 @@ const DEFAULT_FROM = "Card Statements Dashboard <dashboard@localhost>";
 const DEFAULT_MAIL_API_URL = "https://api.resend.com/emails";
 
 /**
- * Keeps mail in D1 and prints one line per mail with its links (what `npm start` shows), for local
+ * Keeps mail in the directory database and prints one line per mail with its links (what `npm start` shows), for local
  * runs only: it holds live sign-in links.
  */
 function outboxMailer(env: Bindings): Mailer {
   return {
     async send(mail) {
-      await storeMail(openDatabase(env.DB).db, mail, new Date());
+      await storeMail(openDatabase(env.DIRECTORY).db, mail, new Date());
       const links = mail.text.match(/https?:\/\/\S+/g) ?? [];
       console.log(`[outbox] To: ${mail.to} · ${mail.subject} · ${links.join(" ")}`);
     },

@@ -1,7 +1,8 @@
-// The local outbox: mail kept in D1 instead of sent, read back by tests and `npm start`.
+// The local outbox: mail kept in the directory database instead of sent (it belongs to no
+// partner), read back by tests and `npm start`.
 import { and, asc, eq, gt, type SQL } from "drizzle-orm";
 import type { Database } from "../db/client";
-import { outbox } from "../db/schema";
+import { outbox } from "../db/directory-schema";
 
 export interface StoredMail {
   id: number;

@@ -1,20 +1,67 @@
-// What the operator routes share: the partner they name must exist, and a body zod refuses is
+// What the operator routes share: the partner they name must exist (its shard becomes the
+// request's database), a write waits while a move freezes the partner, and a body zod refuses is
 // answered with one problem per field, each naming the field as the request wrote it.
 import type { Context } from "hono";
 import type * as z from "zod";
 import type { AppEnv } from "../app/context";
-import { ApiError, invalidRequest } from "../app/errors";
+import { ApiError, invalidRequest, partnerMoving } from "../app/errors";
+import { usePartnerDatabase } from "../app/partner-database";
+import { locatePartner } from "../db/directory";
+import { findProduct, findStatement } from "../db/find-by-id";
 import { partnerName } from "../db/partners";
+import type { PartnerDatabase } from "../db/shards";
 import { describeProblem, relevantIssues } from "../domain/validation-messages";
 
 export function partnerNotFound(partnerId: string): ApiError {
   return new ApiError("NOT_FOUND_ERROR", `No such partner: ${JSON.stringify(partnerId)}`);
 }
 
-/** The partner's name; 404 when there is no such partner. */
-export async function requirePartner(c: Context<AppEnv>, partnerId: string): Promise<string> {
-  const name = await partnerName(c.get("db"), partnerId);
-  if (name === null) throw partnerNotFound(partnerId);
+/**
+ * Makes `found` the request's database; a `write` while a move freezes the partner answers 503
+ * with Retry-After (nothing written).
+ */
+export function usePartner(
+  c: Context<AppEnv>,
+  found: PartnerDatabase,
+  access: "read" | "write",
+): void {
+  if (access === "write" && found.moving) throw partnerMoving();
+  usePartnerDatabase(c, found.db, found.shard);
+}
+
+/**
+ * The statement's shard as the request's database, for a write: 404 when no shard holds it, 503
+ * while its partner is being moved (or a shard cannot be read: it may be there).
+ */
+export async function requireStatement(c: Context<AppEnv>, statementId: string): Promise<void> {
+  const found = await findStatement(c.get("shards"), statementId);
+  if (!found) {
+    throw new ApiError("NOT_FOUND_ERROR", `No such statement: ${JSON.stringify(statementId)}`);
+  }
+  usePartner(c, found, "write");
+}
+
+/** The product's shard as the request's database, for a write; false when no shard holds it. */
+export async function useProductShard(c: Context<AppEnv>, merchantKey: string): Promise<boolean> {
+  const found = await findProduct(c.get("shards"), merchantKey);
+  if (!found) return false;
+  usePartner(c, found, "write");
+  return true;
+}
+
+/**
+ * The partner's name, with its shard opened as the request's database; 404 when there is no such
+ * partner, 503 for a `write` while a move freezes it.
+ */
+export async function requirePartner(
+  c: Context<AppEnv>,
+  partnerId: string,
+  access: "read" | "write" = "read",
+): Promise<string> {
+  const found = await locatePartner(c.get("shards"), partnerId);
+  const name = found && (await partnerName(found.db, partnerId));
+  if (!found || name === null) throw partnerNotFound(partnerId);
+  usePartner(c, found, access);
   return name;
 }
 

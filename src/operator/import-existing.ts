@@ -55,8 +55,8 @@ const LOOKUPS = {
 type Kind = keyof typeof LOOKUPS;
 type Row = Record<string, string>;
 
-/** Reads, in one round trip, every stored row the payload refers to or would overwrite. */
-export async function readExisting(db: Database, payload: ImportPayload): Promise<Existing> {
+/** Every id the payload names, by kind. */
+export function idsOf(payload: ImportPayload): Record<Kind, Set<string>> {
   const ids: Record<Kind, Set<string>> = {
     partner: new Set(),
     product: new Set(),
@@ -81,6 +81,12 @@ export async function readExisting(db: Database, payload: ImportPayload): Promis
     ids.account.add(s.account_id);
     ids.statement.add(s.statement_id);
   }
+  return ids;
+}
+
+/** Reads, in one round trip, every stored row the payload refers to or would overwrite. */
+export async function readExisting(db: Database, payload: ImportPayload): Promise<Existing> {
+  const ids = idsOf(payload);
 
   const kinds: Kind[] = [];
   const queries: D1PreparedStatement[] = [];

@@ -30,7 +30,20 @@ function sameFigures(existing: StoredStatement, incoming: StatementInput): boole
   );
 }
 
-const label = (section: string, index: number, id: string) =>
+/**
+ * What a refusal says of an item that would take over what another partner holds, after the
+ * item's name (see `label`): the placement refuses an id another shard holds in the same words.
+ */
+export const TAKEN = {
+  product: (merchantKey: string) =>
+    `.merchant_key: ${JSON.stringify(merchantKey)} belongs to another partner`,
+  customer: ": a customer's partner, environment and product never change",
+  account: ".customer_id: an account never moves to another customer",
+  statement: ": a closed statement's figures never change",
+} as const;
+
+/** How a refusal names an item: its section, index and id. */
+export const label = (section: string, index: number, id: string) =>
   `${section}[${index}] (${JSON.stringify(id.slice(0, 64))})`;
 
 /** What the stored rows say about the payload: 400 problems, 409 conflicts, statements to add. */
@@ -46,8 +59,8 @@ function review(payload: ImportPayload, existing: Existing, now: Date) {
       const owner = existing.products.get(product.merchant_key)?.partnerId;
       if (owner !== undefined && owner !== p.partner_id) {
         conflicts.push(
-          `${label("partners", i, p.partner_id)}.products[${j}].merchant_key: ` +
-            `${JSON.stringify(product.merchant_key)} belongs to another partner`,
+          `${label("partners", i, p.partner_id)}.products[${j}]` +
+            TAKEN.product(product.merchant_key),
         );
       }
       productOwner.set(product.merchant_key, p.partner_id);
@@ -72,7 +85,7 @@ function review(payload: ImportPayload, existing: Existing, now: Date) {
         stored.environment !== c.environment ||
         stored.merchantKey !== c.merchant_key)
     ) {
-      conflicts.push(`${where}: a customer's partner, environment and product never change`);
+      conflicts.push(`${where}${TAKEN.customer}`);
     }
     customerKnown.add(c.customer_id);
   });
@@ -83,7 +96,7 @@ function review(payload: ImportPayload, existing: Existing, now: Date) {
     if (!customerKnown.has(a.customer_id)) invalid.push(`${where}.customer_id: unknown customer`);
     const stored = existing.accounts.get(a.account_id);
     if (stored && stored.customerId !== a.customer_id) {
-      conflicts.push(`${where}.customer_id: an account never moves to another customer`);
+      conflicts.push(`${where}${TAKEN.account}`);
     }
     accountKnown.add(a.account_id);
   });
@@ -97,9 +110,7 @@ function review(payload: ImportPayload, existing: Existing, now: Date) {
     }
     const stored = existing.statements.get(s.statement_id);
     if (!stored) newStatements.push(s);
-    else if (!sameFigures(stored, s)) {
-      conflicts.push(`${where}: a closed statement's figures never change`);
-    }
+    else if (!sameFigures(stored, s)) conflicts.push(`${where}${TAKEN.statement}`);
   });
   return { invalid, conflicts, newStatements };
 }
@@ -122,6 +133,10 @@ export interface ImportContext {
   /** The saved version of a partner the import creates without one. */
   defaultVersion: string;
   actor?: Actor;
+  /** The shard `db` is: the webhook deliveries the import creates name it. */
+  shard: string;
+  /** Runs once the import passed its review, just before its batch (the directory's placement). */
+  beforeWrite?: () => Promise<void>;
 }
 
 /**
@@ -131,7 +146,7 @@ export interface ImportContext {
 export async function importPayload(
   db: Database,
   payload: ImportPayload,
-  { now, defaultVersion, actor = OPERATOR }: ImportContext,
+  { now, defaultVersion, actor = OPERATOR, shard, beforeWrite }: ImportContext,
 ): Promise<ImportOutcome> {
   const existing = await readExisting(db, payload);
   const { invalid, conflicts, newStatements } = review(payload, existing, now);
@@ -155,11 +170,12 @@ export async function importPayload(
   });
   let deliveries: DeliveryRef[] = [];
   let renders: RenderRef[] = [];
+  await beforeWrite?.();
   if (writes.length > 0) {
     try {
       const results = await db.$client.batch(writes);
-      deliveries = deliveriesOf(results.slice(deliveriesFrom, rendersFrom));
-      renders = renderRefsOf(results.slice(rendersFrom));
+      deliveries = deliveriesOf(results.slice(deliveriesFrom, rendersFrom), shard);
+      renders = renderRefsOf(results.slice(rendersFrom), shard);
     } catch (err) {
       const conflict = concurrentChange(err);
       if (conflict === null) throw err;

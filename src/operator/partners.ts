@@ -9,6 +9,7 @@ import { idPageQuery } from "../app/query";
 import { readJsonBody } from "../app/read-body";
 import { mailInvitation } from "../dashboard/mail";
 import { readAuditPage } from "../db/audit";
+import { readPartner } from "../db/partners";
 import { inviteUser, listUsers } from "../db/users";
 import { type AuditEntry, auditSequence } from "../domain/audit";
 import { type ApiKeyRecord, keyStatus } from "../domain/key-record";
@@ -16,7 +17,7 @@ import { ROLES } from "../domain/permissions";
 import { normalizeEmail, type User } from "../domain/user";
 import { listApiKeys } from "../keys/key-store";
 import { readOutbox } from "../mail/outbox";
-import { requirePartner, validationError } from "./common";
+import { partnerNotFound, requirePartner, validationError } from "./common";
 
 const InviteBody = z.strictObject({
   email: z.string().max(320),
@@ -80,6 +81,25 @@ function environmentFilter(value: string | undefined): "sandbox" | "production" 
 }
 
 export const operatorPartnerRoutes = new Hono<AppEnv>()
+  // The partner, with the shard it lives on (the only answer that names one).
+  .get("/operator/v1/partners/:partner_id", async (c) => {
+    const partnerId = c.req.param("partner_id");
+    await requirePartner(c, partnerId);
+    const partner = await readPartner(c.get("db"), partnerId);
+    if (!partner) throw partnerNotFound(partnerId);
+    return c.json({
+      partner_id: partner.partnerId,
+      name: partner.name,
+      shard: c.get("shard"),
+      saved_versions: {
+        sandbox: partner.savedVersionSandbox,
+        production: partner.savedVersionProduction,
+      },
+      products: partner.products.map((p) => ({ merchant_key: p.merchantKey, name: p.name })),
+      created_at: partner.createdAt,
+    });
+  })
+
   // Invites a user (by default the partner's first Admin) and mails the first sign-in link.
   .post("/operator/v1/partners/:partner_id/users", async (c) => {
     const partnerId = c.req.param("partner_id");
@@ -88,8 +108,8 @@ export const operatorPartnerRoutes = new Hono<AppEnv>()
     if (!parsed.success) throw validationError(parsed.error, body);
     const email = normalizeEmail(parsed.data.email);
     if (!email) throw invalidRequest(["email: not an email address"], "email");
-    const name = await requirePartner(c, partnerId);
-    const user = await inviteUser(c.get("db"), {
+    const name = await requirePartner(c, partnerId, "write");
+    const user = await inviteUser(c.get("db"), c.get("shards").directory(), {
       partnerId,
       email,
       role: parsed.data.role,
@@ -144,7 +164,7 @@ export const operatorPartnerRoutes = new Hono<AppEnv>()
     if (!Number.isSafeInteger(after) || after < 0) {
       throw invalidRequest(["after must be a mail id"], "after");
     }
-    const mail = await readOutbox(c.get("db"), {
+    const mail = await readOutbox(c.get("shards").directory(), {
       to: to === undefined ? null : (normalizeEmail(to) ?? to),
       afterId: after,
       limit: 100,

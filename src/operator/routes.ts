@@ -1,17 +1,27 @@
 // /operator/v1/*: the internal API that loads partners, keys, customers, accounts, statements
-// and PDFs. Not versioned by date; errors use the ApiError envelope.
+// and PDFs. Not versioned by date; errors use the ApiError envelope. A call names a partner (its
+// shard is found in the directory) or an id alone (every shard is asked for it).
 import { and, eq, isNull, sql } from "drizzle-orm";
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import * as z from "zod";
 import { operatorActor } from "../app/actor";
 import type { AppEnv } from "../app/context";
-import { ApiError, invalidRequest, liveKeyLimitReached, routeNotFound } from "../app/errors";
+import {
+  ApiError,
+  invalidRequest,
+  liveKeyLimitReached,
+  partnerMoving,
+  routeNotFound,
+} from "../app/errors";
+import { usePartnerDatabase } from "../app/partner-database";
 import { limitPerClientIp } from "../app/rate-limit";
 import { RATE_LIMITS } from "../app/rate-policies";
 import { readBoundedBody, readJsonBody } from "../app/read-body";
 import { atomically, type Query } from "../db/batch";
 import type { Database } from "../db/client";
+import { defaultShard, placePartners } from "../db/directory";
 import { deliveriesOf, type EventWrites, statementEventWrites } from "../db/event-writes";
+import { findKey } from "../db/find-by-id";
 import { changeSavedVersion, readSavedVersion } from "../db/saved-versions";
 import { statements } from "../db/schema";
 import { storeStatementDocument } from "../documents/attach";
@@ -23,8 +33,16 @@ import { revokeApiKey } from "../keys/key-lifecycle";
 import { createApiKey, keyOwner } from "../keys/key-store";
 import { enqueueDeliveries } from "../webhooks/delivery-queue";
 import { operatorAuth } from "./auth";
-import { partnerNotFound, requirePartner, validationError } from "./common";
+import {
+  partnerNotFound,
+  requirePartner,
+  requireStatement,
+  usePartner,
+  validationError,
+} from "./common";
 import { importPayload } from "./import";
+import { placeImport } from "./import-placement";
+import { operatorMoveRoutes } from "./moves";
 import { operatorPartnerRoutes } from "./partners";
 import { operatorVersionRoutes } from "./versions";
 
@@ -47,15 +65,20 @@ const SavedVersion = z.strictObject({ version: z.string() });
  * then the change itself; the new deliveries are then enqueued.
  */
 async function changeWithEvents(
-  env: AppEnv["Bindings"],
-  requestId: string,
-  db: Database,
+  c: Context<AppEnv>,
   announced: EventWrites,
   change: Query,
 ): Promise<void> {
+  const db = c.get("db");
   const [, created] = await atomically(db, [announced.events, announced.deliveries, change]);
-  const deliveries = deliveriesOf(created ? [created] : []);
-  await enqueueDeliveries(env.WEBHOOK_DELIVERIES, deliveries, requestId);
+  const deliveries = deliveriesOf(created ? [created] : [], c.get("shard"));
+  await enqueueDeliveries(c.env.WEBHOOK_DELIVERIES, deliveries, c.get("requestId"));
+}
+
+/** 409 naming every conflict of an import. */
+function conflict(problems: string[]): ApiError {
+  const [first = "the import was refused", ...rest] = problems;
+  return new ApiError("CONFLICT_ERROR", first, { details: [first, ...rest] });
 }
 
 /** A 413 naming the limit that `what` exceeded. */
@@ -73,15 +96,41 @@ export const operatorRoutes = new Hono<AppEnv>()
     });
     const parsed = parseImportPayload(body, c.get("bundle").isSupported);
     if (!parsed.ok) throw invalidRequest(parsed.details);
+    const shards = c.get("shards");
+    const now = c.get("now")();
+    // The one shard the import's partners live on (or new ones go to): its batch runs there.
+    const placement = await placeImport(shards, parsed.payload, () =>
+      defaultShard(shards.directory(), shards.codes),
+    );
+    if (placement.kind === "invalid") throw invalidRequest(placement.problems);
+    if (placement.kind === "conflict") throw conflict(placement.problems);
+    if (placement.kind === "moving") throw partnerMoving();
+    const { shard, newPartners } = placement;
+    usePartnerDatabase(c, shards.open(shard) as Database, shard);
     const outcome = await importPayload(c.get("db"), parsed.payload, {
-      now: c.get("now")(),
+      now,
       defaultVersion: c.get("bundle").newestReleased,
       actor: operatorActor(c),
+      shard,
+      // New partners are in the directory before their first row is on their shard.
+      beforeWrite: async () => {
+        const places = await placePartners(shards.directory(), newPartners, shard, now);
+        const elsewhere = [...places].filter(([, place]) => place.shard !== shard);
+        if (elsewhere.length > 0) {
+          throw conflict(
+            elsewhere.map(
+              ([partnerId, place]) =>
+                `partners: ${JSON.stringify(partnerId)} was placed on shard ${place.shard} by ` +
+                "another import meanwhile; send this import again",
+            ),
+          );
+        }
+      },
     });
     if (outcome.kind !== "applied") {
-      const [first = "the import was refused", ...rest] = outcome.problems;
-      const type = outcome.kind === "invalid" ? "INVALID_REQUEST_ERROR" : "CONFLICT_ERROR";
-      throw new ApiError(type, first, { details: [first, ...rest] });
+      throw outcome.kind === "invalid"
+        ? invalidRequest(outcome.problems)
+        : conflict(outcome.problems);
     }
     await enqueueDeliveries(c.env.WEBHOOK_DELIVERIES, outcome.deliveries, c.get("requestId"));
     await enqueueRenders(c.env, outcome.renders, c.get("requestId"));
@@ -93,9 +142,10 @@ export const operatorRoutes = new Hono<AppEnv>()
     const body = await readJsonBody(c.req.raw);
     const parsed = CreateKey.safeParse(body);
     if (!parsed.success) throw validationError(parsed.error, body);
-    await requirePartner(c, partnerId);
+    await requirePartner(c, partnerId, "write");
     const { outcome, created } = await createApiKey(c.get("db"), {
       partnerId,
+      shard: c.get("shard"),
       environment: parsed.data.environment,
       scopes: [...new Set(parsed.data.scopes)],
       name: parsed.data.name ?? null,
@@ -113,6 +163,9 @@ export const operatorRoutes = new Hono<AppEnv>()
     if (cascade !== "true" && cascade !== "false") {
       throw invalidRequest(['cascade must be "true" or "false"'], "cascade");
     }
+    const found = await findKey(c.get("shards"), keyId);
+    if (!found) throw new ApiError("NOT_FOUND_ERROR", `No such key: ${JSON.stringify(keyId)}`);
+    usePartner(c, found, "write");
     const owner = await keyOwner(c.get("db"), keyId);
     if (!owner) throw new ApiError("NOT_FOUND_ERROR", `No such key: ${JSON.stringify(keyId)}`);
     await revokeApiKey(c.get("db"), {
@@ -135,6 +188,7 @@ export const operatorRoutes = new Hono<AppEnv>()
     const parsed = SavedVersion.safeParse(body);
     if (!parsed.success) throw validationError(parsed.error, body);
     const { version } = parsed.data;
+    await requirePartner(c, partnerId, "write");
     const bundle = c.get("bundle");
     if (!bundle.isSupported(version, environment.data)) {
       throw invalidRequest([
@@ -176,16 +230,11 @@ export const operatorRoutes = new Hono<AppEnv>()
     if (new TextDecoder().decode(bytes.subarray(0, 5)) !== "%PDF-") {
       throw invalidRequest(["The body is not a PDF document (it must start with %PDF-)."]);
     }
-    const [row] = await c
-      .get("db")
-      .select({ id: statements.statementId })
-      .from(statements)
-      .where(eq(statements.statementId, statementId));
-    if (!row)
-      throw new ApiError("NOT_FOUND_ERROR", `No such statement: ${JSON.stringify(statementId)}`);
+    await requireStatement(c, statementId);
     await storeStatementDocument(
       {
         db: c.get("db"),
+        shard: c.get("shard"),
         documents: c.get("documents"),
         webhooks: c.env.WEBHOOK_DELIVERIES,
         requestId: c.get("requestId"),
@@ -200,6 +249,7 @@ export const operatorRoutes = new Hono<AppEnv>()
 
   .post("/operator/v1/statements/:statement_id/hide", async (c) => {
     const statementId = c.req.param("statement_id");
+    await requireStatement(c, statementId);
     const [row] = await c
       .get("db")
       .select({ hiddenAt: statements.hiddenAt })
@@ -220,12 +270,13 @@ export const operatorRoutes = new Hono<AppEnv>()
         .update(statements)
         .set({ hiddenAt: now })
         .where(and(eq(statements.statementId, statementId), isNull(statements.hiddenAt)));
-      await changeWithEvents(c.env, c.get("requestId"), db, announced, update);
+      await changeWithEvents(c, announced, update);
     }
     return c.body(null, 204);
   })
 
   .route("/", operatorPartnerRoutes)
+  .route("/", operatorMoveRoutes)
   .route("/", operatorVersionRoutes)
   .route("/", documentOperatorRoutes)
 

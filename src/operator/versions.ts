@@ -1,8 +1,10 @@
 // /operator/v1 reads about API versions: requests per version over the last days, and the
-// partners whose saved version is deprecated (who would break at its sunset).
+// partners whose saved version is deprecated (who would break at its sunset). Both read every
+// shard (a fan-out) and answer whole, or 503 when a shard cannot be read.
 import { Hono } from "hono";
 import type { AppEnv } from "../app/context";
 import { invalidRequest } from "../app/errors";
+import { acrossShards } from "../db/shards";
 import {
   partnersSavedOn,
   readVersionUsage,
@@ -28,9 +30,17 @@ export const operatorVersionRoutes = new Hono<AppEnv>()
     const today = c.get("now")();
     // Today counts as one of the days.
     const since = new Date(today.getTime() - (days - 1) * 86_400_000).toISOString().slice(0, 10);
-    const rows = await readVersionUsage(c.get("db"), since);
+    // A partner's counts land on the shard it lived on when they were counted: sum them all.
+    const perShard = await acrossShards(c.get("shards"), (db) => readVersionUsage(db, since));
+    const summed = new Map<string, VersionUsageRow>();
+    for (const row of perShard.flatMap((s) => s.result)) {
+      const key = `${row.version} ${row.partnerId} ${row.environment}`;
+      const seen = summed.get(key);
+      if (seen) seen.requests += row.requests;
+      else summed.set(key, { ...row });
+    }
     const byVersion = new Map<string, VersionUsageRow[]>();
-    for (const row of rows)
+    for (const row of summed.values())
       byVersion.set(row.version, [...(byVersion.get(row.version) ?? []), row]);
     const bundle = c.get("bundle");
     // The bundle's versions newest first, then any no longer in it that still have counts.
@@ -65,10 +75,11 @@ export const operatorVersionRoutes = new Hono<AppEnv>()
   .get("/operator/v1/deprecated-saved-versions", async (c) => {
     const bundle = c.get("bundle");
     const deprecated = bundle.versions.filter((v) => v.deprecated);
-    const rows = await partnersSavedOn(
-      c.get("db"),
-      deprecated.map((v) => v.id),
-    );
+    const versions = deprecated.map((v) => v.id);
+    const perShard = await acrossShards(c.get("shards"), (db) => partnersSavedOn(db, versions));
+    const rows = perShard
+      .flatMap((s) => s.result)
+      .sort((a, b) => a.partnerId.localeCompare(b.partnerId));
     const data = rows.flatMap((row) =>
       (["sandbox", "production"] as const satisfies readonly Environment[]).flatMap(
         (environment) => {

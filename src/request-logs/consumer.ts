@@ -1,11 +1,15 @@
 // The request-log queue's consumer: the records of a delivery's messages written into each
-// partner's storage, one atomic D1 batch per database. A batch that fails is retried by the queue
+// partner's storage, one atomic D1 batch per shard. Each record names its partner's shard; a
+// partner that has moved since is followed to its new shard (one read per shard per delivery). A batch that fails is retried by the queue
 // (after `max_retries` its records are lost, and a line says so); records written twice are
 // stored and counted once (log-store.ts), so a retry after a partial success is harmless.
 import type { Bindings } from "../app/context";
+import { newQueryStats } from "../db/client";
+import { movedPartners, openShards, type Shards } from "../db/shards";
 import { ENVIRONMENTS } from "../domain/environment";
 import { RECORD_FIELDS, type RequestLogRecord } from "../domain/request-log";
-import { logDatabaseOf, writeRequestLogs } from "./log-store";
+import { FIRST_SHARD, isShardCode } from "../domain/shard-code";
+import { writeRequestLogs } from "./log-store";
 
 /**
  * Whether a delivery comes from the request-log queue: `request-logs` in wrangler.toml, or a name
@@ -44,29 +48,56 @@ function recordsOf(body: unknown): { records: RequestLogRecord[]; dropped: numbe
   return { records, dropped: items.length - records.length };
 }
 
+/** The records regrouped by the shard their partner lives on now (after any move). */
+async function followMoves(
+  shards: Shards,
+  byShard: Map<string, RequestLogRecord[]>,
+): Promise<Map<string, RequestLogRecord[]>> {
+  const placed = new Map<string, RequestLogRecord[]>();
+  const add = (shard: string, record: RequestLogRecord) => {
+    const records = placed.get(shard);
+    if (records) records.push(record);
+    else placed.set(shard, [record]);
+  };
+  await Promise.all(
+    [...byShard].map(async ([shard, records]) => {
+      const moved = await movedPartners(
+        shards,
+        shard,
+        records.map((r) => r.partner_id),
+      );
+      for (const record of records) add(moved.get(record.partner_id) ?? shard, record);
+    }),
+  );
+  return placed;
+}
+
 /** Writes a delivery of request-log messages; the queue retries it whole if a write fails. */
 export async function consumeRequestLogs(
   batch: MessageBatch<unknown>,
   env: Bindings,
 ): Promise<void> {
-  const byDatabase = new Map<D1Database, RequestLogRecord[]>();
+  const byShard = new Map<string, RequestLogRecord[]>();
   let dropped = 0;
   for (const message of batch.messages) {
     const read = recordsOf(message.body);
     dropped += read.dropped;
     for (const record of read.records) {
-      const database = logDatabaseOf(env, {
-        partnerId: record.partner_id,
-        environment: record.environment,
-      });
-      const records = byDatabase.get(database);
+      const shard =
+        typeof record.shard === "string" && isShardCode(record.shard) ? record.shard : FIRST_SHARD;
+      const records = byShard.get(shard);
       if (records) records.push(record);
-      else byDatabase.set(database, [record]);
+      else byShard.set(shard, [record]);
     }
   }
   if (dropped > 0) console.error(JSON.stringify({ request_log: "malformed records", dropped }));
+  const shards = openShards(env, newQueryStats());
   const written = await Promise.allSettled(
-    [...byDatabase].map(([database, records]) => writeRequestLogs(database, records)),
+    [...(await followMoves(shards, byShard))].map(([shard, records]) => {
+      const db = shards.open(shard);
+      if (!db) throw new Error(`no shard ${shard}`);
+      return writeRequestLogs(db.$client, records);
+    }),
   );
   const failed = written.filter((w) => w.status === "rejected");
   if (failed.length === 0) {

@@ -3,7 +3,6 @@
 // read is one indexed range: the log by `log_id` within a partner's environment, behind the
 // filter's own index; the counts by their primary key.
 import { and, desc, eq, gte, ne, sql, sum } from "drizzle-orm";
-import type { Bindings } from "../app/context";
 import type { Database } from "../db/client";
 import { jsonChunks } from "../db/json-rows";
 import { requestLogDays } from "../db/schema";
@@ -14,19 +13,6 @@ import { logIdFloor, type RequestLogRecord, type VersionSource } from "../domain
 export interface LogScope {
   partnerId: string;
   environment: Environment;
-}
-
-/**
- * The database that holds a partner's request logs: the one place that says where they live, so
- * that the consumer, the purge and the dashboard agree.
- */
-export function logDatabaseOf(env: Bindings, _scope: LogScope): D1Database {
-  return env.DB;
-}
-
-/** Every database that may hold request logs, for the purge. */
-export function logDatabases(env: Bindings): D1Database[] {
-  return [env.DB];
 }
 
 /** The stored columns, each a field of the record of the same name but `status_class`. */

@@ -149,6 +149,7 @@ function recordOf(
     user_agent: userAgent === undefined ? null : userAgent.slice(0, MAX_USER_AGENT),
     request_body: null,
     response_body: null,
+    shard: caller.shard,
   };
 }
 

@@ -25,7 +25,12 @@ import { resendEventTo, retainedEvent, retainedSince } from "../webhooks/events"
 
 /** The moment events are read: one `as_of` and one link expiry for the whole response. */
 function readMoment(c: Context<AppEnv>) {
-  return { signer: c.get("signer"), origin: requestOrigin(c), now: c.get("now")() };
+  return {
+    signer: c.get("signer"),
+    origin: requestOrigin(c),
+    now: c.get("now")(),
+    shard: c.get("shard"),
+  };
 }
 
 const foreignCursor = () =>
@@ -71,10 +76,12 @@ export const listEvents = route({
       has_more: rows.length > limit && last !== undefined,
     };
     if (body.has_more && last) {
-      body.next_page_token = await encodeEventPageToken(c.get("signer"), scope, {
-        createdAt: last.createdAt,
-        eventId: last.eventId,
-      });
+      body.next_page_token = await encodeEventPageToken(
+        c.get("signer"),
+        scope,
+        { createdAt: last.createdAt, eventId: last.eventId },
+        c.get("shard"),
+      );
     }
     return reply(body);
   },

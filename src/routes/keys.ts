@@ -29,6 +29,7 @@ export const createKey = route({
     const caller = c.get("caller");
     const prepared = await prepareApiKey({
       partnerId: caller.partnerId,
+      shard: caller.shard,
       environment: caller.environment,
       scopes: caller.scopes,
       name: name ?? null,

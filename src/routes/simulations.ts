@@ -15,7 +15,13 @@ import { closeSandboxCycle, createSandboxCustomer } from "../simulations/simulat
 const SANDBOX = ["sandbox"] as const;
 
 function simulationDeps(c: Context<AppEnv>) {
-  return { db: c.get("db"), env: c.env, requestId: c.get("requestId"), now: c.get("now")() };
+  return {
+    db: c.get("db"),
+    shard: c.get("shard"),
+    env: c.env,
+    requestId: c.get("requestId"),
+    now: c.get("now")(),
+  };
 }
 
 export const simulateCustomer = route({

@@ -66,6 +66,7 @@ export const listStatements = route({
       signer: c.get("signer"),
       now: c.get("now")(),
       origin: requestOrigin(c),
+      shard: caller.shard,
     };
     return reply(await buildStatementPage(deps, binding, rows, query.limit));
   },

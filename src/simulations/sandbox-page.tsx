@@ -36,7 +36,13 @@ function sandboxScope(c: Context<AppEnv>, merchantKey: string): SandboxScope {
 }
 
 function deps(c: Context<AppEnv>) {
-  return { db: c.get("db"), env: c.env, requestId: c.get("requestId"), now: c.get("now")() };
+  return {
+    db: c.get("db"),
+    shard: c.get("shard"),
+    env: c.env,
+    requestId: c.get("requestId"),
+    now: c.get("now")(),
+  };
 }
 
 /** What became of the statement's document. */
@@ -285,6 +291,7 @@ const routes = new Hono<AppEnv>()
             new URL(c.req.url).origin,
             [s.statementId],
             now.getTime() + LINK_LIFETIME_MS,
+            c.get("shard"),
           )
         : [];
       const shown = toStatement(s, s.customerId, now.toISOString(), undefined);

@@ -18,6 +18,8 @@ import { createCustomer, readCycleAccount, storeCycle } from "./store";
 /** What a simulation runs with: the partner's database, the queues, the request and its clock. */
 export interface SimulationDeps {
   db: Database;
+  /** The shard `db` is: the messages of what a simulation creates name it. */
+  shard: string;
   env: Bindings;
   requestId: string;
   now: Date;
@@ -79,6 +81,7 @@ export async function closeSandboxCycle(
   if (!closed.ok) return { kind: "invalid", field: closed.field, problem: closed.problem };
   const stored = await storeCycle(
     deps.db,
+    deps.shard,
     scope,
     {
       customerId,

@@ -129,6 +129,7 @@ export type StoredCycle =
  */
 export async function storeCycle(
   db: Database,
+  shard: string,
   scope: ReadScope,
   input: CycleToStore,
   now: Date,
@@ -177,8 +178,8 @@ export async function storeCycle(
   return {
     stored: true,
     statement,
-    deliveries: deliveriesOf(results.slice(3, 4)),
-    renders: renderRefsOf(results.slice(4)),
+    deliveries: deliveriesOf(results.slice(3, 4), shard),
+    renders: renderRefsOf(results.slice(4), shard),
   };
 }
 

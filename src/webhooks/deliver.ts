@@ -3,8 +3,9 @@
 // once: a receiver de-duplicates on `webhook-id`, the event id.
 
 import type { Bindings } from "../app/context";
-import { type Database, openDatabase } from "../db/client";
+import { type Database, newQueryStats } from "../db/client";
 import type { DeliveryRef } from "../db/event-writes";
+import { FIRST_SHARD, openPartnerDatabase, openShards, type PartnerDatabase } from "../db/shards";
 import { adminEmailsOf } from "../db/users";
 import { encodeIdSuffix } from "../domain/ids";
 import { nextRetryDelay } from "../domain/retry-schedule";
@@ -33,6 +34,8 @@ interface Delivery {
   /** The versions events are shaped in (the app's bundle). */
   bundle: VersionBundle;
   db: Database;
+  /** The shard `db` is: the event's PDF links name it. */
+  shard: string;
   env: Bindings;
   config: DeliveryConfig;
   sealer: SecretSealer;
@@ -88,6 +91,7 @@ async function attemptDelivery(d: Delivery, ref: DeliveryRef): Promise<Verdict> 
     signer: createSigner(d.env.SIGNING_SECRET ?? ""),
     origin: endpoint.apiOrigin,
     now,
+    shard: d.shard,
   });
   const ctx = { path: "", status: 200, timestamp: now.toISOString() };
   const body = JSON.stringify(eventInVersion(d.bundle, endpoint.apiVersion, event, ctx));
@@ -184,9 +188,11 @@ async function deadLetter(env: Bindings, ref: DeliveryRef): Promise<void> {
 
 /**
  * The queue consumer, shaping events in `bundle`'s versions and telling disabled endpoints'
- * Admins through `notice` (the deployment's mailer and users by default). Messages of one endpoint are attempted in order, one at a time;
- * different endpoints in parallel. A message that fails unexpectedly (storage down) is retried by
- * the queue with backoff, and dead-lettered by the queue after its `max_retries`.
+ * Admins through `notice` (the deployment's mailer and users by default). Each message is worked
+ * on the shard it names (its partner's, followed if the partner moved since). Messages of one
+ * endpoint are attempted in order, one at a time; different endpoints in parallel. A message
+ * that fails unexpectedly (storage down) is retried by the queue with backoff, and dead-lettered
+ * by the queue after its `max_retries`.
  */
 export function webhookConsumer(
   bundle: VersionBundle,
@@ -196,24 +202,75 @@ export function webhookConsumer(
     deliverBatch(batch, env, bundle, notice);
 }
 
+/** How long a message waits while its partner is being moved (its writes are paused). */
+const MOVING_DELAY_SECONDS = 30;
+
+/** The partner's shard a message names (or the first shard, for a message sent before shards). */
+async function partnerOf(
+  shards: ReturnType<typeof openShards>,
+  ref: DeliveryRef,
+): Promise<PartnerDatabase | null> {
+  const shard = ref.shard ?? FIRST_SHARD;
+  if (ref.partner_id !== undefined) {
+    return openPartnerDatabase(shards, { shard, partnerId: ref.partner_id });
+  }
+  const db = shards.open(shard);
+  return db ? { db, shard, moving: false } : null;
+}
+
 async function deliverBatch(
   batch: MessageBatch<DeliveryRef>,
   env: Bindings,
   bundle: VersionBundle,
   notice: (env: Bindings, db: Database) => NoticeDependencies,
 ): Promise<void> {
-  const db = openDatabase(env.DB).db;
-  const d: Delivery = {
-    bundle,
-    db,
-    env,
-    config: deliveryConfig(env),
-    sealer: secretSealerOf(env),
-    now: () => new Date(),
-    notice: notice(env, db),
-  };
-  const byEndpoint = new Map<string, Message<DeliveryRef>[]>();
+  const shards = openShards(env, newQueryStats());
+  const config = deliveryConfig(env);
+  const sealer = secretSealerOf(env);
+  // Each message names its partner's shard; a partner moved since is followed to its new one.
+  const byPartner = new Map<string, Message<DeliveryRef>[]>();
   for (const message of batch.messages) {
+    const key = `${message.body?.shard ?? FIRST_SHARD} ${message.body?.partner_id ?? ""}`;
+    byPartner.set(key, [...(byPartner.get(key) ?? []), message]);
+  }
+  await Promise.all(
+    [...byPartner.values()].map(async (messages) => {
+      const retryAll = (delaySeconds: number) => {
+        for (const message of messages) message.retry({ delaySeconds });
+      };
+      let partner: PartnerDatabase | null;
+      try {
+        partner = await partnerOf(shards, (messages[0] as Message<DeliveryRef>).body);
+      } catch (err) {
+        console.error(JSON.stringify({ error: `webhook delivery failed: ${String(err)}` }));
+        return retryAll(nextRetryDelay(config.retry, messages[0]?.attempts ?? 1, 0) ?? 60);
+      }
+      // A partner that exists nowhere has no delivery left to make.
+      if (!partner) {
+        for (const message of messages) message.ack();
+        return;
+      }
+      // Its writes are paused while a move copies its data: the attempt waits for the switch.
+      if (partner.moving) return retryAll(MOVING_DELAY_SECONDS);
+      const d: Delivery = {
+        bundle,
+        db: partner.db,
+        shard: partner.shard,
+        env,
+        config,
+        sealer,
+        now: () => new Date(),
+        notice: notice(env, partner.db),
+      };
+      await deliverInOrder(d, messages);
+    }),
+  );
+}
+
+/** Messages of one endpoint are attempted in order, one at a time; endpoints in parallel. */
+async function deliverInOrder(d: Delivery, messages: readonly Message<DeliveryRef>[]) {
+  const byEndpoint = new Map<string, Message<DeliveryRef>[]>();
+  for (const message of messages) {
     const key = message.body?.endpoint_id ?? "";
     byEndpoint.set(key, [...(byEndpoint.get(key) ?? []), message]);
   }

@@ -5,7 +5,12 @@ import { auditInsert } from "../db/audit";
 import { atomically } from "../db/batch";
 import type { Database } from "../db/client";
 import type { ReadScope } from "../db/customers";
-import type { DeliveryRef } from "../db/event-writes";
+import {
+  DELIVERY_RETURNING,
+  type DeliveryRef,
+  type DeliveryRow,
+  withShard,
+} from "../db/event-writes";
 import { events, webhookAttempts, webhookDeliveries } from "../db/schema";
 import type { Actor } from "../domain/audit";
 import type { EndpointAttempt } from "../domain/delivery-attempt";
@@ -60,6 +65,8 @@ export async function readEndpointAttempts(
 
 export interface Resend {
   scope: ReadScope;
+  /** The shard `db` is: the messages name it. */
+  shard: string;
   eventId: string;
   /** One endpoint of the scope, or null for every enabled one. */
   endpointId: string | null;
@@ -112,11 +119,7 @@ export async function resendEvent(db: Database, resend: Resend): Promise<Deliver
           completedAt: null,
         },
       })
-      .returning({
-        event_id: webhookDeliveries.eventId,
-        endpoint_id: webhookDeliveries.endpointId,
-        generation: webhookDeliveries.generation,
-      }),
+      .returning(DELIVERY_RETURNING),
   ]);
-  return (queued?.results ?? []) as DeliveryRef[];
+  return withShard((queued?.results ?? []) as DeliveryRow[], resend.shard);
 }

@@ -3,7 +3,12 @@
 import { and, eq, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../db/client";
-import type { DeliveryRef } from "../db/event-writes";
+import {
+  DELIVERY_RETURNING,
+  type DeliveryRef,
+  type DeliveryRow,
+  withShard,
+} from "../db/event-writes";
 import {
   events,
   idempotencyKeys,
@@ -227,33 +232,34 @@ export async function recordAttempt(
 }
 
 /**
- * Pending deliveries whose attempt is overdue by `grace` and not leased: their message was lost
- * (or never sent). Each is marked due now, so the next sweep leaves it alone while its new
- * message waits in the queue, and answered for re-sending.
+ * Pending deliveries of shard `shard` whose attempt is overdue by `grace` and not leased: their
+ * message was lost (or never sent). Each is marked due now, so the next sweep leaves it alone
+ * while its new message waits in the queue, and answered for re-sending. Deliveries of a partner
+ * a move froze or moved away are the new shard's to send, and left alone here.
  */
 export async function overdueDeliveries(
   db: Database,
+  shard: string,
   now: Date,
   graceMs: number,
   limit: number,
 ): Promise<DeliveryRef[]> {
   const at = now.toISOString();
   const overdue = new Date(now.getTime() - graceMs).toISOString();
-  return db
+  const rows = await db
     .update(webhookDeliveries)
     .set({ nextAttemptAt: at })
     .where(
       sql`(${webhookDeliveries.eventId}, ${webhookDeliveries.endpointId}) IN (
-        SELECT event_id, endpoint_id FROM webhook_deliveries
-        WHERE status = 'pending' AND next_attempt_at < ${overdue}
-          AND (lease_until IS NULL OR lease_until < ${at})
+        SELECT d.event_id, d.endpoint_id FROM webhook_deliveries d
+          JOIN webhook_endpoints w ON w.endpoint_id = d.endpoint_id
+          JOIN partners p ON p.partner_id = w.partner_id
+        WHERE d.status = 'pending' AND d.next_attempt_at < ${overdue}
+          AND (d.lease_until IS NULL OR d.lease_until < ${at}) AND p.moving_to IS NULL
         LIMIT ${limit})`,
     )
-    .returning({
-      event_id: webhookDeliveries.eventId,
-      endpoint_id: webhookDeliveries.endpointId,
-      generation: webhookDeliveries.generation,
-    });
+    .returning(DELIVERY_RETURNING);
+  return withShard(rows as DeliveryRow[], shard);
 }
 
 /**

@@ -13,6 +13,8 @@ export interface ReadMoment {
   origin: string;
   /** When the event is read or delivered: `as_of`, and the start of the link's hour. */
   now: Date;
+  /** The shard the statements were read from, which their links name. */
+  shard: string;
 }
 
 /** Events as they read at one moment; their PDF links are signed together. */
@@ -24,7 +26,8 @@ export async function renderEvents(
   const expiresAt = at.now.getTime() + LINK_LIFETIME_MS;
   const linked = rows.filter((row) => row.statement.hiddenAt === null && row.statement.pdfKey);
   const ids = linked.map((row) => row.statement.statementId);
-  const urls = ids.length > 0 ? await signStatementLinks(at.signer, at.origin, ids, expiresAt) : [];
+  const urls =
+    ids.length > 0 ? await signStatementLinks(at.signer, at.origin, ids, expiresAt, at.shard) : [];
   const links = new Map(linked.map((row, i) => [row, urls[i] as string]));
   return rows.map((row) => {
     const url = links.get(row);

@@ -67,6 +67,7 @@ export async function resendEventTo(
   }
   const deliveries = await resendEvent(db, {
     scope,
+    shard: c.get("shard"),
     eventId: event.eventId,
     endpointId,
     actor: request.actor,

@@ -95,7 +95,12 @@ export const accountPage: DashboardPage = {
       const now = c.get("now")();
       const origin = new URL(c.req.url).origin;
       // The canonical page GET …/statements answers: the same builder, links and token.
-      const page = await buildStatementPage({ signer, now, origin }, binding, rows, PAGE_SIZE);
+      const page = await buildStatementPage(
+        { signer, now, origin, shard: c.get("shard") },
+        binding,
+        rows,
+        PAGE_SIZE,
+      );
       const view = toAccount(account, now.toISOString());
       const base = `/dashboard/${environment}/customers/${encodeURIComponent(customerId)}`;
       const here = `${base}/accounts/${encodeURIComponent(accountId)}`;

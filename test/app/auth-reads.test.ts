@@ -7,6 +7,7 @@ import { generateApiKey } from "../../src/domain/api-keys";
 import { api, expectJson, operator } from "../support/api";
 import { seedAccount, statementsPath } from "../support/fixtures";
 import type { RequestLog } from "../support/request-log";
+import { shardOf } from "../support/shards";
 
 /** Rows a statements request reads, counted from what it must visit. */
 const ROWS = {
@@ -47,7 +48,7 @@ async function withLogLines(send: () => Promise<Response>) {
 describe("reads before authentication", () => {
   it("reads no row at all for a well-formed key that does not exist", async () => {
     const f = await seedAccount({ statements: 12 });
-    const unknown = generateApiKey("sandbox");
+    const unknown = generateApiKey("sandbox", await shardOf(f.partnerId));
     const { res, log } = await measured(statementsPath(f), unknown);
     expect(res.status).toBe(401);
     expect(log.d1_queries).toBe(1);
@@ -118,7 +119,7 @@ describe("reads before authentication", () => {
 
   it("reads no customer or account row on other routes for a key that does not exist", async () => {
     const f = await seedAccount({ statements: 1 });
-    const unknown = generateApiKey("sandbox");
+    const unknown = generateApiKey("sandbox", await shardOf(f.partnerId));
     for (const path of [
       `/v2/customers/${f.customerId}/accounts`,
       `/v2/customers/${f.customerId}`,

@@ -1,7 +1,7 @@
-// What a statements page costs in D1, read from the Worker's per-request log line: one round trip
-// (two only for a not-found) and at most limit + 4 rows read, on the first page and deep in a
-// long listing, with key expiry checked and the key's last-used day kept (one write after the
-// response, on a key's first request of a day).
+// What a statements page costs in D1, on every shard, read from the Worker's per-request log line:
+// one round trip (two only for a not-found) and at most limit + 4 rows read, on the first page and
+// deep in a long listing, with key expiry checked and the key's last-used day kept (one write
+// after the response, on a key's first request of a day).
 // (The timed arms live in bench/; these bounds are deterministic, so they run with every test.)
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { api, expectJson, operator } from "../support/api";
@@ -15,6 +15,7 @@ import {
   statementsPath,
   uniqueId,
 } from "../support/fixtures";
+import { SHARDS, shardOf } from "../support/shards";
 
 interface RequestLog {
   request_id: string;
@@ -58,7 +59,7 @@ function dailyStatement(accountId: string, day: number): StatementInput {
 let sequence = 0;
 
 /** Rows read by a filtered page 600 statements deep, per limit (printed for the record). */
-const filteredDeepRows: Record<number, number> = {};
+const filteredDeepRows: Record<string, number> = {};
 afterAll(() => {
   if (Object.keys(filteredDeepRows).length > 0) {
     console.info(`rows read by a filtered page 600 deep: ${JSON.stringify(filteredDeepRows)}`);
@@ -115,13 +116,15 @@ async function deferredLog(requestId: string): Promise<DeferredLog> {
   throw new Error(`no deferred write logged for ${requestId}`);
 }
 
-describe("cost of a statements page", () => {
+// The same bounds on every shard: a partner pays the same wherever it lives.
+describe.each(SHARDS)("cost of a statements page on shard %s", (shard) => {
   let f: Fixture;
   /** A page token positioned after the first DEEP statements. */
   let deepToken: string;
 
   beforeAll(async () => {
-    f = await seedAccount();
+    f = await seedAccount({ shard });
+    expect(await shardOf(f.partnerId)).toBe(shard);
     await importData({
       statements: Array.from({ length: STATEMENTS }, (_, day) => dailyStatement(f.accountId, day)),
     });
@@ -240,10 +243,10 @@ describe("cost of a statements page", () => {
     expect((await operator("DELETE", `/keys/${keyId}`)).status).toBe(204);
     const res = await api(statementsPath(f, "?limit=100"), {
       key: apiKey,
-      headers: { "x-request-id": "cost-revoked" },
+      headers: { "x-request-id": `cost-revoked-${shard}` },
     });
     expect(res.status).toBe(401);
-    const log = requestLog("cost-revoked");
+    const log = requestLog(`cost-revoked-${shard}`);
     expect(log.d1_queries).toBe(1);
     // At most the revoked key's own row: none of the account's statements.
     expect(log.d1_rows_read).toBeLessThanOrEqual(1);
@@ -280,7 +283,7 @@ describe("cost of a statements page", () => {
           expect(log.d1_queries).toBe(1);
           expect(log.d1_rows_read).toBeLessThanOrEqual(limit + 4);
         }
-        filteredDeepRows[limit] = deep.log.d1_rows_read;
+        filteredDeepRows[`${shard}@${limit}`] = deep.log.d1_rows_read;
       });
     }
 
@@ -302,9 +305,10 @@ describe("cost of a statements page", () => {
 
   it("pays a second round trip only to name the id that is not found", async () => {
     const path = statementsPath({ customerId: f.customerId, accountId: "acc_unknown" });
-    const res = await api(path, { key: f.key, headers: { "x-request-id": "cost-not-found" } });
+    const requestId = `cost-not-found-${shard}`;
+    const res = await api(path, { key: f.key, headers: { "x-request-id": requestId } });
     expect(res.status).toBe(404);
-    const log = requestLog("cost-not-found");
+    const log = requestLog(requestId);
     expect(log.d1_queries).toBe(2);
     expect(log.d1_rows_read).toBeLessThanOrEqual(4);
   });

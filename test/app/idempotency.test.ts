@@ -12,6 +12,7 @@ import { fetchWithEnv } from "../support/app-env";
 import { NEWEST_RELEASED, OLDEST } from "../support/bundle-versions";
 import { holdingBatch } from "../support/faulty-storage";
 import { createKey, type Fixture, seedAccount } from "../support/fixtures";
+import { partnerDatabase, partnerShardOverride } from "../support/shards";
 import { request } from "../support/worker";
 
 interface CreatedKey {
@@ -37,7 +38,8 @@ function post(
 }
 
 async function keyCount(partnerId: string): Promise<number> {
-  const row = await env.DB.prepare("SELECT count(*) AS n FROM api_keys WHERE partner_id = ?")
+  const row = await (await partnerDatabase(partnerId))
+    .prepare("SELECT count(*) AS n FROM api_keys WHERE partner_id = ?")
     .bind(partnerId)
     .first<{ n: number }>();
   return row?.n ?? 0;
@@ -60,7 +62,8 @@ describe("Idempotency-Key", () => {
     expect(again.headers.get("x-service-version")).toBe(OLDEST);
     expect(await keyCount(f.partnerId)).toBe(before + 1);
     // The stored response is sealed: the new key's plaintext is nowhere in the table.
-    const { results } = await env.DB.prepare("SELECT response FROM idempotency_keys").all<{
+    const db = await partnerDatabase(f.partnerId);
+    const { results } = await db.prepare("SELECT response FROM idempotency_keys").all<{
       response: string | null;
     }>();
     expect(results.some((r) => r.response?.includes(created.api_key))).toBe(false);
@@ -68,7 +71,8 @@ describe("Idempotency-Key", () => {
     // It opens with the Idempotency-Key, the key that sent it and the service's secret, never with
     // the Idempotency-Key alone nor for another key of the partner.
     const owner = { partnerId: f.partnerId, environment: "sandbox", caller: `key:${f.keyId}` };
-    const stored = await env.DB.prepare("SELECT response FROM idempotency_keys WHERE key_hash = ?")
+    const stored = await db
+      .prepare("SELECT response FROM idempotency_keys WHERE key_hash = ?")
       .bind(await idempotencyKeyHash(owner, "key-rotation-1"))
       .first<{ response: string }>();
     const sealed = stored?.response ?? "";
@@ -150,10 +154,11 @@ describe("Idempotency-Key", () => {
       "crashed-run",
     );
     const fingerprint = await keysFingerprint();
-    await env.DB.prepare(
-      `INSERT INTO idempotency_keys (key_hash, fingerprint, state, locked_until, lock_token,
+    await (await partnerDatabase(f.partnerId))
+      .prepare(
+        `INSERT INTO idempotency_keys (key_hash, fingerprint, state, locked_until, lock_token,
          created_at, expires_at) VALUES (?, ?, 'running', ?, 'crashed', ?, ?)`,
-    )
+      )
       .bind(
         keyHash,
         fingerprint,
@@ -210,10 +215,11 @@ describe("Idempotency-Key", () => {
     const rolled = await expectJson<{ secret: string }>(await post(f, roll, "roll-1"), 200);
     expect(await expectJson(await post(f, roll, "roll-1"), 200)).toEqual(rolled);
     // Rolled once: the stored secret is the rolled one, the previous one the first (both sealed).
-    const row = await env.DB.prepare(
-      `SELECT secret, secret_key_id, previous_secret, previous_secret_key_id
+    const row = await (await partnerDatabase(f.partnerId))
+      .prepare(
+        `SELECT secret, secret_key_id, previous_secret, previous_secret_key_id
          FROM webhook_endpoints WHERE endpoint_id = ?`,
-    )
+      )
       .bind(created.webhook_endpoint_id)
       .first<Record<string, string>>();
     const sealer = createSecretSealer(env.SIGNING_SECRET);
@@ -267,8 +273,9 @@ describe("Idempotency-Key", () => {
  * `POST /v2/keys {"name":"n"}` under `idem`, held just before the batch that mints the key until
  * `release()`: a request that is slow to finish. `held` resolves once it waits there.
  */
-function slowKeyCreation(f: Fixture, idem: string) {
+async function slowKeyCreation(f: Fixture, idem: string) {
   const { probe, held, release } = holdingBatch(/^\s*insert\s+into\s+"?api_keys/i);
+  const shard = await partnerShardOverride(f.partnerId, (db) => probe.db(db));
   const response = fetchWithEnv(
     "/v2/keys",
     {
@@ -280,14 +287,16 @@ function slowKeyCreation(f: Fixture, idem: string) {
       },
       body: JSON.stringify({ name: "n" }),
     },
-    { DB: probe.db(env.DB) },
+    shard,
   );
   return { held, release, response };
 }
 
 async function lockedUntil(f: Fixture, idem: string): Promise<number> {
   const owner = { partnerId: f.partnerId, environment: "sandbox", caller: `key:${f.keyId}` };
-  const row = await env.DB.prepare("SELECT locked_until FROM idempotency_keys WHERE key_hash = ?")
+  const db = await partnerDatabase(f.partnerId);
+  const row = await db
+    .prepare("SELECT locked_until FROM idempotency_keys WHERE key_hash = ?")
     .bind(await idempotencyKeyHash(owner, idem))
     .first<{ locked_until: string | null }>();
   return Date.parse(row?.locked_until ?? "");
@@ -299,7 +308,7 @@ describe("a request slower than its lock", () => {
     const before = await keyCount(f.partnerId);
     vi.useFakeTimers({ toFake: ["Date"] });
     const start = Date.now();
-    const slow = slowKeyCreation(f, "slow-1");
+    const slow = await slowKeyCreation(f, "slow-1");
     await slow.held;
     // Its lock passes (no renewal ran: only the clock moved), and a retry takes the key over.
     vi.setSystemTime(start + 61_000);
@@ -323,7 +332,7 @@ describe("a request slower than its lock", () => {
     const before = await keyCount(f.partnerId);
     vi.useFakeTimers({ toFake: ["Date", "setInterval", "clearInterval"] });
     const start = Date.now();
-    const slow = slowKeyCreation(f, "slow-2");
+    const slow = await slowKeyCreation(f, "slow-2");
     await slow.held;
     await vi.advanceTimersByTimeAsync(61_000);
     // The renewals land in the database: the lock now ends after the moved clock.

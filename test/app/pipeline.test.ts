@@ -13,6 +13,7 @@ import {
   versionsWith,
 } from "../support/bundle-versions";
 import { createKey, seedAccount, statementsPath } from "../support/fixtures";
+import { partnerDatabase, partnerShardOverride, unreachableD1 } from "../support/shards";
 import { BASE, request } from "../support/worker";
 
 const UNAUTHORIZED = {
@@ -92,7 +93,9 @@ describe("authentication", () => {
     const f = await seedAccount({ statements: 1 });
     const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(f.key));
     const hex = [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
-    const row = await env.DB.prepare("SELECT key_hash FROM api_keys WHERE key_id = ?")
+    const db = await partnerDatabase(f.partnerId);
+    const row = await db
+      .prepare("SELECT key_hash FROM api_keys WHERE key_id = ?")
       .bind(f.keyId)
       .first<{ key_hash: string }>();
     expect(row?.key_hash).toBe(hex);
@@ -324,22 +327,10 @@ describe("routes and cross-cutting headers", () => {
 
   it("answers 503 with Retry-After when storage is unavailable", async () => {
     const f = await seedAccount({ statements: 1 });
-    const failing = {
-      prepare() {
-        throw new Error("D1_ERROR: Network connection lost.");
-      },
-      batch() {
-        return Promise.reject(new Error("D1_ERROR: Network connection lost."));
-      },
-      // Every request opens a session; the failing session is the failing binding itself.
-      withSession() {
-        return failing;
-      },
-    };
     const res = await fetchWithEnv(
       statementsPath(f),
       { headers: { authorization: `Bearer ${f.key}` } },
-      { DB: failing },
+      await partnerShardOverride(f.partnerId, unreachableD1),
     );
     const body = await expectJson<{ error: { type: string; message: string } }>(res, 503);
     expect(body.error.type).toBe("SERVICE_UNAVAILABLE_ERROR");

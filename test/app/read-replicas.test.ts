@@ -7,6 +7,7 @@ import { afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { api, expectJson, operator } from "../support/api";
 import { createKey, type Fixture, seedAccount, statementsPath } from "../support/fixtures";
 import type { RequestLog } from "../support/request-log";
+import { SHARDS, shardDatabase } from "../support/shards";
 import { request } from "../support/worker";
 
 interface Page {
@@ -53,8 +54,10 @@ describe("D1 sessions", () => {
     vi.restoreAllMocks();
   });
 
-  it("opens one session per request, first-primary, for partner, operator and link routes", async () => {
-    const sessions = vi.spyOn(env.DB, "withSession");
+  it("opens every database a request touches in one first-primary session", async () => {
+    const bindings = [...SHARDS.map(shardDatabase), env.DIRECTORY];
+    const spies = bindings.map((binding) => vi.spyOn(binding, "withSession"));
+    const calls = () => spies.flatMap((spy) => spy.mock.calls);
     const page = await expectJson<{ data: { pdf_url?: string }[] }>(
       await api(statementsPath(f, "?limit=1"), { key: f.key }),
       200,
@@ -63,11 +66,10 @@ describe("D1 sessions", () => {
     await operator("POST", "/import", {});
     await request("/files/statements/st_unknown/pdf?expires=1&signature=x");
     expect(page.data).toHaveLength(1);
-    // Four requests (and the reference documents the contract check fetches), each one session.
-    expect(sessions.mock.calls.length).toBeGreaterThanOrEqual(4);
-    expect(new Set(sessions.mock.calls.map((args) => args.join()))).toEqual(
-      new Set(["first-primary"]),
-    );
+    // Four requests (and the reference documents the contract check fetches), each opening the
+    // shards it reads (the import every shard, and the directory) once each.
+    expect(calls().length).toBeGreaterThanOrEqual(4);
+    expect(new Set(calls().map((args) => args.join()))).toEqual(new Set(["first-primary"]));
   });
 
   it("logs the bookmark a response saw, and the next request never sees an older one", async () => {
@@ -101,7 +103,7 @@ describe("D1 sessions", () => {
     expect(bookmarkOf(next.log) >= bookmarkOf(revoke.log)).toBe(true);
   });
 
-  it("counts no replica round trips against the single local database", async () => {
+  it("counts no replica round trips against the local databases", async () => {
     const { log } = await read(f);
     expect(log.d1_replica_trips).toBe(0);
     expect(log.d1_queries).toBe(1);

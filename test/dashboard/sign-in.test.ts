@@ -1,7 +1,7 @@
 // Passwordless sign-in over HTTP: one answer for every address, a link that only a POST spends,
 // once, within 15 minutes, for its own user; rate limits per address and per client IP.
-import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { fetchWithEnv } from "../support/app-env";
 import {
   confirmLink,
   formInit,
@@ -17,7 +17,14 @@ import {
   tokenOf,
   uniqueIp,
 } from "../support/dashboard";
-import { uniqueId } from "../support/fixtures";
+import { importData, uniqueId } from "../support/fixtures";
+import {
+  firstOnAnyShard,
+  partnerDatabase,
+  SHARDS,
+  shardOf,
+  unreachableD1,
+} from "../support/shards";
 import { request } from "../support/worker";
 
 const address = () => `${uniqueId("user")}@example.com`.toLowerCase();
@@ -187,17 +194,15 @@ describe("a mailed sign-in link", () => {
   it("is stored only as a hash, bound to its user", async () => {
     const { email, link } = await freshLink();
     const token = tokenOf(link);
-    const row = await env.DB.prepare(
+    const row = await firstOnAnyShard<{ token_hash: string; email: string }>(
       "SELECT t.token_hash, u.email FROM sign_in_tokens t JOIN users u ON u.user_id = t.user_id WHERE t.token_hash = ?",
-    )
-      .bind(await sha256Hex(token))
-      .first<{ token_hash: string; email: string }>();
+      await sha256Hex(token),
+    );
     expect(row?.email).toBe(email);
-    const plain = await env.DB.prepare(
+    const plain = await firstOnAnyShard<{ n: number }>(
       "SELECT count(*) AS n FROM sign_in_tokens WHERE token_hash = ?",
-    )
-      .bind(token)
-      .first<{ n: number }>();
+      token,
+    );
     expect(plain?.n).toBe(0);
   });
 });
@@ -213,7 +218,10 @@ describe("the session a sign-in opens", () => {
     const res = await confirmLink(link as string, uniqueIp());
     const header = res.headers.getSetCookie().find((c) => c.startsWith("__Host-session=")) ?? "";
     const [pair, ...attributes] = header.split(/;\s*/);
-    expect(pair).toMatch(/^__Host-session=[A-Za-z0-9_-]{43}$/);
+    // The code of the partner's shard, then 256 random bits.
+    expect(pair).toMatch(
+      new RegExp(`^__Host-session=${await shardOf(partnerId)}[A-Za-z0-9_-]{43}$`),
+    );
     const names = attributes.map((a) => a.split("=")[0]?.toLowerCase());
     expect(names).toEqual(expect.arrayContaining(["path", "secure", "httponly", "samesite"]));
     expect(names).not.toContain("domain");
@@ -242,12 +250,13 @@ describe("the session a sign-in opens", () => {
   it("is stored only as a hash", async () => {
     const team = await seedTeam();
     const id = team.admin.cookie.split("=")[1] ?? "";
-    const stored = await env.DB.prepare("SELECT count(*) AS n FROM sessions WHERE session_hash = ?")
+    const db = await partnerDatabase(team.partnerId);
+    const count = "SELECT count(*) AS n FROM sessions WHERE session_hash = ?";
+    const stored = await db
+      .prepare(count)
       .bind(await sha256Hex(id))
       .first<{ n: number }>();
-    const plain = await env.DB.prepare("SELECT count(*) AS n FROM sessions WHERE session_hash = ?")
-      .bind(id)
-      .first<{ n: number }>();
+    const plain = await db.prepare(count).bind(id).first<{ n: number }>();
     expect([stored?.n, plain?.n]).toEqual([1, 0]);
   });
 });
@@ -309,5 +318,66 @@ describe("signing in after removal", () => {
     await team.developer.post("/dashboard/sign-out");
     const again = await signIn(team.developer.email);
     expect((await again.get("/dashboard/sandbox/keys")).status).toBe(200);
+  });
+});
+
+// A sign-in carries only an address: the directory says which partners (on which shards) it
+// belongs to; the link and the session then name their shard and never ask the directory again.
+describe("signing in to partners on different shards", () => {
+  it("mails one link per partner, each opening a session on that partner's shard", async () => {
+    const email = address();
+    const partners: { partnerId: string; shard: string }[] = [];
+    for (const shard of SHARDS) {
+      const partnerId = uniqueId("partner");
+      await importData({
+        partners: [{ partner_id: partnerId, name: `Partner on ${shard}`, shard, products: [] }],
+      });
+      await inviteByOperator(partnerId, email, "Admin");
+      partners.push({ partnerId, shard });
+    }
+    const before = await lastMailId(email);
+    expect((await requestSignIn(email, uniqueIp())).status).toBe(200);
+    const mail = await nextMail(email, before);
+    const links = linksIn(mail);
+    expect(links).toHaveLength(SHARDS.length);
+    for (const { shard } of partners) expect(mail.text).toContain(`Partner on ${shard}`);
+
+    const shardsSignedIn: string[] = [];
+    for (const link of links) {
+      const ip = uniqueIp();
+      const res = await confirmLink(link, ip);
+      expect(res.status).toBe(303);
+      const cookie = sessionCookieOf(res) as string;
+      const code = cookie.slice("__Host-session=".length, "__Host-session=".length + 2);
+      shardsSignedIn.push(code);
+      // The session's pages are served with the directory down: the cookie names the shard.
+      const page = await fetchWithEnv(
+        "/dashboard/sandbox/keys",
+        { headers: { cookie, "cf-connecting-ip": ip } },
+        { DIRECTORY: unreachableD1() },
+      );
+      expect(page.status).toBe(200);
+      const partner = partners.find((p) => p.shard === code);
+      expect(await page.text()).toContain(`Partner on ${partner?.shard}`);
+    }
+    expect(shardsSignedIn.sort()).toEqual([...SHARDS].sort());
+  });
+
+  it("answers 503 while the directory is down, the same for any address, mailing nothing", async () => {
+    const known = address();
+    const team = await seedTeam();
+    await inviteByOperator(team.partnerId, known, "Developer");
+    const before = await lastMailId(known);
+    const ask = (email: string) =>
+      fetchWithEnv(
+        "/dashboard/sign-in",
+        formInit({ email }, { "cf-connecting-ip": uniqueIp(), "x-request-id": "directory-down" }),
+        { DIRECTORY: unreachableD1() },
+      );
+    const [a, b] = await Promise.all([ask(known), ask(address())]);
+    expect([a.status, b.status]).toEqual([503, 503]);
+    expect(a.headers.get("retry-after")).toBe("1");
+    expect(await a.text()).toBe(await b.text());
+    expect(await lastMailId(known)).toBe(before);
   });
 });

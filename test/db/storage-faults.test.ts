@@ -1,7 +1,8 @@
 // Storage faults: whichever D1 or R2 call of a request fails (first call, a batch, the middle of a
-// batch, an R2 get or put), by error or timeout, the answer is 503 SERVICE_UNAVAILABLE_ERROR with
-// Retry-After and no internal detail, and nothing is partly written. Each scenario first runs
-// without faults to count its storage calls, then once per call and failure mode.
+// batch, an R2 get or put; on the partner's shard, another shard or the directory), by error or
+// timeout, the answer is 503 SERVICE_UNAVAILABLE_ERROR with Retry-After and no internal detail,
+// and nothing is partly written. Each scenario first runs without faults to count its storage
+// calls, then once per call and failure mode.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import app from "../../src/index";
@@ -9,6 +10,7 @@ import { executionContext } from "../support/app-env";
 import { assertMatchesReference } from "../support/contract";
 import { type FaultMode, StorageProbe } from "../support/faulty-storage";
 import { seedAccount } from "../support/fixtures";
+import { countOnEveryShard, SHARDS, shardDatabase } from "../support/shards";
 import {
   dailyStatement,
   operatorRequest,
@@ -16,8 +18,14 @@ import {
   SCENARIOS,
 } from "../support/storage-fault-scenarios";
 
+/** Every D1 binding (the shards and the directory) and the bucket, behind one probe. */
 async function send(request: Request, probe: StorageProbe): Promise<Response> {
-  const faulty = { ...env, DB: probe.db(env.DB), PDFS: probe.bucket(env.PDFS) };
+  const faulty: Record<string, unknown> = {
+    ...env,
+    DIRECTORY: probe.db(env.DIRECTORY),
+    PDFS: probe.bucket(env.PDFS),
+  };
+  for (const shard of SHARDS) faulty[`DB_${shard}`] = probe.db(shardDatabase(shard));
   const ctx = executionContext();
   const res = await app.fetch(request, faulty, ctx);
   await ctx.settled();
@@ -90,11 +98,11 @@ describe("the import's atomicity", () => {
       // import writes): one INSERT … SELECT per JSON chunk, and each of these payloads is one chunk.
       const upserts = writes[0]?.sql.filter((sql) => /^\s*insert into "?statements"?/i.test(sql));
       expect(upserts).toHaveLength(1);
-      const stored = await row(
+      const stored = await countOnEveryShard(
         "SELECT count(*) AS n FROM statements WHERE account_id = ?",
         f.accountId,
       );
-      expect(stored).toEqual([{ n: count }]);
+      expect(stored).toBe(count);
     }
   });
 

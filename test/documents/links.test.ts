@@ -1,9 +1,11 @@
 // Signed PDF links: valid until as_of + 1 h, bound to their statement, no API key needed.
 import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { fromBase64Url, toBase64Url } from "../../src/domain/encoding";
 import { api, expectJson, operator } from "../support/api";
 import { versionsWith } from "../support/bundle-versions";
 import { pdfBytes, seedAccount, statementsPath } from "../support/fixtures";
+import { shardOf } from "../support/shards";
 import { request } from "../support/worker";
 
 interface Listed {
@@ -151,12 +153,15 @@ describe("statement PDF links", () => {
       200,
     );
     expect(page.data).toHaveLength(2);
+    // A link's signature is the code of the statement's shard, then the MAC, which signs it too.
+    const shard = await shardOf(f.partnerId);
     for (const statement of page.data) {
       const url = new URL(statement.pdf_url as string);
       const expires = url.searchParams.get("expires") as string;
-      expect(url.searchParams.get("signature")).toBe(
-        await expectedMac(["statement-pdf:v1", statement.statement_id, expires]),
-      );
+      const mac = await expectedMac(["statement-pdf:v1", statement.statement_id, expires, shard]);
+      const signature = fromBase64Url(url.searchParams.get("signature") as string) as Uint8Array;
+      expect(new TextDecoder().decode(signature.subarray(0, 2))).toBe(shard);
+      expect(toBase64Url(signature.subarray(2))).toBe(mac);
     }
     const [payload, mac] = page.next_page_token.split(".");
     const binding = [f.partnerId, "sandbox", f.merchantKey, f.customerId, f.accountId];

@@ -20,6 +20,7 @@ import {
   statementsPath,
   uniqueId,
 } from "../support/fixtures";
+import { partnerDatabase, shardOf } from "../support/shards";
 
 interface RenderJson {
   statement_id: string;
@@ -45,14 +46,17 @@ async function pendingRender(f: Fixture, ageSeconds = 0): Promise<RenderRef> {
   const statement = monthlyStatement(f.accountId, 1, uniqueId("st"));
   await importData({ statements: [statement] });
   const at = new Date(Date.now() - ageSeconds * 1000).toISOString();
-  await env.DB.prepare(
-    `INSERT INTO statement_renders (statement_id, partner_id, environment, merchant_key, status,
+  const db = await partnerDatabase(f.partnerId);
+  await db
+    .prepare(
+      `INSERT INTO statement_renders (statement_id, partner_id, environment, merchant_key, status,
        generation, attempts, requested_at, next_attempt_at) VALUES (?, ?, 'sandbox', ?, 'pending',
        0, 0, ?, ?)`,
-  )
+    )
     .bind(statement.statement_id, f.partnerId, f.merchantKey, at, at)
     .run();
   return {
+    shard: await shardOf(f.partnerId),
     partner_id: f.partnerId,
     environment: "sandbox",
     statement_id: statement.statement_id,
@@ -206,7 +210,9 @@ describe("failed renders", { timeout: 30_000 }, () => {
     const ref = await pendingRender(f);
     const renderer = failingRenderer(new Error("must not be called"));
     // A newer request supersedes generation 0.
-    await env.DB.prepare("UPDATE statement_renders SET generation = 1 WHERE statement_id = ?")
+    const db = await partnerDatabase(f.partnerId);
+    await db
+      .prepare("UPDATE statement_renders SET generation = 1 WHERE statement_id = ?")
       .bind(ref.statement_id)
       .run();
     expect((await consume(ref, renderer)).acked).toBe(true);
@@ -218,9 +224,8 @@ describe("failed renders", { timeout: 30_000 }, () => {
     expect(await hasPdf(f)).toBe(true);
     const objects = await env.PDFS.list({ prefix: `statements/${ref.statement_id}/` });
     expect(objects.objects).toHaveLength(1);
-    const events = await env.DB.prepare(
-      "SELECT type FROM events WHERE statement_id = ? ORDER BY type",
-    )
+    const events = await db
+      .prepare("SELECT type FROM events WHERE statement_id = ? ORDER BY type")
       .bind(ref.statement_id)
       .all<{ type: string }>();
     expect(events.results.map((e) => e.type)).toEqual([

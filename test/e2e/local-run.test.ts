@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEMO_PARTNER, demoImport } from "../../scripts/demo-data.ts";
+import { DEMO_PARTNER, demoImports } from "../../scripts/demo-data.ts";
 import { freePort } from "../support/node/local-service.ts";
 import { NpmStart as LocalRun, STARTUP_MS, scratchCopy } from "../support/node/npm-start.ts";
 import { pdfText } from "../support/node/pdf-text.ts";
@@ -138,7 +138,9 @@ describe("npm start", () => {
     expect(printed.url).toBe(`http://localhost:${port}/v2/${account}/statements?limit=3`);
     const res = await fetch(printed.url, { headers: { authorization: basic(printed.key) } });
     expect(res.status).toBe(200);
-    const demo = demoImport().partners.find((p) => p.partner_id === DEMO_PARTNER);
+    const demo = demoImports()
+      .flatMap((i) => i.partners)
+      .find((p) => p.partner_id === DEMO_PARTNER);
     expect(res.headers.get("x-service-version")).toBe(demo?.saved_versions.sandbox);
     const page = (await res.json()) as StatementPage;
     expect(page.data).toHaveLength(3);

@@ -1,12 +1,12 @@
 // API keys in the dashboard over HTTP: create with chosen scopes (shown once, stored masked),
 // roll with a grace period enforced by the key lookup on the request clock, revoke with every key
 // minted from it, and the list with creators, status and last use.
-import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { MAX_LIVE_KEYS } from "../../src/domain/key-record";
 import { api, expectJson, operator } from "../support/api";
 import { type DashboardClient, seedTeam, signIn } from "../support/dashboard";
 import { createKey, seedAccount, statementsPath, storeKeys } from "../support/fixtures";
+import { partnerDatabase } from "../support/shards";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -138,7 +138,8 @@ describe("creating a key", () => {
 
   it("shows only the prefix of a key made before the last four were kept", async () => {
     const { f, team } = await teamWithData();
-    await env.DB.prepare("UPDATE api_keys SET masked_key = NULL WHERE key_id = ?")
+    await (await partnerDatabase(f.partnerId))
+      .prepare("UPDATE api_keys SET masked_key = NULL WHERE key_id = ?")
       .bind(f.keyId)
       .run();
     const page = await (await team.admin.get("/dashboard/sandbox/keys")).text();

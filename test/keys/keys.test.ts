@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { MAX_LIVE_KEYS } from "../../src/domain/key-record";
 import { SCOPES } from "../../src/domain/scopes";
@@ -14,6 +13,7 @@ import {
   storeKeys,
   uniqueId,
 } from "../support/fixtures";
+import { partnerDatabase, partnerShardOverride } from "../support/shards";
 
 interface CreatedKey {
   key_id: string;
@@ -238,7 +238,7 @@ describe("bounds on keys", () => {
     const minting = fetchWithEnv(
       "/v2/keys",
       { method: "POST", headers: { authorization: `Bearer ${f.key}` } },
-      { DB: probe.db(env.DB) },
+      await partnerShardOverride(f.partnerId, (db) => probe.db(db)),
     );
     await held;
     expect((await operator("DELETE", `/keys/${f.keyId}`)).status).toBe(204);
@@ -246,9 +246,8 @@ describe("bounds on keys", () => {
     expect(await expectJson(await minting, 401)).toMatchObject({
       error: { type: "UNAUTHORIZED_ERROR" },
     });
-    const children = await env.DB.prepare(
-      "SELECT count(*) AS n FROM api_keys WHERE parent_key_id = ? AND revoked_at IS NULL",
-    )
+    const children = await (await partnerDatabase(f.partnerId))
+      .prepare("SELECT count(*) AS n FROM api_keys WHERE parent_key_id = ? AND revoked_at IS NULL")
       .bind(f.keyId)
       .first<{ n: number }>();
     expect(children?.n).toBe(0);

@@ -52,7 +52,7 @@ let copy: string;
 /** The service as a fresh clone has it, in a temporary folder (its dependencies linked). */
 function copyService(): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), "recipes-"));
-  for (const entry of ["src", "versions", "migrations", "renderer"]) {
+  for (const entry of ["src", "versions", "migrations", "migrations-directory", "renderer"]) {
     cpSync(path.join(ROOT, entry), path.join(dir, entry), { recursive: true });
   }
   for (const file of [

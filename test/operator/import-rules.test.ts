@@ -1,6 +1,5 @@
 // What an import may not change over HTTP: a closed statement's figures and an object's owner,
 // also when two imports run at once.
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { api, type ErrorBody, expectJson, operator } from "../support/api";
 import {
@@ -18,6 +17,7 @@ import {
   postImport,
   servedFigures,
 } from "../support/imports";
+import { partnerDatabase, shardOf } from "../support/shards";
 
 describe("closed statements never change", () => {
   it("treats re-importing identical statements as a no-op", async () => {
@@ -68,6 +68,7 @@ describe("closed statements never change", () => {
   it("refuses an UPDATE of a statement's figures in the database itself", async () => {
     const f = await seedAccount({ statements: 1 });
     const id = `${f.accountId}_st_001`;
+    const db = await partnerDatabase(f.partnerId);
     const updates = [
       "UPDATE statements SET purchases = purchases + 1 WHERE statement_id = ?",
       "UPDATE statements SET statement_balance = NULL WHERE statement_id = ?",
@@ -76,18 +77,18 @@ describe("closed statements never change", () => {
       "UPDATE statements SET statement_id = statement_id || 'x' WHERE statement_id = ?",
     ];
     for (const sql of updates) {
-      await expect(env.DB.prepare(sql).bind(id).run(), sql).rejects.toThrow(
+      await expect(db.prepare(sql).bind(id).run(), sql).rejects.toThrow(
         /statement_figures_immutable/,
       );
     }
-    const row = await env.DB.prepare("SELECT purchases FROM statements WHERE statement_id = ?")
+    const row = await db
+      .prepare("SELECT purchases FROM statements WHERE statement_id = ?")
       .bind(id)
       .first<{ purchases: number }>();
     expect(row?.purchases).toBe(4000);
     // Servicing columns stay writable: that is how PDFs are attached and statements hidden.
-    const servicing = await env.DB.prepare(
-      "UPDATE statements SET pdf_key = NULL, hidden_at = NULL WHERE statement_id = ?",
-    )
+    const servicing = await db
+      .prepare("UPDATE statements SET pdf_key = NULL, hidden_at = NULL WHERE statement_id = ?")
       .bind(id)
       .run();
     expect(servicing.success).toBe(true);
@@ -161,6 +162,15 @@ describe("ownership never moves", () => {
 });
 
 describe("concurrent imports", () => {
+  /**
+   * Two partners on the same shard: concurrent imports meet in its one database, whose guards let
+   * one win. (Across shards an id is checked before the batch; see test/operator/shards.test.ts.)
+   */
+  async function partnersOnOneShard(): Promise<readonly [Fixture, Fixture]> {
+    const first = await seedAccount();
+    return [first, await seedAccount({ shard: await shardOf(first.partnerId) })];
+  }
+
   /** Sends two imports at once; returns them as [winner, loser] after checking 200 and 409. */
   async function race<T>(first: T, second: T, payload: (side: T) => unknown): Promise<[T, T]> {
     const [a, b] = await Promise.all([postImport(payload(first)), postImport(payload(second))]);
@@ -184,7 +194,7 @@ describe("concurrent imports", () => {
   });
 
   it("gives a new customer to exactly one of two partners claiming it at once", async () => {
-    const parties = [await seedAccount(), await seedAccount()] as const;
+    const parties = await partnersOnOneShard();
     for (let round = 0; round < 3; round++) {
       const customerId = uniqueId("cus");
       const [winner, loser] = await race(parties[0], parties[1], (p) => ({
@@ -209,7 +219,7 @@ describe("concurrent imports", () => {
   });
 
   it("places a new account under exactly one of two customers at once", async () => {
-    const parties = [await seedAccount(), await seedAccount()] as const;
+    const parties = await partnersOnOneShard();
     for (let round = 0; round < 3; round++) {
       const accountId = uniqueId("acc");
       const [winner, loser] = await race(parties[0], parties[1], (p) => ({
@@ -223,7 +233,7 @@ describe("concurrent imports", () => {
   });
 
   it("gives a new merchant key to exactly one of two partners at once", async () => {
-    const parties = [await seedAccount(), await seedAccount()] as const;
+    const parties = await partnersOnOneShard();
     const merchantKey = uniqueId("mk");
     const [winner, loser] = await race(parties[0], parties[1], (p) => ({
       partners: [

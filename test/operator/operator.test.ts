@@ -8,6 +8,7 @@ import worker from "../../src/index";
 import { api, type ErrorBody, expectJson, operator, type StatementList } from "../support/api";
 import { OLDEST } from "../support/bundle-versions";
 import { createKey, seedAccount, statementsPath, uniqueId } from "../support/fixtures";
+import { shardOf } from "../support/shards";
 import { BASE, OPERATOR_TOKEN, request } from "../support/worker";
 
 /** Every operator route, with a body that would be acceptable if the caller were allowed. */
@@ -269,7 +270,9 @@ describe("operator keys", () => {
     expect(body.error.type).toBe("UNAUTHORIZED_ERROR");
     expect(revoked.headers.get("x-service-version")).toBeNull();
     // Indistinguishable from a well-formed key that was never issued.
-    const never = await api(statementsPath(f), { key: generateApiKey("sandbox") });
+    const never = await api(statementsPath(f), {
+      key: generateApiKey("sandbox", await shardOf(f.partnerId)),
+    });
     expect(await never.text()).toBe(JSON.stringify(body));
   });
 

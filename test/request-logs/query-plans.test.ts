@@ -3,7 +3,6 @@
 // no OFFSET), a request id is one index lookup, the Overview reads a range of the daily counts'
 // primary key, and the purge walks `log_id` and `day`. SQLite's own plans (EXPLAIN QUERY PLAN)
 // say so; they are printed for the record.
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/db/client";
 import {
@@ -14,13 +13,16 @@ import {
   requestsByIdQuery,
   usageQueries,
 } from "../../src/request-logs/log-store";
+import { SHARDS, shardDatabase } from "../support/shards";
 
-const db = openDatabase(env.DB).db;
+const binding = shardDatabase(SHARDS[0] as string);
+const db = openDatabase(binding).db;
 const scope = { partnerId: "partner_plan", environment: "sandbox" as const };
 
 /** SQLite's plan of a query, one line per step. */
 async function planOf(query: { sql: string; params: unknown[] }): Promise<string[]> {
-  const { results } = await env.DB.prepare(`EXPLAIN QUERY PLAN ${query.sql}`)
+  const { results } = await binding
+    .prepare(`EXPLAIN QUERY PLAN ${query.sql}`)
     .bind(...query.params)
     .all<{ detail: string }>();
   return results.map((r) => r.detail);

@@ -22,6 +22,7 @@ import {
   requestIdOf,
   storedRequests,
 } from "../support/request-logs";
+import { countOnEveryShard, shardDatabase, shardOf } from "../support/shards";
 import { BASE } from "../support/worker";
 
 /** The service's app, of its own: its isolate state (usage counters, records) starts empty. */
@@ -354,13 +355,14 @@ describe("recording costs the request nothing", () => {
         await stalled;
       },
     } as unknown as Queue;
-    const counted = countingDatabase(env.DB);
+    const shard = await shardOf(f.partnerId);
+    const counted = countingDatabase(shardDatabase(shard));
     const ctx = executionContext();
     const res = await app.fetch(
       new Request(`${BASE}${statementsPath(f, "?limit=2")}`, {
         headers: { authorization: `Bearer ${f.key}` },
       }),
-      { ...env, DB: counted.db, REQUEST_LOGS: queue },
+      { ...env, [`DB_${shard}`]: counted.db, REQUEST_LOGS: queue },
       ctx,
     );
     // The response is out while the queue has not answered.
@@ -412,12 +414,10 @@ describe("recording costs the request nothing", () => {
 });
 
 async function dayCount(partnerId: string): Promise<number> {
-  const row = await env.DB.prepare(
+  return countOnEveryShard(
     "SELECT coalesce(sum(requests), 0) AS n FROM request_log_days WHERE partner_id = ?",
-  )
-    .bind(partnerId)
-    .first<{ n: number }>();
-  return row?.n ?? 0;
+    partnerId,
+  );
 }
 
 describe("the queue's consumer", () => {

@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { accountPageQuery } from "../../src/db/accounts";
 import { openDatabase } from "../../src/db/client";
@@ -13,6 +12,7 @@ import {
   uniqueId,
 } from "../support/fixtures";
 import { withRequestLog } from "../support/request-log";
+import { partnerDatabase } from "../support/shards";
 
 interface AccountList {
   data: Record<string, unknown>[];
@@ -226,11 +226,13 @@ describe("GET /v2/customers/{customer_id}/accounts", () => {
     // One for the key lookup, one batch for the customer check and the page.
     expect(log.d1_queries).toBe(2);
 
-    const { db } = openDatabase(env.DB);
+    const shard = await partnerDatabase(f.partnerId);
+    const { db } = openDatabase(shard);
     const scope = { partnerId: f.partnerId, environment: "sandbox", merchantKey: f.merchantKey };
     const query = accountPageQuery(db, scope, customerId, "acc_x", 5).toSQL();
     expect(query.sql).not.toMatch(/offset/i);
-    const plan = await env.DB.prepare(`EXPLAIN QUERY PLAN ${query.sql}`)
+    const plan = await shard
+      .prepare(`EXPLAIN QUERY PLAN ${query.sql}`)
       .bind(...query.params)
       .all<{ detail: string }>();
     const details = plan.results.map((r) => r.detail).join("\n");

@@ -1,4 +1,3 @@
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/db/client";
 import { customerPageQuery } from "../../src/db/customers";
@@ -6,6 +5,7 @@ import { api, expectJson } from "../support/api";
 import { ALL_VERSIONS, OLDEST, versionsWith } from "../support/bundle-versions";
 import { createKey, importData, seedAccount, uniqueId } from "../support/fixtures";
 import { withRequestLog } from "../support/request-log";
+import { partnerDatabase } from "../support/shards";
 
 interface CustomerList {
   data: Record<string, unknown>[];
@@ -151,11 +151,13 @@ describe("GET /v2/customers", () => {
     });
     expect(log.d1_queries).toBe(2);
 
-    const { db } = openDatabase(env.DB);
+    const shard = await partnerDatabase(p.partnerId);
+    const { db } = openDatabase(shard);
     const scope = { partnerId: p.partnerId, environment: "sandbox", merchantKey: p.mkA };
     const query = customerPageQuery(db, scope, "cus_x", 10).toSQL();
     expect(query.sql).not.toMatch(/offset/i);
-    const plan = await env.DB.prepare(`EXPLAIN QUERY PLAN ${query.sql}`)
+    const plan = await shard
+      .prepare(`EXPLAIN QUERY PLAN ${query.sql}`)
       .bind(...query.params)
       .all<{ detail: string }>();
     const details = plan.results.map((r) => r.detail).join("\n");

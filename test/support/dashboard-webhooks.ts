@@ -1,10 +1,10 @@
 // Helpers of the dashboard's webhook tests: endpoints made in the page or through the API, read
 // back through the API, and the audit entries they leave.
-import { env } from "cloudflare:workers";
 import { expect } from "vitest";
 import { api, expectJson, operator } from "./api";
 import { type DashboardClient, seedTeam, type Team } from "./dashboard";
 import { createKey } from "./fixtures";
+import { onEveryShard } from "./shards";
 
 export type Env = "sandbox" | "production";
 
@@ -73,16 +73,13 @@ export async function listThroughApi(key: string, merchantKey?: string): Promise
  * tested in test/webhooks/delivery.test.ts), with the reason it records.
  */
 export async function disableAsConsumerDoes(endpointId: string): Promise<void> {
-  await env.DB.prepare(
+  await onEveryShard(
     "UPDATE webhook_endpoints SET status = 'disabled', disabled_at = ?, disabled_reason = ?, failing_since = ? WHERE endpoint_id = ?",
-  )
-    .bind(
-      "2026-11-20T08:30:00.000Z",
-      "Every delivery attempt failed for too long.",
-      "2026-11-17T08:00:00.000Z",
-      endpointId,
-    )
-    .run();
+    "2026-11-20T08:30:00.000Z",
+    "Every delivery attempt failed for too long.",
+    "2026-11-17T08:00:00.000Z",
+    endpointId,
+  );
 }
 
 export interface AuditRow {

@@ -1,6 +1,7 @@
 declare namespace Cloudflare {
   interface Env {
     TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
+    TEST_DIRECTORY_MIGRATIONS: import("cloudflare:test").D1Migration[];
     /** A limiter of 3 requests per minute, swapped in to test the 429 path. */
     TIGHT_RATE_LIMITER: RateLimit;
     FUZZ_SEED: string;

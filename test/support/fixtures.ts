@@ -1,10 +1,10 @@
 // Test data, built through the operator API exactly as an operator would load it: partners,
 // customers, accounts, monthly statements and keys, each under ids no other test uses.
-import { env } from "cloudflare:workers";
 import type * as z from "zod";
 import type { importPayloadSchema } from "../../src/domain/import-payload";
 import { operator } from "./api";
 import { OLDEST } from "./bundle-versions";
+import { partnerDatabase } from "./shards";
 
 let counter = 0;
 /** An id no other test uses, so tests stay independent whatever storage they share. */
@@ -43,20 +43,23 @@ export async function storeKeys(
 ): Promise<string[]> {
   const now = new Date().toISOString();
   const ids = Array.from({ length: count }, () => uniqueId("key"));
-  await env.DB.batch(
+  const db = await partnerDatabase(partnerId);
+  await db.batch(
     ids.map((id) =>
-      env.DB.prepare(
-        `INSERT INTO api_keys (key_id, key_hash, partner_id, environment, scopes, created_at,
+      db
+        .prepare(
+          `INSERT INTO api_keys (key_id, key_hash, partner_id, environment, scopes, created_at,
            created_by, revoked_at, expires_at) VALUES (?, ?, ?, ?, '[]', ?, 'operator', ?, ?)`,
-      ).bind(
-        id,
-        uniqueId("hash"),
-        partnerId,
-        environment,
-        now,
-        state === "revoked" ? now : null,
-        state === "expired" ? now : null,
-      ),
+        )
+        .bind(
+          id,
+          uniqueId("hash"),
+          partnerId,
+          environment,
+          now,
+          state === "revoked" ? now : null,
+          state === "expired" ? now : null,
+        ),
     ),
   );
   return ids;
@@ -106,35 +109,39 @@ export interface Fixture {
 }
 
 /**
- * A partner with one product, a sandbox customer with one account holding `statements` monthly
- * statements (month 1 oldest), and a sandbox ACCOUNT_READ key. The partner saves the oldest
- * version of the bundle unless told otherwise.
+ * The import of a new partner with one product, a sandbox customer with one account holding
+ * `statements` monthly statements (month 1 oldest), with its ids. The partner saves the oldest
+ * version of the bundle unless told otherwise, and is placed by the default rule unless a shard
+ * is named.
  */
-export async function seedAccount(
+export function newAccountImport(
   options: {
     statements?: number;
     savedVersion?: string;
-    scopes?: string[];
+    shard?: string;
     /**
      * How the product's documents come to be. Fixtures upload theirs unless a test is about
      * rendering: every statement of a rendering product is drawn by the renderer Worker.
      */
     documents?: "rendered" | "uploaded";
   } = {},
-): Promise<Fixture> {
-  const partnerId = uniqueId("partner");
-  const merchantKey = uniqueId("mk");
-  const customerId = uniqueId("cus");
-  const accountId = uniqueId("acc");
+) {
+  const ids = {
+    partnerId: uniqueId("partner"),
+    merchantKey: uniqueId("mk"),
+    customerId: uniqueId("cus"),
+    accountId: uniqueId("acc"),
+  };
   const saved = options.savedVersion ?? OLDEST;
-  await importData({
+  const payload: ImportPayload = {
     partners: [
       {
-        partner_id: partnerId,
+        partner_id: ids.partnerId,
         name: "Test Partner",
+        ...(options.shard === undefined ? {} : { shard: options.shard }),
         products: [
           {
-            merchant_key: merchantKey,
+            merchant_key: ids.merchantKey,
             name: "Test Card",
             documents: options.documents ?? "uploaded",
           },
@@ -144,23 +151,37 @@ export async function seedAccount(
     ],
     customers: [
       {
-        customer_id: customerId,
-        partner_id: partnerId,
+        customer_id: ids.customerId,
+        partner_id: ids.partnerId,
         environment: "sandbox",
-        merchant_key: merchantKey,
+        merchant_key: ids.merchantKey,
       },
     ],
-    accounts: [{ account_id: accountId, customer_id: customerId, status: "OPEN", currency: "USD" }],
+    accounts: [
+      { account_id: ids.accountId, customer_id: ids.customerId, status: "OPEN", currency: "USD" },
+    ],
     statements: Array.from({ length: options.statements ?? 0 }, (_, i) =>
-      monthlyStatement(accountId, i + 1),
+      monthlyStatement(ids.accountId, i + 1),
     ),
-  });
+  };
+  return { ids, payload };
+}
+
+/**
+ * A partner with one product, a sandbox customer with one account holding `statements` monthly
+ * statements (month 1 oldest), and a sandbox ACCOUNT_READ key (see `newAccountImport`).
+ */
+export async function seedAccount(
+  options: Parameters<typeof newAccountImport>[0] & { scopes?: string[] } = {},
+): Promise<Fixture> {
+  const { ids, payload } = newAccountImport(options);
+  await importData(payload);
   const { apiKey, keyId } = await createKey(
-    partnerId,
+    ids.partnerId,
     "sandbox",
     options.scopes ?? ["ACCOUNT_READ"],
   );
-  return { partnerId, merchantKey, customerId, accountId, key: apiKey, keyId };
+  return { ...ids, key: apiKey, keyId };
 }
 
 /** The statements path of a fixture's account. */

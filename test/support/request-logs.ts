@@ -6,6 +6,7 @@ import { env } from "cloudflare:workers";
 import { type RequestLogRecord, requestLogId } from "../../src/domain/request-log";
 import { consumeRequestLogs } from "../../src/request-logs/consumer";
 import { OLDEST } from "./bundle-versions";
+import { SHARDS, shardDatabase } from "./shards";
 
 /** A stored request, as the table holds it: the record, its status class, SQLite's 0 or 1. */
 export type StoredRequest = Omit<RequestLogRecord, "idempotent_replayed"> & {
@@ -15,12 +16,16 @@ export type StoredRequest = Omit<RequestLogRecord, "idempotent_replayed"> & {
 
 /** The stored requests answered with this `x-request-id` (newest first), without waiting. */
 export async function storedRequests(requestId: string): Promise<StoredRequest[]> {
-  const { results } = await env.DB.prepare(
-    "SELECT * FROM request_logs WHERE request_id = ? ORDER BY log_id DESC",
-  )
-    .bind(requestId)
-    .all<StoredRequest>();
-  return results;
+  const rows: StoredRequest[] = [];
+  // On the shard of the request's partner, wherever that is.
+  for (const shard of SHARDS) {
+    const { results } = await shardDatabase(shard)
+      .prepare("SELECT * FROM request_logs WHERE request_id = ? ORDER BY log_id DESC")
+      .bind(requestId)
+      .all<StoredRequest>();
+    rows.push(...results);
+  }
+  return rows.sort((a, b) => b.log_id.localeCompare(a.log_id));
 }
 
 /** The stored request with this `x-request-id`, waiting for the consumer to write it. */
@@ -96,9 +101,21 @@ export function delivery(messages: unknown[]): MessageBatch<unknown> {
 
 /** Writes records as the consumer does when the queue delivers them (in messages of 100). */
 export async function deliverRecords(records: readonly RequestLogRecord[]): Promise<void> {
+  // Each record names its partner's shard, as the recorder's do.
+  const partners = [...new Set(records.map((r) => r.partner_id))];
+  const { results } = await env.DIRECTORY.prepare(
+    "SELECT partner_id, shard FROM partner_shards WHERE partner_id IN (SELECT value FROM json_each(?))",
+  )
+    .bind(JSON.stringify(partners))
+    .all<{ partner_id: string; shard: string }>();
+  const shardOf = new Map(results.map((r) => [r.partner_id, r.shard]));
+  const placed = records.map((r) => ({
+    ...r,
+    shard: r.shard ?? shardOf.get(r.partner_id) ?? (SHARDS[0] as string),
+  }));
   const messages: string[] = [];
-  for (let i = 0; i < records.length; i += 100) {
-    messages.push(JSON.stringify(records.slice(i, i + 100)));
+  for (let i = 0; i < placed.length; i += 100) {
+    messages.push(JSON.stringify(placed.slice(i, i + 100)));
   }
   await consumeRequestLogs(delivery(messages), env);
 }

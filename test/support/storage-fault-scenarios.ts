@@ -16,6 +16,7 @@ import {
   statementsPath,
   uniqueId,
 } from "./fixtures";
+import { SHARDS, shardDatabase } from "./shards";
 import { BASE, OPERATOR_TOKEN } from "./worker";
 
 export interface Prepared {
@@ -30,11 +31,18 @@ export interface Scenario {
   prepare(): Promise<Prepared>;
 }
 
-export const row = (sql: string, ...values: unknown[]) =>
-  env.DB.prepare(sql)
-    .bind(...values)
-    .all()
-    .then((r) => r.results);
+/** The rows `sql` selects on every shard, shard by shard: wherever the partner's rows are. */
+export async function row(sql: string, ...values: unknown[]): Promise<unknown[]> {
+  const rows: unknown[] = [];
+  for (const shard of SHARDS) {
+    const { results } = await shardDatabase(shard)
+      .prepare(sql)
+      .bind(...values)
+      .all();
+    rows.push(...results);
+  }
+  return rows;
+}
 
 const partnerRequest = (f: Fixture, path: string, init: RequestInit = {}) =>
   new Request(`${BASE}${path}`, {

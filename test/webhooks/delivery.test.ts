@@ -2,7 +2,6 @@
 // reference implementation), shaped in the endpoint's version, retried with backoff, recorded,
 // disabled after failing for the disable window, and re-sendable. The receiver is
 // test/support/webhook-receiver.ts; the vitest config shrinks retry timings to seconds.
-import { env } from "cloudflare:workers";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bundle } from "../../src/canonical/bundle";
@@ -18,6 +17,7 @@ import {
   statementsPath,
   uniqueId,
 } from "../support/fixtures";
+import { firstOnAnyShard } from "../support/shards";
 import { RECEIVER, type Receiver, startReceiver } from "../support/webhook-receiver";
 
 interface Endpoint {
@@ -200,9 +200,10 @@ describe.concurrent("webhook delivery", { timeout: 30_000 }, () => {
     const eventId = first?.headers["webhook-id"] as string;
     const row = await eventually(
       () =>
-        env.DB.prepare("SELECT status, attempts FROM webhook_deliveries WHERE event_id = ?")
-          .bind(eventId)
-          .first<{ status: string; attempts: number }>(),
+        firstOnAnyShard<{ status: string; attempts: number }>(
+          "SELECT status, attempts FROM webhook_deliveries WHERE event_id = ?",
+          eventId,
+        ),
       (r) => r?.status === "failed",
     );
     expect(row?.status).toBe("failed");

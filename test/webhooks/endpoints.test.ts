@@ -1,11 +1,11 @@
 // /v2/webhook_endpoints: https URLs of public hosts only, pinned versions, secrets shown only when
 // issued, one product of one environment per endpoint, and the usual 400/404 answers.
-import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { bundle } from "../../src/canonical/bundle";
 import { api, expectJson, operator } from "../support/api";
 import { NEWEST_RELEASED } from "../support/bundle-versions";
 import { type Fixture, seedAccount } from "../support/fixtures";
+import { onEveryShard, partnerDatabase } from "../support/shards";
 
 interface Endpoint {
   webhook_endpoint_id: string;
@@ -169,15 +169,14 @@ describe("webhook endpoints", () => {
       Array.from({ length: 8 }, (_, i) => create(f, { url: `https://hooks.example.com/r${i}` })),
     );
     expect(raced.map((r) => r.status).sort()).toEqual([201, 201, 201, 400, 400, 400, 400, 400]);
-    const stored = await env.DB.prepare(
-      "SELECT count(*) AS n FROM webhook_endpoints WHERE partner_id = ?",
-    )
+    const db = await partnerDatabase(f.partnerId);
+    const stored = await db
+      .prepare("SELECT count(*) AS n FROM webhook_endpoints WHERE partner_id = ?")
       .bind(f.partnerId)
       .first<{ n: number }>();
     expect(stored?.n).toBe(16);
-    const audited = await env.DB.prepare(
-      "SELECT count(*) AS n FROM audit_events WHERE partner_id = ? AND action = ?",
-    )
+    const audited = await db
+      .prepare("SELECT count(*) AS n FROM audit_events WHERE partner_id = ? AND action = ?")
       .bind(f.partnerId, "webhook_endpoint.created")
       .first<{ n: number }>();
     expect(audited?.n).toBe(16);
@@ -250,11 +249,12 @@ describe("webhook endpoints", () => {
     expect((await api(`${path}/enable`, { key: f.key, method: "POST" })).status).toBe(200);
     // Disabled as the delivery consumer disables it after days of failures
     // (test/webhooks/delivery.test.ts), then enabled again.
-    await env.DB.prepare(
+    await onEveryShard(
       "UPDATE webhook_endpoints SET status = 'disabled', disabled_at = ?, disabled_reason = ? WHERE endpoint_id = ?",
-    )
-      .bind(new Date().toISOString(), "Every delivery attempt failed for too long.", id)
-      .run();
+      new Date().toISOString(),
+      "Every delivery attempt failed for too long.",
+      id,
+    );
     expect((await api(`${path}/enable`, { key: f.key, method: "POST" })).status).toBe(200);
     // Another partner's key reaches nothing, so nothing is recorded for it.
     for (const [method, suffix] of [

@@ -94,7 +94,13 @@ describe.concurrent("a failed webhook delivery", { timeout: 30_000 }, () => {
 });
 
 describe("the log line of a failed attempt", () => {
-  const ref = { event_id: "evt_1", endpoint_id: "we_1", generation: 1 };
+  const ref = {
+    event_id: "evt_1",
+    endpoint_id: "we_1",
+    generation: 1,
+    partner_id: "p_1",
+    shard: "00",
+  };
   const outcome = {
     status: "failed" as const,
     durationMs: 3,

@@ -14,6 +14,7 @@ import { notifyEndpointDisabled } from "../../src/webhooks/disabled-notice";
 import { api, expectJson } from "../support/api";
 import { seedTeam } from "../support/dashboard";
 import { importData, monthlyStatement, seedAccount, uniqueId } from "../support/fixtures";
+import { countOnEveryShard, partnerDatabase, shardDatabase, shardOf } from "../support/shards";
 import { RECEIVER, type Receiver, startReceiver } from "../support/webhook-receiver";
 
 let receiver: Receiver;
@@ -44,15 +45,18 @@ describe("the maintenance cron", () => {
     // As if the change had committed but its message never reached the queue: pending and
     // overdue. Only overdue deliveries are touched: a fresh one is left to its message.
     const tenMinutesAgo = new Date(Date.now() - 10 * 60_000).toISOString();
-    await env.DB.prepare(
-      "UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ? WHERE event_id = ?",
-    )
+    const db = await partnerDatabase(f.partnerId);
+    await db
+      .prepare(
+        "UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = ? WHERE event_id = ?",
+      )
       .bind(tenMinutesAgo, eventId)
       .run();
     await runCron(new Date());
     const both = await receiver.waitFor(path, 2);
     expect(both.map((d) => d.headers["webhook-id"])).toEqual([eventId, eventId]);
-    const row = await env.DB.prepare("SELECT status FROM webhook_deliveries WHERE event_id = ?")
+    const row = await db
+      .prepare("SELECT status FROM webhook_deliveries WHERE event_id = ?")
       .bind(eventId)
       .first<{ status: string }>();
     expect(row?.status).toBe("succeeded");
@@ -63,28 +67,29 @@ describe("the maintenance cron", () => {
     const statementId = `${f.accountId}_st_001`;
     const old = new Date(Date.now() - 31 * 86_400_000).toISOString();
     // Backdate one statement's event, as if it had been made 31 days ago.
-    await env.DB.prepare("UPDATE events SET created_at = ? WHERE statement_id = ?")
+    const db = await partnerDatabase(f.partnerId);
+    await db
+      .prepare("UPDATE events SET created_at = ? WHERE statement_id = ?")
       .bind(old, statementId)
       .run();
-    await env.DB.prepare(
-      `INSERT INTO idempotency_keys (key_hash, fingerprint, state, created_at, expires_at)
+    await db
+      .prepare(
+        `INSERT INTO idempotency_keys (key_hash, fingerprint, state, created_at, expires_at)
        VALUES (?, 'f', 'completed', ?, ?)`,
-    )
+      )
       .bind(uniqueId("expired"), old, old)
       .run();
     await runCron(new Date());
-    const left = await env.DB.prepare(
-      "SELECT statement_id FROM events WHERE statement_id IN (?, ?)",
-    )
+    const left = await db
+      .prepare("SELECT statement_id FROM events WHERE statement_id IN (?, ?)")
       .bind(statementId, `${f.accountId}_st_002`)
       .all<{ statement_id: string }>();
     expect(left.results.map((r) => r.statement_id)).toEqual([`${f.accountId}_st_002`]);
-    const expired = await env.DB.prepare(
+    const expired = await countOnEveryShard(
       "SELECT count(*) AS n FROM idempotency_keys WHERE expires_at < ?",
-    )
-      .bind(new Date().toISOString())
-      .first<{ n: number }>();
-    expect(expired?.n).toBe(0);
+      new Date().toISOString(),
+    );
+    expect(expired).toBe(0);
     const listed = await expectJson<{ data: unknown[] }>(
       await api("/v2/events", { key: f.key }),
       200,
@@ -98,27 +103,32 @@ describe("the maintenance cron's other purges", () => {
     const team = await seedTeam();
     const old = new Date(Date.now() - 2 * 86_400_000).toISOString();
     // More expired keys than one purge batch holds (500), and no event to purge with them.
-    await env.DB.prepare(
-      `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1200)
+    const db = await partnerDatabase(team.partnerId);
+    await db
+      .prepare(
+        `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1200)
        INSERT INTO idempotency_keys (key_hash, fingerprint, state, created_at, expires_at)
        SELECT ? || i, 'f', 'completed', ?, ? FROM n`,
-    )
+      )
       .bind(uniqueId("expired"), old, old)
       .run();
     // The Developer's sessions idle for two days; a sign-in link of the Admin's long expired.
-    await env.DB.prepare("UPDATE sessions SET last_seen_at = ? WHERE user_id = ?")
+    await db
+      .prepare("UPDATE sessions SET last_seen_at = ? WHERE user_id = ?")
       .bind(old, team.developerId)
       .run();
     const link = uniqueId("link");
-    await env.DB.prepare(
-      "INSERT INTO sign_in_tokens (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
-    )
+    await db
+      .prepare(
+        "INSERT INTO sign_in_tokens (token_hash, user_id, created_at, expires_at) VALUES (?, ?, ?, ?)",
+      )
       .bind(link, team.adminId, old, old)
       .run();
 
     await runCron(new Date());
     const count = (sql: string, ...values: unknown[]) =>
-      env.DB.prepare(sql)
+      db
+        .prepare(sql)
         .bind(...values)
         .first<{ n: number }>()
         .then((r) => r?.n);
@@ -188,15 +198,18 @@ describe("the disabled-endpoint notice", () => {
     const id = endpoint.webhook_endpoint_id;
     const now = new Date().toISOString();
     // Failing for a day already (the test window is 3 s), and one delivery due now.
-    await env.DB.batch([
-      env.DB.prepare("UPDATE webhook_endpoints SET failing_since = ? WHERE endpoint_id = ?").bind(
-        new Date(Date.now() - 86_400_000).toISOString(),
-        id,
-      ),
-      env.DB.prepare(
-        `INSERT INTO webhook_deliveries (event_id, endpoint_id, status, generation, attempts,
+    const shard = await shardOf(f.partnerId);
+    const db = shardDatabase(shard);
+    await db.batch([
+      db
+        .prepare("UPDATE webhook_endpoints SET failing_since = ? WHERE endpoint_id = ?")
+        .bind(new Date(Date.now() - 86_400_000).toISOString(), id),
+      db
+        .prepare(
+          `INSERT INTO webhook_deliveries (event_id, endpoint_id, status, generation, attempts,
            cycle_started_at, next_attempt_at) VALUES (?, ?, 'pending', 0, 0, ?, ?)`,
-      ).bind(event, id, now, now),
+        )
+        .bind(event, id, now, now),
     ]);
     const sent: OutgoingMail[] = [];
     const consumer = webhookConsumer(bundle, () => ({
@@ -213,7 +226,7 @@ describe("the disabled-endpoint notice", () => {
         id: "m1",
         timestamp: new Date(),
         attempts: 1,
-        body: { event_id: event, endpoint_id: id, generation: 0 },
+        body: { event_id: event, endpoint_id: id, generation: 0, partner_id: f.partnerId, shard },
       },
     ]);
     await consumer(batch as MessageBatch<DeliveryRef>, env);
@@ -225,21 +238,20 @@ describe("the disabled-endpoint notice", () => {
     );
     expect(read.status).toBe("disabled");
     // Disabled, it gets no attempt when its delivery falls due again, and nobody is told twice.
-    await env.DB.prepare("UPDATE webhook_deliveries SET next_attempt_at = ? WHERE endpoint_id = ?")
+    await db
+      .prepare("UPDATE webhook_deliveries SET next_attempt_at = ? WHERE endpoint_id = ?")
       .bind(new Date().toISOString(), id)
       .run();
     await consumer(batch as MessageBatch<DeliveryRef>, env);
     expect(sent).toHaveLength(1);
     expect(receiver.received.filter((r) => r.path === path)).toHaveLength(1);
-    const attempts = await env.DB.prepare(
-      "SELECT count(*) AS n FROM webhook_attempts WHERE endpoint_id = ?",
-    )
+    const attempts = await db
+      .prepare("SELECT count(*) AS n FROM webhook_attempts WHERE endpoint_id = ?")
       .bind(id)
       .first<{ n: number }>();
     expect(attempts?.n).toBe(1);
-    const delivery = await env.DB.prepare(
-      "SELECT status FROM webhook_deliveries WHERE endpoint_id = ?",
-    )
+    const delivery = await db
+      .prepare("SELECT status FROM webhook_deliveries WHERE endpoint_id = ?")
       .bind(id)
       .first<{ status: string }>();
     expect(delivery?.status).toBe("failed");

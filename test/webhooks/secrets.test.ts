@@ -12,6 +12,7 @@ import worker from "../../src/index";
 import { webhookConsumer } from "../../src/webhooks/deliver";
 import { api, expectJson } from "../support/api";
 import { type Fixture, seedAccount, uniqueId } from "../support/fixtures";
+import { firstOnAnyShard, onEveryShard, shardDatabase, shardOf } from "../support/shards";
 import { RECEIVER, type Receiver, startReceiver } from "../support/webhook-receiver";
 
 let receiver: Receiver;
@@ -30,12 +31,11 @@ interface StoredSecrets {
 }
 
 function stored(endpointId: string): Promise<StoredSecrets | null> {
-  return env.DB.prepare(
+  return firstOnAnyShard<StoredSecrets>(
     `SELECT secret, secret_key_id, previous_secret, previous_secret_key_id
        FROM webhook_endpoints WHERE endpoint_id = ?`,
-  )
-    .bind(endpointId)
-    .first<StoredSecrets>();
+    endpointId,
+  );
 }
 
 /** A partner with one event, and an endpoint made after it (so no queue message races ours). */
@@ -74,16 +74,18 @@ async function endpointWithEvent(): Promise<{
  * answers what the receiver got.
  */
 async function deliverNow(
-  target: { eventId: string; endpointId: string; path: string },
+  target: { f: Fixture; eventId: string; endpointId: string; path: string },
   bindings: Record<string, unknown> = {},
 ) {
   const now = new Date().toISOString();
-  await env.DB.prepare(
-    `INSERT INTO webhook_deliveries (event_id, endpoint_id, status, generation, attempts,
+  const shard = await shardOf(target.f.partnerId);
+  await shardDatabase(shard)
+    .prepare(
+      `INSERT INTO webhook_deliveries (event_id, endpoint_id, status, generation, attempts,
        cycle_started_at, next_attempt_at) VALUES (?, ?, 'pending', 0, 0, ?, ?)
      ON CONFLICT (event_id, endpoint_id) DO UPDATE SET status = 'pending', generation = 0,
        next_attempt_at = excluded.next_attempt_at, lease_until = NULL`,
-  )
+    )
     .bind(target.eventId, target.endpointId, now, now)
     .run();
   const before = receiver.received.filter((r) => r.path === target.path).length;
@@ -91,6 +93,8 @@ async function deliverNow(
     event_id: target.eventId,
     endpoint_id: target.endpointId,
     generation: 0,
+    partner_id: target.f.partnerId,
+    shard,
   };
   const batch = createMessageBatch("webhook-deliveries", [
     { id: uniqueId("m"), timestamp: new Date(), attempts: 1, body: ref },
@@ -138,11 +142,11 @@ describe("webhook endpoint secrets at rest", () => {
   it("keep a secret stored before sealing verifying, and the cron seals it", async () => {
     const target = await endpointWithEvent();
     // As stored before sealing existed: the plaintext, with no key id.
-    await env.DB.prepare(
+    await onEveryShard(
       "UPDATE webhook_endpoints SET secret = ?, secret_key_id = NULL WHERE endpoint_id = ?",
-    )
-      .bind(target.secret, target.endpointId)
-      .run();
+      target.secret,
+      target.endpointId,
+    );
     const before = await deliverNow(target);
     new Webhook(target.secret).verify(before.body, before.headers);
     await runCron();

@@ -1,12 +1,13 @@
 // A throwaway local run of the Worker for tests that need real HTTP (browsers, webhooks, soak):
 // `wrangler dev` on a free port with its own local D1 and R2 state in a temporary folder, the
 // migrations applied to it first. Nothing is shared with `npm start`'s state in .wrangler/.
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { migrateAll } from "../../../scripts/migrate.ts";
 import { shellEnv } from "./npm-start.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..", "..");
@@ -96,14 +97,15 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
   const root = options.root ?? ROOT;
   const state = mkdtempSync(path.join(os.tmpdir(), "local-service-"));
   const env = wranglerEnv();
-  const migrate = spawnSync(
-    process.execPath,
-    [WRANGLER, "d1", "migrations", "apply", "DB", "--local", "--persist-to", state],
-    { cwd: root, env, encoding: "utf8" },
-  );
-  if (migrate.status !== 0) {
+  const problem = migrateAll(["--local", "--persist-to", state], {
+    apply: true,
+    check: false,
+    root,
+    env,
+  });
+  if (problem) {
     rmSync(state, { recursive: true, force: true });
-    throw new Error(`migrations failed:\n${migrate.stdout}\n${migrate.stderr}`);
+    throw new Error(`migrations failed: ${problem}`);
   }
 
   const secrets = exampleVars();

@@ -1,0 +1,233 @@
+// The shard map. Partner data lives in D1 databases bound as `DB_<code>` (DB_00, DB_01, …), all
+// with the same schema; a partner lives on exactly one. Whatever reaches the service names the
+// shard it needs: an API key, a PDF link, a page token, a session and a queue message carry the
+// code; only requests that carry none (the operator's, a sign-in by address) ask the directory.
+// A request opens each database it touches at most once, in one D1 session, and counts every
+// round trip in one set of figures.
+import { eq } from "drizzle-orm";
+import { isShardCode } from "../domain/shard-code";
+import { type Database, openDatabase, type QueryStats } from "./client";
+import { partners } from "./schema";
+import { isStorageOutage } from "./storage";
+
+export { FIRST_SHARD } from "../domain/shard-code";
+
+const SHARD_BINDING = /^DB_([0-9A-Za-z]{2})$/;
+
+/** The shard codes a deployment binds, in order (from its `DB_xx` bindings). */
+export function shardCodes(env: object): string[] {
+  const codes: string[] = [];
+  for (const name of Object.keys(env)) {
+    const code = SHARD_BINDING.exec(name)?.[1];
+    if (code) codes.push(code);
+  }
+  return codes.sort();
+}
+
+/** The binding of shard `code`, or null when the deployment has no such shard. */
+export function shardBinding(env: object, code: string): D1Database | null {
+  if (!isShardCode(code)) return null;
+  const binding = (env as Record<string, unknown>)[`DB_${code}`];
+  return binding ? (binding as D1Database) : null;
+}
+
+/** The databases one request (or one queue batch, one cron run) may open. */
+export interface Shards {
+  /** Every shard of the deployment, in code order. */
+  readonly codes: readonly string[];
+  /** Shard `code`'s database, opened once (one session); null when there is no such shard. */
+  open(code: string): Database | null;
+  /** The directory database, opened once. */
+  directory(): Database;
+}
+
+/** The shards of `env`, each opened on first use with its round trips counted in `stats`. */
+export function openShards(env: { DIRECTORY: D1Database }, stats: QueryStats): Shards {
+  const opened = new Map<string, Database>();
+  const open = (name: string, binding: D1Database) => {
+    let db = opened.get(name);
+    if (!db) {
+      db = openDatabase(binding, stats).db;
+      opened.set(name, db);
+    }
+    return db;
+  };
+  return {
+    codes: shardCodes(env),
+    open(code) {
+      const binding = shardBinding(env, code);
+      return binding ? open(code, binding) : null;
+    },
+    directory: () => open("directory", env.DIRECTORY),
+  };
+}
+
+/**
+ * A partner's data as one request sees it: the shard it lives on, and whether it is frozen
+ * there by a move (its writes are refused until the move switches over).
+ */
+export interface PartnerDatabase {
+  db: Database;
+  shard: string;
+  moving: boolean;
+}
+
+/**
+ * A move leaves one forward behind, and later moves point the older forwards at the partner's
+ * new shard; a chain longer than this is broken, not followed.
+ */
+const MAX_FORWARDS = 4;
+
+/** What a lookup found on one shard: its answer, the shard the partner moved to, or nothing. */
+export type Hop<T> = { found: true; value: T } | { found: false; movedTo: string } | null;
+
+/** A lookup's answer on this shard. */
+export const here = <T>(value: T): Hop<T> => ({ found: true, value });
+
+/** The partner moved: ask shard `shard`. */
+export const movedTo = <T>(shard: string): Hop<T> => ({ found: false, movedTo: shard });
+
+/**
+ * Runs `read` on shard `shard` and, while it answers that the partner moved, on the shard it
+ * moved to (one round trip more per forward). Null when nothing is found, or the code names no
+ * shard of this deployment (then nothing is read at all).
+ */
+export async function followForwards<T>(
+  shards: Shards,
+  shard: string,
+  read: (db: Database, shard: string) => Promise<Hop<T>>,
+): Promise<{ value: T; db: Database; shard: string } | null> {
+  let at = shard;
+  for (let hop = 0; hop < MAX_FORWARDS; hop++) {
+    const db = shards.open(at);
+    if (!db) return null;
+    const answer = await read(db, at);
+    if (answer === null) return null;
+    if (answer.found) return { value: answer.value, db, shard: at };
+    at = answer.movedTo;
+  }
+  return null;
+}
+
+/**
+ * The partner's database, starting from the shard something named (a queue message, a link):
+ * when the partner has moved away from it, the shard it moved to. Null when the partner is on
+ * none of them (or the code names no shard). One round trip per shard looked at. What a queue
+ * consumer calls with the shard and partner its message carries.
+ */
+export async function openPartnerDatabase(
+  shards: Shards,
+  at: { shard: string; partnerId: string },
+): Promise<PartnerDatabase | null> {
+  const found = await followForwards(shards, at.shard, async (db) => {
+    const [row] = await db
+      .select({ movingTo: partners.movingTo, movedTo: partners.movedTo })
+      .from(partners)
+      .where(eq(partners.partnerId, at.partnerId));
+    if (!row) return null;
+    return row.movedTo === null ? here(row.movingTo !== null) : movedTo<boolean>(row.movedTo);
+  });
+  return found && { db: found.db, shard: found.shard, moving: found.value };
+}
+
+/**
+ * Which of these partners have moved away from shard `shard`, with the shard each lives on now:
+ * one read of that shard (a move points every older forward at the partner's newest shard).
+ */
+export async function movedPartners(
+  shards: Shards,
+  shard: string,
+  partnerIds: readonly string[],
+): Promise<Map<string, string>> {
+  const db = shards.open(shard);
+  if (!db || partnerIds.length === 0) return new Map();
+  const { results } = await db.$client
+    .prepare(
+      "SELECT partner_id, moved_to FROM partners WHERE moved_to IS NOT NULL AND partner_id IN " +
+        "(SELECT value FROM json_each(?1))",
+    )
+    .bind(JSON.stringify([...new Set(partnerIds)]))
+    .all<{ partner_id: string; moved_to: string }>();
+  return new Map(results.map((r) => [r.partner_id, r.moved_to]));
+}
+
+/** Some shards could not be read: a listing across them would be incomplete. */
+export class ShardsUnavailableError extends Error {
+  constructor(
+    readonly shards: readonly string[],
+    cause: unknown,
+  ) {
+    super(`shards unavailable: ${shards.join(", ")}`, { cause });
+    this.name = "ShardsUnavailableError";
+  }
+}
+
+/** How many shards one fan-out works on at the same time. */
+const FAN_OUT_CONCURRENCY = 8;
+
+/** What `work` did on one shard: its result, or the error it failed with. */
+export type ShardOutcome<T> =
+  | { shard: string; ok: true; result: T }
+  | { shard: string; ok: false; error: unknown };
+
+/**
+ * Runs `work` on every shard, at most FAN_OUT_CONCURRENCY at a time, and answers each shard's
+ * outcome in code order: one shard that fails (or hangs until its timeout) stops no other. What
+ * the cron and the queue consumers use to reach every shard.
+ */
+export async function forEachShard<T>(
+  shards: Shards,
+  work: (db: Database, shard: string) => Promise<T>,
+): Promise<ShardOutcome<T>[]> {
+  const codes = [...shards.codes];
+  const outcomes: ShardOutcome<T>[] = new Array(codes.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < codes.length) {
+      const i = next++;
+      const shard = codes[i] as string;
+      try {
+        outcomes[i] = {
+          shard,
+          ok: true,
+          result: await work(shards.open(shard) as Database, shard),
+        };
+      } catch (error) {
+        outcomes[i] = { shard, ok: false, error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(FAN_OUT_CONCURRENCY, codes.length) }, worker));
+  return outcomes;
+}
+
+/**
+ * Runs `read` on every shard (as `forEachShard`) and answers the results in code order. All or
+ * nothing: when any shard's storage fails, ShardsUnavailableError names every shard that failed
+ * (a cross-shard answer is never silently partial); any other error is thrown as it is.
+ */
+export async function acrossShards<T>(
+  shards: Shards,
+  read: (db: Database, shard: string) => Promise<T>,
+): Promise<{ shard: string; result: T }[]> {
+  const outcomes = await forEachShard(shards, read);
+  throwUnavailable(outcomes);
+  return outcomes as { shard: string; result: T }[];
+}
+
+/**
+ * Throws when any shard failed: ShardsUnavailableError naming every shard whose storage failed,
+ * or the first other error as it is.
+ */
+export function throwUnavailable(outcomes: readonly ShardOutcome<unknown>[]): void {
+  const failed: string[] = [];
+  for (const outcome of outcomes) {
+    if (outcome.ok) continue;
+    if (!isStorageOutage(outcome.error)) throw outcome.error;
+    failed.push(outcome.shard);
+  }
+  if (failed.length > 0) {
+    const first = outcomes.find((o) => !o.ok) as { error: unknown };
+    throw new ShardsUnavailableError(failed, first.error);
+  }
+}
