@@ -67,7 +67,8 @@ export function closingNote(
       `statements: **${fixed(imported.median)}** (${range(imported.rounds)} over ` +
       `${imported.rounds.length} segments).`,
     `- Largest accepted import: most memory in use **${mb(peaks.memory)}** ` +
-      `(${results.imports.largest.map((l) => mb(l.heap.usedBytes)).join(", ")}), and it passes ` +
+      `(${results.imports.largest.map((l) => mb(l.heap.usedBytes)).join(", ")}), and it ` +
+      `${results.imports.headroom.status === 200 ? "passes" : `answers ${results.imports.headroom.status}`} ` +
       `with V8's heap capped at ${results.imports.headroom.capMb} MB; a 5,000-statement request ` +
       `held at most ${mb(results.imports.monthlyHeap.usedBytes)}.`,
     `- Longest single D1 call: **${fixed(peaks.longestD1Ms / 1000)} s** (largest import), ` +
