@@ -15,7 +15,7 @@ import { REQUEST_LOG_RETENTION_MS } from "../domain/request-log";
 import type { SecretSealer } from "../domain/secret-sealing";
 import { SESSION_IDLE_TIMEOUT_MS } from "../domain/session-policy";
 import { purgeExpiredRequestLogDays, purgeExpiredRequestLogs } from "../request-logs/log-store";
-import { sendDeliveries, sendMessages } from "../webhooks/delivery-queue";
+import { sendMessages } from "../webhooks/delivery-queue";
 import {
   overdueDeliveries,
   purgeExpiredEvents,
@@ -68,8 +68,20 @@ async function maintainShard(
   const before = new Date(now.getTime() - EVENT_RETENTION_MS).toISOString();
   const idleCutoff = new Date(now.getTime() - SESSION_IDLE_TIMEOUT_MS).toISOString();
   const tasks: [string, () => Promise<number>][] = [
-    ["resent", () => resendLost(env, db, shard, now)],
-    ["renders_resent", () => resendLostRenders(env, db, shard, now)],
+    [
+      "resent",
+      () =>
+        resendOverdue(env.WEBHOOK_DELIVERIES, (limit) =>
+          overdueDeliveries(db, shard, now, SWEEP_GRACE_MS, limit),
+        ),
+    ],
+    [
+      "renders_resent",
+      () =>
+        resendOverdue(env.STATEMENT_RENDERS, (limit) =>
+          overdueRenders(db, shard, now, SWEEP_GRACE_MS, limit),
+        ),
+    ],
     ["events_purged", () => drain(() => purgeExpiredEvents(db, before, PER_BATCH))],
     ["idempotency_keys_purged", () => drain(() => purgeExpiredIdempotencyKeys(db, at, PER_BATCH))],
     [
@@ -90,24 +102,18 @@ async function maintainShard(
   return figures;
 }
 
-/** Re-sends the renders of the shard whose message was lost; answers how many. */
-async function resendLostRenders(env: Bindings, db: Database, shard: string, now: Date) {
+/**
+ * Re-sends, page by page, the work of the shard whose queue message was lost (deliveries or
+ * renders overdue by the grace period); answers how many.
+ */
+async function resendOverdue<Ref>(
+  queue: Queue,
+  overdue: (limit: number) => Promise<readonly Ref[]>,
+): Promise<number> {
   let resent = 0;
   for (let i = 0; i < MAX_BATCHES; i++) {
-    const lost = await overdueRenders(db, shard, now, SWEEP_GRACE_MS, PER_BATCH);
-    await sendMessages(env.STATEMENT_RENDERS, lost);
-    resent += lost.length;
-    if (lost.length < PER_BATCH) break;
-  }
-  return resent;
-}
-
-/** Re-sends the deliveries of the shard whose message was lost; answers how many. */
-async function resendLost(env: Bindings, db: Database, shard: string, now: Date) {
-  let resent = 0;
-  for (let i = 0; i < MAX_BATCHES; i++) {
-    const lost = await overdueDeliveries(db, shard, now, SWEEP_GRACE_MS, PER_BATCH);
-    await sendDeliveries(env.WEBHOOK_DELIVERIES, lost);
+    const lost = await overdue(PER_BATCH);
+    await sendMessages(queue, lost);
     resent += lost.length;
     if (lost.length < PER_BATCH) break;
   }
@@ -154,10 +160,9 @@ async function resealEndpointSecrets(db: Database, sealer: SecretSealer): Promis
 }
 
 /**
- * Requests past their 30 days leave the log, and days past them leave the Overview's counts, in
- * every database that holds logs; answers how many requests went.
+ * Requests past their 30 days leave the shard's log, and days past them leave the Overview's
+ * counts; answers how many requests went.
  */
-/** Purges the shard's request logs and daily counts past their retention; answers the logs. */
 async function purgeRequestLogs(db: Database, now: Date): Promise<number> {
   const before = new Date(now.getTime() - REQUEST_LOG_RETENTION_MS);
   const beforeDay = before.toISOString().slice(0, 10);
