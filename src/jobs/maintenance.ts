@@ -154,10 +154,9 @@ async function resealEndpointSecrets(db: Database, sealer: SecretSealer): Promis
 }
 
 /**
- * Requests past their 30 days leave the log, and days past them leave the Overview's counts, in
- * every database that holds logs; answers how many requests went.
+ * Requests past their 30 days leave the shard's log, and days past them leave the Overview's
+ * counts; answers how many requests went.
  */
-/** Purges the shard's request logs and daily counts past their retention; answers the logs. */
 async function purgeRequestLogs(db: Database, now: Date): Promise<number> {
   const before = new Date(now.getTime() - REQUEST_LOG_RETENTION_MS);
   const beforeDay = before.toISOString().slice(0, 10);

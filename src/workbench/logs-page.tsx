@@ -7,7 +7,11 @@ import { ApiError } from "../app/errors";
 import { Time } from "../dashboard/layout";
 import { allow, type DashboardPage } from "../dashboard/page";
 import type { Environment } from "../domain/environment";
-import { REQUEST_LOG_RETENTION_DAYS, type RequestLogRecord } from "../domain/request-log";
+import {
+  REQUEST_LOG_RETENTION_DAYS,
+  type RequestLogRecord,
+  statusClassOf,
+} from "../domain/request-log";
 import { listApiKeys } from "../keys/key-store";
 import { readLogPage, readRequestsById } from "../request-logs/log-store";
 import { ROUTES } from "../routes";
@@ -29,9 +33,8 @@ function Retention() {
 }
 
 function Status({ record }: { record: RequestLogRecord }) {
-  const cls = Math.floor(record.status / 100);
   return (
-    <span class={cls >= 4 ? "status-error" : undefined}>
+    <span class={statusClassOf(record.status) >= 4 ? "status-error" : undefined}>
       {record.status}
       {record.error_type && (
         <>

@@ -81,7 +81,8 @@ function ActionNeeded(props: {
 }
 
 function Errors(props: { environment: Environment; errors: ErrorGroup[] }) {
-  if (props.errors.length === 0) return <p>No errors in the last 30 days.</p>;
+  if (props.errors.length === 0)
+    return <p>No errors in the last {REQUEST_LOG_RETENTION_DAYS} days.</p>;
   return (
     <table>
       <caption class="visually-hidden">Errors by type and route, most frequent first</caption>
@@ -121,7 +122,8 @@ function Versions(props: {
   rows: (VersionInUse & { deprecated: Deprecation | undefined; served: boolean })[];
   keys: Map<string, KeyLabel>;
 }) {
-  if (props.rows.length === 0) return <p>No requests in the last 30 days.</p>;
+  if (props.rows.length === 0)
+    return <p>No requests in the last {REQUEST_LOG_RETENTION_DAYS} days.</p>;
   return (
     <table>
       <caption class="visually-hidden">API versions in use, per key</caption>
