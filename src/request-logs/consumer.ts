@@ -1,8 +1,9 @@
 // The request-log queue's consumer: the records of a delivery's messages written into each
 // partner's storage, one atomic D1 batch per shard. Each record names its partner's shard; a
-// partner that has moved since is followed to its new shard (one read per shard per delivery). A batch that fails is retried by the queue
-// (after `max_retries` its records are lost, and a line says so); records written twice are
-// stored and counted once (log-store.ts), so a retry after a partial success is harmless.
+// partner that has moved since is followed to its new shard (one read per named shard per
+// delivery). A delivery a write of which fails (a shard down, or not bound) is retried whole by
+// the queue (after `max_retries` its records are lost, and a line says so); records written twice
+// are stored and counted once (log-store.ts), so a retry after a partial success is harmless.
 import type { Bindings } from "../app/context";
 import { newQueryStats } from "../db/client";
 import { movedPartners, openShards, type Shards } from "../db/shards";
@@ -48,28 +49,43 @@ function recordsOf(body: unknown): { records: RequestLogRecord[]; dropped: numbe
   return { records, dropped: items.length - records.length };
 }
 
-/** The records regrouped by the shard their partner lives on now (after any move). */
-async function followMoves(
+/** The items grouped by `keyOf`, each group in the items' order. */
+function groupBy<T>(items: Iterable<T>, keyOf: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const key = keyOf(item);
+    const group = groups.get(key);
+    if (group) group.push(item);
+    else groups.set(key, [item]);
+  }
+  return groups;
+}
+
+/** The shard a record names (records queued before shards name none: the first shard). */
+function shardNamed(record: RequestLogRecord): string {
+  return typeof record.shard === "string" && isShardCode(record.shard) ? record.shard : FIRST_SHARD;
+}
+
+/**
+ * The records grouped by the shard their partner lives on now: the shard each names, or the one
+ * a partner has moved to since (one read of each named shard).
+ */
+async function byPartnerShard(
   shards: Shards,
-  byShard: Map<string, RequestLogRecord[]>,
+  records: readonly RequestLogRecord[],
 ): Promise<Map<string, RequestLogRecord[]>> {
-  const placed = new Map<string, RequestLogRecord[]>();
-  const add = (shard: string, record: RequestLogRecord) => {
-    const records = placed.get(shard);
-    if (records) records.push(record);
-    else placed.set(shard, [record]);
-  };
+  const named = groupBy(records, shardNamed);
+  const moves = new Map<string, Map<string, string>>();
   await Promise.all(
-    [...byShard].map(async ([shard, records]) => {
-      const moved = await movedPartners(
-        shards,
-        shard,
-        records.map((r) => r.partner_id),
-      );
-      for (const record of records) add(moved.get(record.partner_id) ?? shard, record);
+    [...named].map(async ([shard, group]) => {
+      const partners = group.map((r) => r.partner_id);
+      moves.set(shard, await movedPartners(shards, shard, partners));
     }),
   );
-  return placed;
+  return groupBy(records, (record) => {
+    const shard = shardNamed(record);
+    return moves.get(shard)?.get(record.partner_id) ?? shard;
+  });
 }
 
 /** Writes a delivery of request-log messages; the queue retries it whole if a write fails. */
@@ -77,23 +93,17 @@ export async function consumeRequestLogs(
   batch: MessageBatch<unknown>,
   env: Bindings,
 ): Promise<void> {
-  const byShard = new Map<string, RequestLogRecord[]>();
+  const records: RequestLogRecord[] = [];
   let dropped = 0;
   for (const message of batch.messages) {
     const read = recordsOf(message.body);
     dropped += read.dropped;
-    for (const record of read.records) {
-      const shard =
-        typeof record.shard === "string" && isShardCode(record.shard) ? record.shard : FIRST_SHARD;
-      const records = byShard.get(shard);
-      if (records) records.push(record);
-      else byShard.set(shard, [record]);
-    }
+    records.push(...read.records);
   }
   if (dropped > 0) console.error(JSON.stringify({ request_log: "malformed records", dropped }));
   const shards = openShards(env, newQueryStats());
   const written = await Promise.allSettled(
-    [...(await followMoves(shards, byShard))].map(([shard, records]) => {
+    [...(await byPartnerShard(shards, records))].map(async ([shard, records]) => {
       const db = shards.open(shard);
       if (!db) throw new Error(`no shard ${shard}`);
       return writeRequestLogs(db.$client, records);

@@ -1,13 +1,15 @@
 // Records every authenticated partner API request, for the partner's dashboard, with no D1 write
-// in the request's path: the record is built as the response leaves and handed to a queue after
-// it (`waitUntil`), never awaited by the request; the consumer (consumer.ts) writes it into the
-// partner's storage. Requests that end close together in an isolate share a message: a record
-// waits GATHER_MS for others before it is sent, and while one send is in flight the records of
-// the others wait for the next, so a busy isolate sends a message every GATHER_MS or so rather
-// than one per request (each send is a call to the queue, the largest part of recording). The
-// request that starts a send keeps it alive (`waitUntil`) until every record that joined it is
-// sent; the others have nothing of their own to wait for. A request that fails authentication has
-// no partner and is not recorded here (the Worker's own log line has it).
+// in the request's path: as the response leaves, the recorder keeps only what changes after it
+// (status, latency, the request's D1 cost) and the bodies it will read; the record is built,
+// serialised and handed to a queue after the response (`waitUntil`), never awaited by the
+// request; the consumer (consumer.ts) writes it into the partner's storage. Requests that end
+// close together in an isolate share a message: a record waits GATHER_MS for others before it is
+// built and sent, and while one send is in flight the records of the others wait for the next, so
+// a busy isolate sends a message every GATHER_MS or so rather than one per request (each send is
+// a call to the queue, the largest part of recording). The request that starts a send keeps it
+// alive (`waitUntil`) until every record that joined it is sent; the others have nothing of their
+// own to wait for. A request that fails authentication has no partner and is not recorded here
+// (the Worker's own log line has it).
 import type { Context } from "hono";
 import { clientIp } from "../app/actor";
 import type { AppEnv, Caller } from "../app/context";
@@ -40,34 +42,36 @@ const GATHER_MS = 50;
 /** An isolate's outgoing records: one per app (it holds the records waiting for a message). */
 export interface RequestLogSender {
   /**
-   * Queues the record for a message. When it starts a send, answers the send's promise, which
-   * settles once every record waiting is sent (or its send failed, logged): the caller keeps it
-   * alive (`waitUntil`). A record that joins a send already under way answers null: the request
-   * that started it keeps it alive until this record is sent too.
+   * Queues a record for a message; `build` makes it when the message is made, after the
+   * response. When it starts a send, answers the send's promise, which settles once every record
+   * waiting is sent (or its send failed, logged): the caller keeps it alive (`waitUntil`). A
+   * record that joins a send already under way answers null: the request that started it keeps it
+   * alive until this record is sent too.
    */
-  submit(record: RequestLogRecord, queue: Queue): Promise<void> | null;
+  submit(build: () => RequestLogRecord, queue: Queue): Promise<void> | null;
 }
 
 /** `gatherMs`: how long a record waits for others to share its message (GATHER_MS). */
 export function createRequestLogSender(gatherMs = GATHER_MS): RequestLogSender {
-  const waiting: string[] = [];
+  /** Records to send: serialised, or still to be built (each is built once, when first sent). */
+  const waiting: (string | (() => RequestLogRecord))[] = [];
   let sending: Promise<void> | null = null;
 
-  /** The next message's records: as many waiting ones as fit, in order. */
+  /** The next message's records, serialised: as many waiting ones as fit, in order. */
   function nextMessage(): string[] {
+    const records: string[] = [];
     let units = 2;
-    let count = 0;
-    for (const record of waiting) {
-      if (
-        count === MAX_RECORDS_PER_MESSAGE ||
-        (count > 0 && units + record.length > MAX_MESSAGE_UNITS)
-      ) {
+    while (waiting.length > 0 && records.length < MAX_RECORDS_PER_MESSAGE) {
+      const next = waiting.shift() as string | (() => RequestLogRecord);
+      const record = typeof next === "string" ? next : JSON.stringify(next());
+      if (records.length > 0 && units + record.length > MAX_MESSAGE_UNITS) {
+        waiting.unshift(record);
         break;
       }
       units += record.length + 1;
-      count += 1;
+      records.push(record);
     }
-    return waiting.splice(0, count);
+    return records;
   }
 
   async function drain(queue: Queue): Promise<void> {
@@ -75,8 +79,9 @@ export function createRequestLogSender(gatherMs = GATHER_MS): RequestLogSender {
       while (waiting.length > 0) {
         // `scheduler.wait`, not a timer: it is the runtime's own, whatever mocks the clock.
         await scheduler.wait(gatherMs);
-        const records = nextMessage();
+        let records: string[] = [];
         try {
+          records = nextMessage();
           await queue.send(`[${records.join(",")}]`, { contentType: "text" });
         } catch (err) {
           // A lost record costs the partner one line of their log, never their request.
@@ -96,8 +101,8 @@ export function createRequestLogSender(gatherMs = GATHER_MS): RequestLogSender {
   }
 
   return {
-    submit(record, queue) {
-      waiting.push(JSON.stringify(record));
+    submit(build, queue) {
+      waiting.push(build);
       if (sending) return null;
       sending = drain(queue);
       return sending;
@@ -105,18 +110,27 @@ export function createRequestLogSender(gatherMs = GATHER_MS): RequestLogSender {
   };
 }
 
-/** The record of a request answered with `res`, without its bodies. */
+/** What the record takes as the response leaves: the rest does not change after it. */
+interface Answered {
+  caller: Caller;
+  at: Date;
+  status: number;
+  replayed: boolean;
+  latencyMs: number;
+  d1RoundTrips: number;
+  d1RowsRead: number;
+}
+
+/** The record of a request answered as `answered` says, with the bodies the log keeps. */
 function recordOf(
   c: Context<AppEnv>,
-  res: Response,
-  caller: Caller,
-  at: Date,
-  latencyMs: number,
+  answered: Answered,
+  bodies: Pick<RequestLogRecord, "request_body" | "response_body">,
 ): RequestLogRecord {
+  const { caller, at } = answered;
   const { pathname, search } = pathAndQuery(c.req.url);
   const error = c.get("apiError");
   const version = c.get("version") ?? null;
-  const stats = c.get("queryStats");
   const idempotencyKey = c.req.header(IDEMPOTENCY_HEADER);
   const userAgent = c.req.header("user-agent");
   return {
@@ -130,7 +144,7 @@ function recordOf(
     method: c.req.method,
     path: redactPath(pathname, search),
     route: routeOf(c),
-    status: res.status,
+    status: answered.status,
     error_type: error?.type ?? null,
     error_message: error ? redactText(error.message) : null,
     version,
@@ -140,15 +154,14 @@ function recordOf(
         : c.req.header(versionHeader(c.env)) === undefined
           ? "saved"
           : "header",
-    latency_ms: Math.round(latencyMs),
-    d1_round_trips: stats.roundTrips,
-    d1_rows_read: stats.rowsRead,
+    latency_ms: Math.round(answered.latencyMs),
+    d1_round_trips: answered.d1RoundTrips,
+    d1_rows_read: answered.d1RowsRead,
     idempotency_key: idempotencyKey === undefined ? null : idempotencyKey.slice(0, 255),
-    idempotent_replayed: res.headers.get(REPLAYED_HEADER) === "true",
+    idempotent_replayed: answered.replayed,
     client_ip: clientIp(c),
     user_agent: userAgent === undefined ? null : userAgent.slice(0, MAX_USER_AGENT),
-    request_body: null,
-    response_body: null,
+    ...bodies,
     shard: caller.shard,
   };
 }
@@ -170,17 +183,18 @@ async function keptBody(message: Request | Response): Promise<string | null> {
 }
 
 /** Reads the bodies the log keeps, after the response: a write's request, an error's response. */
-async function withBodies(
-  record: RequestLogRecord,
+async function keptBodies(
   request: Request | null,
   response: Response | null,
-): Promise<RequestLogRecord> {
+): Promise<Pick<RequestLogRecord, "request_body" | "response_body">> {
   const [requestBody, responseBody] = await Promise.all([
     request ? keptBody(request).catch(() => null) : null,
     response ? keptBody(response).catch(() => null) : null,
   ]);
-  return { ...record, request_body: requestBody, response_body: responseBody };
+  return { request_body: requestBody, response_body: responseBody };
 }
+
+const NO_BODIES = { request_body: null, response_body: null };
 
 /**
  * The recorder of every `/v2` request (the pipeline calls it, app/route.ts): once the response is
@@ -198,12 +212,23 @@ export function requestRecorder(sender: RequestLogSender): RequestRecorder {
     return (res) => {
       const caller = c.get("caller") as Caller | undefined;
       if (!caller) return;
-      const record = recordOf(c, res, caller, at, performance.now() - started);
+      const stats = c.get("queryStats");
+      const answered: Answered = {
+        caller,
+        at,
+        status: res.status,
+        replayed: res.headers.get(REPLAYED_HEADER) === "true",
+        latencyMs: performance.now() - started,
+        d1RoundTrips: stats.roundTrips,
+        d1RowsRead: stats.rowsRead,
+      };
       const response = res.status >= 400 ? res.clone() : null;
       const work =
         request || response
-          ? withBodies(record, request, response).then((full) => sender.submit(full, queue))
-          : sender.submit(record, queue);
+          ? keptBodies(request, response).then((bodies) =>
+              sender.submit(() => recordOf(c, answered, bodies), queue),
+            )
+          : sender.submit(() => recordOf(c, answered, NO_BODIES), queue);
       // Joined a send another request keeps alive: nothing of this request's own to wait for.
       if (work === null) return;
       try {

@@ -6,6 +6,7 @@ import { Hono } from "hono";
 import type { AppEnv } from "../app/context";
 import { ApiError } from "../app/errors";
 import { allow, type DashboardPage } from "../dashboard/page";
+import { Table } from "../dashboard/table";
 import { findAccount } from "../db/accounts";
 import { findPartnerCustomer } from "../db/customers";
 import { readStatementPage } from "../db/statement-pages";
@@ -21,49 +22,39 @@ const PAGE_SIZE = 12;
 
 function Statements(props: { statements: Statement[] }) {
   return (
-    <table>
-      <caption class="visually-hidden">Statements, newest first</caption>
-      <thead>
+    <Table
+      caption="Statements, newest first"
+      columns={["Statement", "Period", "Due", "Balance", "Minimum due", "PDF"]}
+    >
+      {props.statements.map((s) => (
         <tr>
-          <th scope="col">Statement</th>
-          <th scope="col">Period</th>
-          <th scope="col">Due</th>
-          <th scope="col">Balance</th>
-          <th scope="col">Minimum due</th>
-          <th scope="col">PDF</th>
+          <td>
+            <code>{s.statement_id}</code>
+          </td>
+          <td>
+            <Day at={s.period_start_date} /> to <Day at={s.period_end_date} />
+          </td>
+          <td>
+            <Day at={s.due_date} />
+          </td>
+          <td>
+            <Money amount={s.statement_balance} currency={s.currency} />
+          </td>
+          <td>
+            <Money amount={s.minimum_due} currency={s.currency} />
+          </td>
+          <td>
+            {s.pdf ? (
+              <a href={s.pdf.url}>
+                PDF<span class="visually-hidden"> of {s.statement_id}</span>
+              </a>
+            ) : (
+              <span class="muted">Not yet</span>
+            )}
+          </td>
         </tr>
-      </thead>
-      <tbody>
-        {props.statements.map((s) => (
-          <tr>
-            <td>
-              <code>{s.statement_id}</code>
-            </td>
-            <td>
-              <Day at={s.period_start_date} /> to <Day at={s.period_end_date} />
-            </td>
-            <td>
-              <Day at={s.due_date} />
-            </td>
-            <td>
-              <Money amount={s.statement_balance} currency={s.currency} />
-            </td>
-            <td>
-              <Money amount={s.minimum_due} currency={s.currency} />
-            </td>
-            <td>
-              {s.pdf ? (
-                <a href={s.pdf.url}>
-                  PDF<span class="visually-hidden"> of {s.statement_id}</span>
-                </a>
-              ) : (
-                <span class="muted">Not yet</span>
-              )}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      ))}
+    </Table>
   );
 }
 

@@ -8,6 +8,7 @@ import type { AppEnv } from "../app/context";
 import { ApiError } from "../app/errors";
 import { idPage } from "../app/query";
 import { allow, type DashboardPage } from "../dashboard/page";
+import { Table } from "../dashboard/table";
 import { readAccountPage } from "../db/accounts";
 import { findPartnerCustomer, readCustomerPage } from "../db/customers";
 import { productsOf } from "../db/partners";
@@ -88,31 +89,22 @@ const customersRoutes = new Hono<AppEnv>()
         {page.data.length === 0 ? (
           <p>No customers{after === null ? "" : " after this one"}.</p>
         ) : (
-          <table>
-            <caption class="visually-hidden">Customers of {product}</caption>
-            <thead>
+          <Table caption={`Customers of ${product}`} columns={["Customer", "Partner customer id"]}>
+            {page.data.map((customer) => (
               <tr>
-                <th scope="col">Customer</th>
-                <th scope="col">Partner customer id</th>
+                <td>
+                  <a
+                    href={`/dashboard/${environment}/customers/${encodeURIComponent(customer.customer_id)}`}
+                  >
+                    <code>{customer.customer_id}</code>
+                  </a>
+                </td>
+                <td>
+                  <Fact value={customer.partner_customer_id} />
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {page.data.map((customer) => (
-                <tr>
-                  <td>
-                    <a
-                      href={`/dashboard/${environment}/customers/${encodeURIComponent(customer.customer_id)}`}
-                    >
-                      <code>{customer.customer_id}</code>
-                    </a>
-                  </td>
-                  <td>
-                    <Fact value={customer.partner_customer_id} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </Table>
         )}
         <p class="pages">
           {after !== null && <a href={base}>First customers</a>}{" "}
@@ -171,41 +163,32 @@ const customersRoutes = new Hono<AppEnv>()
         {page.data.length === 0 ? (
           <p>No accounts{after === null ? "" : " after this one"}.</p>
         ) : (
-          <table>
-            <caption class="visually-hidden">Accounts of {customerId}</caption>
-            <thead>
+          <Table
+            caption={`Accounts of ${customerId}`}
+            columns={["Account", "Status", "Credit limit", "Current balance", "Available credit"]}
+          >
+            {page.data.map((account) => (
               <tr>
-                <th scope="col">Account</th>
-                <th scope="col">Status</th>
-                <th scope="col">Credit limit</th>
-                <th scope="col">Current balance</th>
-                <th scope="col">Available credit</th>
+                <td>
+                  <a href={`${base}/accounts/${encodeURIComponent(account.account_id)}`}>
+                    <code>{account.account_id}</code>
+                  </a>
+                </td>
+                <td>
+                  <Fact value={account.status} />
+                </td>
+                <td>
+                  <Money amount={account.credit_limit} currency={account.currency} />
+                </td>
+                <td>
+                  <Money amount={account.current_balance} currency={account.currency} />
+                </td>
+                <td>
+                  <Money amount={account.available_credit} currency={account.currency} />
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {page.data.map((account) => (
-                <tr>
-                  <td>
-                    <a href={`${base}/accounts/${encodeURIComponent(account.account_id)}`}>
-                      <code>{account.account_id}</code>
-                    </a>
-                  </td>
-                  <td>
-                    <Fact value={account.status} />
-                  </td>
-                  <td>
-                    <Money amount={account.credit_limit} currency={account.currency} />
-                  </td>
-                  <td>
-                    <Money amount={account.current_balance} currency={account.currency} />
-                  </td>
-                  <td>
-                    <Money amount={account.available_credit} currency={account.currency} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </Table>
         )}
         <p class="pages">
           {after !== null && <a href={base}>First accounts</a>}{" "}

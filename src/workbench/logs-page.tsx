@@ -6,8 +6,13 @@ import type { AppEnv } from "../app/context";
 import { ApiError } from "../app/errors";
 import { Time } from "../dashboard/layout";
 import { allow, type DashboardPage } from "../dashboard/page";
+import { Table } from "../dashboard/table";
 import type { Environment } from "../domain/environment";
-import { REQUEST_LOG_RETENTION_DAYS, type RequestLogRecord } from "../domain/request-log";
+import {
+  REQUEST_LOG_RETENTION_DAYS,
+  type RequestLogRecord,
+  statusClassOf,
+} from "../domain/request-log";
 import { listApiKeys } from "../keys/key-store";
 import { readLogPage, readRequestsById } from "../request-logs/log-store";
 import { ROUTES } from "../routes";
@@ -29,9 +34,8 @@ function Retention() {
 }
 
 function Status({ record }: { record: RequestLogRecord }) {
-  const cls = Math.floor(record.status / 100);
   return (
-    <span class={cls >= 4 ? "status-error" : undefined}>
+    <span class={statusClassOf(record.status) >= 4 ? "status-error" : undefined}>
       {record.status}
       {record.error_type && (
         <>
@@ -145,45 +149,35 @@ function Filters(props: {
 
 function LogTable(props: { environment: Environment; records: RequestLogRecord[] }) {
   return (
-    <table>
-      <caption class="visually-hidden">Requests, newest first</caption>
-      <thead>
+    <Table
+      caption="Requests, newest first"
+      columns={["When", "Request", "Status", "Version", "Key", "Latency"]}
+    >
+      {props.records.map((r) => (
         <tr>
-          <th scope="col">When</th>
-          <th scope="col">Request</th>
-          <th scope="col">Status</th>
-          <th scope="col">Version</th>
-          <th scope="col">Key</th>
-          <th scope="col">Latency</th>
+          <td>
+            <Time at={r.at} />
+          </td>
+          <td>
+            <a
+              href={`/dashboard/${props.environment}/logs/${encodeURIComponent(r.request_id)}`}
+              class="mono"
+            >
+              {r.method} {r.path.length > 80 ? `${r.path.slice(0, 79)}…` : r.path}
+            </a>
+          </td>
+          <td>
+            <Status record={r} />
+          </td>
+          <td>{r.version ?? <span class="muted">—</span>}</td>
+          <td>
+            {r.key_name ? `${r.key_name} ` : ""}
+            <code>{r.key_id}</code>
+          </td>
+          <td>{r.latency_ms} ms</td>
         </tr>
-      </thead>
-      <tbody>
-        {props.records.map((r) => (
-          <tr>
-            <td>
-              <Time at={r.at} />
-            </td>
-            <td>
-              <a
-                href={`/dashboard/${props.environment}/logs/${encodeURIComponent(r.request_id)}`}
-                class="mono"
-              >
-                {r.method} {r.path.length > 80 ? `${r.path.slice(0, 79)}…` : r.path}
-              </a>
-            </td>
-            <td>
-              <Status record={r} />
-            </td>
-            <td>{r.version ?? <span class="muted">—</span>}</td>
-            <td>
-              {r.key_name ? `${r.key_name} ` : ""}
-              <code>{r.key_id}</code>
-            </td>
-            <td>{r.latency_ms} ms</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      ))}
+    </Table>
   );
 }
 

@@ -5,6 +5,7 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../app/context";
 import { allow, type DashboardPage } from "../dashboard/page";
+import { Table } from "../dashboard/table";
 import type { Environment } from "../domain/environment";
 import { REQUEST_LOG_RETENTION_DAYS } from "../domain/request-log";
 import { listApiKeys } from "../keys/key-store";
@@ -81,38 +82,31 @@ function ActionNeeded(props: {
 }
 
 function Errors(props: { environment: Environment; errors: ErrorGroup[] }) {
-  if (props.errors.length === 0) return <p>No errors in the last 30 days.</p>;
+  if (props.errors.length === 0)
+    return <p>No errors in the last {REQUEST_LOG_RETENTION_DAYS} days.</p>;
   return (
-    <table>
-      <caption class="visually-hidden">Errors by type and route, most frequent first</caption>
-      <thead>
+    <Table
+      caption="Errors by type and route, most frequent first"
+      columns={["Error type", "Route", "Requests", "Last seen"]}
+    >
+      {props.errors.map((e) => (
         <tr>
-          <th scope="col">Error type</th>
-          <th scope="col">Route</th>
-          <th scope="col">Requests</th>
-          <th scope="col">Last seen</th>
+          <td>
+            <code>{e.errorType}</code>
+          </td>
+          <td>
+            <a
+              href={logsLink(props.environment, { statusClass: e.statusClass, route: e.route })}
+              aria-label={`${e.errorType} on ${e.route}: see the requests`}
+            >
+              <code>{e.route}</code>
+            </a>
+          </td>
+          <td>{e.requests.toLocaleString("en")}</td>
+          <td>{e.lastDay}</td>
         </tr>
-      </thead>
-      <tbody>
-        {props.errors.map((e) => (
-          <tr>
-            <td>
-              <code>{e.errorType}</code>
-            </td>
-            <td>
-              <a
-                href={logsLink(props.environment, { statusClass: e.statusClass, route: e.route })}
-                aria-label={`${e.errorType} on ${e.route}: see the requests`}
-              >
-                <code>{e.route}</code>
-              </a>
-            </td>
-            <td>{e.requests.toLocaleString("en")}</td>
-            <td>{e.lastDay}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      ))}
+    </Table>
   );
 }
 
@@ -121,44 +115,34 @@ function Versions(props: {
   rows: (VersionInUse & { deprecated: Deprecation | undefined; served: boolean })[];
   keys: Map<string, KeyLabel>;
 }) {
-  if (props.rows.length === 0) return <p>No requests in the last 30 days.</p>;
+  if (props.rows.length === 0)
+    return <p>No requests in the last {REQUEST_LOG_RETENTION_DAYS} days.</p>;
   return (
-    <table>
-      <caption class="visually-hidden">API versions in use, per key</caption>
-      <thead>
+    <Table
+      caption="API versions in use, per key"
+      columns={["Key", "Version", "Chosen by", "Requests", "Last used", "Deprecated", "Sunset"]}
+    >
+      {props.rows.map((row) => (
         <tr>
-          <th scope="col">Key</th>
-          <th scope="col">Version</th>
-          <th scope="col">Chosen by</th>
-          <th scope="col">Requests</th>
-          <th scope="col">Last used</th>
-          <th scope="col">Deprecated</th>
-          <th scope="col">Sunset</th>
+          <td>
+            <a href={logsLink(props.environment, { keyId: row.keyId, version: row.version })}>
+              <Key keyId={row.keyId} keys={props.keys} />
+            </a>
+          </td>
+          <td>
+            <code>{row.version}</code>
+            {!row.served && " (no longer served)"}
+          </td>
+          <td>{row.versionSource === "header" ? "Version header" : "Saved version"}</td>
+          <td>{row.requests.toLocaleString("en")}</td>
+          <td>{row.lastDay}</td>
+          <td>
+            <Deprecated deprecated={row.deprecated} />
+          </td>
+          <td>{row.deprecated?.sunset ?? <span class="muted">—</span>}</td>
         </tr>
-      </thead>
-      <tbody>
-        {props.rows.map((row) => (
-          <tr>
-            <td>
-              <a href={logsLink(props.environment, { keyId: row.keyId, version: row.version })}>
-                <Key keyId={row.keyId} keys={props.keys} />
-              </a>
-            </td>
-            <td>
-              <code>{row.version}</code>
-              {!row.served && " (no longer served)"}
-            </td>
-            <td>{row.versionSource === "header" ? "Version header" : "Saved version"}</td>
-            <td>{row.requests.toLocaleString("en")}</td>
-            <td>{row.lastDay}</td>
-            <td>
-              <Deprecated deprecated={row.deprecated} />
-            </td>
-            <td>{row.deprecated?.sunset ?? <span class="muted">—</span>}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      ))}
+    </Table>
   );
 }
 

@@ -22,7 +22,7 @@ import {
   requestIdOf,
   storedRequests,
 } from "../support/request-logs";
-import { countOnEveryShard, shardDatabase, shardOf } from "../support/shards";
+import { countOnEveryShard, SHARDS, shardDatabase, shardOf } from "../support/shards";
 import { BASE } from "../support/worker";
 
 /** The service's app, of its own: its isolate state (usage counters, records) starts empty. */
@@ -442,6 +442,42 @@ describe("the queue's consumer", () => {
     expect(result.retryBatch.retry).toBe(false);
     expect((await storedRequests(good.request_id)).length).toBe(1);
     expect(await dayCount(partnerId)).toBe(1);
+  });
+  it("writes a partner's records on the shard it moved to, not the one the record names", async () => {
+    const partnerId = uniqueId("partner");
+    const [from, to] = SHARDS as [string, string];
+    // What a finished move leaves on the shard it left: the partner's row, forwarding.
+    await shardDatabase(from)
+      .prepare(
+        "INSERT INTO partners (partner_id, name, saved_version_sandbox, " +
+          "saved_version_production, created_at, moved_to) VALUES (?, ?, ?, ?, ?, ?)",
+      )
+      .bind(partnerId, "Moved", OLDEST, OLDEST, new Date().toISOString(), to)
+      .run();
+    const stayed = logRecord(uniqueId("partner"), new Date(), { shard: from });
+    const moved = logRecord(partnerId, new Date(), { shard: from });
+    await consumeRequestLogs(delivery([JSON.stringify([stayed, moved])]), env);
+    const onShard = (shard: string, requestId: string) =>
+      shardDatabase(shard)
+        .prepare("SELECT count(*) AS n FROM request_logs WHERE request_id = ?")
+        .bind(requestId)
+        .first<number>("n");
+    expect(await onShard(to, moved.request_id)).toBe(1);
+    expect(await onShard(from, moved.request_id)).toBe(0);
+    expect(await onShard(from, stayed.request_id)).toBe(1);
+  });
+
+  it("asks for the delivery again when a shard cannot be written, still writing the others", async () => {
+    const good = logRecord(uniqueId("partner"), new Date());
+    // A shard code no database is bound as: its write fails.
+    const stranded = logRecord(uniqueId("partner"), new Date(), { shard: "zz" });
+    const batch = delivery([JSON.stringify([good, stranded])]);
+    await consumeRequestLogs(batch, env);
+    const result = await getQueueResult(batch, createExecutionContext());
+    expect(result.ackAll).toBe(false);
+    expect(result.retryBatch.retry).toBe(true);
+    expect((await storedRequests(good.request_id)).length).toBe(1);
+    expect(await storedRequests(stranded.request_id)).toEqual([]);
   });
 });
 

@@ -161,6 +161,25 @@ describe("the customers pages", () => {
     );
   });
 
+  it("answer 404 for a page cursor no page gave, and say so when there are no products", async () => {
+    const { team, customer, account } = await seed();
+    const long = "c".repeat(129);
+    for (const path of [
+      `/dashboard/sandbox/customers?product=${team.merchantKey}&after=`,
+      `/dashboard/sandbox/customers?product=${team.merchantKey}&after=${long}`,
+      `/dashboard/sandbox/customers/${customer}?after=${long}`,
+      `/dashboard/sandbox/customers/${customer}/accounts/${account}?starting_after=not-a-token`,
+    ]) {
+      expect(await html(team.admin, path, 404), path).toContain("no such page");
+    }
+    const bareId = uniqueId("partner");
+    await importData({ partners: [{ partner_id: bareId, name: "No Products Yet" }] });
+    const bare = await seedTeam(bareId);
+    expect(await html(bare.admin, "/dashboard/sandbox/customers")).toContain(
+      "No products yet: the operator sets them up.",
+    );
+  });
+
   it("show production data to Admins only, and audit each view of it", async () => {
     const { team, customer, account } = await seed("production");
     const refused = await team.developer.get("/dashboard/production/customers");

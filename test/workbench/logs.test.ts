@@ -129,10 +129,18 @@ describe("the request log of real requests", () => {
       "from=yesterday",
       "before=nope",
       "key=a%20b",
+      "version=v2",
+      `route=/${"r".repeat(200)}`,
+      `request_id=${"q".repeat(129)}`,
     ]) {
       const html = await page(team, `/dashboard/sandbox/logs?${query}`, 400);
       expect(html, query).toContain(query.split("=")[0] as string);
     }
+  });
+
+  it("answers 404 for a request id it cannot hold, as for one it does not", async () => {
+    const html = await page(team, `/dashboard/sandbox/logs/${"q".repeat(129)}`, 404);
+    expect(html).toContain("in the last 30 days");
   });
 });
 
