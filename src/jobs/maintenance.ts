@@ -91,28 +91,20 @@ async function maintainShard(
 }
 
 /** Re-sends the renders of the shard whose message was lost; answers how many. */
-async function resendLostRenders(env: Bindings, db: Database, shard: string, now: Date) {
-  let resent = 0;
-  for (let i = 0; i < MAX_BATCHES; i++) {
+const resendLostRenders = (env: Bindings, db: Database, shard: string, now: Date) =>
+  drain(async () => {
     const lost = await overdueRenders(db, shard, now, SWEEP_GRACE_MS, PER_BATCH);
     await sendMessages(env.STATEMENT_RENDERS, lost);
-    resent += lost.length;
-    if (lost.length < PER_BATCH) break;
-  }
-  return resent;
-}
+    return lost.length;
+  });
 
 /** Re-sends the deliveries of the shard whose message was lost; answers how many. */
-async function resendLost(env: Bindings, db: Database, shard: string, now: Date) {
-  let resent = 0;
-  for (let i = 0; i < MAX_BATCHES; i++) {
+const resendLost = (env: Bindings, db: Database, shard: string, now: Date) =>
+  drain(async () => {
     const lost = await overdueDeliveries(db, shard, now, SWEEP_GRACE_MS, PER_BATCH);
     await sendDeliveries(env.WEBHOOK_DELIVERIES, lost);
-    resent += lost.length;
-    if (lost.length < PER_BATCH) break;
-  }
-  return resent;
-}
+    return lost.length;
+  });
 
 /**
  * Seals every endpoint secret not yet sealed under the current SIGNING_SECRET, in id order, a
@@ -171,15 +163,18 @@ async function purgeRequestLogs(db: Database, now: Date): Promise<number> {
   return total;
 }
 
-/** Runs a purge of up to `perBatch` rows until it comes back short (`batches` at most). */
+/**
+ * Runs a step over up to `perBatch` rows (a purge, a re-send) until it comes back short
+ * (`batches` at most); answers how many rows it handled.
+ */
 async function drain(
-  purge: () => Promise<number>,
+  step: () => Promise<number>,
   perBatch = PER_BATCH,
   batches = MAX_BATCHES,
 ): Promise<number> {
   let total = 0;
   for (let i = 0; i < batches; i++) {
-    const n = await purge();
+    const n = await step();
     total += n;
     if (n < perBatch) break;
   }
