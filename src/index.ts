@@ -1,8 +1,9 @@
 // Wiring only. A partner request runs: request context → CORS → (a route's reads planned from the
-// request alone) → authenticate (on the shard the key names) → resolve version → (writes paused
-// while the partner's data moves) → the route exists in that version → scope → product → handler
-// (canonical model) → the version bundle reshapes the body → response, recorded for the request
-// log. The bundle is an argument, so a test can serve another.
+// request alone) → authenticate (on the shard the key names) → resolve version → rate limits →
+// (writes paused while the partner's data moves) → the route exists in that version → scope →
+// product → (the Idempotency-Key of a POST) → handler (canonical model) → the version bundle
+// reshapes the body → response, recorded for the request log. The bundle is an argument, so a
+// test can serve another.
 import { Hono } from "hono";
 import type { AppEnv } from "./app/context";
 import { corsFor } from "./app/cors";
