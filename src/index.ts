@@ -1,8 +1,9 @@
 // Wiring only. A partner request runs: request context → CORS → (a route's reads planned from the
-// request alone) → authenticate (on the shard the key names) → resolve version → (writes paused
-// while the partner's data moves) → the route exists in that version → scope → product → handler
-// (canonical model) → the version bundle reshapes the body → response, recorded for the request
-// log. The bundle is an argument, so a test can serve another.
+// request alone) → authenticate (on the shard the key names) → resolve version → rate limits →
+// (writes paused while the partner's data moves) → the route exists in that version → scope →
+// product → (the Idempotency-Key of a POST) → handler (canonical model) → the version bundle
+// reshapes the body → response, recorded for the request log. The bundle is an argument, so a
+// test can serve another.
 import { Hono } from "hono";
 import type { AppEnv } from "./app/context";
 import { corsFor } from "./app/cors";
@@ -40,7 +41,7 @@ export function createApp(bundle: VersionBundle, options: AppOptions = {}): Hono
   // Every /v2 request of a caller that authenticates is recorded after its response.
   const record = requestRecorder(createRequestLogSender(options.requestLogGatherMs));
 
-  app.use("*", requestContext(bundle, createVersionUsage(options)));
+  app.use("*", requestContext(bundle, createVersionUsage(options), record));
   app.use("/v2/*", (c, next) => corsFor(c.env)(c, next));
 
   // Unauthenticated surfaces.
@@ -53,10 +54,10 @@ export function createApp(bundle: VersionBundle, options: AppOptions = {}): Hono
   // Each route runs the whole pipeline in one handler (app/route.ts, `partnerRoute`): its read
   // plan (a statements page plans its reads first, so that they are the key lookup's own
   // statement), authenticate, resolve version, rate limits, the route in that version, scope,
-  // product, idempotency, handler, and the request log's record of the response. Any other /v2
-  // request is authenticated and versioned, then 404.
-  for (const route of ROUTES) app.on(route.method, route.path, partnerRoute(route, record));
-  app.all("/v2/*", partnerRoute(null, record));
+  // product, idempotency, handler; the request context records the response for the request log.
+  // Any other /v2 request is authenticated and versioned, then 404.
+  for (const route of ROUTES) app.on(route.method, route.path, partnerRoute(route));
+  app.all("/v2/*", partnerRoute(null));
 
   app.notFound((c) => renderError(routeNotFound(c.req.method, c.req.path), c));
   app.onError(renderError);

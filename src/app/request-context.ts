@@ -1,5 +1,6 @@
 // Outermost middleware: the app's bundle and usage counters, request id, per-request dependencies;
-// then the security headers on the answer, and one JSON log line per request.
+// then, once the answer is final (an error's rendered included), the record of a partner API
+// request for the request log, the security headers, and one JSON log line per request.
 import type { Context, MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
 import { newQueryStats } from "../db/client";
@@ -51,10 +52,23 @@ export function routeOf(c: Parameters<MiddlewareHandler<AppEnv>>[0]): string {
   return handlers.at(-1)?.path ?? "(unmatched)";
 }
 
-/** The middleware of an app serving `bundle`, counting its requests in `versionUsage`. */
+/**
+ * Records a request once its response is built (the request log): called before the request is
+ * handled, it answers what to call with the response, or null when this request is not recorded.
+ */
+export type RequestRecorder = (c: Context<AppEnv>) => ((response: Response) => void) | null;
+
+/** A partner API path: what `app.all("/v2/*")` matches. */
+const PARTNER_API = /^\/v2(\/|$)/;
+
+/**
+ * The middleware of an app serving `bundle`, counting its requests in `versionUsage`, and handing
+ * each partner API request's response to `record`.
+ */
 export function requestContext(
   bundle: VersionBundle,
   versionUsage: VersionUsage,
+  record?: RequestRecorder,
 ): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
     const started = performance.now();
@@ -70,9 +84,11 @@ export function requestContext(
     c.set("signer", signerFor(c.env.SIGNING_SECRET ?? "", c.env.SIGNING_SECRET_PREVIOUS));
     c.set("documents", openDocumentStore(c.env.PDFS));
     c.set("now", () => new Date());
+    const recorded = record && PARTNER_API.test(c.req.path) ? record(c) : null;
 
     await next();
 
+    recorded?.(c.res);
     setSecurityHeaders(c);
     c.res.headers.set("x-request-id", requestId);
     console.log(

@@ -234,26 +234,16 @@ function planReads(c: Context<AppEnv>, route: Route): void {
 }
 
 /**
- * Records a request once its response is built (the request log): called as the pipeline starts,
- * it answers what to call with the response, or null when this request is not recorded.
- */
-export type RequestRecorder = (c: Context<AppEnv>) => ((response: Response) => void) | null;
-
-/**
  * The /v2 pipeline of a route, in one handler: its read plan, then authentication (on the shard
  * the key names, which becomes the request's database), the version, the rate limits, writes
  * paused while the partner's data moves to another shard, the route existing in that version and
  * for the key's environment (or it answers exactly as an unknown route, before any other check),
  * scope, product, the Idempotency-Key of a served POST, and the handler. Without a route, the
- * pipeline of any other /v2 request: authenticated and versioned, then 404. With `record`, the
- * response, an error's included, is handed to it before it leaves.
+ * pipeline of any other /v2 request: authenticated and versioned, then 404.
  */
-export function partnerRoute(
-  route: Route | null,
-  record?: RequestRecorder,
-): MiddlewareHandler<AppEnv> {
+export function partnerRoute(route: Route | null): MiddlewareHandler<AppEnv> {
   const idempotency = route?.method === "POST" && route.implemented;
-  const run = async (c: Context<AppEnv>): Promise<Response | undefined> => {
+  return async (c) => {
     if (route) planReads(c, route);
     await authenticate(c);
     resolveVersion(c);
@@ -271,14 +261,6 @@ export function partnerRoute(
         c.res = await answer(c, () => route.handle(c));
       })) ?? undefined
     );
-  };
-  if (!record) return run;
-  return async (c) => {
-    const recorded = record(c);
-    if (!recorded) return run(c);
-    const response = await answer(c, async () => (await run(c)) ?? c.res);
-    recorded(response);
-    return response;
   };
 }
 

@@ -106,19 +106,12 @@ async function maintainShard(
  * Re-sends, page by page, the work of the shard whose queue message was lost (deliveries or
  * renders overdue by the grace period); answers how many.
  */
-async function resendOverdue<Ref>(
-  queue: Queue,
-  overdue: (limit: number) => Promise<readonly Ref[]>,
-): Promise<number> {
-  let resent = 0;
-  for (let i = 0; i < MAX_BATCHES; i++) {
+const resendOverdue = <Ref>(queue: Queue, overdue: (limit: number) => Promise<readonly Ref[]>) =>
+  drain(async () => {
     const lost = await overdue(PER_BATCH);
     await sendMessages(queue, lost);
-    resent += lost.length;
-    if (lost.length < PER_BATCH) break;
-  }
-  return resent;
-}
+    return lost.length;
+  });
 
 /**
  * Seals every endpoint secret not yet sealed under the current SIGNING_SECRET, in id order, a
@@ -176,15 +169,18 @@ async function purgeRequestLogs(db: Database, now: Date): Promise<number> {
   return total;
 }
 
-/** Runs a purge of up to `perBatch` rows until it comes back short (`batches` at most). */
+/**
+ * Runs a step over up to `perBatch` rows (a purge, a re-send) until it comes back short
+ * (`batches` at most); answers how many rows it handled.
+ */
 async function drain(
-  purge: () => Promise<number>,
+  step: () => Promise<number>,
   perBatch = PER_BATCH,
   batches = MAX_BATCHES,
 ): Promise<number> {
   let total = 0;
   for (let i = 0; i < batches; i++) {
-    const n = await purge();
+    const n = await step();
     total += n;
     if (n < perBatch) break;
   }

@@ -20,8 +20,8 @@ const DEFAULT_FROM = "Card Statements Dashboard <dashboard@localhost>";
 const DEFAULT_MAIL_API_URL = "https://api.resend.com/emails";
 
 /**
- * Keeps mail in the directory database and prints one line per mail with its links (what `npm start` shows), for local
- * runs only: it holds live sign-in links.
+ * Keeps mail in the directory database and prints one line per mail with its links (what
+ * `npm start` shows), for local runs only: it holds live sign-in links.
  */
 function outboxMailer(env: Bindings): Mailer {
   return {

@@ -17,8 +17,7 @@ import { ApiError } from "../app/errors";
 import { versionHeader } from "../app/headers";
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from "../app/idempotency";
 import { readBoundedBody } from "../app/read-body";
-import { pathAndQuery, routeOf } from "../app/request-context";
-import type { RequestRecorder } from "../app/route";
+import { pathAndQuery, type RequestRecorder, routeOf } from "../app/request-context";
 import { redactBody, redactPath, redactText } from "../domain/redaction";
 import {
   cutText,
@@ -197,7 +196,7 @@ async function keptBodies(
 const NO_BODIES = { request_body: null, response_body: null };
 
 /**
- * The recorder of every `/v2` request (the pipeline calls it, app/route.ts): once the response is
+ * The recorder of every `/v2` request (the request context calls it): once the response is
  * built, records the request of a caller that authenticated (see the module comment). Without the
  * REQUEST_LOGS queue it records nothing at all.
  */

@@ -10,7 +10,7 @@ import { adminEmailsOf } from "../db/users";
 import { encodeIdSuffix } from "../domain/ids";
 import { nextRetryDelay } from "../domain/retry-schedule";
 import type { SecretSealer } from "../domain/secret-sealing";
-import { createSigner } from "../domain/signing";
+import { signerFor } from "../domain/signing";
 import { signingSecrets } from "../domain/webhook-endpoint";
 import { signWebhook } from "../domain/webhook-signature";
 import { webhookUrlProblem } from "../domain/webhook-url";
@@ -88,7 +88,7 @@ async function attemptDelivery(d: Delivery, ref: DeliveryRef): Promise<Verdict> 
   const { endpoint } = claim;
   const secrets = await openSecrets(d.sealer, ref.endpoint_id, endpoint);
   const event = await renderEvent(claim.event, {
-    signer: createSigner(d.env.SIGNING_SECRET ?? ""),
+    signer: signerFor(d.env.SIGNING_SECRET ?? "", d.env.SIGNING_SECRET_PREVIOUS),
     origin: endpoint.apiOrigin,
     now,
     shard: d.shard,

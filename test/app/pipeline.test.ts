@@ -313,6 +313,53 @@ describe("routes and cross-cutting headers", () => {
     expect(other.headers.get("access-control-allow-origin")).toBeNull();
   });
 
+  it("answers CORS on preflights, errors and replays alike, and varies by Origin with a list", async () => {
+    const preflight = await request("/v2/keys", {
+      method: "OPTIONS",
+      headers: { origin: "https://partner.example", "access-control-request-method": "POST" },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get("access-control-max-age")).toBe("600");
+    expect(preflight.headers.get("access-control-allow-methods")).toBe(
+      "GET,POST,PUT,DELETE,OPTIONS",
+    );
+    expect(preflight.headers.get("access-control-allow-headers")).toContain("Idempotency-Key");
+    expect(preflight.headers.get("vary")).toBe("Access-Control-Request-Headers");
+    expect(await preflight.text()).toBe("");
+
+    // An error is readable by the browser too: the headers are on the response onError renders.
+    const denied = await request("/v2/keys", { headers: { origin: "https://partner.example" } });
+    expect(denied.status).toBe(401);
+    expect(denied.headers.get("access-control-allow-origin")).toBe("*");
+    expect(denied.headers.get("access-control-expose-headers")).toContain("Retry-After");
+    expect(denied.headers.has("vary")).toBe(false);
+
+    // A replayed response carries them as the first one did, with the replay marker exposed.
+    const f = await seedAccount();
+    const post = () =>
+      api("/v2/keys", {
+        key: f.key,
+        method: "POST",
+        headers: { origin: "https://partner.example", "Idempotency-Key": "cors-replay" },
+        body: { name: "cors" },
+      });
+    await expectJson(await post(), 201);
+    const replay = await post();
+    expect(replay.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(replay.headers.get("access-control-allow-origin")).toBe("*");
+    expect(replay.headers.get("access-control-expose-headers")).toContain("Idempotent-Replayed");
+
+    // With a list of origins, every answer depends on Origin, so caches must key on it.
+    const listed = await fetchWithEnv(
+      "/v2/keys",
+      { headers: { origin: "https://a.example" } },
+      { CORS_ALLOWED_ORIGINS: "https://a.example, https://b.example" },
+    );
+    expect(listed.status).toBe(401);
+    expect(listed.headers.get("access-control-allow-origin")).toBe("https://a.example");
+    expect(listed.headers.get("vary")).toBe("Origin");
+  });
+
   it("uses the configured brand word in header names", async () => {
     const f = await seedAccount({ statements: 1 });
     const res = await fetchWithEnv(

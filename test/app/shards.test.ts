@@ -6,6 +6,7 @@ import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { generateApiKey, hashApiKey, parseApiKey, withChecksum } from "../../src/domain/api-keys";
 import { fromBase64Url, toBase64Url } from "../../src/domain/encoding";
+import { createSigner } from "../../src/domain/signing";
 import app from "../../src/index";
 import { api, expectJson, operator } from "../support/api";
 import { fetchWithEnv } from "../support/app-env";
@@ -202,6 +203,46 @@ describe("page tokens and PDF links name their shard, signed", () => {
     const altered = await request(`${url.pathname}${url.search}`);
     const body = await expectJson<{ error: { type: string; message: string } }>(altered, 403);
     expect(body.error).toEqual({ type: "FORBIDDEN_ERROR", message: "This link is not valid." });
+  });
+
+  it("keeps page tokens and PDF links issued before shards (no code) working on the first shard", async () => {
+    const shard = SHARDS[0] as string;
+    const f = partnerOn(shard);
+    const signer = createSigner(env.SIGNING_SECRET as string);
+    const keyId = await signer.keyId();
+    // A page token of the old format: its payload the position alone, a JSON pair.
+    const first = await expectJson<{ data: { statement_id: string }[] }>(
+      await api(statementsPath(f, "?limit=1"), { key: f.key }),
+      200,
+    );
+    const [newest] = await shardDatabase(shard)
+      .prepare("SELECT period_end_date AS p FROM statements WHERE statement_id = ?")
+      .bind(first.data[0]?.statement_id)
+      .raw<[string]>();
+    const pair = [newest?.[0], first.data[0]?.statement_id];
+    const payload = toBase64Url(new TextEncoder().encode(JSON.stringify(pair)));
+    const binding = [f.partnerId, "sandbox", f.merchantKey, f.customerId, f.accountId];
+    const mac = await signer.sign("statement-page:v1", [...binding, payload]);
+    const next = await expectJson<{ data: { statement_id: string }[] }>(
+      await api(statementsPath(f, `?limit=1&starting_after=${payload}.${mac}.${keyId}`), {
+        key: f.key,
+      }),
+      200,
+    );
+    expect(next.data[0]?.statement_id).toBe(`${f.accountId}_st_002`);
+
+    // A PDF link of the old format: its signature the MAC alone, with no shard code signed.
+    const statementId = `${f.accountId}_st_001`;
+    const upload = await operator("PUT", `/statements/${statementId}/pdf`, pdfBytes("old"), {
+      "content-type": "application/pdf",
+    });
+    expect(upload.status).toBe(204);
+    const expires = String(Date.now() + 60_000);
+    const signature = await signer.sign("statement-pdf:v1", [statementId, expires]);
+    const path = `/files/statements/${statementId}/pdf`;
+    const served = await request(`${path}?expires=${expires}&signature=${signature}&kid=${keyId}`);
+    expect(served.status).toBe(200);
+    expect(new Uint8Array(await served.arrayBuffer())).toEqual(pdfBytes("old"));
   });
 });
 

@@ -1,18 +1,18 @@
-// Signatures and key hashes are computed in JavaScript (fast-sha256); what they compute must be,
-// byte for byte, what WebCrypto computes, so that every stored key hash, issued page token and
-// issued link stays valid. Each output is compared with crypto.subtle's for inputs that take every
-// path: short and multi-block messages, non-ASCII text, secrets longer than a SHA-256 block, and a
-// prepared HMAC state used again and again.
+// Signatures, key ids and key hashes are computed in JavaScript (fast-sha256); what they compute
+// must be, byte for byte, what WebCrypto computes, so that every stored key hash, issued page
+// token, issued link and sealed secret's key id stays valid. Each output is compared with
+// crypto.subtle's for inputs that take every path: short and multi-block messages, non-ASCII
+// text, secrets longer than a SHA-256 block, and a prepared HMAC state used again and again.
 import { describe, expect, it } from "vitest";
 import { sha256Hex, toBase64Url } from "../../src/domain/encoding";
-import { createSigner, signerFor } from "../../src/domain/signing";
+import { createSigner, keyIdOf, signerFor } from "../../src/domain/signing";
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 const hex = (bytes: ArrayBuffer) =>
   [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, "0")).join("");
 
-/** WebCrypto's HMAC-SHA-256 of the JSON array [purpose, ...parts], URL-safe base64. */
-async function webCryptoMac(secret: string, purpose: string, parts: string[]): Promise<string> {
+/** WebCrypto's HMAC-SHA-256 of `text`, URL-safe base64. */
+async function webCryptoHmac(secret: string, text: string): Promise<string> {
   const key = await crypto.subtle.importKey(
     "raw",
     utf8(secret),
@@ -20,9 +20,12 @@ async function webCryptoMac(secret: string, purpose: string, parts: string[]): P
     false,
     ["sign"],
   );
-  const mac = await crypto.subtle.sign("HMAC", key, utf8(JSON.stringify([purpose, ...parts])));
-  return toBase64Url(new Uint8Array(mac));
+  return toBase64Url(new Uint8Array(await crypto.subtle.sign("HMAC", key, utf8(text))));
 }
+
+/** WebCrypto's HMAC-SHA-256 of the JSON array [purpose, ...parts], URL-safe base64. */
+const webCryptoMac = (secret: string, purpose: string, parts: string[]) =>
+  webCryptoHmac(secret, JSON.stringify([purpose, ...parts]));
 
 const SECRETS = [
   "a-signing-secret-of-exactly-32ch",
@@ -50,6 +53,14 @@ describe("HMAC signing in JavaScript", () => {
         // The state prepared for the secret is reused: the same input signs the same again.
         expect(await signer.sign("statement-pdf:v1", parts)).toBe(expected);
       }
+    }
+  });
+
+  it("names each secret by the key id WebCrypto computes, as every stored id was", async () => {
+    for (const secret of SECRETS) {
+      const expected = (await webCryptoHmac(secret, "signing-key-id")).slice(0, 8);
+      expect(await createSigner(secret).keyId()).toBe(expected);
+      expect(await keyIdOf(secret)).toBe(expected);
     }
   });
 

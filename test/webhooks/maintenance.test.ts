@@ -1,9 +1,14 @@
 // What keeps webhook delivery whole over time: the five-minute sweep re-sends deliveries whose
 // queue message was lost and purges old events and idempotency keys; the retry schedule spans the
 // whole window; a disabled endpoint's notice reaches the partner's Admins.
-import { createMessageBatch, createScheduledController } from "cloudflare:test";
+import {
+  createExecutionContext,
+  createMessageBatch,
+  createScheduledController,
+  getQueueResult,
+} from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { bundle } from "../../src/canonical/bundle";
 import type { DeliveryRef } from "../../src/db/event-writes";
 import { MAX_DELAY_SECONDS, nextRetryDelay } from "../../src/domain/retry-schedule";
@@ -14,7 +19,13 @@ import { notifyEndpointDisabled } from "../../src/webhooks/disabled-notice";
 import { api, expectJson } from "../support/api";
 import { seedTeam } from "../support/dashboard";
 import { importData, monthlyStatement, seedAccount, uniqueId } from "../support/fixtures";
-import { countOnEveryShard, partnerDatabase, shardDatabase, shardOf } from "../support/shards";
+import {
+  countOnEveryShard,
+  otherShard,
+  partnerDatabase,
+  shardDatabase,
+  shardOf,
+} from "../support/shards";
 import { RECEIVER, type Receiver, startReceiver } from "../support/webhook-receiver";
 
 let receiver: Receiver;
@@ -145,6 +156,49 @@ describe("the maintenance cron's other purges", () => {
     // The Admin's live session is untouched.
     expect((await team.admin.get("/dashboard/sandbox/keys")).status).toBe(200);
     expect((await team.developer.get("/dashboard/sandbox/keys")).status).not.toBe(200);
+  });
+});
+
+describe("the delivery consumer", () => {
+  const message = (body: DeliveryRef) =>
+    createMessageBatch("webhook-deliveries", [
+      { id: uniqueId("m"), timestamp: new Date(), attempts: 1, body },
+    ]);
+
+  it("waits 30 s while the partner moves, and drops a message whose partner exists nowhere", async () => {
+    const f = await seedAccount();
+    const shard = await shardOf(f.partnerId);
+    const db = shardDatabase(shard);
+    const ref = {
+      event_id: uniqueId("evt"),
+      endpoint_id: uniqueId("we"),
+      generation: 0,
+      partner_id: f.partnerId,
+      shard,
+    };
+    const setMoving = (to: string | null) =>
+      db
+        .prepare("UPDATE partners SET moving_to = ? WHERE partner_id = ?")
+        .bind(to, f.partnerId)
+        .run();
+    await setMoving(otherShard(shard));
+    try {
+      const moving = message(ref);
+      const retry = vi.spyOn(moving.messages[0] as Message<DeliveryRef>, "retry");
+      await webhookConsumer(bundle)(moving as MessageBatch<DeliveryRef>, env);
+      expect(retry.mock.calls).toEqual([[{ delaySeconds: 30 }]]);
+      const waited = await getQueueResult(moving, createExecutionContext());
+      expect(waited.retryMessages.map((m) => m.msgId)).toEqual([moving.messages[0]?.id]);
+      expect(waited.explicitAcks).toEqual([]);
+    } finally {
+      await setMoving(null);
+    }
+
+    const unknown = message({ ...ref, partner_id: uniqueId("nobody") });
+    await webhookConsumer(bundle)(unknown as MessageBatch<DeliveryRef>, env);
+    const dropped = await getQueueResult(unknown, createExecutionContext());
+    expect(dropped.explicitAcks).toEqual([unknown.messages[0]?.id]);
+    expect(dropped.retryMessages).toEqual([]);
   });
 });
 
