@@ -3,6 +3,7 @@
 // guards that refuse what another import changed between that read and the write.
 import type { Database } from "../db/client";
 import { type DeliveryRef, deliveriesOf } from "../db/event-writes";
+import { hasMessage } from "../db/storage";
 import { type RenderRef, renderRefsOf } from "../documents/render-store";
 import type { Actor } from "../domain/audit";
 import type { ImportPayload, StatementInput } from "../domain/import-payload";
@@ -187,24 +188,17 @@ export async function importPayload(
 
 /** Why a guard refused the batch: another import changed the same rows meanwhile. */
 function concurrentChange(err: unknown): string | null {
-  if (hasCause(err, "statement_figures_immutable")) {
+  if (hasMessage(err, "statement_figures_immutable")) {
     return (
       "statements: another import stored a statement of this payload with other figures " +
       "meanwhile; a closed statement's figures never change"
     );
   }
-  if (OWNERSHIP_GUARDS.some((column) => hasCause(err, `NOT NULL constraint failed: ${column}`))) {
+  if (OWNERSHIP_GUARDS.some((column) => hasMessage(err, `NOT NULL constraint failed: ${column}`))) {
     return (
       "another import stored a customer, account or product of this payload under another " +
       "owner meanwhile; customers, accounts and products never change owner"
     );
   }
   return null;
-}
-
-function hasCause(err: unknown, text: string): boolean {
-  for (let e: unknown = err; e instanceof Error; e = e.cause) {
-    if (e.message.includes(text)) return true;
-  }
-  return false;
 }
