@@ -73,10 +73,9 @@ export async function requirePartner(
   partnerId: string,
   access: "read" | "write" = "read",
 ): Promise<string> {
-  const found = await locatePartner(c.get("shards"), partnerId);
-  const name = found && (await partnerName(found.db, partnerId));
-  if (!found || name === null) throw partnerNotFound(partnerId);
-  usePartner(c, found, access);
+  await usePartnerShard(c, partnerId, access);
+  const name = await partnerName(c.get("db"), partnerId);
+  if (name === null) throw partnerNotFound(partnerId);
   return name;
 }
 
