@@ -2,8 +2,6 @@
 // asked at once (a fan-out, bounded), and only a partner's live copy answers: the copy a move
 // left behind on its old shard does not. Ids are unique across shards (the import refuses an id
 // another shard holds), so at most one shard answers.
-import { type SQL, sql } from "drizzle-orm";
-import { prepared } from "./batch";
 import type { Database } from "./client";
 import { jsonChunks } from "./json-rows";
 import { acrossShards, type PartnerDatabase, type Shards } from "./shards";
@@ -12,66 +10,32 @@ import { acrossShards, type PartnerDatabase, type Shards } from "./shards";
 export type Found = PartnerDatabase & { partnerId: string };
 
 /**
- * The one live copy `owner` finds (it selects `partner_id` and `moving_to` of the id's row,
- * joined to its partner as `p`), or null. Every shard must answer (an id may be on the one that
- * does not): else ShardsUnavailableError.
+ * The one live copy of the `kind` with this id (see `ownersOf`), or null. Every shard must answer
+ * (an id may be on the one that does not): else ShardsUnavailableError.
  */
-async function findOwner(shards: Shards, owner: SQL): Promise<Found | null> {
-  const results = await acrossShards(shards, async (db) => {
-    const { results } = await prepared(db, sql`${owner} AND p.moved_to IS NULL`).all<{
-      partner_id: string;
-      moving_to: string | null;
-    }>();
-    return results[0] ?? null;
-  });
-  const found = results.flatMap(({ shard, result }) =>
-    result
-      ? [
-          {
-            db: shards.open(shard) as Database,
-            shard,
-            moving: result.moving_to !== null,
-            partnerId: result.partner_id,
-          },
-        ]
-      : [],
-  );
-  return liveCopies(found)[0] ?? null;
+async function findOwner(shards: Shards, kind: OwnedKind, id: string): Promise<Found | null> {
+  const owners = await ownersOf(shards, { [kind]: new Set([id]) });
+  const [owner] = owners.get(ownedKey(kind, id)) ?? [];
+  return owner ? { ...owner, db: shards.open(owner.shard) as Database } : null;
 }
 
 /** The shard holding the statement (its partner's live copy), or null. */
-export async function findStatement(shards: Shards, statementId: string): Promise<Found | null> {
-  return findOwner(
-    shards,
-    sql`SELECT a.partner_id, p.moving_to FROM statements s
-      JOIN accounts a ON a.account_id = s.account_id
-      JOIN partners p ON p.partner_id = a.partner_id
-      WHERE s.statement_id = ${statementId}`,
-  );
+export function findStatement(shards: Shards, statementId: string): Promise<Found | null> {
+  return findOwner(shards, "statement", statementId);
 }
 
 /** The shard holding the product with this merchant key (its partner's live copy), or null. */
-export async function findProduct(shards: Shards, merchantKey: string): Promise<Found | null> {
-  return findOwner(
-    shards,
-    sql`SELECT x.partner_id, p.moving_to FROM products x
-      JOIN partners p ON p.partner_id = x.partner_id
-      WHERE x.merchant_key = ${merchantKey}`,
-  );
+export function findProduct(shards: Shards, merchantKey: string): Promise<Found | null> {
+  return findOwner(shards, "product", merchantKey);
 }
 
 /** The shard holding the API key with this id (its partner's live copy), or null. */
-export async function findKey(shards: Shards, keyId: string): Promise<Found | null> {
-  return findOwner(
-    shards,
-    sql`SELECT k.partner_id, p.moving_to FROM api_keys k
-      JOIN partners p ON p.partner_id = k.partner_id
-      WHERE k.key_id = ${keyId}`,
-  );
+export function findKey(shards: Shards, keyId: string): Promise<Found | null> {
+  return findOwner(shards, "key", keyId);
 }
 
-/** What an import may name: the kinds of ids whose owners a fan-out looks up. */
-export type OwnedKind = "partner" | "product" | "customer" | "account" | "statement";
+/** The kinds of ids whose owners a fan-out looks up: what an import may name, and keys. */
+export type OwnedKind = "partner" | "product" | "customer" | "account" | "statement" | "key";
 
 /** A row an id names on some shard: the partner owning it there, and whether a move freezes it. */
 export interface Owner {
@@ -95,6 +59,8 @@ const OWNERS: Record<OwnedKind, string> = {
   statement: `SELECT 'statement' AS kind, s.statement_id AS id, a.partner_id, p.moving_to
     FROM statements s JOIN accounts a ON a.account_id = s.account_id
     JOIN partners p ON p.partner_id = a.partner_id WHERE ${idsIn("s.statement_id")}`,
+  key: `SELECT 'key' AS kind, k.key_id AS id, k.partner_id, p.moving_to
+    FROM api_keys k JOIN partners p ON p.partner_id = k.partner_id WHERE ${idsIn("k.key_id")}`,
 };
 
 /**
@@ -104,11 +70,11 @@ const OWNERS: Record<OwnedKind, string> = {
  */
 export async function ownersOf(
   shards: Shards,
-  ids: Record<OwnedKind, ReadonlySet<string>>,
+  ids: Partial<Record<OwnedKind, ReadonlySet<string>>>,
 ): Promise<Map<string, Owner[]>> {
   const statements: { kind: OwnedKind; chunk: string }[] = [];
   for (const kind of Object.keys(OWNERS) as OwnedKind[]) {
-    for (const chunk of jsonChunks(ids[kind], (id) => id)) statements.push({ kind, chunk });
+    for (const chunk of jsonChunks(ids[kind] ?? [], (id) => id)) statements.push({ kind, chunk });
   }
   const owners = new Map<string, Owner[]>();
   if (statements.length === 0) return owners;

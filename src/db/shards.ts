@@ -52,8 +52,13 @@ export function openShards(env: { DIRECTORY: D1Database }, stats: QueryStats): S
     }
     return db;
   };
+  let codes: string[] | undefined;
   return {
-    codes: shardCodes(env),
+    // Read from the bindings only by what reaches every shard: never on a partner's request.
+    get codes() {
+      codes ??= shardCodes(env);
+      return codes;
+    },
     open(code) {
       const binding = shardBinding(env, code);
       return binding ? open(code, binding) : null;

@@ -25,9 +25,10 @@ export class PartnerMovingError extends StorageUnavailableError {
 
 const PARTNER_MOVING = "partner_moving";
 
-function hasMessage(err: unknown, text: string): boolean {
+/** Whether the message of `err`, or of anything it wraps, contains `text` (or matches it). */
+export function hasMessage(err: unknown, text: string | RegExp): boolean {
   for (let e: unknown = err; e instanceof Error; e = e.cause) {
-    if (e.message.includes(text)) return true;
+    if (typeof text === "string" ? e.message.includes(text) : text.test(e.message)) return true;
   }
   return false;
 }
@@ -36,13 +37,6 @@ function hasMessage(err: unknown, text: string): boolean {
 const STATEMENT_ERROR =
   /constraint failed|SQLITE_CONSTRAINT|SQLITE_MISMATCH|SQLITE_RANGE|SQLITE_TOOBIG|D1_TYPE_ERROR|no such (table|column|function)|syntax error|too many SQL variables|statement_figures_immutable|idempotency_lease_lost/i;
 
-function isStatementError(err: unknown): boolean {
-  for (let e: unknown = err; e instanceof Error; e = e.cause) {
-    if (STATEMENT_ERROR.test(e.message)) return true;
-  }
-  return false;
-}
-
 /**
  * The error a storage call should raise: a move's fence as PartnerMovingError, statement errors
  * as they are, the rest as outages.
@@ -50,7 +44,7 @@ function isStatementError(err: unknown): boolean {
 export function storageFailure(err: unknown): unknown {
   if (err instanceof StorageUnavailableError) return err;
   if (hasMessage(err, PARTNER_MOVING)) return new PartnerMovingError(err);
-  return isStatementError(err) ? err : new StorageUnavailableError(err);
+  return hasMessage(err, STATEMENT_ERROR) ? err : new StorageUnavailableError(err);
 }
 
 /** Runs one storage call, raising its failure as `storageFailure` classifies it. */

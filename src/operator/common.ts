@@ -50,6 +50,21 @@ export async function useProductShard(c: Context<AppEnv>, merchantKey: string): 
 }
 
 /**
+ * The partner's shard, where the directory places it, as the request's database: 404 when the
+ * directory knows no such partner, 503 for a `write` while a move freezes it. For a route whose
+ * own read of the partner answers 404 when the shard does not hold it after all.
+ */
+export async function usePartnerShard(
+  c: Context<AppEnv>,
+  partnerId: string,
+  access: "read" | "write" = "read",
+): Promise<void> {
+  const found = await locatePartner(c.get("shards"), partnerId);
+  if (!found) throw partnerNotFound(partnerId);
+  usePartner(c, found, access);
+}
+
+/**
  * The partner's name, with its shard opened as the request's database; 404 when there is no such
  * partner, 503 for a `write` while a move freezes it.
  */
@@ -58,10 +73,9 @@ export async function requirePartner(
   partnerId: string,
   access: "read" | "write" = "read",
 ): Promise<string> {
-  const found = await locatePartner(c.get("shards"), partnerId);
-  const name = found && (await partnerName(found.db, partnerId));
-  if (!found || name === null) throw partnerNotFound(partnerId);
-  usePartner(c, found, access);
+  await usePartnerShard(c, partnerId, access);
+  const name = await partnerName(c.get("db"), partnerId);
+  if (name === null) throw partnerNotFound(partnerId);
   return name;
 }
 

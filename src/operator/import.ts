@@ -3,6 +3,7 @@
 // guards that refuse what another import changed between that read and the write.
 import type { Database } from "../db/client";
 import { type DeliveryRef, deliveriesOf } from "../db/event-writes";
+import { hasMessage } from "../db/storage";
 import { type RenderRef, renderRefsOf } from "../documents/render-store";
 import type { Actor } from "../domain/audit";
 import type { ImportPayload, StatementInput } from "../domain/import-payload";
@@ -12,7 +13,7 @@ import {
   STATEMENT_COLUMNS,
   type StoredStatement,
 } from "./import-existing";
-import { OWNERSHIP_GUARDS, writesOf } from "./import-writes";
+import { type ImportWrites, OWNERSHIP_GUARDS, writesOf } from "./import-writes";
 
 /** Who an import's audit rows name when the caller does not say. */
 const OPERATOR: Actor = { type: "operator", id: null, label: "operator", ip: null };
@@ -116,61 +117,79 @@ function review(payload: ImportPayload, existing: Existing, now: Date) {
 }
 
 /**
+ * What an import's review found: the import's counts and its writes, for one atomic batch, or a
+ * refusal with every problem named, nothing written: `invalid` for bad references, `conflict`
+ * for changes that closed statements and ownership never allow.
+ */
+export type ImportReview =
+  | ({ kind: "reviewed" } & ReviewedImport)
+  | { kind: "invalid" | "conflict"; problems: string[] };
+
+/** An import that passed its review: its counts, and its writes for one atomic batch. */
+export interface ReviewedImport {
+  counts: ImportCounts;
+  writes: ImportWrites;
+}
+
+/**
  * What an import did: applied (with the counts, the webhook deliveries its new events created and
- * the renders of its new statements, for the caller to enqueue), or refused with every problem named, nothing written: `invalid` for
- * bad references, `conflict` for changes that closed statements and ownership never allow.
+ * the renders of its new statements, for the caller to enqueue), or refused whole because another
+ * import changed the same rows between the review and the batch.
  */
 export type ImportOutcome =
   | { kind: "applied"; counts: ImportCounts; deliveries: DeliveryRef[]; renders: RenderRef[] }
-  | { kind: "invalid" | "conflict"; problems: string[] };
+  | { kind: "conflict"; problems: string[] };
 
 /** Problems listed in a refusal, at most. */
 const MAX_PROBLEMS = 50;
 
-/** What an import is applied with: its time, its author, and a new partner's saved version. */
+/** What an import is reviewed with: its time, its author, and a new partner's saved version. */
 export interface ImportContext {
   now: Date;
   /** The saved version of a partner the import creates without one. */
   defaultVersion: string;
   actor?: Actor;
-  /** The shard `db` is: the webhook deliveries the import creates name it. */
-  shard: string;
-  /** Runs once the import passed its review, just before its batch (the directory's placement). */
-  beforeWrite?: () => Promise<void>;
 }
 
 /**
- * Applies an import atomically, with a `statement.created` event for each new statement in the
- * same batch (and its render, when its product renders documents), or refuses it whole.
+ * Reviews an import against the stored rows it names (one read round trip) and builds its writes:
+ * a `statement.created` event for each new statement in the same batch (and its render, when its
+ * product renders documents). What it answers holds nothing of the payload but the writes' JSON
+ * chunks, so that a caller that lets go of the payload holds one copy of its rows while D1 works.
  */
-export async function importPayload(
+export async function reviewImport(
   db: Database,
   payload: ImportPayload,
-  { now, defaultVersion, actor = OPERATOR, shard, beforeWrite }: ImportContext,
-): Promise<ImportOutcome> {
+  { now, defaultVersion, actor = OPERATOR }: ImportContext,
+): Promise<ImportReview> {
   const existing = await readExisting(db, payload);
   const { invalid, conflicts, newStatements } = review(payload, existing, now);
   if (invalid.length > 0) return { kind: "invalid", problems: invalid.slice(0, MAX_PROBLEMS) };
   if (conflicts.length > 0) {
     return { kind: "conflict", problems: conflicts.slice(0, MAX_PROBLEMS) };
   }
-
   const counts: ImportCounts = {
     partners: payload.partners?.length ?? 0,
     customers: payload.customers?.length ?? 0,
     accounts: payload.accounts?.length ?? 0,
     statements: payload.statements?.length ?? 0,
   };
-  // From here on only the writes' JSON chunks are needed: nothing else of the payload is used
-  // across the write, so a large import holds one copy of its rows while D1 works.
-  const { writes, deliveriesFrom, rendersFrom } = writesOf(db, payload, existing, newStatements, {
-    now,
-    defaultVersion,
-    actor,
-  });
+  const writes = writesOf(db, payload, existing, newStatements, { now, defaultVersion, actor });
+  return { kind: "reviewed", counts, writes };
+}
+
+/**
+ * Applies a reviewed import on shard `shard` (which `db` is: the deliveries and renders it
+ * creates name it) in one atomic batch, after `beforeWrite` (the directory's placement).
+ */
+export async function applyImport(
+  db: Database,
+  { counts, writes: { writes, deliveriesFrom, rendersFrom } }: ReviewedImport,
+  { shard, beforeWrite }: { shard: string; beforeWrite: () => Promise<void> },
+): Promise<ImportOutcome> {
   let deliveries: DeliveryRef[] = [];
   let renders: RenderRef[] = [];
-  await beforeWrite?.();
+  await beforeWrite();
   if (writes.length > 0) {
     try {
       const results = await db.$client.batch(writes);
@@ -187,24 +206,17 @@ export async function importPayload(
 
 /** Why a guard refused the batch: another import changed the same rows meanwhile. */
 function concurrentChange(err: unknown): string | null {
-  if (hasCause(err, "statement_figures_immutable")) {
+  if (hasMessage(err, "statement_figures_immutable")) {
     return (
       "statements: another import stored a statement of this payload with other figures " +
       "meanwhile; a closed statement's figures never change"
     );
   }
-  if (OWNERSHIP_GUARDS.some((column) => hasCause(err, `NOT NULL constraint failed: ${column}`))) {
+  if (OWNERSHIP_GUARDS.some((column) => hasMessage(err, `NOT NULL constraint failed: ${column}`))) {
     return (
       "another import stored a customer, account or product of this payload under another " +
       "owner meanwhile; customers, accounts and products never change owner"
     );
   }
   return null;
-}
-
-function hasCause(err: unknown, text: string): boolean {
-  for (let e: unknown = err; e instanceof Error; e = e.cause) {
-    if (e.message.includes(text)) return true;
-  }
-  return false;
 }

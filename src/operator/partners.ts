@@ -17,7 +17,7 @@ import { ROLES } from "../domain/permissions";
 import { normalizeEmail, type User } from "../domain/user";
 import { listApiKeys } from "../keys/key-store";
 import { readOutbox } from "../mail/outbox";
-import { partnerNotFound, requirePartner, validationError } from "./common";
+import { partnerNotFound, requirePartner, usePartnerShard, validationError } from "./common";
 
 const InviteBody = z.strictObject({
   email: z.string().max(320),
@@ -84,7 +84,7 @@ export const operatorPartnerRoutes = new Hono<AppEnv>()
   // The partner, with the shard it lives on (the only answer that names one).
   .get("/operator/v1/partners/:partner_id", async (c) => {
     const partnerId = c.req.param("partner_id");
-    await requirePartner(c, partnerId);
+    await usePartnerShard(c, partnerId);
     const partner = await readPartner(c.get("db"), partnerId);
     if (!partner) throw partnerNotFound(partnerId);
     return c.json({

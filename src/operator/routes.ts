@@ -40,7 +40,7 @@ import {
   usePartner,
   validationError,
 } from "./common";
-import { importPayload } from "./import";
+import { applyImport, type ReviewedImport, reviewImport } from "./import";
 import { placeImport } from "./import-placement";
 import { operatorMoveRoutes } from "./moves";
 import { operatorPartnerRoutes } from "./partners";
@@ -86,31 +86,50 @@ function tooLarge(what: string, limit: number): ApiError {
   return new ApiError("PAYLOAD_TOO_LARGE_ERROR", `${what} is at most ${limit} bytes.`);
 }
 
+/**
+ * The import's body, read, validated, placed on its shard (which becomes the request's database)
+ * and reviewed there: its writes, or the ApiError it is refused with. The payload lives only
+ * here: once this returns, nothing holds it but the writes' JSON chunks, so that a large import
+ * holds one copy of its rows while its batch runs.
+ */
+async function placedAndReviewed(
+  c: Context<AppEnv>,
+): Promise<{ shard: string; newPartners: string[]; now: Date; reviewed: ReviewedImport }> {
+  const body = await readJsonBody(c.req.raw, {
+    maxBytes: MAX_IMPORT_BYTES,
+    tooLarge: () => tooLarge("An import body", MAX_IMPORT_BYTES),
+  });
+  const parsed = parseImportPayload(body, c.get("bundle").isSupported);
+  if (!parsed.ok) throw invalidRequest(parsed.details);
+  const shards = c.get("shards");
+  const now = c.get("now")();
+  // The one shard the import's partners live on (or new ones go to): its batch runs there.
+  const placement = await placeImport(shards, parsed.payload, () =>
+    defaultShard(shards.directory(), shards.codes),
+  );
+  if (placement.kind === "invalid") throw invalidRequest(placement.problems);
+  if (placement.kind === "conflict") throw conflict(placement.problems);
+  if (placement.kind === "moving") throw partnerMoving();
+  const { shard, newPartners } = placement;
+  usePartnerDatabase(c, shards.open(shard) as Database, shard);
+  const review = await reviewImport(c.get("db"), parsed.payload, {
+    now,
+    defaultVersion: c.get("bundle").newestReleased,
+    actor: operatorActor(c),
+  });
+  if (review.kind !== "reviewed") {
+    throw review.kind === "invalid" ? invalidRequest(review.problems) : conflict(review.problems);
+  }
+  return { shard, newPartners, now, reviewed: review };
+}
+
 export const operatorRoutes = new Hono<AppEnv>()
   .use("/operator/*", limitPerClientIp(RATE_LIMITS.operator), operatorAuth)
 
   .post("/operator/v1/import", async (c) => {
-    const body = await readJsonBody(c.req.raw, {
-      maxBytes: MAX_IMPORT_BYTES,
-      tooLarge: () => tooLarge("An import body", MAX_IMPORT_BYTES),
-    });
-    const parsed = parseImportPayload(body, c.get("bundle").isSupported);
-    if (!parsed.ok) throw invalidRequest(parsed.details);
+    const { shard, newPartners, now, reviewed } = await placedAndReviewed(c);
     const shards = c.get("shards");
-    const now = c.get("now")();
-    // The one shard the import's partners live on (or new ones go to): its batch runs there.
-    const placement = await placeImport(shards, parsed.payload, () =>
-      defaultShard(shards.directory(), shards.codes),
-    );
-    if (placement.kind === "invalid") throw invalidRequest(placement.problems);
-    if (placement.kind === "conflict") throw conflict(placement.problems);
-    if (placement.kind === "moving") throw partnerMoving();
-    const { shard, newPartners } = placement;
-    usePartnerDatabase(c, shards.open(shard) as Database, shard);
-    const outcome = await importPayload(c.get("db"), parsed.payload, {
-      now,
-      defaultVersion: c.get("bundle").newestReleased,
-      actor: operatorActor(c),
+    const outcome = await applyImport(c.get("db"), reviewed, {
       shard,
       // New partners are in the directory before their first row is on their shard.
       beforeWrite: async () => {
@@ -127,11 +146,7 @@ export const operatorRoutes = new Hono<AppEnv>()
         }
       },
     });
-    if (outcome.kind !== "applied") {
-      throw outcome.kind === "invalid"
-        ? invalidRequest(outcome.problems)
-        : conflict(outcome.problems);
-    }
+    if (outcome.kind !== "applied") throw conflict(outcome.problems);
     await enqueueDeliveries(c.env.WEBHOOK_DELIVERIES, outcome.deliveries, c.get("requestId"));
     await enqueueRenders(c.env, outcome.renders, c.get("requestId"));
     return c.json({ imported: outcome.counts });

@@ -53,6 +53,24 @@ async function listAll(f: { customerId: string; accountId: string }, key: string
   }
 }
 
+/** Repeats a partner's move call until it is done (its old copy's retirement brought forward). */
+async function finishMove(partnerId: string, to: string): Promise<MoveView> {
+  const path = `/partners/${partnerId}/move`;
+  let view: MoveView | null = null;
+  for (let calls = 0; view?.phase !== "switched" && calls < 50; calls++) {
+    view = await expectJson<MoveView>(await operator("POST", path, { shard: to }), 202);
+  }
+  expect(view?.phase).toBe("switched");
+  await env.DIRECTORY.prepare(
+    "UPDATE partner_moves SET retire_after = ? WHERE partner_id = ? AND finished_at IS NULL",
+  )
+    .bind(new Date(Date.now() - 1000).toISOString(), partnerId)
+    .run();
+  const done = await expectJson<MoveView>(await operator("POST", path, { shard: to }), 200);
+  expect(done.phase).toBe("done");
+  return done;
+}
+
 describe("the partner tables", () => {
   it("name every table of the shard schema: a new table must say whether a move copies it", () => {
     const tables = Object.values(schema)
@@ -156,16 +174,7 @@ describe("moving a partner to another shard", () => {
     expect(await shardOf(f.partnerId)).toBe(to);
 
     // The old copy is retired once every PDF link naming it has expired.
-    await env.DIRECTORY.prepare(
-      "UPDATE partner_moves SET retire_after = ? WHERE partner_id = ? AND finished_at IS NULL",
-    )
-      .bind(new Date(Date.now() - 1000).toISOString(), f.partnerId)
-      .run();
-    const done = await expectJson<MoveView>(
-      await operator("POST", `/partners/${f.partnerId}/move`, { shard: to }),
-      200,
-    );
-    expect(done.phase).toBe("done");
+    const done = await finishMove(f.partnerId, to);
 
     // Nothing lost, nothing duplicated: the statements, their events and their deliveries.
     const statements = 40 + imported.length;
@@ -248,5 +257,39 @@ describe("moving a partner to another shard", () => {
     const missing = await operator("POST", "/partners/nobody_here/move", { shard: SHARDS[1] });
     expect(missing.status).toBe(404);
     expect((await operator("GET", `/partners/${f.partnerId}/move`)).status).toBe(404);
+  });
+
+  it("refuses a bad body, a second target and a second move off the same shard while one is open", async () => {
+    const [from, to] = [SHARDS[0] as string, SHARDS[1] as string];
+    const moving = await seedAccount({ shard: from });
+    const neighbour = await seedAccount({ shard: from });
+    const path = `/partners/${moving.partnerId}/move`;
+
+    const bad = await operator("POST", path, { shard: to, max_rows: 0 });
+    expect((await expectJson<ErrorBody>(bad, 400)).error.message).toContain("max_rows");
+    expect((await operator("GET", path)).status).toBe(404);
+
+    // One row a call: the move stays open for the refusals below.
+    const started = await expectJson<MoveView>(
+      await operator("POST", path, { shard: to, max_rows: 1 }),
+      202,
+    );
+    expect(started.phase).toBe("copying");
+    expect((await expectJson<MoveView>(await operator("GET", path), 200)).phase).toBe("copying");
+
+    const elsewhere = await operator("POST", path, { shard: from });
+    expect((await expectJson<ErrorBody>(elsewhere, 409)).error.message).toContain(
+      `being moved to shard ${to}`,
+    );
+    const second = await operator("POST", `/partners/${neighbour.partnerId}/move`, { shard: to });
+    expect((await expectJson<ErrorBody>(second, 409)).error.message).toContain(
+      "one move at a time per shard",
+    );
+    expect(await shardOf(neighbour.partnerId)).toBe(from);
+
+    // Finished, the source takes the next move.
+    await finishMove(moving.partnerId, to);
+    await finishMove(neighbour.partnerId, to);
+    expect(await shardOf(neighbour.partnerId)).toBe(to);
   });
 });

@@ -268,4 +268,22 @@ describe("operator reads across shards", () => {
     });
     expect(res.status).toBe(200);
   });
+
+  it("answer 404 for a partner the directory places on a shard that does not hold it", async () => {
+    // What an import leaves when it placed a new partner and its batch then failed.
+    const placedOnly = uniqueId("placed");
+    await env.DIRECTORY.prepare(
+      "INSERT INTO partner_shards (partner_id, shard, created_at) VALUES (?, ?, ?)",
+    )
+      .bind(placedOnly, SHARDS[1], new Date().toISOString())
+      .run();
+    for (const partnerId of [placedOnly, uniqueId("nobody")]) {
+      const path = `/partners/${partnerId}`;
+      for (const res of [await operator("GET", path), await operator("GET", `${path}/keys`)]) {
+        expect((await expectJson<ErrorBody>(res, 404)).error.message).toBe(
+          `No such partner: ${JSON.stringify(partnerId)}`,
+        );
+      }
+    }
+  });
 });
