@@ -1,8 +1,6 @@
 // POST /v2/simulations/customers and POST /v2/simulations/statements: the sandbox makes its own
 // data. Sandbox keys only: for a production key these routes do not exist (404, as for an unknown
 // route, and absent from the production reference).
-import type { Context } from "hono";
-import type { AppEnv } from "../app/context";
 import { ApiError, accountNotFound, customerNotFound, invalidRequest } from "../app/errors";
 import { readScope } from "../app/pipeline";
 import { route } from "../app/route";
@@ -10,19 +8,9 @@ import { schemas } from "../canonical/schemas";
 import { toAccount } from "../domain/account";
 import { toCustomer } from "../domain/customer";
 import { toStatement } from "../domain/statement";
-import { closeSandboxCycle, createSandboxCustomer } from "../simulations/simulate";
+import { closeSandboxCycle, createSandboxCustomer, simulationDeps } from "../simulations/simulate";
 
 const SANDBOX = ["sandbox"] as const;
-
-function simulationDeps(c: Context<AppEnv>) {
-  return {
-    db: c.get("db"),
-    shard: c.get("shard"),
-    env: c.env,
-    requestId: c.get("requestId"),
-    now: c.get("now")(),
-  };
-}
 
 export const simulateCustomer = route({
   method: "POST",

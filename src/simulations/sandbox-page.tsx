@@ -15,7 +15,12 @@ import { readCustomerPage } from "../db/customers";
 import { productsOf } from "../db/partners";
 import { STATEMENT_AMOUNTS, toStatement } from "../domain/statement";
 import { LINK_LIFETIME_MS, signStatementLinks } from "../domain/statement-link";
-import { closeSandboxCycle, createSandboxCustomer, type SandboxScope } from "./simulate";
+import {
+  closeSandboxCycle,
+  createSandboxCustomer,
+  type SandboxScope,
+  simulationDeps,
+} from "./simulate";
 import {
   findSandboxCustomer,
   findSandboxStatement,
@@ -33,16 +38,6 @@ const NOTICES: Record<string, string> = {
 
 function sandboxScope(c: Context<AppEnv>, merchantKey: string): SandboxScope {
   return { partnerId: c.var.session.user.partnerId, environment: "sandbox", merchantKey };
-}
-
-function deps(c: Context<AppEnv>) {
-  return {
-    db: c.get("db"),
-    shard: c.get("shard"),
-    env: c.env,
-    requestId: c.get("requestId"),
-    now: c.get("now")(),
-  };
 }
 
 /** What became of the statement's document. */
@@ -184,7 +179,7 @@ const routes = new Hono<AppEnv>()
       credit_limit: limit === "" ? undefined : Number(limit),
     });
     const { customer } = await createSandboxCustomer(
-      deps(c),
+      simulationDeps(c),
       sandboxScope(c, product.merchantKey),
       request,
     );
@@ -262,7 +257,7 @@ const routes = new Hono<AppEnv>()
       account_id: await field(c, "account_id"),
     });
     const outcome = await closeSandboxCycle(
-      deps(c),
+      simulationDeps(c),
       sandboxScope(c, customer.merchantKey),
       request,
     );

@@ -1,7 +1,8 @@
 // The sandbox's simulations, as the API routes (src/routes/simulations.ts) and the dashboard's
 // sandbox page both run them: a customer with an open account, and a billing cycle closed on one
 // of its accounts, whose statement then renders and announces itself like any other.
-import type { Bindings } from "../app/context";
+import type { Context } from "hono";
+import type { AppEnv, Bindings } from "../app/context";
 import type { BodyOf, SchemaRef } from "../canonical/schemas";
 import type { Database } from "../db/client";
 import type { ReadScope } from "../db/customers";
@@ -23,6 +24,17 @@ export interface SimulationDeps {
   env: Bindings;
   requestId: string;
   now: Date;
+}
+
+/** A simulation's dependencies, from the request it runs in (the API's or the dashboard's). */
+export function simulationDeps(c: Context<AppEnv>): SimulationDeps {
+  return {
+    db: c.get("db"),
+    shard: c.get("shard"),
+    env: c.env,
+    requestId: c.get("requestId"),
+    now: c.get("now")(),
+  };
 }
 
 /** Where a simulation creates data: the sandbox of one partner's product. */
