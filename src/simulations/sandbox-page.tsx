@@ -4,7 +4,7 @@
 // the page makes is what the API makes, webhooks included. Sandbox only, for every role.
 import { type Context, Hono } from "hono";
 import type { AppEnv } from "../app/context";
-import { ApiError, invalidRequest } from "../app/errors";
+import { ApiError } from "../app/errors";
 import { parseRequest } from "../app/request-body";
 import { schemas } from "../canonical/schemas";
 import { field } from "../dashboard/forms";
@@ -17,6 +17,7 @@ import { STATEMENT_AMOUNTS, toStatement } from "../domain/statement";
 import { LINK_LIFETIME_MS, signStatementLinks } from "../domain/statement-link";
 import {
   closeSandboxCycle,
+  createdStatement,
   createSandboxCustomer,
   type SandboxScope,
   simulationDeps,
@@ -261,12 +262,8 @@ const routes = new Hono<AppEnv>()
       sandboxScope(c, customer.merchantKey),
       request,
     );
-    if (outcome.kind === "invalid") throw invalidRequest([outcome.problem], outcome.field);
-    if (outcome.kind !== "created") {
-      throw new ApiError("NOT_FOUND_ERROR", "There is no such account of this customer.");
-    }
-    const id = outcome.statement.statementId;
-    return c.redirect(`${BASE}/statements/${id}?notice=statement`, 303);
+    const { statementId } = createdStatement(outcome, request);
+    return c.redirect(`${BASE}/statements/${statementId}?notice=statement`, 303);
   })
 
   .get(

@@ -3,6 +3,7 @@
 // of its accounts, whose statement then renders and announces itself like any other.
 import type { Context } from "hono";
 import type { AppEnv, Bindings } from "../app/context";
+import { ApiError, accountNotFound, customerNotFound, invalidRequest } from "../app/errors";
 import type { BodyOf, SchemaRef } from "../canonical/schemas";
 import type { Database } from "../db/client";
 import type { ReadScope } from "../db/customers";
@@ -69,6 +70,31 @@ export type StatementSimulation =
   | { kind: "created"; statement: Omit<StatementRecord, "hasPdf"> }
   | { kind: "customer_not_found" | "account_not_found" | "closed_meanwhile" }
   | { kind: "invalid"; field: string; problem: string };
+
+/**
+ * The statement a simulation created, or the error its outcome answers: the same for the API
+ * route and the dashboard's page.
+ */
+export function createdStatement(
+  outcome: StatementSimulation,
+  request: StatementRequest,
+): Omit<StatementRecord, "hasPdf"> {
+  switch (outcome.kind) {
+    case "customer_not_found":
+      throw customerNotFound(request.customer_id);
+    case "account_not_found":
+      throw accountNotFound(request.account_id);
+    case "invalid":
+      throw invalidRequest([outcome.problem], outcome.field);
+    case "closed_meanwhile":
+      throw new ApiError(
+        "CONFLICT_ERROR",
+        "Another cycle of this account closed meanwhile; send the request again.",
+      );
+    case "created":
+      return outcome.statement;
+  }
+}
 
 /**
  * Closes a cycle on the account, as `request` asks, after its newest statement: the statement is
