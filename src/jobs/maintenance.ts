@@ -15,7 +15,7 @@ import { REQUEST_LOG_RETENTION_MS } from "../domain/request-log";
 import type { SecretSealer } from "../domain/secret-sealing";
 import { SESSION_IDLE_TIMEOUT_MS } from "../domain/session-policy";
 import { purgeExpiredRequestLogDays, purgeExpiredRequestLogs } from "../request-logs/log-store";
-import { sendDeliveries, sendMessages } from "../webhooks/delivery-queue";
+import { sendMessages } from "../webhooks/delivery-queue";
 import {
   overdueDeliveries,
   purgeExpiredEvents,
@@ -68,8 +68,20 @@ async function maintainShard(
   const before = new Date(now.getTime() - EVENT_RETENTION_MS).toISOString();
   const idleCutoff = new Date(now.getTime() - SESSION_IDLE_TIMEOUT_MS).toISOString();
   const tasks: [string, () => Promise<number>][] = [
-    ["resent", () => resendLost(env, db, shard, now)],
-    ["renders_resent", () => resendLostRenders(env, db, shard, now)],
+    [
+      "resent",
+      () =>
+        resendLost(env.WEBHOOK_DELIVERIES, () =>
+          overdueDeliveries(db, shard, now, SWEEP_GRACE_MS, PER_BATCH),
+        ),
+    ],
+    [
+      "renders_resent",
+      () =>
+        resendLost(env.STATEMENT_RENDERS, () =>
+          overdueRenders(db, shard, now, SWEEP_GRACE_MS, PER_BATCH),
+        ),
+    ],
     ["events_purged", () => drain(() => purgeExpiredEvents(db, before, PER_BATCH))],
     ["idempotency_keys_purged", () => drain(() => purgeExpiredIdempotencyKeys(db, at, PER_BATCH))],
     [
@@ -90,28 +102,16 @@ async function maintainShard(
   return figures;
 }
 
-/** Re-sends the renders of the shard whose message was lost; answers how many. */
-async function resendLostRenders(env: Bindings, db: Database, shard: string, now: Date) {
-  let resent = 0;
-  for (let i = 0; i < MAX_BATCHES; i++) {
-    const lost = await overdueRenders(db, shard, now, SWEEP_GRACE_MS, PER_BATCH);
-    await sendMessages(env.STATEMENT_RENDERS, lost);
-    resent += lost.length;
-    if (lost.length < PER_BATCH) break;
-  }
-  return resent;
-}
-
-/** Re-sends the deliveries of the shard whose message was lost; answers how many. */
-async function resendLost(env: Bindings, db: Database, shard: string, now: Date) {
-  let resent = 0;
-  for (let i = 0; i < MAX_BATCHES; i++) {
-    const lost = await overdueDeliveries(db, shard, now, SWEEP_GRACE_MS, PER_BATCH);
-    await sendDeliveries(env.WEBHOOK_DELIVERIES, lost);
-    resent += lost.length;
-    if (lost.length < PER_BATCH) break;
-  }
-  return resent;
+/**
+ * Re-sends, batch by batch, the work whose message was lost (`overdue` makes up to PER_BATCH of
+ * it due now and answers it) to `queue`; answers how much.
+ */
+function resendLost<Ref>(queue: Queue, overdue: () => Promise<Ref[]>): Promise<number> {
+  return drain(async () => {
+    const lost = await overdue();
+    await sendMessages(queue, lost);
+    return lost.length;
+  });
 }
 
 /**

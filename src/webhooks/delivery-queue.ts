@@ -40,10 +40,6 @@ export async function enqueueMessages<Body>(
   }
 }
 
-/** Sends one message per delivery. */
-export const sendDeliveries = (queue: Queue, deliveries: readonly DeliveryRef[], delay = 0) =>
-  sendMessages(queue, deliveries, delay);
-
 /** Enqueues new deliveries; a failure is logged, and the sweep sends them later. */
 export const enqueueDeliveries = (
   queue: Queue,
