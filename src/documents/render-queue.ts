@@ -9,7 +9,11 @@ import type { Bindings } from "../app/context";
 import { type Database, newQueryStats } from "../db/client";
 import { openPartnerDatabase, openShards } from "../db/shards";
 import { type DocumentStore, openDocumentStore } from "../db/storage";
-import { nextRetryDelay, type RetryPolicy } from "../domain/retry-schedule";
+import {
+  nextRetryDelay,
+  positiveSetting as positive,
+  type RetryPolicy,
+} from "../domain/retry-schedule";
 import { FIRST_SHARD } from "../domain/shard-code";
 import { enqueueMessages } from "../webhooks/delivery-queue";
 import { storeStatementDocument } from "./attach";
@@ -23,11 +27,6 @@ import { type RenderRef, readRenderJob, recordRenderFailure } from "./render-sto
 
 /** The queue's name (wrangler.toml), by which the Worker's one consumer tells it apart. */
 export const RENDER_QUEUE = "statement-renders";
-
-function positive(value: string | undefined, fallback: number): number {
-  const n = Number(value);
-  return Number.isFinite(n) && n > 0 ? n : fallback;
-}
 
 /** Render retries, from `[vars]` (wrangler.toml), so test runs can shrink them. */
 export function renderRetryPolicy(env: Bindings): RetryPolicy {
