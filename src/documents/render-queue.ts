@@ -7,7 +7,7 @@
 // content hash, and only by the render still pending in the message's generation.
 import type { Bindings } from "../app/context";
 import { type Database, newQueryStats } from "../db/client";
-import { openPartnerDatabase, openShards } from "../db/shards";
+import { MOVING_DELAY_SECONDS, openPartnerDatabase, openShards } from "../db/shards";
 import { type DocumentStore, openDocumentStore } from "../db/storage";
 import {
   nextRetryDelay,
@@ -88,6 +88,8 @@ async function renderOne(r: Rendering, ref: RenderRef): Promise<Verdict> {
     partnerId: ref.partner_id,
   });
   if (!partner) return { ack: true }; // the partner is on no shard
+  // Its writes are paused while a move copies its data: the render waits for the switch, undrawn.
+  if (partner.moving) return { ack: false, delaySeconds: MOVING_DELAY_SECONDS };
   const { db, shard } = partner;
   const job = await readRenderJob(db, ref);
   if (!job) return { ack: true }; // rendered, superseded, failed, or of an earlier request

@@ -179,6 +179,33 @@ describe("failed renders", { timeout: 30_000 }, () => {
     });
   });
 
+  it("wait, unrendered, while their partner's data is being moved", async () => {
+    const f = await seedAccount();
+    const ref = await pendingRender(f);
+    const db = await partnerDatabase(f.partnerId);
+    const moving = (to: string | null) =>
+      db
+        .prepare("UPDATE partners SET moving_to = ? WHERE partner_id = ?")
+        .bind(to, f.partnerId)
+        .run();
+    await moving("elsewhere");
+    const renderer = failingRenderer(new Error("renderer unavailable"));
+    try {
+      // Its writes are paused until the switch: the render is not drawn, only postponed.
+      expect(await consume(ref, renderer)).toEqual({
+        acked: false,
+        retriedAfter: 30,
+        deadLetters: [],
+      });
+      expect(renderer.calls).toBe(0);
+      expect((await renders(f, "pending"))[0]).toMatchObject({ attempts: 0, error: null });
+    } finally {
+      await moving(null);
+    }
+    await consume(ref, renderer);
+    expect(renderer.calls).toBe(1);
+  });
+
   it("render again on the operator's request, and the failure leaves the listing", async () => {
     const f = await seedAccount();
     const ref = await pendingRender(f, 10);
