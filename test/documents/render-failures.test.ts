@@ -9,7 +9,7 @@ import type { StatementRenderer } from "../../src/documents/render-input";
 import { renderConsumer } from "../../src/documents/render-queue";
 import type { RenderRef } from "../../src/documents/render-store";
 import worker from "../../src/index";
-import { api, expectJson, operator, type StatementList } from "../support/api";
+import { api, type ErrorBody, expectJson, operator, type StatementList } from "../support/api";
 import { eventually } from "../support/eventually";
 import {
   type Fixture,
@@ -294,7 +294,10 @@ describe("failed renders", { timeout: 30_000 }, () => {
     const bad = await operator("GET", `/partners/${f.partnerId}/statement-renders?status=lost`);
     expect(bad.status).toBe(400);
     const env2 = await operator("GET", `/partners/${f.partnerId}/statement-renders?environment=x`);
-    expect(env2.status).toBe(400);
+    expect((await expectJson<ErrorBody>(env2, 400)).error).toMatchObject({
+      param: "environment",
+      details: ['environment must be "sandbox" or "production"'],
+    });
     const unknown = await operator("GET", "/partners/p_never/statement-renders");
     expect(unknown.status).toBe(404);
   });
