@@ -4,7 +4,12 @@
 import type { Context } from "hono";
 import type { AppEnv, Bindings } from "../app/context";
 import { ApiError, accountNotFound, customerNotFound, invalidRequest } from "../app/errors";
-import type { BodyOf, SchemaRef } from "../canonical/schemas";
+import {
+  type BodyOf,
+  DEFAULT_CREDIT_LIMIT,
+  DEFAULT_CURRENCY,
+  type SchemaRef,
+} from "../canonical/schemas";
 import type { Database } from "../db/client";
 import type { ReadScope } from "../db/customers";
 import { enqueueRenders } from "../documents/render-queue";
@@ -40,9 +45,6 @@ export function simulationDeps(c: Context<AppEnv>): SimulationDeps {
 
 /** Where a simulation creates data: the sandbox of one partner's product. */
 export type SandboxScope = ReadScope & { environment: Environment };
-
-export const DEFAULT_CURRENCY = "USD";
-export const DEFAULT_CREDIT_LIMIT = 500_000;
 
 export type CustomerRequest = BodyOf<SchemaRef<"SimulateCustomerRequest">>;
 export type StatementRequest = BodyOf<SchemaRef<"SimulateStatementRequest">>;
