@@ -1,15 +1,17 @@
 // The product's accent colour, made legible: text and rules drawn in it on white (and white text on
 // it) need a contrast of at least 4.5:1 (WCAG 2.2, 1.4.3), so a light colour is darkened toward
 // black, in its own hue, until it has that contrast.
+import { ACCENT_COLOUR } from "./statement-document";
 
 const MIN_CONTRAST = 4.5;
 
 type Rgb = [number, number, number];
 
 function parseHex(colour: string): Rgb {
-  const match = /^#([0-9a-f]{2})([0-9a-f]{2})([0-9a-f]{2})$/i.exec(colour);
-  if (!match) throw new RangeError(`accent_colour must be #RRGGBB; got ${JSON.stringify(colour)}`);
-  return [1, 2, 3].map((i) => Number.parseInt(match[i] as string, 16)) as Rgb;
+  if (!ACCENT_COLOUR.test(colour)) {
+    throw new RangeError(`accent_colour must be #RRGGBB; got ${JSON.stringify(colour)}`);
+  }
+  return [1, 3, 5].map((at) => Number.parseInt(colour.slice(at, at + 2), 16)) as Rgb;
 }
 
 const toHex = (rgb: Rgb) =>

@@ -44,10 +44,13 @@ export interface ProductLogo {
   alt_text: string;
 }
 
+/** The accent colours the renderer draws: `#RRGGBB`. */
+export const ACCENT_COLOUR = /^#[0-9A-Fa-f]{6}$/;
+
 /** How the card product presents its documents. */
 export interface ProductPresentation {
   display_name: string;
-  /** The product's colour, `#RRGGBB`; darkened where needed to be legible on white. */
+  /** The product's colour (ACCENT_COLOUR); darkened where needed to be legible on white. */
   accent_colour: string;
   logo?: ProductLogo;
 }

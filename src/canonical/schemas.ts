@@ -212,6 +212,10 @@ function simulatedAmount(sign: "charge" | "credit" | "balance", description: str
   return signed.optional().describe(description);
 }
 
+/** A simulated customer's account when the request leaves these out. */
+export const DEFAULT_CURRENCY = "USD";
+export const DEFAULT_CREDIT_LIMIT = 500_000;
+
 export const SimulateCustomerRequestSchema = z.strictObject({
   partner_customer_id: CustomerLinkRequestSchema.shape.partner_customer_id
     .optional()
@@ -220,13 +224,16 @@ export const SimulateCustomerRequestSchema = z.strictObject({
     .string()
     .regex(/^[A-Z]{3}$/, "must be 3 capital letters (ISO 4217)")
     .optional()
-    .describe("The account's ISO 4217 currency; `USD` when omitted."),
+    .describe(`The account's ISO 4217 currency; \`${DEFAULT_CURRENCY}\` when omitted.`),
   credit_limit: z
     .int()
     .min(0, "must not be negative")
     .max(MAX_SIMULATED, `must be at most ${MAX_SIMULATED}`)
     .optional()
-    .describe("The account's credit limit in the smallest currency unit; `500000` when omitted."),
+    .describe(
+      "The account's credit limit in the smallest currency unit; " +
+        `\`${DEFAULT_CREDIT_LIMIT}\` when omitted.`,
+    ),
 });
 
 export const SimulateStatementRequestSchema = z.strictObject({

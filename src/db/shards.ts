@@ -77,6 +77,9 @@ export interface PartnerDatabase {
   moving: boolean;
 }
 
+/** How long a queue message waits while its partner is being moved (its writes are paused). */
+export const MOVING_DELAY_SECONDS = 30;
+
 /**
  * A move leaves one forward behind, and later moves point the older forwards at the partner's
  * new shard; a chain longer than this is broken, not followed.

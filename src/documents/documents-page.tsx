@@ -11,9 +11,22 @@ import { CsrfField } from "../dashboard/layout";
 import { allow, type DashboardPage, may } from "../dashboard/page";
 import { refusalOf } from "../domain/permissions";
 import { validationError } from "../operator/common";
-import { ProductChangeSchema, type ProductSettings } from "./presentation";
+import {
+  LOGO_MEDIA_TYPES,
+  MAX_ALT_TEXT,
+  MAX_DISPLAY_NAME,
+  MAX_LOGO_BYTES,
+  MAX_LOGO_PIXELS,
+  ProductChangeSchema,
+  type ProductSettings,
+} from "./presentation";
 import { changeProblem, changeProduct, readProduct, readProductSettings } from "./product-store";
 import { DEFAULT_ACCENT_COLOUR } from "./render-input";
+
+/** The logo field's label, with the limits presentation.ts checks. */
+const LOGO_LABEL =
+  `New logo (PNG or JPEG, at most ${MAX_LOGO_BYTES / 1024} KiB and ` +
+  `${MAX_LOGO_PIXELS} px a side)`;
 
 const NOTICES: Record<string, string> = {
   saved: "Saved. Statements rendered from now on look this way.",
@@ -59,7 +72,7 @@ function ProductForm({ product, canChange }: { product: ProductSettings; canChan
             id={id("name")}
             name="display_name"
             type="text"
-            maxlength={80}
+            maxlength={MAX_DISPLAY_NAME}
             value={product.displayName ?? ""}
             placeholder={product.name}
           />
@@ -77,14 +90,14 @@ function ProductForm({ product, canChange }: { product: ProductSettings; canChan
             Darkened on the document where needed, so that text in it stays legible.
           </span>
           <p>Current logo: {logo}</p>
-          <label for={id("logo")}>New logo (PNG or JPEG, at most 256 KiB and 1024 px a side)</label>
-          <input id={id("logo")} name="logo" type="file" accept="image/png,image/jpeg" />
+          <label for={id("logo")}>{LOGO_LABEL}</label>
+          <input id={id("logo")} name="logo" type="file" accept={LOGO_MEDIA_TYPES.join(",")} />
           <label for={id("alt")}>What the logo shows (its alternative text)</label>
           <input
             id={id("alt")}
             name="logo_alt_text"
             type="text"
-            maxlength={200}
+            maxlength={MAX_ALT_TEXT}
             value={product.logoAltText ?? ""}
           />
           {product.logoKey && (

@@ -10,6 +10,7 @@ import { ApiError, invalidRequest } from "../app/errors";
 import { idPageQuery } from "../app/query";
 import { readJsonBody } from "../app/read-body";
 import {
+  environmentFilter,
   requirePartner,
   requireStatement,
   useProductShard,
@@ -86,10 +87,7 @@ export const documentOperatorRoutes = new Hono<AppEnv>()
     if (!RENDER_STATUSES.includes(status)) {
       throw invalidRequest([`status must be one of ${RENDER_STATUSES.join(", ")}`], "status");
     }
-    const environment = c.req.query("environment") ?? null;
-    if (environment !== null && environment !== "sandbox" && environment !== "production") {
-      throw invalidRequest(['environment must be "sandbox" or "production"'], "environment");
-    }
+    const environment = environmentFilter(c.req.query("environment"));
     await requirePartner(c, partnerId);
     const rows = await readRenderPage(
       c.get("db"),

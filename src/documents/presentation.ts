@@ -1,10 +1,10 @@
 // How a product presents its statement documents, and the rules a change must pass before it is
-// stored: the renderer's own (a logo's bytes are the image its media type says, its alternative
-// text is not blank, a colour is `#RRGGBB`), and limits that keep every render within a Worker's
-// memory (a PNG is decoded to its pixels). The operator API and the dashboard check changes with
-// this one schema, so a render never fails on settings that were accepted.
+// stored: the renderer's own (logoProblem: a logo's bytes are the image its media type says, its
+// alternative text is not blank; ACCENT_COLOUR: a colour is `#RRGGBB`), and limits that keep every
+// render within a Worker's memory (a PNG is decoded to its pixels). The operator API and the
+// dashboard check changes with this one schema, so a render never fails on settings accepted.
 import * as z from "zod";
-import { logoProblem } from "../../renderer/src/statement-document";
+import { ACCENT_COLOUR, logoProblem } from "../../renderer/src/statement-document";
 import { DOCUMENT_SOURCES } from "../domain/import-payload";
 
 /** A logo file is at most this large, */
@@ -97,7 +97,7 @@ export const ProductChangeSchema = z
       .optional(),
     accent_colour: z
       .string()
-      .regex(/^#[0-9A-Fa-f]{6}$/, "must be a colour written #RRGGBB")
+      .regex(ACCENT_COLOUR, "must be a colour written #RRGGBB")
       .nullable()
       .optional(),
     logo: z

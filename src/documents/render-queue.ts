@@ -7,9 +7,13 @@
 // content hash, and only by the render still pending in the message's generation.
 import type { Bindings } from "../app/context";
 import { type Database, newQueryStats } from "../db/client";
-import { openPartnerDatabase, openShards } from "../db/shards";
+import { MOVING_DELAY_SECONDS, openPartnerDatabase, openShards } from "../db/shards";
 import { type DocumentStore, openDocumentStore } from "../db/storage";
-import { nextRetryDelay, type RetryPolicy } from "../domain/retry-schedule";
+import {
+  nextRetryDelay,
+  positiveSetting as positive,
+  type RetryPolicy,
+} from "../domain/retry-schedule";
 import { FIRST_SHARD } from "../domain/shard-code";
 import { enqueueMessages } from "../webhooks/delivery-queue";
 import { storeStatementDocument } from "./attach";
@@ -23,11 +27,6 @@ import { type RenderRef, readRenderJob, recordRenderFailure } from "./render-sto
 
 /** The queue's name (wrangler.toml), by which the Worker's one consumer tells it apart. */
 export const RENDER_QUEUE = "statement-renders";
-
-function positive(value: string | undefined, fallback: number): number {
-  const n = Number(value);
-  return Number.isFinite(n) && n > 0 ? n : fallback;
-}
 
 /** Render retries, from `[vars]` (wrangler.toml), so test runs can shrink them. */
 export function renderRetryPolicy(env: Bindings): RetryPolicy {
@@ -89,6 +88,8 @@ async function renderOne(r: Rendering, ref: RenderRef): Promise<Verdict> {
     partnerId: ref.partner_id,
   });
   if (!partner) return { ack: true }; // the partner is on no shard
+  // Its writes are paused while a move copies its data: the render waits for the switch, undrawn.
+  if (partner.moving) return { ack: false, delaySeconds: MOVING_DELAY_SECONDS };
   const { db, shard } = partner;
   const job = await readRenderJob(db, ref);
   if (!job) return { ack: true }; // rendered, superseded, failed, or of an earlier request

@@ -2,7 +2,7 @@
 // consumer reads for a message, its failures, the operator's listing and re-render, and the sweep
 // of renders whose message was lost. Set-based writes name statements by one JSON value, like the
 // event writes (db/event-writes.ts), so one statement renders a whole chunk of an import.
-import { and, asc, eq, gt, type SQL, sql } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, gt, type SQL, sql } from "drizzle-orm";
 import { prepared } from "../db/batch";
 import type { Database } from "../db/client";
 import { accounts, products, statementRenders, statements } from "../db/schema";
@@ -85,28 +85,14 @@ export async function requestRender(
   return results[0] ?? null;
 }
 
+/** A statement's own columns, as a render draws them (a StatementRecord but its document). */
+const { pdfKey, hiddenAt, createdAt, ...STATEMENT_FIGURES } = getTableColumns(statements);
+
 /** The render `ref` names, while it is still pending in that generation: one round trip. */
 export async function readRenderJob(db: Database, ref: RenderRef): Promise<RenderJob | null> {
   const [row] = await db
     .select({
-      statement: {
-        statementId: statements.statementId,
-        accountId: statements.accountId,
-        periodStartDate: statements.periodStartDate,
-        periodEndDate: statements.periodEndDate,
-        dueDate: statements.dueDate,
-        currency: statements.currency,
-        statementBalance: statements.statementBalance,
-        minimumDue: statements.minimumDue,
-        previousBalance: statements.previousBalance,
-        purchases: statements.purchases,
-        payments: statements.payments,
-        credits: statements.credits,
-        refunds: statements.refunds,
-        interest: statements.interest,
-        fees: statements.fees,
-        overdueAmount: statements.overdueAmount,
-      },
+      statement: STATEMENT_FIGURES,
       customerId: accounts.customerId,
       product: {
         name: products.name,

@@ -1,8 +1,15 @@
-// When a failed webhook delivery is tried again: exponential backoff with jitter, each wait at
-// most the 12 hours a queue message may be delayed, until the retry window has passed.
+// When a failed webhook delivery or statement render is tried again: exponential backoff with
+// jitter, each wait at most the 12 hours a queue message may be delayed, until the retry window
+// has passed.
 
 /** The longest delay Cloudflare Queues accept for one message. */
 export const MAX_DELAY_SECONDS = 12 * 3600;
+
+/** A `[vars]` setting that must be a positive number: its value, or `fallback` when it is not. */
+export function positiveSetting(value: string | undefined, fallback: number): number {
+  const n = Number(value);
+  return Number.isFinite(n) && n > 0 ? n : fallback;
+}
 
 export interface RetryPolicy {
   /** Wait before the first retry (before jitter). */

@@ -12,6 +12,13 @@ import { partnerName } from "../db/partners";
 import type { PartnerDatabase } from "../db/shards";
 import { describeProblem, relevantIssues } from "../domain/validation-messages";
 
+/** `?environment=` when given: sandbox or production (400 naming it otherwise). */
+export function environmentFilter(value: string | undefined): "sandbox" | "production" | null {
+  if (value === undefined) return null;
+  if (value === "sandbox" || value === "production") return value;
+  throw invalidRequest(['environment must be "sandbox" or "production"'], "environment");
+}
+
 export function partnerNotFound(partnerId: string): ApiError {
   return new ApiError("NOT_FOUND_ERROR", `No such partner: ${JSON.stringify(partnerId)}`);
 }

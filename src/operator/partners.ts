@@ -17,7 +17,13 @@ import { ROLES } from "../domain/permissions";
 import { normalizeEmail, type User } from "../domain/user";
 import { listApiKeys } from "../keys/key-store";
 import { readOutbox } from "../mail/outbox";
-import { partnerNotFound, requirePartner, usePartnerShard, validationError } from "./common";
+import {
+  environmentFilter,
+  partnerNotFound,
+  requirePartner,
+  usePartnerShard,
+  validationError,
+} from "./common";
 
 const InviteBody = z.strictObject({
   email: z.string().max(320),
@@ -71,13 +77,6 @@ function auditJson(entry: AuditEntry) {
     details: entry.details,
     ip: entry.ip,
   };
-}
-
-/** `?environment=` when given: sandbox or production. */
-function environmentFilter(value: string | undefined): "sandbox" | "production" | null {
-  if (value === undefined) return null;
-  if (value === "sandbox" || value === "production") return value;
-  throw invalidRequest(['environment must be "sandbox" or "production"'], "environment");
 }
 
 export const operatorPartnerRoutes = new Hono<AppEnv>()

@@ -1,28 +1,20 @@
 // POST /v2/simulations/customers and POST /v2/simulations/statements: the sandbox makes its own
 // data. Sandbox keys only: for a production key these routes do not exist (404, as for an unknown
 // route, and absent from the production reference).
-import type { Context } from "hono";
-import type { AppEnv } from "../app/context";
-import { ApiError, accountNotFound, customerNotFound, invalidRequest } from "../app/errors";
 import { readScope } from "../app/pipeline";
 import { route } from "../app/route";
 import { schemas } from "../canonical/schemas";
 import { toAccount } from "../domain/account";
 import { toCustomer } from "../domain/customer";
 import { toStatement } from "../domain/statement";
-import { closeSandboxCycle, createSandboxCustomer } from "../simulations/simulate";
+import {
+  closeSandboxCycle,
+  createdStatement,
+  createSandboxCustomer,
+  simulationDeps,
+} from "../simulations/simulate";
 
 const SANDBOX = ["sandbox"] as const;
-
-function simulationDeps(c: Context<AppEnv>) {
-  return {
-    db: c.get("db"),
-    shard: c.get("shard"),
-    env: c.env,
-    requestId: c.get("requestId"),
-    now: c.get("now")(),
-  };
-}
 
 export const simulateCustomer = route({
   method: "POST",
@@ -57,24 +49,8 @@ export const simulateStatement = route({
   response: { status: 201, schema: schemas.Statement },
   async handler(c, { body, reply }) {
     const deps = simulationDeps(c);
-    const outcome = await closeSandboxCycle(deps, readScope(c), body);
-    switch (outcome.kind) {
-      case "customer_not_found":
-        throw customerNotFound(body.customer_id);
-      case "account_not_found":
-        throw accountNotFound(body.account_id);
-      case "invalid":
-        throw invalidRequest([outcome.problem], outcome.field);
-      case "closed_meanwhile":
-        throw new ApiError(
-          "CONFLICT_ERROR",
-          "Another cycle of this account closed meanwhile; send the request again.",
-        );
-      case "created":
-        // As the statements list shows it; its document follows once rendered.
-        return reply(
-          toStatement(outcome.statement, body.customer_id, deps.now.toISOString(), undefined),
-        );
-    }
+    const statement = createdStatement(await closeSandboxCycle(deps, readScope(c), body), body);
+    // As the statements list shows it; its document follows once rendered.
+    return reply(toStatement(statement, body.customer_id, deps.now.toISOString(), undefined));
   },
 });

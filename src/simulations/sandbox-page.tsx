@@ -4,7 +4,7 @@
 // the page makes is what the API makes, webhooks included. Sandbox only, for every role.
 import { type Context, Hono } from "hono";
 import type { AppEnv } from "../app/context";
-import { ApiError, invalidRequest } from "../app/errors";
+import { ApiError } from "../app/errors";
 import { parseRequest } from "../app/request-body";
 import { schemas } from "../canonical/schemas";
 import { field } from "../dashboard/forms";
@@ -15,7 +15,13 @@ import { readCustomerPage } from "../db/customers";
 import { productsOf } from "../db/partners";
 import { STATEMENT_AMOUNTS, toStatement } from "../domain/statement";
 import { LINK_LIFETIME_MS, signStatementLinks } from "../domain/statement-link";
-import { closeSandboxCycle, createSandboxCustomer, type SandboxScope } from "./simulate";
+import {
+  closeSandboxCycle,
+  createdStatement,
+  createSandboxCustomer,
+  type SandboxScope,
+  simulationDeps,
+} from "./simulate";
 import {
   findSandboxCustomer,
   findSandboxStatement,
@@ -33,16 +39,6 @@ const NOTICES: Record<string, string> = {
 
 function sandboxScope(c: Context<AppEnv>, merchantKey: string): SandboxScope {
   return { partnerId: c.var.session.user.partnerId, environment: "sandbox", merchantKey };
-}
-
-function deps(c: Context<AppEnv>) {
-  return {
-    db: c.get("db"),
-    shard: c.get("shard"),
-    env: c.env,
-    requestId: c.get("requestId"),
-    now: c.get("now")(),
-  };
 }
 
 /** What became of the statement's document. */
@@ -184,7 +180,7 @@ const routes = new Hono<AppEnv>()
       credit_limit: limit === "" ? undefined : Number(limit),
     });
     const { customer } = await createSandboxCustomer(
-      deps(c),
+      simulationDeps(c),
       sandboxScope(c, product.merchantKey),
       request,
     );
@@ -262,16 +258,12 @@ const routes = new Hono<AppEnv>()
       account_id: await field(c, "account_id"),
     });
     const outcome = await closeSandboxCycle(
-      deps(c),
+      simulationDeps(c),
       sandboxScope(c, customer.merchantKey),
       request,
     );
-    if (outcome.kind === "invalid") throw invalidRequest([outcome.problem], outcome.field);
-    if (outcome.kind !== "created") {
-      throw new ApiError("NOT_FOUND_ERROR", "There is no such account of this customer.");
-    }
-    const id = outcome.statement.statementId;
-    return c.redirect(`${BASE}/statements/${id}?notice=statement`, 303);
+    const { statementId } = createdStatement(outcome, request);
+    return c.redirect(`${BASE}/statements/${statementId}?notice=statement`, 303);
   })
 
   .get(

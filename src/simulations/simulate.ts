@@ -1,8 +1,15 @@
 // The sandbox's simulations, as the API routes (src/routes/simulations.ts) and the dashboard's
 // sandbox page both run them: a customer with an open account, and a billing cycle closed on one
 // of its accounts, whose statement then renders and announces itself like any other.
-import type { Bindings } from "../app/context";
-import type { BodyOf, SchemaRef } from "../canonical/schemas";
+import type { Context } from "hono";
+import type { AppEnv, Bindings } from "../app/context";
+import { ApiError, accountNotFound, customerNotFound, invalidRequest } from "../app/errors";
+import {
+  type BodyOf,
+  DEFAULT_CREDIT_LIMIT,
+  DEFAULT_CURRENCY,
+  type SchemaRef,
+} from "../canonical/schemas";
 import type { Database } from "../db/client";
 import type { ReadScope } from "../db/customers";
 import { enqueueRenders } from "../documents/render-queue";
@@ -25,11 +32,19 @@ export interface SimulationDeps {
   now: Date;
 }
 
+/** A simulation's dependencies, from the request it runs in (the API's or the dashboard's). */
+export function simulationDeps(c: Context<AppEnv>): SimulationDeps {
+  return {
+    db: c.get("db"),
+    shard: c.get("shard"),
+    env: c.env,
+    requestId: c.get("requestId"),
+    now: c.get("now")(),
+  };
+}
+
 /** Where a simulation creates data: the sandbox of one partner's product. */
 export type SandboxScope = ReadScope & { environment: Environment };
-
-export const DEFAULT_CURRENCY = "USD";
-export const DEFAULT_CREDIT_LIMIT = 500_000;
 
 export type CustomerRequest = BodyOf<SchemaRef<"SimulateCustomerRequest">>;
 export type StatementRequest = BodyOf<SchemaRef<"SimulateStatementRequest">>;
@@ -57,6 +72,31 @@ export type StatementSimulation =
   | { kind: "created"; statement: Omit<StatementRecord, "hasPdf"> }
   | { kind: "customer_not_found" | "account_not_found" | "closed_meanwhile" }
   | { kind: "invalid"; field: string; problem: string };
+
+/**
+ * The statement a simulation created, or the error its outcome answers: the same for the API
+ * route and the dashboard's page.
+ */
+export function createdStatement(
+  outcome: StatementSimulation,
+  request: StatementRequest,
+): Omit<StatementRecord, "hasPdf"> {
+  switch (outcome.kind) {
+    case "customer_not_found":
+      throw customerNotFound(request.customer_id);
+    case "account_not_found":
+      throw accountNotFound(request.account_id);
+    case "invalid":
+      throw invalidRequest([outcome.problem], outcome.field);
+    case "closed_meanwhile":
+      throw new ApiError(
+        "CONFLICT_ERROR",
+        "Another cycle of this account closed meanwhile; send the request again.",
+      );
+    case "created":
+      return outcome.statement;
+  }
+}
 
 /**
  * Closes a cycle on the account, as `request` asks, after its newest statement: the statement is

@@ -5,7 +5,13 @@
 import type { Bindings } from "../app/context";
 import { type Database, newQueryStats } from "../db/client";
 import type { DeliveryRef } from "../db/event-writes";
-import { FIRST_SHARD, openPartnerDatabase, openShards, type PartnerDatabase } from "../db/shards";
+import {
+  FIRST_SHARD,
+  MOVING_DELAY_SECONDS,
+  openPartnerDatabase,
+  openShards,
+  type PartnerDatabase,
+} from "../db/shards";
 import { adminEmailsOf } from "../db/users";
 import { encodeIdSuffix } from "../domain/ids";
 import { nextRetryDelay } from "../domain/retry-schedule";
@@ -201,9 +207,6 @@ export function webhookConsumer(
   return (batch: MessageBatch<DeliveryRef>, env: Bindings) =>
     deliverBatch(batch, env, bundle, notice);
 }
-
-/** How long a message waits while its partner is being moved (its writes are paused). */
-const MOVING_DELAY_SECONDS = 30;
 
 /** The partner's shard a message names (or the first shard, for a message sent before shards). */
 async function partnerOf(

@@ -1,6 +1,6 @@
 // Webhook delivery settings, from `[vars]` (wrangler.toml), so test runs can shrink the timings.
 import type { Bindings } from "../app/context";
-import type { RetryPolicy } from "../domain/retry-schedule";
+import { positiveSetting as positive, type RetryPolicy } from "../domain/retry-schedule";
 
 export interface DeliveryConfig {
   retry: RetryPolicy;
@@ -9,11 +9,6 @@ export interface DeliveryConfig {
   /** How long an endpoint has to answer. */
   timeoutMs: number;
   allowLoopback: boolean;
-}
-
-function positive(value: string | undefined, fallback: number): number {
-  const n = Number(value);
-  return Number.isFinite(n) && n > 0 ? n : fallback;
 }
 
 export function deliveryConfig(env: Bindings): DeliveryConfig {

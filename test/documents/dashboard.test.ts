@@ -42,6 +42,11 @@ describe("/dashboard/documents", () => {
     expect(page).toContain('value="Team Rewards"');
     expect(page).toContain("PNG, described as “Team Bank”");
     expect(page).toContain('enctype="multipart/form-data"');
+    // The form states the limits the change is checked against.
+    expect(page).toContain('name="display_name" type="text" maxlength="80"');
+    expect(page).toContain('name="logo_alt_text" type="text" maxlength="200"');
+    expect(page).toContain("New logo (PNG or JPEG, at most 256 KiB and 1024 px a side)");
+    expect(page).toContain('accept="image/png,image/jpeg"');
 
     // A new alternative text alone, then the logo removed.
     const retext = await team.admin.postMultipart(path, {

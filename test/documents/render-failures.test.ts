@@ -9,7 +9,7 @@ import type { StatementRenderer } from "../../src/documents/render-input";
 import { renderConsumer } from "../../src/documents/render-queue";
 import type { RenderRef } from "../../src/documents/render-store";
 import worker from "../../src/index";
-import { api, expectJson, operator, type StatementList } from "../support/api";
+import { api, type ErrorBody, expectJson, operator, type StatementList } from "../support/api";
 import { eventually } from "../support/eventually";
 import {
   type Fixture,
@@ -179,6 +179,33 @@ describe("failed renders", { timeout: 30_000 }, () => {
     });
   });
 
+  it("wait, unrendered, while their partner's data is being moved", async () => {
+    const f = await seedAccount();
+    const ref = await pendingRender(f);
+    const db = await partnerDatabase(f.partnerId);
+    const moving = (to: string | null) =>
+      db
+        .prepare("UPDATE partners SET moving_to = ? WHERE partner_id = ?")
+        .bind(to, f.partnerId)
+        .run();
+    await moving("elsewhere");
+    const renderer = failingRenderer(new Error("renderer unavailable"));
+    try {
+      // Its writes are paused until the switch: the render is not drawn, only postponed.
+      expect(await consume(ref, renderer)).toEqual({
+        acked: false,
+        retriedAfter: 30,
+        deadLetters: [],
+      });
+      expect(renderer.calls).toBe(0);
+      expect((await renders(f, "pending"))[0]).toMatchObject({ attempts: 0, error: null });
+    } finally {
+      await moving(null);
+    }
+    await consume(ref, renderer);
+    expect(renderer.calls).toBe(1);
+  });
+
   it("render again on the operator's request, and the failure leaves the listing", async () => {
     const f = await seedAccount();
     const ref = await pendingRender(f, 10);
@@ -267,7 +294,10 @@ describe("failed renders", { timeout: 30_000 }, () => {
     const bad = await operator("GET", `/partners/${f.partnerId}/statement-renders?status=lost`);
     expect(bad.status).toBe(400);
     const env2 = await operator("GET", `/partners/${f.partnerId}/statement-renders?environment=x`);
-    expect(env2.status).toBe(400);
+    expect((await expectJson<ErrorBody>(env2, 400)).error).toMatchObject({
+      param: "environment",
+      details: ['environment must be "sandbox" or "production"'],
+    });
     const unknown = await operator("GET", "/partners/p_never/statement-renders");
     expect(unknown.status).toBe(404);
   });

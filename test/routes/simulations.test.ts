@@ -256,6 +256,45 @@ describe("POST /v2/simulations/statements", { timeout: 30_000 }, () => {
     }
   });
 
+  it("keeps the chain of balances when cycles close at once: a late one answers 409", async () => {
+    const f = await seedAccount();
+    const ids = await sandboxAccount(f);
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () => simulate(f, "statements", ids)),
+    );
+    const created: Statement[] = [];
+    for (const res of answers) {
+      if (res.status === 409) {
+        const body = (await res.json()) as ErrorBody;
+        expect(body.error.type).toBe("CONFLICT_ERROR");
+        expect(body.error.message).toMatch(/closed meanwhile; send the request again/);
+      } else {
+        created.push(await expectJson<Statement>(res, 201));
+      }
+    }
+    expect(created.length).toBeGreaterThan(0);
+    // Whatever was stored is one chain: each statement follows exactly one other, a month on.
+    const listed = await expectJson<StatementList>(
+      await api(statementsPath({ customerId: ids.customer_id, accountId: ids.account_id ?? "" }), {
+        key: f.key,
+        version: "latest",
+      }),
+      200,
+    );
+    const chain = [...(listed.data as Statement[])].reverse();
+    expect(chain.map((s) => s.statement_id).sort()).toEqual(
+      created.map((s) => s.statement_id).sort(),
+    );
+    for (const [i, s] of chain.entries()) {
+      const before = chain[i - 1];
+      expect(s.previous_balance).toBe(before ? before.statement_balance : 0);
+      if (before) {
+        const dayAfter = new Date(Date.parse(before.period_end_date as string) + 1000);
+        expect(s.period_start_date).toBe(dayAfter.toISOString());
+      }
+    }
+  });
+
   it("opens a first cycle a month before the day after the closing date asked for", async () => {
     const f = await seedAccount();
     for (const [end, start] of [

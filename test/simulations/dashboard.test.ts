@@ -118,4 +118,33 @@ describe("/dashboard/sandbox/simulations", { timeout: 30_000 }, () => {
     const statementPath = theirs2.headers.get("location")?.split("?")[0] as string;
     expect((await ours.admin.get(statementPath)).status).toBe(404);
   });
+
+  it("answers as the API does: an account not the customer's, and cycles closed at once", async () => {
+    const team = await seedTeam();
+    const created = await team.admin.post(`${BASE}/customers`, { currency: "USD" });
+    const customerPath = created.headers.get("location")?.split("?")[0] as string;
+    const customerId = customerPath.split("/").at(-1) as string;
+    const page = await (await team.admin.get(customerPath)).text();
+    const accountId = /name="account_id" value="(acc_\w+)"/.exec(page)?.[1] as string;
+
+    const unknown = await team.admin.post(`${BASE}/statements`, {
+      customer_id: customerId,
+      account_id: "acc_unknown",
+    });
+    expect(unknown.status).toBe(404);
+    expect(await unknown.text()).toContain("No such account for this customer");
+
+    // Cycles closed at once: one follows the newest statement, the others find it moved on.
+    const closed = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        team.admin.post(`${BASE}/statements`, { customer_id: customerId, account_id: accountId }),
+      ),
+    );
+    const statuses = closed.map((res) => res.status);
+    expect(statuses).toContain(303);
+    for (const res of closed.filter((r) => r.status !== 303)) {
+      expect(res.status).toBe(409);
+      expect(await res.text()).toContain("closed meanwhile; send the request again");
+    }
+  });
 });
