@@ -6,14 +6,13 @@ import { matchedRoutes } from "hono/route";
 import { newQueryStats } from "../db/client";
 import { openShards } from "../db/shards";
 import { openDocumentStore } from "../db/storage";
+import { isRequestId } from "../domain/request-log";
 import { signerFor } from "../domain/signing";
 import type { VersionBundle } from "../versioning";
 import type { AppEnv } from "./context";
 import { versionHeader } from "./headers";
 import { setSecurityHeaders } from "./security-headers";
 import type { VersionUsage } from "./version-usage";
-
-const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
 /**
  * The request's origin (`https://host[:port]`), cut from its URL, which the runtime serialises with
@@ -75,7 +74,7 @@ export function requestContext(
     c.set("bundle", bundle);
     c.set("versionUsage", versionUsage);
     const incoming = c.req.header("x-request-id");
-    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
+    const requestId = incoming && isRequestId(incoming) ? incoming : crypto.randomUUID();
     const stats = newQueryStats();
     c.set("requestId", requestId);
     // Nothing is opened yet: the pipeline opens the partner's shard once it knows it.

@@ -11,6 +11,13 @@ export const REQUEST_LOG_RETENTION_MS = REQUEST_LOG_RETENTION_DAYS * 86_400_000;
 /** The most of a request's or an error response's body the log keeps (UTF-16 code units). */
 export const MAX_LOGGED_BODY = 8 * 1024;
 
+/** A client's `x-request-id` the service keeps (and the log can hold): 1 to 128 of these. */
+const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
+
+export function isRequestId(value: string): boolean {
+  return REQUEST_ID.test(value);
+}
+
 /** How the request's version was chosen. */
 export type VersionSource = "header" | "saved";
 

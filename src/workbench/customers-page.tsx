@@ -15,14 +15,15 @@ import { productsOf } from "../db/partners";
 import { toAccount } from "../domain/account";
 import { toCustomer } from "../domain/customer";
 import type { Environment } from "../domain/environment";
+import { ID_PATTERN } from "../domain/import-payload";
 import { auditDataView, Fact, Money } from "./data-view";
 
 const PAGE_SIZE = 50;
 
-/** A page cursor: an id the page starts after (ids are at most 128 characters). */
+/** A page cursor: an id the page starts after (a well-formed id, as the import takes them). */
 function afterOf(value: string | undefined): string | null {
   if (value === undefined) return null;
-  if (value.length === 0 || value.length > 128) {
+  if (!ID_PATTERN.test(value)) {
     throw new ApiError("NOT_FOUND_ERROR", "There is no such page.");
   }
   return value;

@@ -5,7 +5,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../app/context";
 import { invalidRequest } from "../app/errors";
 import type { Environment } from "../domain/environment";
-import { isLogId } from "../domain/request-log";
+import { isLogId, isRequestId } from "../domain/request-log";
 import type { LogFilters } from "../request-logs/log-store";
 
 /** What the log page was asked for. */
@@ -75,7 +75,9 @@ export function readLogQuery(c: Context<AppEnv>): LogQuery {
     else problems.push(`${bound} must be a date and time, such as 2026-11-25T14:30 (UTC).`);
   }
   const requestId = sent.request_id ?? null;
-  if (requestId !== null && requestId.length > 128) problems.push("request_id is too long.");
+  if (requestId !== null && !isRequestId(requestId)) {
+    problems.push("request_id must be 1 to 128 letters, digits, '.', '_' or '-'.");
+  }
   const before = c.req.query("before") ?? null;
   if (before !== null && !isLogId(before)) problems.push("before is not a page of this log.");
   if (problems.length > 0) throw invalidRequest(problems);

@@ -9,6 +9,7 @@ import { allow, type DashboardPage } from "../dashboard/page";
 import { Table } from "../dashboard/table";
 import type { Environment } from "../domain/environment";
 import {
+  isRequestId,
   REQUEST_LOG_RETENTION_DAYS,
   type RequestLogRecord,
   statusClassOf,
@@ -314,8 +315,9 @@ export const logsPage: DashboardPage = {
       const environment = c.var.environment;
       const requestId = c.req.param("request_id");
       const scope = { partnerId: c.var.session.user.partnerId, environment };
-      const records =
-        requestId.length > 128 ? [] : await readRequestsById(c.get("db"), scope, requestId);
+      const records = isRequestId(requestId)
+        ? await readRequestsById(c.get("db"), scope, requestId)
+        : [];
       if (records.length === 0) {
         throw new ApiError(
           "NOT_FOUND_ERROR",

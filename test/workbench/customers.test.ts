@@ -168,6 +168,7 @@ describe("the customers pages", () => {
       `/dashboard/sandbox/customers?product=${team.merchantKey}&after=`,
       `/dashboard/sandbox/customers?product=${team.merchantKey}&after=${long}`,
       `/dashboard/sandbox/customers/${customer}?after=${long}`,
+      `/dashboard/sandbox/customers/${customer}?after=.hidden`,
       `/dashboard/sandbox/customers/${customer}/accounts/${account}?starting_after=not-a-token`,
     ]) {
       expect(await html(team.admin, path, 404), path).toContain("no such page");

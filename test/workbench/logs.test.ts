@@ -132,6 +132,7 @@ describe("the request log of real requests", () => {
       "version=v2",
       `route=/${"r".repeat(200)}`,
       `request_id=${"q".repeat(129)}`,
+      "request_id=a%20b",
     ]) {
       const html = await page(team, `/dashboard/sandbox/logs?${query}`, 400);
       expect(html, query).toContain(query.split("=")[0] as string);
@@ -139,8 +140,10 @@ describe("the request log of real requests", () => {
   });
 
   it("answers 404 for a request id it cannot hold, as for one it does not", async () => {
-    const html = await page(team, `/dashboard/sandbox/logs/${"q".repeat(129)}`, 404);
-    expect(html).toContain("in the last 30 days");
+    for (const id of ["q".repeat(129), "a%20b", "a%2Fb"]) {
+      const html = await page(team, `/dashboard/sandbox/logs/${id}`, 404);
+      expect(html, id).toContain("in the last 30 days");
+    }
   });
 });
 
