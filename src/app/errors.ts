@@ -137,7 +137,7 @@ export function accountNotFound(accountId: string): ApiError {
 }
 
 /** How long a client waits before retrying a write refused while its partner is being moved. */
-export const MOVE_RETRY_AFTER_SECONDS = 10;
+const MOVE_RETRY_AFTER_SECONDS = 10;
 
 /**
  * 503 for a write while the partner's data is being moved between databases: nothing was done,

@@ -52,9 +52,9 @@ export const TAGS: readonly (readonly [segment: string, tag: string, description
 export function tagOf(path: string): string {
   const segments = path.split("/");
   // What a simulation makes (customers, statements) is not its section: it is a simulation.
-  if (segments[2] === "simulations") return "Sandbox simulations";
+  const named = segments[2] === "simulations" ? ["simulations"] : segments;
   for (const [segment, tag] of TAGS) {
-    if (segments.some((s) => s.startsWith(segment))) return tag;
+    if (named.some((s) => s.startsWith(segment))) return tag;
   }
   return "Other";
 }
