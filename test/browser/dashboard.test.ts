@@ -8,7 +8,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { axeViolations, keepOnOrigin, launchChromium } from "../support/node/chromium";
+import { expectAccessible, keepOnOrigin, launchChromium } from "../support/node/chromium";
 import {
   type LocalService,
   mailedLink,
@@ -67,13 +67,6 @@ async function openTab(context: BrowserContext, problems: string[]): Promise<Pag
   });
   page.on("pageerror", (error) => problems.push(`page error: ${error.message}`));
   return page;
-}
-
-/** Runs axe on the page as it is and fails on any WCAG 2.1 A/AA violation. */
-async function expectAccessible(page: Page): Promise<void> {
-  const violations = await axeViolations(page);
-  expect(violations, `${page.url()}: ${JSON.stringify(violations, null, 1)}`).toEqual([]);
-  pagesChecked.push(new URL(page.url()).pathname);
 }
 
 beforeAll(async () => {
@@ -161,17 +154,17 @@ describe("the partner dashboard in a browser", () => {
     await expect(admin.getByRole("heading", { name: "Confirm sign-in" }).isVisible()).resolves.toBe(
       true,
     );
-    await expectAccessible(admin);
+    await expectAccessible(admin, pagesChecked);
     await admin.getByRole("button", { name: "Sign in" }).click();
     await admin.waitForURL(/\/dashboard\/sandbox\/keys$/);
-    await expectAccessible(admin);
+    await expectAccessible(admin, pagesChecked);
 
     // A sandbox key with ACCOUNT_READ, shown once, with a working copy button.
     await admin.getByLabel("Name (optional)").fill("browser test");
     await admin.getByLabel("ACCOUNT_READ").check();
     await admin.getByRole("button", { name: "Create key" }).click();
     await admin.getByRole("heading", { name: "Your new key" }).waitFor();
-    await expectAccessible(admin);
+    await expectAccessible(admin, pagesChecked);
     const firstKey = await admin.locator("#new-key").inputValue();
     expect(firstKey).toMatch(/^sk_sandbox_/);
     await admin.getByRole("button", { name: "Copy" }).click();
@@ -189,11 +182,11 @@ describe("the partner dashboard in a browser", () => {
       .getByRole("link", { name: /^Roll/ })
       .click();
     await admin.waitForURL(/\/dashboard\/sandbox\/keys\/key_\w+\/roll$/);
-    await expectAccessible(admin);
+    await expectAccessible(admin, pagesChecked);
     await admin.getByLabel("In 1 hour").check();
     await admin.getByRole("button", { name: "Roll key" }).click();
     await admin.getByRole("heading", { name: "Key rolled" }).waitFor();
-    await expectAccessible(admin);
+    await expectAccessible(admin, pagesChecked);
     const rolledKey = await admin.locator("#new-key").inputValue();
     expect((await statements(rolledKey)).status).toBe(200);
     expect((await statements(firstKey)).status).toBe(200);
@@ -201,7 +194,7 @@ describe("the partner dashboard in a browser", () => {
     // Upgrade the saved version, with the changes and the side-by-side preview shown.
     await admin.getByRole("link", { name: "API version" }).click();
     await admin.waitForURL(/\/dashboard\/sandbox\/version$/);
-    await expectAccessible(admin);
+    await expectAccessible(admin, pagesChecked);
     await admin.getByRole("link", { name: "Compare with latest" }).click();
     await admin.getByRole("heading", { name: `From ${OLDEST} to latest` }).waitFor();
     const before = await admin.locator(`[aria-labelledby="response-${OLDEST}"] pre`).textContent();
@@ -210,10 +203,10 @@ describe("the partner dashboard in a browser", () => {
     expect(after).toContain('"pdf": {');
     expect(after).toContain("st_browser_3");
     await expect(admin.getByText("replacePdfUrlWithPdfObject").isVisible()).resolves.toBe(true);
-    await expectAccessible(admin);
+    await expectAccessible(admin, pagesChecked);
     await admin.getByRole("button", { name: "Save latest as the sandbox version" }).click();
     await admin.getByText("The saved version is changed.").waitFor();
-    await expectAccessible(admin);
+    await expectAccessible(admin, pagesChecked);
     expect((await statements(rolledKey)).headers.get("x-service-version")).toBe("latest");
 
     // Roll it back within the 72 hours.
@@ -224,13 +217,13 @@ describe("the partner dashboard in a browser", () => {
     // A webhook endpoint on the loopback receiver: its secret is shown once, with a copy button.
     await admin.getByRole("link", { name: "Webhooks" }).click();
     await admin.waitForURL(/\/dashboard\/sandbox\/webhooks$/);
-    await expectAccessible(admin);
+    await expectAccessible(admin, pagesChecked);
     const hookUrl = `${receiver.url}/statements`;
     await admin.getByLabel("URL", { exact: true }).fill(hookUrl);
     await admin.getByLabel("Description (optional)").fill("browser test");
     await admin.getByRole("button", { name: "Add endpoint" }).click();
     await admin.getByRole("heading", { name: "Your new endpoint" }).waitFor();
-    await expectAccessible(admin);
+    await expectAccessible(admin, pagesChecked);
     const secret = await admin.locator("#new-secret").inputValue();
     expect(secret).toMatch(/^whsec_/);
     await admin.getByRole("button", { name: "Copy" }).click();
@@ -267,7 +260,7 @@ describe("the partner dashboard in a browser", () => {
       await admin.reload();
     }
     await admin.getByText("Succeeded").waitFor();
-    await expectAccessible(admin);
+    await expectAccessible(admin, pagesChecked);
     await admin.getByRole("button", { name: /^Re-send evt_/ }).click();
     await admin.getByText("The event is queued for delivery to this endpoint.").waitFor();
     const resent = await receivedCount(2);
@@ -279,11 +272,11 @@ describe("the partner dashboard in a browser", () => {
     // Roll its secret, keeping the previous one signing for an hour; then delete it.
     await admin.getByRole("link", { name: "Roll the signing secret" }).click();
     await admin.waitForURL(/\/webhooks\/we_\w+\/roll$/);
-    await expectAccessible(admin);
+    await expectAccessible(admin, pagesChecked);
     await admin.getByLabel("For 1 hour").check();
     await admin.getByRole("button", { name: "Roll secret" }).click();
     await admin.getByRole("heading", { name: "Secret rolled" }).waitFor();
-    await expectAccessible(admin);
+    await expectAccessible(admin, pagesChecked);
     const rolledSecret = await admin.locator("#new-secret").inputValue();
     expect(rolledSecret).toMatch(/^whsec_/);
     expect(rolledSecret).not.toBe(secret);
@@ -291,16 +284,16 @@ describe("the partner dashboard in a browser", () => {
     await admin.getByRole("link", { name: "Go to the endpoint" }).click();
     await admin.getByRole("link", { name: "Delete this endpoint" }).click();
     await admin.waitForURL(/\/webhooks\/we_\w+\/delete$/);
-    await expectAccessible(admin);
+    await expectAccessible(admin, pagesChecked);
     await admin.getByRole("button", { name: "Delete endpoint" }).click();
     await admin.getByText("Webhook endpoint deleted.").waitFor();
     expect(await admin.getByRole("link", { name: hookUrl }).count()).toBe(0);
-    await expectAccessible(admin);
+    await expectAccessible(admin, pagesChecked);
 
     // Invite a Developer from the team page; they sign in through their mail.
     await admin.getByRole("link", { name: "Team" }).click();
     await admin.waitForURL(/\/dashboard\/team$/);
-    await expectAccessible(admin);
+    await expectAccessible(admin, pagesChecked);
     await admin.getByLabel("Email address").fill(DEVELOPER);
     await admin.getByLabel("Role", { exact: true }).selectOption("Developer");
     await admin.getByRole("button", { name: "Send invitation" }).click();
@@ -314,7 +307,7 @@ describe("the partner dashboard in a browser", () => {
     // In production the Developer sees the keys but no way to change them...
     await developer.getByRole("link", { name: "Production" }).click();
     await developer.waitForURL(/\/dashboard\/production\/keys$/);
-    await expectAccessible(developer);
+    await expectAccessible(developer, pagesChecked);
     await developer.getByText("Developers cannot create API keys in production").waitFor();
     expect(await developer.getByRole("button", { name: "Create key" }).count()).toBe(0);
     expect(await developer.getByRole("link", { name: /^(Roll|Revoke)/ }).count()).toBe(0);
@@ -322,7 +315,7 @@ describe("the partner dashboard in a browser", () => {
     await developer.waitForURL(/\/dashboard\/production\/webhooks$/);
     await developer.getByText("Developers cannot create webhook endpoints in production").waitFor();
     expect(await developer.getByRole("button", { name: "Add endpoint" }).count()).toBe(0);
-    await expectAccessible(developer);
+    await expectAccessible(developer, pagesChecked);
     await developer.getByRole("link", { name: "API keys" }).click();
     await developer.waitForURL(/\/dashboard\/production\/keys$/);
     // ...and the server refuses the change when sent anyway, with the session's own token.
@@ -335,7 +328,7 @@ describe("the partner dashboard in a browser", () => {
     expect(refused.status()).toBe(403);
     const page403 = await developer.goto(`${service.base}/dashboard/team`);
     expect(page403?.status()).toBe(403);
-    await expectAccessible(developer);
+    await expectAccessible(developer, pagesChecked);
     // The browser reports the refused page itself as a failed load: expected here, once.
     const refusedLoad = problems.findIndex((p) => p.includes("status of 403"));
     expect(refusedLoad).toBeGreaterThan(-1);
@@ -348,7 +341,7 @@ describe("the partner dashboard in a browser", () => {
       .getByRole("link", { name: /^Revoke/ })
       .click();
     await admin.waitForURL(/\/dashboard\/sandbox\/keys\/key_\w+\/revoke$/);
-    await expectAccessible(admin);
+    await expectAccessible(admin, pagesChecked);
     await admin.getByRole("button", { name: "Revoke" }).click();
     await admin.getByText("Revoked 1 key.").waitFor();
     const revoked = await statements(rolledKey);
@@ -357,7 +350,7 @@ describe("the partner dashboard in a browser", () => {
     // The audit log tells the story, newest first.
     await admin.getByRole("link", { name: "Audit log" }).click();
     await admin.waitForURL(/\/dashboard\/audit$/);
-    await expectAccessible(admin);
+    await expectAccessible(admin, pagesChecked);
     const log = (await admin.locator("tbody").textContent()) ?? "";
     for (const what of [
       "Deleted a webhook endpoint",
@@ -379,23 +372,23 @@ describe("the partner dashboard in a browser", () => {
     // How the partner's statements look: the Admin sets the accent colour.
     await admin.getByRole("link", { name: "Documents" }).click();
     await admin.waitForURL(/\/dashboard\/documents$/);
-    await expectAccessible(admin);
+    await expectAccessible(admin, pagesChecked);
     await admin.getByLabel("Accent colour").fill("#0a6b5a");
     await admin.getByRole("button", { name: /^Save/ }).click();
     await admin.waitForURL(/\/dashboard\/documents\?notice=saved$/);
-    await expectAccessible(admin);
+    await expectAccessible(admin, pagesChecked);
 
     // The sandbox makes its own data: a test customer, a closed cycle, its statement and PDF.
     await admin.goto(`${service.base}/dashboard/sandbox/keys`);
     await admin.getByRole("link", { name: "Simulations" }).click();
     await admin.waitForURL(/\/dashboard\/sandbox\/simulations$/);
-    await expectAccessible(admin);
+    await expectAccessible(admin, pagesChecked);
     await admin.getByRole("button", { name: "Create customer" }).click();
     await admin.waitForURL(/\/simulations\/customers\/cus_\w+\?notice=customer$/);
-    await expectAccessible(admin);
+    await expectAccessible(admin, pagesChecked);
     await admin.getByRole("button", { name: /^Close the next billing cycle/ }).click();
     await admin.waitForURL(/\/simulations\/statements\/st_\w+\?notice=statement$/);
-    await expectAccessible(admin);
+    await expectAccessible(admin, pagesChecked);
     const statementPage = admin.url();
     const openPdf = admin.getByRole("link", { name: "Open the PDF" });
     for (let tries = 0; (await openPdf.count()) === 0 && tries < 120; tries++) {
@@ -411,11 +404,11 @@ describe("the partner dashboard in a browser", () => {
     // Signing out ends the session; the sign-in pages are accessible too.
     await admin.getByRole("button", { name: "Sign out", exact: true }).click();
     await admin.waitForURL(/\/dashboard\/sign-in\?notice=signed-out$/);
-    await expectAccessible(admin);
+    await expectAccessible(admin, pagesChecked);
     await admin.getByLabel("Email address").fill("nobody@browser-bank.example");
     await admin.getByRole("button", { name: "Email me a sign-in link" }).click();
     await admin.getByRole("heading", { name: "Check your email" }).waitFor();
-    await expectAccessible(admin);
+    await expectAccessible(admin, pagesChecked);
     await admin.goto(`${service.base}/dashboard/sandbox/keys`);
     await admin.waitForURL(/\/dashboard\/sign-in$/);
 

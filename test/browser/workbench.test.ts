@@ -3,9 +3,9 @@
 // request log by its x-request-id and opened in full; the log filtered; the Overview with its
 // chart, errors and versions; the customers, an account and its statements with a working PDF
 // link; and production's pages for an Admin. axe-core checks every page for WCAG 2.1 A/AA.
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { axeViolations, keepOnOrigin, launchChromium } from "../support/node/chromium";
+import { expectAccessible, keepOnOrigin, launchChromium } from "../support/node/chromium";
 import {
   type LocalService,
   mailedLink,
@@ -25,12 +25,6 @@ let apiKey: string;
 
 function operatorFetch(path: string, init: RequestInit = {}): Promise<Response> {
   return operatorRequest(service, path, init);
-}
-
-async function expectAccessible(page: Page): Promise<void> {
-  const violations = await axeViolations(page);
-  expect(violations, `${page.url()}: ${JSON.stringify(violations, null, 1)}`).toEqual([]);
-  pagesChecked.push(new URL(page.url()).pathname);
 }
 
 beforeAll(async () => {
@@ -126,7 +120,7 @@ describe("the workbench in a browser", () => {
 
     await page.getByRole("link", { name: "Request log", exact: true }).click();
     await page.waitForURL(/\/dashboard\/sandbox\/logs$/);
-    await expectAccessible(page);
+    await expectAccessible(page, pagesChecked);
     await page.getByLabel("Find a request by its x-request-id").fill(requestId);
     await page.getByRole("button", { name: "Find" }).click();
     await page.waitForURL(new RegExp(`/logs\\?request_id=${requestId}$`));
@@ -139,14 +133,14 @@ describe("the workbench in a browser", () => {
     const visibleAfterMs = Date.now() - answeredAt;
     console.log(`request log: a request was listed ${visibleAfterMs} ms after its response`);
     expect(visibleAfterMs).toBeLessThan(60_000);
-    await expectAccessible(page);
+    await expectAccessible(page, pagesChecked);
     await row.click();
     await page.waitForURL(new RegExp(`/dashboard/sandbox/logs/${requestId}$`));
     await page.getByRole("heading", { name: `Request ${requestId}` }).waitFor();
     const fields = (await page.locator("dl.fields").textContent()) ?? "";
     expect(fields).toContain("workbench-test/1.0");
     expect(fields).toContain("/v2/customers/:customer_id/accounts/:account_id/statements");
-    await expectAccessible(page);
+    await expectAccessible(page, pagesChecked);
 
     // The log filtered to errors: a link with its filter in the query.
     await page.getByRole("link", { name: "Back to the request log" }).click();
@@ -157,7 +151,7 @@ describe("the workbench in a browser", () => {
     expect(
       await page.getByRole("link", { name: /^GET \/v2\/customers\/cus_workbench/ }).count(),
     ).toBe(0);
-    await expectAccessible(page);
+    await expectAccessible(page, pagesChecked);
 
     // The Overview: the chart (and its table), the error, the version in use.
     await page.getByRole("link", { name: "Overview", exact: true }).click();
@@ -169,18 +163,18 @@ describe("the workbench in a browser", () => {
     await page
       .getByRole("link", { name: /CUSTOMER_NOT_FOUND_ERROR on \/v2\/customers\/:customer_id/ })
       .waitFor();
-    await expectAccessible(page);
+    await expectAccessible(page, pagesChecked);
 
     // The customers, the customer, the account and its statements, with a working PDF link.
     await page.getByRole("link", { name: "Customers", exact: true }).click();
     await page.waitForURL(/\/dashboard\/sandbox\/customers$/);
-    await expectAccessible(page);
+    await expectAccessible(page, pagesChecked);
     await page.getByRole("link", { name: CUSTOMER, exact: true }).click();
     await page.waitForURL(new RegExp(`/customers/${CUSTOMER}$`));
-    await expectAccessible(page);
+    await expectAccessible(page, pagesChecked);
     await page.getByRole("link", { name: ACCOUNT }).click();
     await page.waitForURL(new RegExp(`/accounts/${ACCOUNT}$`));
-    await expectAccessible(page);
+    await expectAccessible(page, pagesChecked);
     const pdfLink = page.getByRole("link", { name: "PDF of st_workbench_2" });
     const download = await page.request.get((await pdfLink.getAttribute("href")) as string);
     expect(download.status()).toBe(200);
@@ -190,10 +184,10 @@ describe("the workbench in a browser", () => {
     await page.getByRole("link", { name: "Production", exact: true }).click();
     await page.waitForURL(/\/dashboard\/production\/customers$/);
     await page.getByRole("link", { name: `${CUSTOMER}_live` }).waitFor();
-    await expectAccessible(page);
+    await expectAccessible(page, pagesChecked);
     await page.getByRole("link", { name: "Overview", exact: true }).click();
     await page.waitForURL(/\/dashboard\/production$/);
-    await expectAccessible(page);
+    await expectAccessible(page, pagesChecked);
 
     expect(problems).toEqual([]);
     await context.close();

@@ -3,6 +3,7 @@
 import sparticuz from "@sparticuz/chromium";
 import axe from "axe-core";
 import { type Browser, chromium, type Page } from "playwright-core";
+import { expect } from "vitest";
 
 /**
  * Our own flags rather than the package's Lambda set, which runs one process (closing the browser
@@ -66,4 +67,14 @@ export async function axeViolations(page: Page, exclude: string[] = []): Promise
       nodes: v.nodes.map((n) => ({ target: n.target })),
     }));
   }, exclude);
+}
+
+/**
+ * Runs axe on the page as it is and fails on any WCAG 2.1 A/AA violation; adds the page's path to
+ * `checked`, so a test can see that every kind of page was checked.
+ */
+export async function expectAccessible(page: Page, checked: string[]): Promise<void> {
+  const violations = await axeViolations(page);
+  expect(violations, `${page.url()}: ${JSON.stringify(violations, null, 1)}`).toEqual([]);
+  checked.push(new URL(page.url()).pathname);
 }
