@@ -1,6 +1,7 @@
 // Account reads: each one indexed round trip (a batch counts as one), paged by id, inside the
 // customer's read scope.
 import { and, asc, eq, getTableColumns, gt, sql } from "drizzle-orm";
+import type { Environment } from "../domain/environment";
 import type { Database } from "./client";
 import { customerInScope, type ReadScope } from "./customers";
 import { accounts, customers } from "./schema";
@@ -75,4 +76,35 @@ export async function findAccount(
     )
     .where(customerInScope(scope, customerId));
   return { customerFound: row !== undefined, account: row?.account ?? null };
+}
+
+/**
+ * A dashboard user's read of one account, one round trip: the customer in the partner's
+ * environment (of whichever product) with its read scope, and its account if it has that one;
+ * null when the partner has no such customer there.
+ */
+export async function findPartnerAccount(
+  db: Database,
+  partnerId: string,
+  environment: Environment,
+  customerId: string,
+  accountId: string,
+): Promise<{ scope: ReadScope & { environment: Environment }; account: AccountRow | null } | null> {
+  // Account columns plus one aliased column: no two result columns share a name.
+  const [row] = await db
+    .select({ product: sql<string>`${customers.merchantKey}`.as("product"), account: accounts })
+    .from(customers)
+    .leftJoin(
+      accounts,
+      and(eq(accounts.customerId, customers.customerId), eq(accounts.accountId, accountId)),
+    )
+    .where(
+      and(
+        eq(customers.customerId, customerId),
+        eq(customers.partnerId, partnerId),
+        eq(customers.environment, environment),
+      ),
+    );
+  if (!row) return null;
+  return { scope: { partnerId, environment, merchantKey: row.product }, account: row.account };
 }

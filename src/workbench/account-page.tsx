@@ -7,8 +7,7 @@ import type { AppEnv } from "../app/context";
 import { ApiError } from "../app/errors";
 import { allow, type DashboardPage } from "../dashboard/page";
 import { Table } from "../dashboard/table";
-import { findAccount } from "../db/accounts";
-import { findPartnerCustomer } from "../db/customers";
+import { findPartnerAccount } from "../db/accounts";
 import { readStatementPage } from "../db/statement-pages";
 import { toAccount } from "../domain/account";
 import { decodePageToken } from "../domain/page-token";
@@ -68,9 +67,9 @@ export const accountPage: DashboardPage = {
       const accountId = c.req.param("account_id");
       const db = c.get("db");
       const { partnerId } = c.var.session.user;
-      const found = await findPartnerCustomer(db, partnerId, environment, customerId);
+      const found = await findPartnerAccount(db, partnerId, environment, customerId, accountId);
       if (!found) throw customerNotFound(customerId);
-      const { account } = await findAccount(db, found.scope, customerId, accountId);
+      const { account } = found;
       if (!account) {
         throw new ApiError("NOT_FOUND_ERROR", `No account ${accountId} of customer ${customerId}.`);
       }

@@ -1,7 +1,7 @@
 // The dashboard's customers pages: customers → accounts → statements with their PDF links,
 // read-only and paged, in the API's scope (partner, environment, product) and showing what the
 // API shows; production data for Admins only, each view of it in the audit log.
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { api, expectJson, operator } from "../support/api";
 import { seedTeam, type Team } from "../support/dashboard";
 import { createKey, importData, monthlyStatement, pdfBytes, uniqueId } from "../support/fixtures";
@@ -135,6 +135,27 @@ describe("the customers pages", () => {
       `${account}_st`,
     );
     expect(more).toEqual([`${account}_st_003`, `${account}_st_002`, `${account}_st_001`]);
+  });
+
+  it("read an account's page in three D1 round trips: session, account, statements", async () => {
+    const { team, customer, account } = await seed();
+    const lines: string[] = [];
+    const spy = vi.spyOn(console, "log").mockImplementation((line: unknown) => {
+      if (typeof line === "string") lines.push(line);
+    });
+    try {
+      const requestId = uniqueId("account-page");
+      const res = await team.developer.get(
+        `/dashboard/sandbox/customers/${customer}/accounts/${account}`,
+        { "x-request-id": requestId },
+      );
+      expect(res.status).toBe(200);
+      await res.text();
+      const line = lines.find((text) => text.includes(`"request_id":"${requestId}"`));
+      expect(JSON.parse(line ?? "{}")).toMatchObject({ status: 200, d1_queries: 3 });
+    } finally {
+      spy.mockRestore();
+    }
   });
 
   it("find nothing outside the partner's environment, and refuse a foreign page token", async () => {
