@@ -3,7 +3,7 @@
 import { and, asc, eq, getTableColumns, gt, sql } from "drizzle-orm";
 import type { Environment } from "../domain/environment";
 import type { Database } from "./client";
-import { customerInScope, type ReadScope } from "./customers";
+import { customerInScope, customerOfPartner, type ReadScope } from "./customers";
 import { accounts, customers } from "./schema";
 
 export type AccountRow = typeof accounts.$inferSelect;
@@ -98,13 +98,7 @@ export async function findPartnerAccount(
       accounts,
       and(eq(accounts.customerId, customers.customerId), eq(accounts.accountId, accountId)),
     )
-    .where(
-      and(
-        eq(customers.customerId, customerId),
-        eq(customers.partnerId, partnerId),
-        eq(customers.environment, environment),
-      ),
-    );
+    .where(customerOfPartner(partnerId, environment, customerId));
   if (!row) return null;
   return { scope: { partnerId, environment, merchantKey: row.product }, account: row.account };
 }

@@ -26,6 +26,19 @@ export function customerInScope(scope: ReadScope, customerId: string): SQL {
   ) as SQL;
 }
 
+/** The customer in the partner's environment, of whichever of its products. */
+export function customerOfPartner(
+  partnerId: string,
+  environment: Environment,
+  customerId: string,
+): SQL {
+  return and(
+    eq(customers.customerId, customerId),
+    eq(customers.partnerId, partnerId),
+    eq(customers.environment, environment),
+  ) as SQL;
+}
+
 /** Whether the customer exists inside the read scope (one indexed row). */
 export async function customerExists(
   db: Database,
@@ -137,13 +150,7 @@ export async function findPartnerCustomer(
   const [row] = await db
     .select({ ...customerFields, merchantKey: customers.merchantKey })
     .from(customers)
-    .where(
-      and(
-        eq(customers.customerId, customerId),
-        eq(customers.partnerId, partnerId),
-        eq(customers.environment, environment),
-      ),
-    );
+    .where(customerOfPartner(partnerId, environment, customerId));
   if (!row) return null;
   const { merchantKey, ...customer } = row;
   return { customer, scope: { partnerId, environment, merchantKey } };
