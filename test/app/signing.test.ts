@@ -78,6 +78,30 @@ describe("HMAC signing in JavaScript", () => {
     }
   });
 
+  it("writes a prefix's bytes before each MAC of a page (a link's shard code)", async () => {
+    const secret = SECRETS[0] as string;
+    const prefix = utf8("01");
+    for (const batch of [MESSAGES.slice(0, 2), MESSAGES]) {
+      const expected = await Promise.all(
+        batch.map(async (parts) => {
+          const key = await crypto.subtle.importKey(
+            "raw",
+            utf8(secret),
+            { name: "HMAC", hash: "SHA-256" },
+            false,
+            ["sign"],
+          );
+          const text = JSON.stringify(["statement-pdf:v1", ...parts]);
+          const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, utf8(text)));
+          return toBase64Url(new Uint8Array([...prefix, ...mac]));
+        }),
+      );
+      expect(await createSigner(secret).signEach("statement-pdf:v1", batch, prefix)).toEqual(
+        expected,
+      );
+    }
+  });
+
   it("verifies what it signs, and nothing altered by a bit", async () => {
     const secret = SECRETS[1] as string;
     const signer = signerFor(secret);
