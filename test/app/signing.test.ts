@@ -11,8 +11,8 @@ const utf8 = (text: string) => new TextEncoder().encode(text);
 const hex = (bytes: ArrayBuffer) =>
   [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, "0")).join("");
 
-/** WebCrypto's HMAC-SHA-256 of `text`, URL-safe base64. */
-async function webCryptoHmac(secret: string, text: string): Promise<string> {
+/** WebCrypto's HMAC-SHA-256 of `text`. */
+async function webCryptoHmacBytes(secret: string, text: string): Promise<Uint8Array> {
   const key = await crypto.subtle.importKey(
     "raw",
     utf8(secret),
@@ -20,8 +20,12 @@ async function webCryptoHmac(secret: string, text: string): Promise<string> {
     false,
     ["sign"],
   );
-  return toBase64Url(new Uint8Array(await crypto.subtle.sign("HMAC", key, utf8(text))));
+  return new Uint8Array(await crypto.subtle.sign("HMAC", key, utf8(text)));
 }
+
+/** WebCrypto's HMAC-SHA-256 of `text`, URL-safe base64. */
+const webCryptoHmac = async (secret: string, text: string) =>
+  toBase64Url(await webCryptoHmacBytes(secret, text));
 
 /** WebCrypto's HMAC-SHA-256 of the JSON array [purpose, ...parts], URL-safe base64. */
 const webCryptoMac = (secret: string, purpose: string, parts: string[]) =>
@@ -84,15 +88,8 @@ describe("HMAC signing in JavaScript", () => {
     for (const batch of [MESSAGES.slice(0, 2), MESSAGES]) {
       const expected = await Promise.all(
         batch.map(async (parts) => {
-          const key = await crypto.subtle.importKey(
-            "raw",
-            utf8(secret),
-            { name: "HMAC", hash: "SHA-256" },
-            false,
-            ["sign"],
-          );
           const text = JSON.stringify(["statement-pdf:v1", ...parts]);
-          const mac = new Uint8Array(await crypto.subtle.sign("HMAC", key, utf8(text)));
+          const mac = await webCryptoHmacBytes(secret, text);
           return toBase64Url(new Uint8Array([...prefix, ...mac]));
         }),
       );
