@@ -94,13 +94,19 @@ async function main(): Promise<void> {
       delaysMs: await logDelays(server, keys.large, LOG_DELAY_PROBES),
     };
     if (!SETTINGS.inspectorInRounds) {
-      progress("restarting workerd with its inspector open, for the CPU profiles");
+      progress("restarting workerd with its inspector open, for the CPU profiles; warming up");
       await server.dispose();
       server = await serveBench(bundle, floor, inspector);
     }
+    const profiled = cpuArms(server, keys.large);
+    if (!SETTINGS.inspectorInRounds) {
+      // Fresh isolates: each arm is warmed up as the rounds' arms were, so no profile compiles.
+      const warmup = { connections: SETTINGS.connections, seconds: SETTINGS.warmupSeconds };
+      for (const arm of profiled) await measure(arm.target, warmup);
+    }
     const cpu = await measureCpu(
       INSPECTOR_PORT,
-      cpuArms(server, keys.large),
+      profiled,
       { rounds: SETTINGS.cpuRounds, seconds: SETTINGS.cpuSeconds, connections: 4 },
       progress,
     );
