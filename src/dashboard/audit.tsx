@@ -7,6 +7,7 @@ import { readAuditPage } from "../db/audit";
 import { type AuditAction, type AuditEntry, auditSequence } from "../domain/audit";
 import { Time } from "./layout";
 import { allow, type DashboardPage } from "./page";
+import { Table } from "./table";
 
 const PAGE_SIZE = 50;
 
@@ -60,45 +61,34 @@ function AuditView(props: { entries: AuditEntry[]; olderBefore: string | null })
       {props.entries.length === 0 ? (
         <p>Nothing yet.</p>
       ) : (
-        <table>
-          <caption class="visually-hidden">Audit log, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">Who</th>
-              <th scope="col">What</th>
-              <th scope="col">Environment</th>
-              <th scope="col">About</th>
-              <th scope="col">Details</th>
-              <th scope="col">IP</th>
+        <Table
+          caption="Audit log, newest first"
+          columns={["When", "Who", "What", "Environment", "About", "Details", "IP"]}
+        >
+          {props.entries.map((e) => (
+            <tr id={e.id}>
+              <td>
+                <Time at={e.occurredAt} />
+              </td>
+              <td>
+                {ACTOR_LABELS[e.actor.type]}
+                {e.actor.type !== "operator" && (
+                  <>
+                    {" "}
+                    <code>{e.actor.label}</code>
+                  </>
+                )}
+              </td>
+              <td>{ACTION_LABELS[e.action] ?? e.action}</td>
+              <td>{e.environment ?? <span class="muted">—</span>}</td>
+              <td>{e.target ? <code>{e.target}</code> : <span class="muted">—</span>}</td>
+              <td>
+                <Details details={e.details} />
+              </td>
+              <td>{e.ip ?? <span class="muted">—</span>}</td>
             </tr>
-          </thead>
-          <tbody>
-            {props.entries.map((e) => (
-              <tr id={e.id}>
-                <td>
-                  <Time at={e.occurredAt} />
-                </td>
-                <td>
-                  {ACTOR_LABELS[e.actor.type]}
-                  {e.actor.type !== "operator" && (
-                    <>
-                      {" "}
-                      <code>{e.actor.label}</code>
-                    </>
-                  )}
-                </td>
-                <td>{ACTION_LABELS[e.action] ?? e.action}</td>
-                <td>{e.environment ?? <span class="muted">—</span>}</td>
-                <td>{e.target ? <code>{e.target}</code> : <span class="muted">—</span>}</td>
-                <td>
-                  <Details details={e.details} />
-                </td>
-                <td>{e.ip ?? <span class="muted">—</span>}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </Table>
       )}
       {props.olderBefore && (
         <p>

@@ -13,6 +13,7 @@ import { CsrfField, Time } from "./layout";
 import { mailInvitation } from "./mail";
 import { allow, type DashboardPage } from "./page";
 import { clearSessionCookie } from "./session";
+import { Table } from "./table";
 
 const NOTICES: Record<string, string> = {
   invited: "Invitation sent.",
@@ -65,60 +66,49 @@ function TeamView(props: { users: User[]; you: string }) {
         </p>
       </section>
       <h2>Users</h2>
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Email</th>
-            <th scope="col">Role</th>
-            <th scope="col">Last sign-in</th>
-            <th scope="col">Invited</th>
-            <th scope="col">Remove</th>
+      <Table caption="Users" columns={["Email", "Role", "Last sign-in", "Invited", "Remove"]}>
+        {props.users.map((user) => (
+          <tr id={user.userId}>
+            <td>
+              {user.email}
+              {user.userId === props.you && <strong> (you)</strong>}
+            </td>
+            <td>
+              <form method="post" action={`/dashboard/team/${user.userId}/role`} class="inline">
+                <CsrfField />
+                <label for={`role-${user.userId}`} class="visually-hidden">
+                  Role of {user.email}
+                </label>
+                <select id={`role-${user.userId}`} name="role">
+                  {ROLES.map((role) => (
+                    <option value={role} selected={role === user.role}>
+                      {role}
+                    </option>
+                  ))}
+                </select>{" "}
+                <button type="submit" class="secondary">
+                  Change<span class="visually-hidden"> the role of {user.email}</span>
+                </button>
+              </form>
+            </td>
+            <td>
+              {user.lastSignedInAt ? (
+                <Time at={user.lastSignedInAt} />
+              ) : (
+                <span class="muted">Never</span>
+              )}
+            </td>
+            <td>
+              <Time at={user.createdAt} />
+            </td>
+            <td>
+              <a href={`/dashboard/team/${user.userId}/remove`}>
+                Remove<span class="visually-hidden"> {user.email}</span>
+              </a>
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {props.users.map((user) => (
-            <tr id={user.userId}>
-              <td>
-                {user.email}
-                {user.userId === props.you && <strong> (you)</strong>}
-              </td>
-              <td>
-                <form method="post" action={`/dashboard/team/${user.userId}/role`} class="inline">
-                  <CsrfField />
-                  <label for={`role-${user.userId}`} class="visually-hidden">
-                    Role of {user.email}
-                  </label>
-                  <select id={`role-${user.userId}`} name="role">
-                    {ROLES.map((role) => (
-                      <option value={role} selected={role === user.role}>
-                        {role}
-                      </option>
-                    ))}
-                  </select>{" "}
-                  <button type="submit" class="secondary">
-                    Change<span class="visually-hidden"> the role of {user.email}</span>
-                  </button>
-                </form>
-              </td>
-              <td>
-                {user.lastSignedInAt ? (
-                  <Time at={user.lastSignedInAt} />
-                ) : (
-                  <span class="muted">Never</span>
-                )}
-              </td>
-              <td>
-                <Time at={user.createdAt} />
-              </td>
-              <td>
-                <a href={`/dashboard/team/${user.userId}/remove`}>
-                  Remove<span class="visually-hidden"> {user.email}</span>
-                </a>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </Table>
     </>
   );
 }

@@ -17,6 +17,7 @@ import type { Json, VersionBundle } from "../versioning";
 import { field } from "./forms";
 import { CsrfField, Time } from "./layout";
 import { allow, type DashboardPage, may } from "./page";
+import { Table } from "./table";
 import {
   changesBetween,
   PREVIEW_LIMIT,
@@ -96,36 +97,30 @@ function VersionView(props: VersionViewProps) {
         </section>
       )}
       <h2>Versions offered in {environment}</h2>
-      <table>
-        <thead>
+      <Table
+        caption={<>Versions offered in {environment}</>}
+        columns={["Version", "Status", "Compare"]}
+      >
+        {props.offered.map((v) => (
           <tr>
-            <th scope="col">Version</th>
-            <th scope="col">Status</th>
-            <th scope="col">Compare</th>
+            <td>
+              <code>{v.id}</code>
+              {v.id === saved && <strong> (saved)</strong>}
+            </td>
+            <td>{v.released ? "Released" : "Unreleased, sandbox only"}</td>
+            <td>
+              {v.id !== saved && (
+                <a
+                  href={`/dashboard/${environment}/version?target=${v.id}`}
+                  aria-current={target?.version === v.id ? "true" : undefined}
+                >
+                  Compare with {v.id}
+                </a>
+              )}
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {props.offered.map((v) => (
-            <tr>
-              <td>
-                <code>{v.id}</code>
-                {v.id === saved && <strong> (saved)</strong>}
-              </td>
-              <td>{v.released ? "Released" : "Unreleased, sandbox only"}</td>
-              <td>
-                {v.id !== saved && (
-                  <a
-                    href={`/dashboard/${environment}/version?target=${v.id}`}
-                    aria-current={target?.version === v.id ? "true" : undefined}
-                  >
-                    Compare with {v.id}
-                  </a>
-                )}
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </Table>
       {target && (
         <section aria-labelledby="target-heading">
           <h2 id="target-heading">
@@ -171,32 +166,25 @@ function VersionView(props: VersionViewProps) {
       {props.history.length > 0 && (
         <>
           <h2>Recent changes</h2>
-          <table>
-            <thead>
+          <Table
+            caption="Recent changes of the saved version"
+            columns={["When", "From", "To", "Kind"]}
+          >
+            {props.history.map((h) => (
               <tr>
-                <th scope="col">When</th>
-                <th scope="col">From</th>
-                <th scope="col">To</th>
-                <th scope="col">Kind</th>
+                <td>
+                  <Time at={h.changedAt} />
+                </td>
+                <td>
+                  <code>{h.fromVersion}</code>
+                </td>
+                <td>
+                  <code>{h.toVersion}</code>
+                </td>
+                <td>{h.kind === "change" ? "Change" : "Rollback"}</td>
               </tr>
-            </thead>
-            <tbody>
-              {props.history.map((h) => (
-                <tr>
-                  <td>
-                    <Time at={h.changedAt} />
-                  </td>
-                  <td>
-                    <code>{h.fromVersion}</code>
-                  </td>
-                  <td>
-                    <code>{h.toVersion}</code>
-                  </td>
-                  <td>{h.kind === "change" ? "Change" : "Rollback"}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </Table>
         </>
       )}
     </>

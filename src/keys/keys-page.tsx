@@ -7,6 +7,7 @@ import { ApiError, liveKeyLimitReached } from "../app/errors";
 import { readForm } from "../dashboard/forms";
 import { CsrfField, Time } from "../dashboard/layout";
 import { allow, type DashboardPage, may } from "../dashboard/page";
+import { Table } from "../dashboard/table";
 import type { Environment } from "../domain/environment";
 import { type ApiKeyRecord, type KeyCreator, keyStatus } from "../domain/key-record";
 import { refusalOf } from "../domain/permissions";
@@ -113,71 +114,68 @@ function KeysView(props: KeysViewProps) {
       {keys.length === 0 ? (
         <p>No {environment} key yet.</p>
       ) : (
-        <table>
-          <caption class="visually-hidden">API keys in {environment}, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Key</th>
-              <th scope="col">Scopes</th>
-              <th scope="col">Created</th>
-              <th scope="col">Created by</th>
-              <th scope="col">Last used</th>
-              <th scope="col">Status</th>
-              {canManage && <th scope="col">Actions</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {keys.map((key) => {
-              const status = keyStatus(key, now);
-              return (
-                <tr id={key.keyId}>
-                  <td>{key.name ?? <span class="muted">Unnamed</span>}</td>
+        <Table
+          caption={<>API keys in {environment}, newest first</>}
+          columns={[
+            "Name",
+            "Key",
+            "Scopes",
+            "Created",
+            "Created by",
+            "Last used",
+            "Status",
+            ...(canManage ? ["Actions"] : []),
+          ]}
+        >
+          {keys.map((key) => {
+            const status = keyStatus(key, now);
+            return (
+              <tr id={key.keyId}>
+                <td>{key.name ?? <span class="muted">Unnamed</span>}</td>
+                <td>
+                  <code>{key.masked}</code>
+                  <br />
+                  <code class="muted">{key.keyId}</code>
+                </td>
+                <td>
+                  {key.scopes.length === 0 ? (
+                    <span class="muted">None</span>
+                  ) : (
+                    key.scopes.map((s) => (
+                      <>
+                        <code>{s}</code>{" "}
+                      </>
+                    ))
+                  )}
+                </td>
+                <td>
+                  <Time at={key.createdAt} />
+                </td>
+                <td>
+                  <Creator creator={key.createdBy} />
+                </td>
+                <td>{key.lastUsedOn ?? <span class="muted">Never</span>}</td>
+                <td>
+                  <Status apiKey={key} now={now} />
+                </td>
+                {canManage && (
                   <td>
-                    <code>{key.masked}</code>
-                    <br />
-                    <code class="muted">{key.keyId}</code>
-                  </td>
-                  <td>
-                    {key.scopes.length === 0 ? (
-                      <span class="muted">None</span>
-                    ) : (
-                      key.scopes.map((s) => (
-                        <>
-                          <code>{s}</code>{" "}
-                        </>
-                      ))
+                    {(status === "active" || status === "expiring") && (
+                      <a href={`/dashboard/${environment}/keys/${key.keyId}/roll`}>
+                        Roll<span class="visually-hidden"> {key.keyId}</span>
+                      </a>
+                    )}{" "}
+                    {status !== "revoked" && (
+                      <a href={`/dashboard/${environment}/keys/${key.keyId}/revoke`}>
+                        Revoke<span class="visually-hidden"> {key.keyId}</span>
+                      </a>
                     )}
                   </td>
-                  <td>
-                    <Time at={key.createdAt} />
-                  </td>
-                  <td>
-                    <Creator creator={key.createdBy} />
-                  </td>
-                  <td>{key.lastUsedOn ?? <span class="muted">Never</span>}</td>
-                  <td>
-                    <Status apiKey={key} now={now} />
-                  </td>
-                  {canManage && (
-                    <td>
-                      {(status === "active" || status === "expiring") && (
-                        <a href={`/dashboard/${environment}/keys/${key.keyId}/roll`}>
-                          Roll<span class="visually-hidden"> {key.keyId}</span>
-                        </a>
-                      )}{" "}
-                      {status !== "revoked" && (
-                        <a href={`/dashboard/${environment}/keys/${key.keyId}/revoke`}>
-                          Revoke<span class="visually-hidden"> {key.keyId}</span>
-                        </a>
-                      )}
-                    </td>
-                  )}
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+                )}
+              </tr>
+            );
+          })}
+        </Table>
       )}
       {props.nextAfter && (
         <p>

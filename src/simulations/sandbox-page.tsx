@@ -10,6 +10,7 @@ import { schemas } from "../canonical/schemas";
 import { field } from "../dashboard/forms";
 import { CsrfField, Time } from "../dashboard/layout";
 import { allow, type DashboardPage } from "../dashboard/page";
+import { Table } from "../dashboard/table";
 import { readAccountPage } from "../db/accounts";
 import { readCustomerPage } from "../db/customers";
 import { productsOf } from "../db/partners";
@@ -52,34 +53,27 @@ function DocumentState({ s, link }: { s: SandboxStatement; link?: string | undef
 
 function StatementRows({ statements }: { statements: SandboxStatement[] }) {
   return (
-    <table>
-      <thead>
+    <Table
+      caption="Simulated statements, newest first"
+      columns={["Statement", "Closed", "Balance", "Document"]}
+    >
+      {statements.map((s) => (
         <tr>
-          <th scope="col">Statement</th>
-          <th scope="col">Closed</th>
-          <th scope="col">Balance</th>
-          <th scope="col">Document</th>
+          <td>
+            <a href={`${BASE}/statements/${s.statementId}`}>
+              <code>{s.statementId}</code>
+            </a>
+          </td>
+          <td>
+            <Time at={s.periodEndDate} />
+          </td>
+          <td>{`${s.statementBalance ?? ""} ${s.currency ?? ""}`}</td>
+          <td>
+            <DocumentState s={s} />
+          </td>
         </tr>
-      </thead>
-      <tbody>
-        {statements.map((s) => (
-          <tr>
-            <td>
-              <a href={`${BASE}/statements/${s.statementId}`}>
-                <code>{s.statementId}</code>
-              </a>
-            </td>
-            <td>
-              <Time at={s.periodEndDate} />
-            </td>
-            <td>{`${s.statementBalance ?? ""} ${s.currency ?? ""}`}</td>
-            <td>
-              <DocumentState s={s} />
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      ))}
+    </Table>
   );
 }
 

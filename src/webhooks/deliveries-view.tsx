@@ -1,6 +1,7 @@
 // An endpoint's deliveries on its dashboard page: every attempt, newest first, 50 a page, each
 // event re-sendable, and a form that re-sends any event of the last 30 days by id.
 import { CsrfField, Time } from "../dashboard/layout";
+import { Table } from "../dashboard/table";
 import type { AttemptStatus, EndpointAttempt } from "../domain/delivery-attempt";
 import type { Environment } from "../domain/environment";
 import type { ProductEndpoint } from "../domain/webhook-endpoint";
@@ -34,68 +35,65 @@ export function Deliveries(props: DeliveriesProps) {
       {attempts.length === 0 ? (
         <p>No delivery attempted yet.</p>
       ) : (
-        <table>
-          <caption class="visually-hidden">Delivery attempts, newest first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Attempted</th>
-              <th scope="col">Event</th>
-              <th scope="col">Result</th>
-              <th scope="col">Response</th>
-              <th scope="col">Duration</th>
-              {resendable && <th scope="col">Re-send</th>}
-            </tr>
-          </thead>
-          <tbody>
-            {attempts.map((a) => {
-              const result = RESULTS[a.status];
-              const offer = resendable && !offered.has(a.eventId) && a.eventType !== null;
-              offered.add(a.eventId);
-              return (
-                <tr id={a.attemptId}>
-                  <td>
-                    <Time at={a.attemptedAt} />
-                  </td>
-                  <td>
-                    <code>{a.eventId}</code>
-                    {a.eventType && (
-                      <>
-                        <br />
-                        <code class="muted">{a.eventType}</code>
-                      </>
-                    )}
-                  </td>
-                  <td>
-                    <span class={result.class}>{result.label}</span>
-                  </td>
-                  <td>
-                    {a.responseStatus ?? <span class="muted">No answer</span>}
-                    {a.error && (
-                      <>
-                        <br />
-                        <span class="muted">{a.error}</span>
-                      </>
-                    )}
-                  </td>
-                  <td>{`${a.durationMs} ms`}</td>
-                  {resendable && (
-                    <td>
-                      {offer && (
-                        <form method="post" action={`${base}/resend`} class="inline">
-                          <CsrfField />
-                          <input type="hidden" name="event_id" value={a.eventId} />
-                          <button type="submit" class="secondary">
-                            Re-send<span class="visually-hidden"> {a.eventId}</span>
-                          </button>
-                        </form>
-                      )}
-                    </td>
+        <Table
+          caption="Delivery attempts, newest first"
+          columns={[
+            "Attempted",
+            "Event",
+            "Result",
+            "Response",
+            "Duration",
+            ...(resendable ? ["Re-send"] : []),
+          ]}
+        >
+          {attempts.map((a) => {
+            const result = RESULTS[a.status];
+            const offer = resendable && !offered.has(a.eventId) && a.eventType !== null;
+            offered.add(a.eventId);
+            return (
+              <tr id={a.attemptId}>
+                <td>
+                  <Time at={a.attemptedAt} />
+                </td>
+                <td>
+                  <code>{a.eventId}</code>
+                  {a.eventType && (
+                    <>
+                      <br />
+                      <code class="muted">{a.eventType}</code>
+                    </>
                   )}
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+                </td>
+                <td>
+                  <span class={result.class}>{result.label}</span>
+                </td>
+                <td>
+                  {a.responseStatus ?? <span class="muted">No answer</span>}
+                  {a.error && (
+                    <>
+                      <br />
+                      <span class="muted">{a.error}</span>
+                    </>
+                  )}
+                </td>
+                <td>{`${a.durationMs} ms`}</td>
+                {resendable && (
+                  <td>
+                    {offer && (
+                      <form method="post" action={`${base}/resend`} class="inline">
+                        <CsrfField />
+                        <input type="hidden" name="event_id" value={a.eventId} />
+                        <button type="submit" class="secondary">
+                          Re-send<span class="visually-hidden"> {a.eventId}</span>
+                        </button>
+                      </form>
+                    )}
+                  </td>
+                )}
+              </tr>
+            );
+          })}
+        </Table>
       )}
       {props.olderBefore && (
         <p>

@@ -10,6 +10,7 @@ import { schemas } from "../canonical/schemas";
 import { field } from "../dashboard/forms";
 import { CsrfField, Time } from "../dashboard/layout";
 import { allow, type DashboardPage, may } from "../dashboard/page";
+import { Table } from "../dashboard/table";
 import type { Database } from "../db/client";
 import { productsOf } from "../db/partners";
 import { readSavedVersion } from "../db/saved-versions";
@@ -137,52 +138,49 @@ function EndpointTable(props: {
   const { environment, group, canManage } = props;
   const base = `/dashboard/${environment}/webhooks`;
   return (
-    <table>
-      <caption class="visually-hidden">{props.caption}</caption>
-      <thead>
-        <tr>
-          <th scope="col">Endpoint</th>
-          <th scope="col">Description</th>
-          <th scope="col">API version</th>
-          <th scope="col">Status</th>
-          <th scope="col">Created</th>
-          {canManage && <th scope="col">Actions</th>}
-        </tr>
-      </thead>
-      <tbody>
-        {group.endpoints.map((e) => (
-          <tr id={e.endpointId}>
+    <Table
+      caption={props.caption}
+      columns={[
+        "Endpoint",
+        "Description",
+        "API version",
+        "Status",
+        "Created",
+        ...(canManage ? ["Actions"] : []),
+      ]}
+    >
+      {group.endpoints.map((e) => (
+        <tr id={e.endpointId}>
+          <td>
+            <a href={`${base}/${e.endpointId}`}>
+              <code>{e.url}</code>
+            </a>
+            <br />
+            <code class="muted">{e.endpointId}</code>
+          </td>
+          <td>{e.description ?? <span class="muted">None</span>}</td>
+          <td>
+            <code>{e.apiVersion}</code>
+          </td>
+          <td>
+            <EndpointStatus endpoint={e} />
+          </td>
+          <td>
+            <Time at={e.createdAt} />
+          </td>
+          {canManage && (
             <td>
-              <a href={`${base}/${e.endpointId}`}>
-                <code>{e.url}</code>
+              <a href={`${base}/${e.endpointId}/roll`}>
+                Roll secret<span class="visually-hidden"> of {e.endpointId}</span>
+              </a>{" "}
+              <a href={`${base}/${e.endpointId}/delete`}>
+                Delete<span class="visually-hidden"> {e.endpointId}</span>
               </a>
-              <br />
-              <code class="muted">{e.endpointId}</code>
             </td>
-            <td>{e.description ?? <span class="muted">None</span>}</td>
-            <td>
-              <code>{e.apiVersion}</code>
-            </td>
-            <td>
-              <EndpointStatus endpoint={e} />
-            </td>
-            <td>
-              <Time at={e.createdAt} />
-            </td>
-            {canManage && (
-              <td>
-                <a href={`${base}/${e.endpointId}/roll`}>
-                  Roll secret<span class="visually-hidden"> of {e.endpointId}</span>
-                </a>{" "}
-                <a href={`${base}/${e.endpointId}/delete`}>
-                  Delete<span class="visually-hidden"> {e.endpointId}</span>
-                </a>
-              </td>
-            )}
-          </tr>
-        ))}
-      </tbody>
-    </table>
+          )}
+        </tr>
+      ))}
+    </Table>
   );
 }
 
