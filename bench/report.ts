@@ -250,8 +250,13 @@ function machine(results: RunResults): string[] {
       `of ${settings.seconds} s per arm. Arms that are compared run back to back, and ` +
       "every other round runs the list backwards. Each ratio is computed within a round; " +
       "the median over rounds is reported. Latencies come from every response, not " +
-      "autocannon's whole-millisecond histogram. Then " +
-      `${settings.cpuRounds} rounds of CPU profiles (${settings.cpuSeconds} s per arm), then the ` +
+      "autocannon's whole-millisecond histogram. " +
+      (settings.inspectorInRounds === false
+        ? "The rounds run on a workerd without its DevTools inspector. "
+        : "The rounds run with workerd's DevTools inspector open. ") +
+      "Then " +
+      `${settings.cpuRounds} rounds of CPU profiles (${settings.cpuSeconds} s per arm, ` +
+      "the inspector open), then the " +
       "import arms on a second workerd.",
   ];
 }

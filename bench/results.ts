@@ -18,6 +18,8 @@ export interface RunResults {
     connections: number;
     cpuRounds: number;
     cpuSeconds: number;
+    /** The timed rounds ran with workerd's inspector open (every run before this setting did). */
+    inspectorInRounds?: boolean;
   };
   load: { before: number[]; after: number[] };
   durationSeconds: number;

@@ -30,7 +30,7 @@ import { writeResults } from "./report.ts";
 import { logDelays, settledLogSize } from "./request-log.ts";
 import { loadResults, type RunResults, saveResults } from "./results.ts";
 import { type BenchServer, freePort } from "./serve.ts";
-import { BENCH_DIR, DATA_DIR, setUpBench } from "./setup.ts";
+import { BENCH_DIR, DATA_DIR, serveBench, setUpBench } from "./setup.ts";
 
 const setting = (name: string, fallback: number) => Number(process.env[name] ?? fallback);
 const SETTINGS = {
@@ -41,6 +41,12 @@ const SETTINGS = {
   cpuRounds: setting("BENCH_CPU_ROUNDS", 3),
   cpuSeconds: setting("BENCH_CPU_SECONDS", 3),
   importStatements: setting("BENCH_IMPORT_STATEMENTS", 1_000_000),
+  /**
+   * 1 runs the timed rounds on the workerd whose inspector is open for the CPU profiles, as
+   * earlier runs did (a diagnostic): an open inspector makes V8 keep every `console.log` message
+   * for DevTools, several times the line's own cost, which production never pays.
+   */
+  inspectorInRounds: setting("BENCH_ROUNDS_INSPECTOR", 0) === 1,
 };
 const INSPECTOR_PORT = await freePort();
 /** Requests whose way into the request log is timed, one at a time. */
@@ -57,9 +63,12 @@ function progress(message: string): void {
 
 async function main(): Promise<void> {
   const loadBefore = os.loadavg();
-  const { bundle, floor, server, dataset } = await setUpBench(progress, {
-    inspectorPort: INSPECTOR_PORT,
-  });
+  // The timed rounds run on a workerd without the inspector; the CPU profiles need it, so they
+  // run on a second one started over the same data once the rounds are done.
+  const inspector = { inspectorPort: INSPECTOR_PORT };
+  const setup = await setUpBench(progress, SETTINGS.inspectorInRounds ? inspector : {});
+  const { bundle, floor, dataset } = setup;
+  let server = setup.server;
   let read: Omit<RunResults, "imports" | "durationSeconds" | "load">;
   try {
     progress("profiling start-up (wrangler check startup)");
@@ -84,9 +93,20 @@ async function main(): Promise<void> {
       grewBytes: logAfter.bytes - logBefore.bytes,
       delaysMs: await logDelays(server, keys.large, LOG_DELAY_PROBES),
     };
+    if (!SETTINGS.inspectorInRounds) {
+      progress("restarting workerd with its inspector open, for the CPU profiles; warming up");
+      await server.dispose();
+      server = await serveBench(bundle, floor, inspector);
+    }
+    const profiled = cpuArms(server, keys.large);
+    if (!SETTINGS.inspectorInRounds) {
+      // Fresh isolates: each arm is warmed up as the rounds' arms were, so no profile compiles.
+      const warmup = { connections: SETTINGS.connections, seconds: SETTINGS.warmupSeconds };
+      for (const arm of profiled) await measure(arm.target, warmup);
+    }
     const cpu = await measureCpu(
       INSPECTOR_PORT,
-      cpuArms(server, keys.large),
+      profiled,
       { rounds: SETTINGS.cpuRounds, seconds: SETTINGS.cpuSeconds, connections: 4 },
       progress,
     );

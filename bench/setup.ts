@@ -18,6 +18,25 @@ export interface BenchSetup {
   dataset: Dataset;
 }
 
+/**
+ * workerd serving the read arms' Workers (and `extraWorkers`) over the bench's data, with its
+ * DevTools inspector open on `inspectorPort` if given. The caller disposes of it.
+ */
+export function serveBench(
+  bundle: Bundle,
+  floor: Bundle,
+  options: { inspectorPort?: number; extraWorkers?: readonly WorkerSpec[] } = {},
+): Promise<BenchServer> {
+  return startServer({
+    stateDir: STATE_DIR,
+    apiScript: bundle.main,
+    floorScript: floor.main,
+    watchPrefix: "bench-",
+    workers: [...READ_WORKERS, ...(options.extraWorkers ?? [])],
+    ...(options.inspectorPort ? { inspectorPort: options.inspectorPort } : {}),
+  });
+}
+
 /** The caller disposes of `server` when done. */
 export async function setUpBench(
   progress: (message: string) => void,
@@ -37,14 +56,7 @@ export async function setUpBench(
 
   let dataset = await cachedDataset(DATASET_FILE);
   if (!dataset) await clearState(STATE_DIR, DATASET_FILE);
-  const server = await startServer({
-    stateDir: STATE_DIR,
-    apiScript: bundle.main,
-    floorScript: floor.main,
-    watchPrefix: "bench-",
-    workers: [...READ_WORKERS, ...(options.extraWorkers ?? [])],
-    ...(options.inspectorPort ? { inspectorPort: options.inspectorPort } : {}),
-  });
+  const server = await serveBench(bundle, floor, options);
   try {
     if (dataset) progress("reusing the data in bench/.data (same migrations and layout)");
     else {

@@ -74,6 +74,11 @@ export interface Variables {
   /** The request clock; tests move it with fake timers. */
   now: () => Date;
   caller: Caller;
+  /**
+   * Called once the caller is known, before anything reads the request's body: the request log
+   * keeps its own copy of the body of a request it will record, and of no other.
+   */
+  onAuthenticated?: () => void;
   /** The API version chosen for this request; unset until resolved. */
   version: string;
   /** The product the request reads, for customer-scoped routes. */

@@ -72,6 +72,7 @@ export async function authenticate(c: Context<AppEnv>): Promise<void> {
   const { caller, readAhead } = found;
   usePartnerDatabase(c, found.db, caller.shard);
   c.set("caller", caller);
+  c.get("onAuthenticated")?.();
   c.set("overLimit", limits(`${caller.partnerId}:${caller.environment}`));
   recordKeyUse(c, caller, now);
   if (c.get("readAhead")) c.set("readAheadResults", readAhead);

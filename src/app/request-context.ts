@@ -55,7 +55,9 @@ export function routeOf(c: Parameters<MiddlewareHandler<AppEnv>>[0]): string {
  * Records a request once its response is built (the request log): called before the request is
  * handled, it answers what to call with the response, or null when this request is not recorded.
  */
-export type RequestRecorder = (c: Context<AppEnv>) => ((response: Response) => void) | null;
+export type RequestRecorder = (
+  c: Context<AppEnv>,
+) => ((response: Response, route: string) => void) | null;
 
 /** A partner API path: what `app.all("/v2/*")` matches. */
 const PARTNER_API = /^\/v2(\/|$)/;
@@ -87,14 +89,15 @@ export function requestContext(
 
     await next();
 
-    recorded?.(c.res);
+    const route = routeOf(c);
+    recorded?.(c.res, route);
     setSecurityHeaders(c);
     c.res.headers.set("x-request-id", requestId);
     console.log(
       JSON.stringify({
         request_id: requestId,
         method: c.req.method,
-        route: routeOf(c),
+        route,
         status: c.res.status,
         version: c.res.headers.get(versionHeader(c.env)) ?? undefined,
         key_id: c.get("caller")?.keyId,

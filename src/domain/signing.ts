@@ -41,6 +41,9 @@ function hmacOf(secret: string): HMAC {
   return hmac;
 }
 
+/** Bytes of an HMAC-SHA-256. */
+const MAC_BYTES = 32;
+
 /** The MAC of `bytes` under the secret's prepared state, as URL-safe base64. */
 function macOf(hmac: HMAC, bytes: Uint8Array): string {
   return toBase64Url(hmac.reset().update(bytes).digest());
@@ -64,8 +67,16 @@ export interface Signer {
   /** The id of the current secret, to write beside each signature. */
   keyId(): Promise<string>;
   sign(purpose: string, parts: readonly string[]): Promise<string>;
-  /** One signature per entry of `messages`, all computed at once (a page's links). */
-  signEach(purpose: string, messages: readonly (readonly string[])[]): Promise<string[]>;
+  /**
+   * One signature per entry of `messages`, all computed at once (a page's links). With `prefix`,
+   * each text encodes those bytes and then the MAC, as one base64 text (a link's shard code,
+   * which its message signs too).
+   */
+  signEach(
+    purpose: string,
+    messages: readonly (readonly string[])[],
+    prefix?: Uint8Array,
+  ): Promise<string[]>;
   /**
    * `keyId` selects the secret (an unknown id fails); without one, as in tokens and links issued
    * before key ids, the current and the previous secret are both tried.
@@ -152,15 +163,24 @@ export function createSigner(secret: string, previous?: string): Signer {
     async sign(purpose, parts) {
       return macOf(hmacOf(secret), message(purpose, parts));
     },
-    async signEach(purpose, each) {
+    async signEach(purpose, each, prefix) {
       const hmac = hmacOf(secret);
-      return messages(purpose, each).map((bytes) => macOf(hmac, bytes));
+      if (!prefix) return messages(purpose, each).map((bytes) => macOf(hmac, bytes));
+      // The MAC is written straight after the prefix: no text to decode and encode again.
+      const out = new Uint8Array(prefix.byteLength + MAC_BYTES);
+      out.set(prefix);
+      const mac = out.subarray(prefix.byteLength);
+      return messages(purpose, each).map((bytes) => {
+        hmac.reset().update(bytes).finish(mac);
+        return toBase64Url(out);
+      });
     },
     async verify(purpose, parts, signature, keyId) {
       const mac = fromBase64Url(signature);
       // Only the canonical encoding counts: base64's spare low bits must not let an altered
       // signature text pass as the same bytes.
-      if (mac === null || mac.byteLength !== 32 || toBase64Url(mac) !== signature) return false;
+      if (mac === null || mac.byteLength !== MAC_BYTES || toBase64Url(mac) !== signature)
+        return false;
       if (keyId === undefined) {
         for (const candidate of secrets) {
           if (await verifyWith(candidate, purpose, parts, mac)) return true;

@@ -17,7 +17,7 @@ import { ApiError } from "../app/errors";
 import { versionHeader } from "../app/headers";
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from "../app/idempotency";
 import { readBoundedBody } from "../app/read-body";
-import { pathAndQuery, type RequestRecorder, routeOf } from "../app/request-context";
+import { pathAndQuery, type RequestRecorder } from "../app/request-context";
 import { redactBody, redactPath, redactText } from "../domain/redaction";
 import {
   cutText,
@@ -112,6 +112,7 @@ export function createRequestLogSender(gatherMs = GATHER_MS): RequestLogSender {
 /** What the record takes as the response leaves: the rest does not change after it. */
 interface Answered {
   caller: Caller;
+  route: string;
   at: Date;
   status: number;
   replayed: boolean;
@@ -142,7 +143,7 @@ function recordOf(
     key_name: caller.keyName,
     method: c.req.method,
     path: redactPath(pathname, search),
-    route: routeOf(c),
+    route: answered.route,
     status: answered.status,
     error_type: error?.type ?? null,
     error_message: error ? redactText(error.message) : null,
@@ -206,14 +207,20 @@ export function requestRecorder(sender: RequestLogSender): RequestRecorder {
     if (!queue) return null;
     const started = performance.now();
     const at = c.get("now")();
-    // A write's body is read by its route; the log reads its own copy, after the response.
-    const request = c.req.raw.body !== null ? c.req.raw.clone() : null;
-    return (res) => {
+    // A write's body is read by its route; the log reads its own copy, after the response. The
+    // copy is taken once the caller is known (before any body is read): a request that never
+    // authenticates is not recorded, and its body is not copied.
+    let request: Request | null = null;
+    c.set("onAuthenticated", () => {
+      if (c.req.raw.body !== null) request = c.req.raw.clone();
+    });
+    return (res, route) => {
       const caller = c.get("caller") as Caller | undefined;
       if (!caller) return;
       const stats = c.get("queryStats");
       const answered: Answered = {
         caller,
+        route,
         at,
         status: res.status,
         replayed: res.headers.get(REPLAYED_HEADER) === "true",

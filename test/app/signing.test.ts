@@ -11,8 +11,8 @@ const utf8 = (text: string) => new TextEncoder().encode(text);
 const hex = (bytes: ArrayBuffer) =>
   [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, "0")).join("");
 
-/** WebCrypto's HMAC-SHA-256 of `text`, URL-safe base64. */
-async function webCryptoHmac(secret: string, text: string): Promise<string> {
+/** WebCrypto's HMAC-SHA-256 of `text`. */
+async function webCryptoHmacBytes(secret: string, text: string): Promise<Uint8Array> {
   const key = await crypto.subtle.importKey(
     "raw",
     utf8(secret),
@@ -20,8 +20,12 @@ async function webCryptoHmac(secret: string, text: string): Promise<string> {
     false,
     ["sign"],
   );
-  return toBase64Url(new Uint8Array(await crypto.subtle.sign("HMAC", key, utf8(text))));
+  return new Uint8Array(await crypto.subtle.sign("HMAC", key, utf8(text)));
 }
+
+/** WebCrypto's HMAC-SHA-256 of `text`, URL-safe base64. */
+const webCryptoHmac = async (secret: string, text: string) =>
+  toBase64Url(await webCryptoHmacBytes(secret, text));
 
 /** WebCrypto's HMAC-SHA-256 of the JSON array [purpose, ...parts], URL-safe base64. */
 const webCryptoMac = (secret: string, purpose: string, parts: string[]) =>
@@ -75,6 +79,23 @@ describe("HMAC signing in JavaScript", () => {
         batch.map((parts) => webCryptoMac(secret, "statement-page:v1", parts)),
       );
       expect(await signer.signEach("statement-page:v1", batch)).toEqual(expected);
+    }
+  });
+
+  it("writes a prefix's bytes before each MAC of a page (a link's shard code)", async () => {
+    const secret = SECRETS[0] as string;
+    const prefix = utf8("01");
+    for (const batch of [MESSAGES.slice(0, 2), MESSAGES]) {
+      const expected = await Promise.all(
+        batch.map(async (parts) => {
+          const text = JSON.stringify(["statement-pdf:v1", ...parts]);
+          const mac = await webCryptoHmacBytes(secret, text);
+          return toBase64Url(new Uint8Array([...prefix, ...mac]));
+        }),
+      );
+      expect(await createSigner(secret).signEach("statement-pdf:v1", batch, prefix)).toEqual(
+        expected,
+      );
     }
   });
 
