@@ -42,7 +42,7 @@ function hmacOf(secret: string): HMAC {
 }
 
 /** Bytes of an HMAC-SHA-256. */
-const MAC_BYTES = 32;
+export const MAC_BYTES = 32;
 
 /** The MAC of `bytes` under the secret's prepared state, as URL-safe base64. */
 function macOf(hmac: HMAC, bytes: Uint8Array): string {

@@ -3,13 +3,12 @@
 // the link stays opaque, and an altered code fails like any altered link.
 import { fromBase64Url, toBase64Url } from "./encoding";
 import { FIRST_SHARD, isShardCode } from "./shard-code";
-import { KEY_ID, type Signer } from "./signing";
+import { KEY_ID, MAC_BYTES, type Signer } from "./signing";
 
 /** A link lives one hour from the instant the statement was read (`as_of`). */
 export const LINK_LIFETIME_MS = 3600 * 1000;
 
 const PURPOSE = "statement-pdf:v1";
-const MAC_BYTES = 32;
 const CODE_BYTES = 2;
 
 /** The path of the download route for a statement. */
