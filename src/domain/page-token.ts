@@ -26,19 +26,15 @@ export interface PageBinding {
   filters?: string;
 }
 
-const STATEMENTS = "statement-page:v1";
-const EVENTS = "event-page:v1";
-
-function bindingParts(binding: PageBinding): string[] {
-  const parts = [
-    binding.partnerId,
-    binding.environment,
-    binding.merchantKey,
-    binding.customerId,
-    binding.accountId,
-  ];
-  if (binding.filters !== undefined) parts.push(`filters:${binding.filters}`);
-  return parts;
+/**
+ * One kind of page token: the purpose it signs under, the parts of its binding, and how its
+ * position reads as the payload's pair. Statements and events pages are the two kinds.
+ */
+interface TokenKind<Binding, Position> {
+  purpose: string;
+  parts(binding: Binding): string[];
+  pair(position: Position): [string, string];
+  position(pair: [string, string]): Position;
 }
 
 /**
@@ -46,16 +42,18 @@ function bindingParts(binding: PageBinding): string[] {
  * shard code as a JSON triple), the key id naming the secret that signed. Tokens issued before key
  * ids (`<payload>.<mac>`) and before shards (a JSON pair) still verify.
  */
-async function encodeToken(
+async function encodeToken<B, P>(
+  kind: TokenKind<B, P>,
   signer: Signer,
-  purpose: string,
-  parts: string[],
-  position: [string, string],
+  binding: B,
+  position: P,
   shard: string,
 ): Promise<string> {
-  const payload = toBase64Url(new TextEncoder().encode(JSON.stringify([...position, shard])));
+  const payload = toBase64Url(
+    new TextEncoder().encode(JSON.stringify([...kind.pair(position), shard])),
+  );
   const [mac, keyId] = await Promise.all([
-    signer.sign(purpose, [...parts, payload]),
+    signer.sign(kind.purpose, [...kind.parts(binding), payload]),
     signer.keyId(),
   ]);
   return `${payload}.${mac}.${keyId}`;
@@ -71,19 +69,40 @@ function splitToken(
   return { payload, mac, keyId };
 }
 
-async function decodeToken(
+/**
+ * The position in a token of this kind issued for this binding, with the shard that served it, or
+ * null for anything else.
+ */
+async function decodeToken<B, P>(
+  kind: TokenKind<B, P>,
   signer: Signer,
-  purpose: string,
-  parts: string[],
+  binding: B,
   token: string,
-): Promise<Payload | null> {
+): Promise<(P & { shard: string }) | null> {
   const split = splitToken(token);
   if (!split) return null;
-  if (!(await signer.verify(purpose, [...parts, split.payload], split.mac, split.keyId))) {
-    return null;
-  }
-  return parsePayload(split.payload);
+  const parts = [...kind.parts(binding), split.payload];
+  if (!(await signer.verify(kind.purpose, parts, split.mac, split.keyId))) return null;
+  const payload = parsePayload(split.payload);
+  return payload && { ...kind.position(payload.pair), shard: payload.shard };
 }
+
+const STATEMENT_PAGES: TokenKind<PageBinding, PagePosition> = {
+  purpose: "statement-page:v1",
+  parts: (binding) => {
+    const parts = [
+      binding.partnerId,
+      binding.environment,
+      binding.merchantKey,
+      binding.customerId,
+      binding.accountId,
+    ];
+    if (binding.filters !== undefined) parts.push(`filters:${binding.filters}`);
+    return parts;
+  },
+  pair: (position) => [position.periodEndDate, position.statementId],
+  position: ([periodEndDate, statementId]) => ({ periodEndDate, statementId }),
+};
 
 /** A statements page token for the page after `position`, served from shard `shard`. */
 export function encodePageToken(
@@ -92,32 +111,19 @@ export function encodePageToken(
   position: PagePosition,
   shard: string,
 ): Promise<string> {
-  return encodeToken(
-    signer,
-    STATEMENTS,
-    bindingParts(binding),
-    [position.periodEndDate, position.statementId],
-    shard,
-  );
+  return encodeToken(STATEMENT_PAGES, signer, binding, position, shard);
 }
 
 /**
  * The position in a token this endpoint issued for this binding, with the shard that served it,
  * or null for anything else.
  */
-export async function decodePageToken(
+export function decodePageToken(
   signer: Signer,
   binding: PageBinding,
   token: string,
 ): Promise<(PagePosition & { shard: string }) | null> {
-  const payload = await decodeToken(signer, STATEMENTS, bindingParts(binding), token);
-  return (
-    payload && {
-      periodEndDate: payload.pair[0],
-      statementId: payload.pair[1],
-      shard: payload.shard,
-    }
-  );
+  return decodeToken(STATEMENT_PAGES, signer, binding, token);
 }
 
 /**
@@ -127,7 +133,7 @@ export async function decodePageToken(
 export function peekPagePosition(token: string): PagePosition | null {
   const split = splitToken(token);
   const payload = split && parsePayload(split.payload);
-  return payload && { periodEndDate: payload.pair[0], statementId: payload.pair[1] };
+  return payload && STATEMENT_PAGES.position(payload.pair);
 }
 
 /** What an events page token is bound to: one product of one partner's environment. */
@@ -143,7 +149,12 @@ export interface EventPagePosition {
   eventId: string;
 }
 
-const eventParts = (b: EventPageBinding) => [b.partnerId, b.environment, b.merchantKey];
+const EVENT_PAGES: TokenKind<EventPageBinding, EventPagePosition> = {
+  purpose: "event-page:v1",
+  parts: (binding) => [binding.partnerId, binding.environment, binding.merchantKey],
+  pair: (position) => [position.createdAt, position.eventId],
+  position: ([createdAt, eventId]) => ({ createdAt, eventId }),
+};
 
 export function encodeEventPageToken(
   signer: Signer,
@@ -151,22 +162,15 @@ export function encodeEventPageToken(
   position: EventPagePosition,
   shard: string,
 ): Promise<string> {
-  return encodeToken(
-    signer,
-    EVENTS,
-    eventParts(binding),
-    [position.createdAt, position.eventId],
-    shard,
-  );
+  return encodeToken(EVENT_PAGES, signer, binding, position, shard);
 }
 
-export async function decodeEventPageToken(
+export function decodeEventPageToken(
   signer: Signer,
   binding: EventPageBinding,
   token: string,
-): Promise<EventPagePosition | null> {
-  const payload = await decodeToken(signer, EVENTS, eventParts(binding), token);
-  return payload && { createdAt: payload.pair[0], eventId: payload.pair[1] };
+): Promise<(EventPagePosition & { shard: string }) | null> {
+  return decodeToken(EVENT_PAGES, signer, binding, token);
 }
 
 /** A token's payload: the keyset position, and the shard (the first for tokens without one). */
