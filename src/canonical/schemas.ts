@@ -286,8 +286,6 @@ const NAMED = {
   ApiError: ApiErrorSchema,
   InvalidRequestError: InvalidRequestErrorSchema,
   CustomerNotFoundError: CustomerNotFoundErrorSchema,
-  CustomerLinkRequest: CustomerLinkRequestSchema,
-  CreateKeyRequest: CreateKeyRequestSchema,
   Event,
   EventList,
   EventResend,
@@ -295,11 +293,7 @@ const NAMED = {
   WebhookEndpointList: listOf(WebhookEndpointSchema),
   DeliveryAttempt: DeliveryAttemptSchema,
   DeliveryAttemptList: listOf(DeliveryAttemptSchema),
-  CreateWebhookEndpointRequest: CreateWebhookEndpointRequestSchema,
-  RollWebhookEndpointSecretRequest: RollWebhookEndpointSecretRequestSchema,
-  ResendEventRequest: ResendEventRequestSchema,
-  SimulateCustomerRequest: SimulateCustomerRequestSchema,
-  SimulateStatementRequest: SimulateStatementRequestSchema,
+  ...REQUEST_SCHEMAS,
 } as const;
 for (const [id, schema] of Object.entries(NAMED)) registry.add(schema, { id });
 

@@ -824,14 +824,6 @@ export interface components {
                 details?: string[];
             };
         };
-        CustomerLinkRequest: {
-            /** @description Your identifier for the customer. */
-            partner_customer_id: string;
-        };
-        CreateKeyRequest: {
-            /** @description A label for the key. */
-            name?: string;
-        };
         /** @description Something that happened to a statement; kept 30 days. */
         Event: {
             /** @description Unique identifier; the `webhook-id` of its deliveries. */
@@ -932,6 +924,14 @@ export interface components {
             data: components["schemas"]["DeliveryAttempt"][];
             /** @description True when another page exists; page on with the last id. */
             has_more: boolean;
+        };
+        CustomerLinkRequest: {
+            /** @description Your identifier for the customer. */
+            partner_customer_id: string;
+        };
+        CreateKeyRequest: {
+            /** @description A label for the key. */
+            name?: string;
         };
         CreateWebhookEndpointRequest: {
             /** @description An https URL of a public host. No credentials; no redirects are followed. */

@@ -822,14 +822,6 @@ export interface components {
             /** @description The parameter naming the missing record. */
             param?: string;
         };
-        CustomerLinkRequest: {
-            /** @description Your identifier for the customer. */
-            partner_customer_id: string;
-        };
-        CreateKeyRequest: {
-            /** @description A label for the key. */
-            name?: string;
-        };
         /** @description Something that happened to a statement; kept 30 days. */
         Event: {
             /** @description Unique identifier; the `webhook-id` of its deliveries. */
@@ -930,6 +922,14 @@ export interface components {
             data: components["schemas"]["DeliveryAttempt"][];
             /** @description True when another page exists; page on with the last id. */
             has_more: boolean;
+        };
+        CustomerLinkRequest: {
+            /** @description Your identifier for the customer. */
+            partner_customer_id: string;
+        };
+        CreateKeyRequest: {
+            /** @description A label for the key. */
+            name?: string;
         };
         CreateWebhookEndpointRequest: {
             /** @description An https URL of a public host. No credentials; no redirects are followed. */
