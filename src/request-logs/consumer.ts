@@ -74,18 +74,16 @@ async function byPartnerShard(
   shards: Shards,
   records: readonly RequestLogRecord[],
 ): Promise<Map<string, RequestLogRecord[]>> {
-  const named = groupBy(records, shardNamed);
-  const moves = new Map<string, Map<string, string>>();
+  // Where each record goes, decided once per named shard's group; the records keep their order.
+  const destination = new Map<RequestLogRecord, string>();
   await Promise.all(
-    [...named].map(async ([shard, group]) => {
+    [...groupBy(records, shardNamed)].map(async ([shard, group]) => {
       const partners = group.map((r) => r.partner_id);
-      moves.set(shard, await movedPartners(shards, shard, partners));
+      const moves = await movedPartners(shards, shard, partners);
+      for (const record of group) destination.set(record, moves.get(record.partner_id) ?? shard);
     }),
   );
-  return groupBy(records, (record) => {
-    const shard = shardNamed(record);
-    return moves.get(shard)?.get(record.partner_id) ?? shard;
-  });
+  return groupBy(records, (record) => destination.get(record) ?? FIRST_SHARD);
 }
 
 /** Writes a delivery of request-log messages; the queue retries it whole if a write fails. */
