@@ -1,6 +1,6 @@
 // Account reads: each one indexed round trip (a batch counts as one), paged by id, inside the
 // customer's read scope.
-import { and, asc, eq, getTableColumns, gt, sql } from "drizzle-orm";
+import { and, asc, eq, getTableColumns, gt, type SQL, sql } from "drizzle-orm";
 import type { Environment } from "../domain/environment";
 import type { Database } from "./client";
 import { customerInScope, customerOfPartner, type ReadScope } from "./customers";
@@ -59,6 +59,23 @@ export interface AccountLookup {
   account: AccountRow | null;
 }
 
+/**
+ * The customer `where` selects, with its product, and its account `accountId` if it has that one
+ * (null otherwise); undefined when no customer matches. One round trip.
+ */
+async function customerWithAccount(db: Database, where: SQL, accountId: string) {
+  // Account columns plus one aliased column: no two result columns share a name.
+  const [row] = await db
+    .select({ product: sql<string>`${customers.merchantKey}`.as("product"), account: accounts })
+    .from(customers)
+    .leftJoin(
+      accounts,
+      and(eq(accounts.customerId, customers.customerId), eq(accounts.accountId, accountId)),
+    )
+    .where(where);
+  return row;
+}
+
 /** One round trip: the customer in scope, and its account `accountId` if it has one. */
 export async function findAccount(
   db: Database,
@@ -66,15 +83,7 @@ export async function findAccount(
   customerId: string,
   accountId: string,
 ): Promise<AccountLookup> {
-  // Only account columns plus one aliased marker: no two result columns share a name.
-  const [row] = await db
-    .select({ owner: sql<string>`${customers.customerId}`.as("owner"), account: accounts })
-    .from(customers)
-    .leftJoin(
-      accounts,
-      and(eq(accounts.customerId, customers.customerId), eq(accounts.accountId, accountId)),
-    )
-    .where(customerInScope(scope, customerId));
+  const row = await customerWithAccount(db, customerInScope(scope, customerId), accountId);
   return { customerFound: row !== undefined, account: row?.account ?? null };
 }
 
@@ -90,15 +99,8 @@ export async function findPartnerAccount(
   customerId: string,
   accountId: string,
 ): Promise<{ scope: ReadScope & { environment: Environment }; account: AccountRow | null } | null> {
-  // Account columns plus one aliased column: no two result columns share a name.
-  const [row] = await db
-    .select({ product: sql<string>`${customers.merchantKey}`.as("product"), account: accounts })
-    .from(customers)
-    .leftJoin(
-      accounts,
-      and(eq(accounts.customerId, customers.customerId), eq(accounts.accountId, accountId)),
-    )
-    .where(customerOfPartner(partnerId, environment, customerId));
+  const where = customerOfPartner(partnerId, environment, customerId);
+  const row = await customerWithAccount(db, where, accountId);
   if (!row) return null;
   return { scope: { partnerId, environment, merchantKey: row.product }, account: row.account };
 }
