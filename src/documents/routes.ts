@@ -13,6 +13,15 @@ import { findStatementDocument } from "./statement-document";
 const gone = () =>
   new ApiError("STATEMENT_NOT_FOUND_ERROR", "This statement is no longer available.");
 
+/** Request headers that can make the answer something other than the whole document. */
+const DECIDING_HEADERS = [
+  "if-match",
+  "if-none-match",
+  "if-modified-since",
+  "if-unmodified-since",
+  "range",
+];
+
 /** The representation's validators, at the one-second precision of an HTTP-date. */
 function representationOf(object: R2Object): Representation {
   const seconds = Math.floor(object.uploaded.getTime() / 1000);
@@ -45,11 +54,12 @@ export const fileRoutes = new Hono<AppEnv>()
 
     const method = c.req.method === "HEAD" ? "HEAD" : "GET";
     const documents = c.get("documents");
-    // HEAD needs the metadata only; GET starts the body and drops it if it is not sent whole.
-    const object =
-      method === "HEAD" ? await documents.head(row.pdfKey) : await documents.get(row.pdfKey);
+    // A plain GET reads the document at once. HEAD, and a request whose preconditions or range
+    // decide what is sent, read the metadata first: no body is started only to be dropped, and a
+    // document's bytes never change under its key, so a later read sends what was evaluated.
+    const plain = method === "GET" && !DECIDING_HEADERS.some((name) => c.req.raw.headers.has(name));
+    const object = plain ? await documents.get(row.pdfKey) : await documents.head(row.pdfKey);
     if (!object) throw gone();
-    const discard = () => ("body" in object ? (object as R2ObjectBody).body.cancel() : undefined);
     const rep = representationOf(object);
 
     // A document's bytes never change under its key, so a browser may keep it as long as the
@@ -62,11 +72,9 @@ export const fileRoutes = new Hono<AppEnv>()
     });
     const outcome = evaluate(method, c.req.raw.headers, rep, now);
     if (outcome.status === 304) {
-      await discard();
       return new Response(null, { status: 304, headers });
     }
     if (outcome.status === 412) {
-      await discard();
       throw new ApiError(
         "PRECONDITION_FAILED_ERROR",
         "The document does not match the request's preconditions.",
@@ -74,7 +82,6 @@ export const fileRoutes = new Hono<AppEnv>()
       );
     }
     if (outcome.status === 416) {
-      await discard();
       throw new ApiError(
         "RANGE_NOT_SATISFIABLE_ERROR",
         `The range asked for is outside the document's ${rep.size} bytes.`,
@@ -86,7 +93,6 @@ export const fileRoutes = new Hono<AppEnv>()
     headers.set("Content-Disposition", 'inline; filename="statement.pdf"');
     headers.set("Accept-Ranges", "bytes");
     if (outcome.status === 206) {
-      await discard();
       const part = await documents.get(row.pdfKey, {
         range: { offset: outcome.offset, length: outcome.length },
       });
@@ -98,5 +104,7 @@ export const fileRoutes = new Hono<AppEnv>()
     }
     headers.set("Content-Length", String(rep.size));
     if (method === "HEAD") return new Response(null, { status: 200, headers });
-    return new Response((object as R2ObjectBody).body, { status: 200, headers });
+    const whole = "body" in object ? (object as R2ObjectBody) : await documents.get(row.pdfKey);
+    if (!whole) throw gone();
+    return new Response(whole.body, { status: 200, headers });
   });
