@@ -69,7 +69,8 @@ async function check(input: Generated): Promise<void> {
   sent += 1;
   const res = await exports.default.fetch(req);
   statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-  const text = await res.clone().text();
+  // Bytes, not text(): a PDF link's answer is binary.
+  const text = new TextDecoder().decode(await res.clone().arrayBuffer());
   // 501 is the documented answer of the route list's unimplemented routes (checked below).
   if (res.status >= 500 && !(res.status === 501 && input.path.startsWith("/v2/"))) {
     throw new Error(`${req.method} ${url} → ${res.status}: ${text.slice(0, 300)}`);

@@ -328,7 +328,9 @@ export const SCENARIOS: Scenario[] = [
         // The row, and the bytes its link serves.
         state: async () => [
           await row("SELECT pdf_key FROM statements WHERE statement_id = ?", statementId),
-          await (await app.fetch(new Request(link), env, executionContext())).text(),
+          new Uint8Array(
+            await (await app.fetch(new Request(link), env, executionContext())).arrayBuffer(),
+          ),
         ],
       };
     },
