@@ -1,7 +1,11 @@
 // HTTP semantics of the PDF route, per RFC 9110: preconditions in the order of §13.2.2, malformed
 // fields ignored (never a 5xx), single byte ranges (§14), HEAD, Last-Modified and caching.
+import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
+import app from "../../src/index";
 import { api, expectJson, operator } from "../support/api";
+import { executionContext } from "../support/app-env";
+import { StorageProbe } from "../support/faulty-storage";
 import { seedAccount, statementsPath } from "../support/fixtures";
 import { request } from "../support/worker";
 
@@ -224,5 +228,37 @@ describe("ranges", () => {
     expect((await get({ "if-none-match": etag }, "HEAD")).status).toBe(304);
     expect((await get({ range: "bytes=0-4", "if-none-match": etag })).status).toBe(304);
     expect((await get({ range: "bytes=0-4", "if-match": '"other"' })).status).toBe(412);
+  });
+});
+
+describe("what a download reads from R2", () => {
+  /** The answer to `headers` and the R2 calls it made, in order. */
+  async function reads(headers: Record<string, string>, method = "GET") {
+    const probe = new StorageProbe();
+    const ctx = executionContext();
+    const res = await app.fetch(
+      new Request(`http://api.test${link}`, { method, headers }),
+      { ...env, PDFS: probe.bucket(env.PDFS) },
+      ctx,
+    );
+    await res.arrayBuffer();
+    await ctx.settled();
+    return { status: res.status, calls: probe.calls.map((call) => call.op) };
+  }
+
+  it("reads the document once for a plain GET, and only its metadata when no byte is sent", async () => {
+    expect(await reads({})).toEqual({ status: 200, calls: ["get"] });
+    expect(await reads({}, "HEAD")).toEqual({ status: 200, calls: ["head"] });
+    expect(await reads({ "if-none-match": etag })).toEqual({ status: 304, calls: ["head"] });
+    expect(await reads({ "if-match": '"other"' })).toEqual({ status: 412, calls: ["head"] });
+    expect(await reads({ range: `bytes=${SIZE}-` })).toEqual({ status: 416, calls: ["head"] });
+  });
+
+  it("reads the metadata, then the bytes, when preconditions or a range decide what is sent", async () => {
+    expect(await reads({ "if-none-match": '"other"' })).toEqual({
+      status: 200,
+      calls: ["head", "get"],
+    });
+    expect(await reads({ range: "bytes=0-4" })).toEqual({ status: 206, calls: ["head", "get"] });
   });
 });
