@@ -22,6 +22,16 @@ async function users(partnerId: string) {
     .data;
 }
 
+describe("the team page", () => {
+  it("lists the users in a table named for screen readers", async () => {
+    const team = await seedTeam();
+    const html = await (await team.admin.get("/dashboard/team")).text();
+    expect(html).toContain('<caption class="visually-hidden">Users</caption>');
+    expect(html).toContain(team.admin.email);
+    expect(html).toContain(team.developer.email);
+  });
+});
+
 describe("inviting", () => {
   it("mails the invitee a sign-in link that opens the dashboard in their role", async () => {
     const team = await seedTeam();

@@ -176,10 +176,19 @@ describe("changing the saved version", () => {
 
   it("applies from the next request, and is in the audit log", async () => {
     const { f, team } = await teamWithStatements();
+    const before = await (await team.admin.get("/dashboard/sandbox/version")).text();
+    expect(before).toContain(
+      '<caption class="visually-hidden">Versions offered in sandbox</caption>',
+    );
+    expect(before).not.toContain("Recent changes of the saved version");
     const res = await team.admin.post("/dashboard/sandbox/version", { from: SAVED, to: target });
     expect(res.status).toBe(303);
     const next = await api(statementsPath(f), { key: f.key });
     expect(next.headers.get("x-service-version")).toBe(target);
+    // The change is listed, in a table named for screen readers.
+    expect(await (await team.admin.get("/dashboard/sandbox/version")).text()).toContain(
+      '<caption class="visually-hidden">Recent changes of the saved version</caption>',
+    );
     const audit = await expectJson<{ data: Json[] }>(
       await operator("GET", `/partners/${f.partnerId}/audit?limit=1`),
       200,

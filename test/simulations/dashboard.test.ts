@@ -54,9 +54,12 @@ describe("/dashboard/sandbox/simulations", { timeout: 30_000 }, () => {
     expect(pdf.status).toBe(200);
     expect(pdf.headers.get("content-type")).toBe("application/pdf");
 
-    // The customer page lists the statement, and the home page the customer.
-    expect(await (await team.developer.get(`${BASE}/customers/${customerId}`)).text()).toContain(
-      statementId,
+    // The customer page lists the statement in a table named for screen readers, and the home
+    // page the customer.
+    const listing = await (await team.developer.get(`${BASE}/customers/${customerId}`)).text();
+    expect(listing).toContain(statementId);
+    expect(listing).toContain(
+      '<caption class="visually-hidden">Simulated statements, newest first</caption>',
     );
     expect(await (await team.developer.get(BASE)).text()).toContain(customerId);
   });
