@@ -59,9 +59,6 @@ export type RequestRecorder = (
   c: Context<AppEnv>,
 ) => ((response: Response, route: string) => void) | null;
 
-/** A partner API path: what `app.all("/v2/*")` matches. */
-const PARTNER_API = /^\/v2(\/|$)/;
-
 /**
  * The middleware of an app serving `bundle`, counting its requests in `versionUsage`, and handing
  * each partner API request's response to `record`.
@@ -85,7 +82,8 @@ export function requestContext(
     c.set("signer", signerFor(c.env.SIGNING_SECRET ?? "", c.env.SIGNING_SECRET_PREVIOUS));
     c.set("documents", openDocumentStore(c.env.PDFS));
     c.set("now", () => new Date());
-    const recorded = record && PARTNER_API.test(c.req.path) ? record(c) : null;
+    // The recorder keeps only requests whose API key authenticated: partner API requests alone.
+    const recorded = record ? record(c) : null;
 
     await next();
 

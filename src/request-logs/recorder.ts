@@ -197,9 +197,9 @@ async function keptBodies(
 const NO_BODIES = { request_body: null, response_body: null };
 
 /**
- * The recorder of every `/v2` request (the request context calls it): once the response is
- * built, records the request of a caller that authenticated (see the module comment). Without the
- * REQUEST_LOGS queue it records nothing at all.
+ * The recorder of every request (the request context calls it): once the response is built,
+ * records the request of a caller whose API key authenticated, which only the partner API's
+ * pipeline does (see the module comment). Without the REQUEST_LOGS queue it records nothing.
  */
 export function requestRecorder(sender: RequestLogSender): RequestRecorder {
   return (c) => {

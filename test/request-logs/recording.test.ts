@@ -1,6 +1,6 @@
 // Every partner API request of a key is recorded, after its response and without a D1 write in
 // its path: what is recorded of reads, writes and errors (bodies with secrets redacted, success
-// bodies never), how the version was chosen, idempotent replays, requests that are not recorded,
+// bodies never), how the version was chosen, idempotent replays, what recording costs the request,
 // and the record's way through the queue into the partner's storage.
 import { createExecutionContext, createScheduledController, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
@@ -16,6 +16,7 @@ import { OLDEST, RELEASED_VERSIONS } from "../support/bundle-versions";
 import { seedAccount, statementsPath, uniqueId } from "../support/fixtures";
 import {
   delivery,
+  keptQueue,
   loggedRequest,
   logRecord,
   newRequestId,
@@ -260,40 +261,6 @@ describe("a recorded request", () => {
   });
 });
 
-describe("requests that are not recorded", () => {
-  it("leaves out a request that failed authentication: it has no partner", async () => {
-    const f = await seedAccount();
-    const refused = newRequestId();
-    const res = await api(statementsPath(f), {
-      key: `${f.key.slice(0, -4)}AAAA`,
-      headers: { "x-request-id": refused },
-    });
-    expect(res.status).toBe(401);
-    // A later request of the same caller is written; the refused one never is.
-    const later = await api(statementsPath(f), { key: f.key });
-    await loggedRequest(requestIdOf(later));
-    expect(await storedRequests(refused)).toEqual([]);
-  });
-
-  it("records nothing without the REQUEST_LOGS binding", async () => {
-    const f = await seedAccount();
-    const id = newRequestId();
-    const ctx = executionContext();
-    const res = await app.fetch(
-      new Request(`${BASE}${statementsPath(f)}`, {
-        headers: { authorization: `Bearer ${f.key}`, "x-request-id": id },
-      }),
-      { ...env, REQUEST_LOGS: undefined },
-      ctx,
-    );
-    expect(res.status).toBe(200);
-    await ctx.settled();
-    const later = await api(statementsPath(f), { key: f.key });
-    await loggedRequest(requestIdOf(later));
-    expect(await storedRequests(id)).toEqual([]);
-  });
-});
-
 /** A D1 binding that counts the calls made through it (prepare, batch, withSession). */
 function countingDatabase(binding: D1Database): { db: D1Database; calls: () => number } {
   let calls = 0;
@@ -310,18 +277,6 @@ function countingDatabase(binding: D1Database): { db: D1Database; calls: () => n
       },
     });
   return { db: count(binding), calls: () => calls };
-}
-
-/** A queue that keeps the messages sent to it, each send taking `sendMs`. */
-function keptQueue(sendMs = 0): { queue: Queue; sent: string[] } {
-  const sent: string[] = [];
-  const queue = {
-    async send(body: string) {
-      sent.push(body);
-      await new Promise((resolve) => setTimeout(resolve, sendMs));
-    },
-  } as unknown as Queue;
-  return { queue, sent };
 }
 
 /** GET `path` with `key` from `service`, its request log sent to `queue`. */

@@ -119,3 +119,15 @@ export async function deliverRecords(records: readonly RequestLogRecord[]): Prom
   }
   await consumeRequestLogs(delivery(messages), env);
 }
+
+/** A queue that keeps the messages sent to it, each send taking `sendMs`. */
+export function keptQueue(sendMs = 0): { queue: Queue; sent: string[] } {
+  const sent: string[] = [];
+  const queue = {
+    async send(body: string) {
+      sent.push(body);
+      await new Promise((resolve) => setTimeout(resolve, sendMs));
+    },
+  } as unknown as Queue;
+  return { queue, sent };
+}
