@@ -1,25 +1,20 @@
-// The public documentation (changelog, per-version OpenAPI documents, the interactive reference)
-// and the contract between each version's reference and what the API answers in that version.
+// The public documentation: the changelog, the per-version OpenAPI documents and the interactive
+// reference (what the API answers is held against them in contract.test.ts).
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { bundle } from "../../src/canonical/bundle";
 import { renderInlineMarkdown, renderMarkdown } from "../../src/reference/markdown";
 import { DOCS_CSP } from "../../src/reference/routes";
 import { ROUTES } from "../../src/routes";
-import { api, expectJson, operator } from "../support/api";
-import { OLDEST, versionsBefore, versionsWith } from "../support/bundle-versions";
-import { assertMatchesReference } from "../support/contract";
-import { createKey, pdfBytes, seedAccount, statementsPath } from "../support/fixtures";
+import { expectJson } from "../support/api";
+import { ALL_VERSIONS, OLDEST } from "../support/bundle-versions";
+import {
+  ENVELOPE,
+  FLAT_ERRORS,
+  WITH_PDF_OBJECT,
+  WITH_PDF_URL,
+} from "../support/reference-versions";
 import { request } from "../support/worker";
-
-// Every version of the bundle is covered, so a version added to it is covered too.
-const VERSIONS = bundle.versions.map((v) => v.id);
-/** Versions that predate the pdf object, and those that have it. */
-const WITH_PDF_URL = versionsBefore("replacePdfUrlWithPdfObject");
-const WITH_PDF_OBJECT = versionsWith("replacePdfUrlWithPdfObject");
-/** Versions that predate the one error envelope, and one that has it. */
-const FLAT_ERRORS = versionsBefore("useApiErrorEnvelopeForAllErrors");
-const ENVELOPE = versionsWith("useApiErrorEnvelopeForAllErrors")[0] as string;
 
 // biome-ignore lint/suspicious/noExplicitAny: documents are inspected as plain JSON
 type Json = any;
@@ -35,7 +30,7 @@ describe("GET /changelog", () => {
     const res = await request("/changelog");
     expect(res.headers.get("x-service-version")).toBeNull();
     const body = await expectJson<Json>(res, 200);
-    expect(body.versions.map((v: Json) => v.version)).toEqual(VERSIONS);
+    expect(body.versions.map((v: Json) => v.version)).toEqual(ALL_VERSIONS);
     for (const [i, version] of bundle.versions.entries()) {
       expect(body.versions[i]).toEqual({
         version: version.id,
@@ -70,7 +65,7 @@ describe("GET /docs/changelog", () => {
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toMatch(/^text\/html/);
     const page = await res.text();
-    for (const version of VERSIONS) expect(page).toContain(`id="v-${version}"`);
+    for (const version of ALL_VERSIONS) expect(page).toContain(`id="v-${version}"`);
     expect(page).toContain("<code>replacePdfUrlWithPdfObject</code>");
     expect(page).toContain("<code>pdf_url</code>");
     expect(page).toContain("sandbox only");
@@ -79,7 +74,7 @@ describe("GET /docs/changelog", () => {
 
 describe("GET /openapi/{version}.json", () => {
   it("serves a 3.1 document for every version, without a key", async () => {
-    for (const version of VERSIONS) {
+    for (const version of ALL_VERSIONS) {
       const doc = await documentOf(version);
       expect(doc.openapi).toBe("3.1.0");
       expect(doc.info.version).toBe(version);
@@ -105,7 +100,7 @@ describe("GET /openapi/{version}.json", () => {
       "POST /v2/simulations/customers",
       "POST /v2/simulations/statements",
     ]);
-    for (const version of VERSIONS) {
+    for (const version of ALL_VERSIONS) {
       const sandbox = await documentOf(version);
       for (const route of sandboxOnly) {
         const op = sandbox.paths[route.path]?.post;
@@ -131,7 +126,7 @@ describe("GET /openapi/{version}.json", () => {
   });
 
   it("shows a simulated customer with Customer's fields in every version, and its accounts", async () => {
-    for (const version of VERSIONS) {
+    for (const version of ALL_VERSIONS) {
       const { schemas } = (await documentOf(version)).components;
       const { accounts, ...fields } = schemas.SimulatedCustomer.properties;
       expect(fields).toEqual(schemas.Customer.properties);
@@ -300,7 +295,7 @@ describe("GET /openapi/{version}.json", () => {
   });
 
   it("answers 404 JSON for a version that does not exist", async () => {
-    const unreleased = VERSIONS[0] as string;
+    const unreleased = ALL_VERSIONS[0] as string;
     for (const file of [
       "1999-12-31.json",
       unreleased,
@@ -332,7 +327,7 @@ describe("GET /docs", () => {
     expect(page).not.toMatch(/(src|href)="(https?:)?\/\//);
     expect(page).toContain(`data-openapi-url="/openapi/${bundle.newestReleased}.json"`);
     expect(page).toContain('<select id="version-picker" name="version"');
-    for (const version of VERSIONS) expect(page).toContain(`<option value="${version}"`);
+    for (const version of ALL_VERSIONS) expect(page).toContain(`<option value="${version}"`);
     expect(page).toContain(`<option value="${bundle.newestReleased}" selected>`);
   });
 
@@ -349,7 +344,7 @@ describe("GET /docs", () => {
   });
 
   it("lists each version's operations in plain HTML, in that version's shapes", async () => {
-    for (const version of VERSIONS) {
+    for (const version of ALL_VERSIONS) {
       const page = await (await request(`/docs?version=${version}`)).text();
       expect(page).toContain('<section class="operation" id="listAccountStatements">');
       const pdfUrl = WITH_PDF_URL.includes(version);
@@ -421,112 +416,5 @@ describe("GET /docs", () => {
       expect(page).toContain("&lt;");
       expect(page).toContain('<select id="version-picker"');
     }
-  });
-});
-
-describe("contract: every version's reference matches what the API answers", () => {
-  it("rejects a body that drifts from the reference", async () => {
-    const statement = {
-      statement_id: "st_1",
-      customer_id: "cus_1",
-      account_id: "acc_1",
-      as_of: "2026-11-02T10:00:00.000Z",
-    };
-    const respond = (version: string, body: unknown, status = 200) =>
-      new Response(JSON.stringify(body), {
-        status,
-        headers: { "content-type": "application/json", "x-service-version": version },
-      });
-    const path = "/v2/customers/cus_1/accounts/acc_1/statements";
-    const pdf = { url: "https://api.test/f", expires_at: "2026-11-02T11:00:00.000Z" };
-    const list = (item: object) => ({ data: [item], has_more: false });
-
-    const newer = WITH_PDF_OBJECT[0] as string;
-    const older = WITH_PDF_URL[0] as string;
-    await assertMatchesReference(path, "GET", respond(newer, list({ ...statement, pdf })));
-    await expect(
-      assertMatchesReference(path, "GET", respond(older, list({ ...statement, pdf }))),
-    ).rejects.toThrow(/drifts/);
-    await expect(
-      assertMatchesReference(path, "GET", respond(older, list({ ...statement, hidden: 1 }))),
-    ).rejects.toThrow(/drifts/);
-    await expect(
-      assertMatchesReference(path, "GET", respond(older, list({ ...statement, fees: 1.5 }))),
-    ).rejects.toThrow(/drifts/);
-    const { as_of, ...rest } = statement;
-    await expect(
-      assertMatchesReference(path, "GET", respond(older, list({ ...rest, as_of }))),
-    ).resolves.toBeUndefined();
-    const { customer_id, ...reordered } = statement;
-    await expect(
-      assertMatchesReference(path, "GET", respond(older, list({ ...reordered, customer_id }))),
-    ).rejects.toThrow(/not in the reference's order/);
-    const flat = { type: "CUSTOMER_NOT_FOUND_ERROR", message: "no", param: "customer_id" };
-    await assertMatchesReference(path, "GET", respond(FLAT_ERRORS[0] as string, flat, 404));
-    await expect(assertMatchesReference(path, "GET", respond(ENVELOPE, flat, 404))).rejects.toThrow(
-      /drifts/,
-    );
-    await expect(
-      assertMatchesReference(path, "GET", respond(older, list(statement), 418)),
-    ).rejects.toThrow(/not documented/);
-    await expect(
-      assertMatchesReference(path, "GET", new Response("{}", { status: 200 })),
-    ).rejects.toThrow(/x-service-version/);
-  });
-
-  for (const version of VERSIONS) {
-    it(`holds for successes and errors in ${version}`, async () => {
-      const f = await seedAccount({ statements: 3 });
-      const [first] = (await expectJson<Json>(await api(statementsPath(f), { key: f.key }), 200))
-        .data;
-      const pdf = await operator("PUT", `/statements/${first.statement_id}/pdf`, pdfBytes(), {
-        "content-type": "application/pdf",
-      });
-      expect(pdf.status).toBe(204);
-      const call = (path: string, options: Parameters<typeof api>[1] = {}) =>
-        api(path, { key: f.key, version, ...options });
-
-      const page = await expectJson<Json>(await call(statementsPath(f, "?limit=2")), 200);
-      expect(page.data[0][WITH_PDF_URL.includes(version) ? "pdf_url" : "pdf"]).toBeDefined();
-      await expectJson(
-        await call(statementsPath(f, `?starting_after=${page.next_page_token}`)),
-        200,
-      );
-      await expectJson(await call(statementsPath(f, "?limit=0")), 400);
-      await expectJson(await call(statementsPath(f, "?starting_after=nope")), 400);
-      await expectJson(await call(statementsPath({ ...f, customerId: "cus_missing" })), 404);
-      await expectJson(await call(statementsPath({ ...f, accountId: "acc_missing" })), 404);
-      await expectJson(await call(`/v2/customers/${f.customerId}/accounts`), 200);
-      await expectJson(await call(`/v2/customers/${f.customerId}/accounts/${f.accountId}`), 200);
-      await expectJson(await call(`/v2/customers/${f.customerId}`), 200);
-      await expectJson(await call("/v2/customers?limit=1"), 200);
-      await expectJson(
-        await call(`/v2/customers/${f.customerId}/link`, {
-          method: "POST",
-          body: { partner_customer_id: "p-1" },
-        }),
-        200,
-      );
-      await expectJson(
-        await call(`/v2/customers/${f.customerId}/link`, { method: "POST", body: {} }),
-        400,
-      );
-      await expectJson(await call("/v2/keys", { method: "POST" }), 201);
-      await expectJson(await call("/v2/keys", { method: "POST", body: { scopes: [] } }), 400);
-      await expectJson(await call("/v2/orders"), 403);
-      await expectJson(await call("/v2/customers", { merchantKey: "mk_unknown" }), 400);
-      await expectJson(await call("/v2/no-such-route"), 404);
-      const orders = await createKey(f.partnerId, "sandbox", ["ORDER_READ"]);
-      await expectJson(await call("/v2/orders", { key: orders.apiKey }), 501);
-      await expectJson(await call(statementsPath(f), { key: "sk_sandbox_wrong" }), 401);
-    });
-  }
-
-  it("holds for the unsupported-version 400, which carries no version header", async () => {
-    const f = await seedAccount();
-    const res = await api(statementsPath(f), { key: f.key, version: "2024-01-01" });
-    expect(res.headers.get("x-service-version")).toBeNull();
-    const body = await expectJson<Json>(res, 400);
-    expect(body.error.type).toBe("BAD_REQUEST_ERROR");
   });
 });
