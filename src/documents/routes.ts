@@ -104,7 +104,7 @@ export const fileRoutes = new Hono<AppEnv>()
     }
     headers.set("Content-Length", String(rep.size));
     if (method === "HEAD") return new Response(null, { status: 200, headers });
-    const whole = "body" in object ? (object as R2ObjectBody) : await documents.get(row.pdfKey);
+    const whole = plain ? (object as R2ObjectBody) : await documents.get(row.pdfKey);
     if (!whole) throw gone();
     return new Response(whole.body, { status: 200, headers });
   });

@@ -197,6 +197,8 @@ export const SCENARIOS: Scenario[] = [
     ["downloading a PDF", "GET", {}, 200],
     ["a HEAD of a PDF", "HEAD", {}, 200],
     ["a range of a PDF", "GET", { range: "bytes=0-3" }, 206],
+    ["a conditional download that sends the PDF", "GET", { "if-none-match": '"other"' }, 200],
+    ["a download refused by its precondition", "GET", { "if-match": '"other"' }, 412],
   ].map(
     ([name, method, headers, status]): Scenario => ({
       name: name as string,
