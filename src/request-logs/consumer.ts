@@ -83,7 +83,8 @@ async function byPartnerShard(
       for (const record of group) destination.set(record, moves.get(record.partner_id) ?? shard);
     }),
   );
-  return groupBy(records, (record) => destination.get(record) ?? FIRST_SHARD);
+  // Every record was given one above.
+  return groupBy(records, (record) => destination.get(record) as string);
 }
 
 /** Writes a delivery of request-log messages; the queue retries it whole if a write fails. */
