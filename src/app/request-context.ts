@@ -61,7 +61,7 @@ export type RequestRecorder = (
 
 /**
  * The middleware of an app serving `bundle`, counting its requests in `versionUsage`, and handing
- * each partner API request's response to `record`.
+ * each response to `record`, which keeps those of partner API requests (their key authenticated).
  */
 export function requestContext(
   bundle: VersionBundle,
@@ -82,7 +82,6 @@ export function requestContext(
     c.set("signer", signerFor(c.env.SIGNING_SECRET ?? "", c.env.SIGNING_SECRET_PREVIOUS));
     c.set("documents", openDocumentStore(c.env.PDFS));
     c.set("now", () => new Date());
-    // The recorder keeps only requests whose API key authenticated: partner API requests alone.
     const recorded = record ? record(c) : null;
 
     await next();
