@@ -7,7 +7,7 @@ import { api, expectJson, operator } from "../support/api";
 import { executionContext } from "../support/app-env";
 import { StorageProbe } from "../support/faulty-storage";
 import { seedAccount, statementsPath } from "../support/fixtures";
-import { request } from "../support/worker";
+import { BASE, request } from "../support/worker";
 
 /** A document long enough for ranges to be told apart. */
 const DOCUMENT = new TextEncoder().encode(`%PDF-1.4\n% ${"0123456789".repeat(10)}\n%%EOF\n`);
@@ -34,7 +34,7 @@ beforeAll(async () => {
     await api(statementsPath(f), { key: f.key }),
     200,
   );
-  link = String(page.data[0]?.pdf_url).replace("http://api.test", "");
+  link = String(page.data[0]?.pdf_url).replace(BASE, "");
   const res = await get();
   etag = res.headers.get("etag") as string;
   lastModified = res.headers.get("last-modified") as string;
@@ -237,7 +237,7 @@ describe("what a download reads from R2", () => {
     const probe = new StorageProbe();
     const ctx = executionContext();
     const res = await app.fetch(
-      new Request(`http://api.test${link}`, { method, headers }),
+      new Request(`${BASE}${link}`, { method, headers }),
       { ...env, PDFS: probe.bucket(env.PDFS) },
       ctx,
     );
