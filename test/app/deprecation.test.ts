@@ -7,10 +7,8 @@ import { VERSIONS } from "../../versions";
 import { api, expectJson } from "../support/api";
 import { appServing } from "../support/apps";
 import { importData, seedAccount, statementsPath, uniqueId } from "../support/fixtures";
+import type { Json } from "../support/json";
 import { OPERATOR_TOKEN, request } from "../support/worker";
-
-// biome-ignore lint/suspicious/noExplicitAny: bodies are inspected as plain JSON
-type Json = any;
 
 const released = VERSIONS.filter((v) => v.released);
 // The oldest version, deprecated: test partners save it (seedAccount), so it is the one in use.

@@ -13,6 +13,7 @@ import {
   statementsPath,
   uniqueId,
 } from "../support/fixtures";
+import type { Json } from "../support/json";
 
 afterEach(() => {
   vi.useRealTimers();
@@ -20,9 +21,6 @@ afterEach(() => {
 
 const HOUR = 3_600_000;
 const SAVED = bundle.versions.at(-1)?.id as string; // the oldest released version
-
-// biome-ignore lint/suspicious/noExplicitAny: response bodies are compared as plain JSON
-type Json = any;
 
 async function teamWithStatements() {
   const f = await seedAccount({ statements: 3, savedVersion: SAVED });

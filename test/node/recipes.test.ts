@@ -17,10 +17,8 @@ import { createServer, type Server } from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Json } from "../support/json";
 import { type LocalService, startLocalService } from "../support/node/local-service";
-
-// biome-ignore lint/suspicious/noExplicitAny: OpenAPI documents are read as plain JSON
-type Json = any;
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
 const README = readFileSync(path.join(ROOT, "README.md"), "utf8");

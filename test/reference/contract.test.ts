@@ -5,15 +5,13 @@ import { api, expectJson, operator } from "../support/api";
 import { ALL_VERSIONS } from "../support/bundle-versions";
 import { assertMatchesReference } from "../support/contract";
 import { createKey, pdfBytes, seedAccount, statementsPath } from "../support/fixtures";
+import type { Json } from "../support/json";
 import {
   ENVELOPE,
   FLAT_ERRORS,
   WITH_PDF_OBJECT,
   WITH_PDF_URL,
 } from "../support/reference-versions";
-
-// biome-ignore lint/suspicious/noExplicitAny: bodies are inspected as plain JSON
-type Json = any;
 
 describe("contract: every version's reference matches what the API answers", () => {
   it("rejects a body that drifts from the reference", async () => {

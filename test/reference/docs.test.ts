@@ -8,6 +8,7 @@ import { DOCS_CSP } from "../../src/reference/routes";
 import { ROUTES } from "../../src/routes";
 import { expectJson } from "../support/api";
 import { ALL_VERSIONS, OLDEST } from "../support/bundle-versions";
+import type { Json } from "../support/json";
 import {
   ENVELOPE,
   FLAT_ERRORS,
@@ -15,9 +16,6 @@ import {
   WITH_PDF_URL,
 } from "../support/reference-versions";
 import { request } from "../support/worker";
-
-// biome-ignore lint/suspicious/noExplicitAny: documents are inspected as plain JSON
-type Json = any;
 
 async function documentOf(version: string): Promise<Json> {
   return expectJson(await request(`/openapi/${version}.json`), 200);

@@ -4,12 +4,10 @@
 
 import { dereference, type Schema, validate } from "@cfworker/json-schema";
 import { bundle } from "../../src/canonical/bundle";
+import type { Json } from "./json";
 import { BASE, type Fetcher, serviceFetch } from "./worker";
 
 const VERSION_HEADER = "x-service-version";
-
-// biome-ignore lint/suspicious/noExplicitAny: an OpenAPI document is walked as plain JSON
-type Json = any;
 
 interface Reference {
   doc: Json;

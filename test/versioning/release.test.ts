@@ -9,15 +9,13 @@ import { api, expectJson } from "../support/api";
 import { appServing } from "../support/apps";
 import { changeNamed, versionsBefore, versionsWith } from "../support/bundle-versions";
 import { createKey, seedAccount, statementsPath } from "../support/fixtures";
+import type { Json } from "../support/json";
 import {
   renameAmountOverdueToOverdueAmount,
   renamePartnerRefToPartnerCustomerId,
   v2027_03_01,
 } from "./2027-03-01";
 import fixtureSource from "./2027-03-01.ts?raw";
-
-// biome-ignore lint/suspicious/noExplicitAny: bodies and documents are inspected as plain JSON
-type Json = any;
 
 // The bundle as `npm run version:new -- 2027-03-01` leaves versions/index.ts: the new module
 // between the unreleased versions and the released ones.

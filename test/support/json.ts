@@ -1,0 +1,4 @@
+// What the tests read as plain JSON (bodies, OpenAPI documents): any shape, held to account by
+// the assertions that read it.
+// biome-ignore lint/suspicious/noExplicitAny: response bodies and documents are inspected as plain JSON
+export type Json = any;
