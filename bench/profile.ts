@@ -1,25 +1,25 @@
 // `node bench/profile.ts [arm…]`: CPU profiles of every isolate a statements request runs in, under
-// the bench's load, summarised as CPU milliseconds per request by module (source file or
-// package, through the bundle's source map). Arms: statements-10, statements-100 (default both),
-// floor-10, floor-100, bare-floor-10, bare-floor-100, unlogged-10, unlogged-100 (the statements
-// route with the request log off). `--functions` splits each module by function; `--inclusive`
-// counts a function's callees in its time (what a whole middleware costs); `--top N` lists the N
-// costliest names (30, or 60 with `--inclusive`); `--save DIR` keeps the raw profiles (DevTools
-// opens them); `--seconds N` loads each arm N seconds while profiled (5); `--rounds N` instead
-// measures only the busy CPU per request of each arm in N rounds alternating the order, as
-// `npm run bench` does, and prints each arm's median and, for the statements arms, their ratio
-// to the floor (and to the unlogged arm) within each round. `--against REF` also serves the
-// service as it was at git revision REF, or as built from the checkout in directory REF (arms
-// base-10, base-100), and reports the statements arms' ratio to it: what a change bought,
-// measured side by side.
-// `--paired` with `--rounds` loads each statements arm at the same time as its counterpart (the
-// base with `--against`, else the floor) while both are profiled: the steadiest comparison on a
-// busy machine.
+// the bench's load, summarised as CPU milliseconds per request by module (source file or package,
+// through the bundle's source map). Arms: statements-10, statements-100 (default both), floor-10,
+// floor-100, bare-floor-10, bare-floor-100, unlogged-10, unlogged-100 (the statements route with
+// the request log off), one-trip-10, one-trip-100 (the floor making the service's other reads, key,
+// partner and account, in its one round trip). `--functions` splits each module by function;
+// `--inclusive` counts a function's callees in its time (what a whole middleware costs); `--top N`
+// lists the N costliest names (30, or 60 with `--inclusive`); `--save DIR` keeps the raw profiles
+// (DevTools opens them); `--seconds N` loads each arm N seconds while profiled (5); `--rounds N`
+// instead measures only the busy CPU per request of each arm in N rounds alternating the order, as
+// `npm run bench` does, and prints each arm's median and, for the statements arms, their ratio to
+// the floor (and to the one-trip and unlogged arms) within each round. `--against REF` also serves
+// the service as it was at git revision REF, or as built from the checkout in directory REF (arms
+// base-10, base-100), and reports the statements arms' ratio to it: what a change bought, measured
+// side by side. `--paired` with `--rounds` loads each statements arm at the same time as its
+// counterpart (the base with `--against`, else the floor) while both are profiled: the steadiest
+// comparison on a busy machine.
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { buildWorkerAt } from "./build.ts";
 import { type CpuArm, measureCpu, measureCpuPaired } from "./cpu.ts";
-import { MAIN_ACCOUNT } from "./data.ts";
+import { CUSTOMER, MAIN_ACCOUNT } from "./data.ts";
 import {
   bundleOrigins,
   type CpuProfile,
@@ -111,6 +111,14 @@ async function main(): Promise<void> {
           headers: auth,
         };
       }
+      arms[`one-trip-${limit}`] = {
+        worker: "floor",
+        url: new URL(
+          `/one-trip?account=${MAIN_ACCOUNT}&customer=${CUSTOMER}&limit=${limit}`,
+          server.url("floor"),
+        ).href,
+        headers: auth,
+      };
     }
     const origins = {
       api: await bundleOrigins(bundle.main),
@@ -157,7 +165,7 @@ async function main(): Promise<void> {
       for (const id of names) {
         const each = measured.map((round) => perRequest(round, id));
         let line = `${id.padEnd(16)} ${median(each).toFixed(3)} ms (${each.map((x) => x.toFixed(3)).join(", ")})`;
-        for (const other of ["floor", "base", "unlogged"]) {
+        for (const other of ["floor", "one-trip", "base", "unlogged"]) {
           const otherId = id.replace(/^statements-/, `${other}-`);
           if (otherId === id || !names.includes(otherId)) continue;
           const ratios = measured.map(
