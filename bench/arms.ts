@@ -4,7 +4,7 @@ import { readdirSync } from "node:fs";
 import path from "node:path";
 import { ROOT } from "./build.ts";
 import { BESIDE_ON_00, CUSTOMER, DEEP_ACCOUNT, MAIN_ACCOUNT, ON_SHARD_01 } from "./data.ts";
-import { floorPath, type PagePosition, statementsPath } from "./probe.ts";
+import { floorPath, floorReadsPath, type PagePosition, statementsPath } from "./probe.ts";
 import type { WorkerName } from "./serve.ts";
 
 /** The oldest dated version module in versions/: the longest chain of transforms from latest. */
@@ -87,7 +87,7 @@ export function defineArms(
       arms.push({
         id: `${route}-${limit}`,
         label: `${label}, limit=${limit}`,
-        url: url("floor", `/${route}?account=${MAIN_ACCOUNT}&customer=${CUSTOMER}&limit=${limit}`),
+        url: url("floor", floorReadsPath(route, MAIN_ACCOUNT, CUSTOMER, limit)),
         headers: large,
       });
     }

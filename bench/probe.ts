@@ -37,6 +37,19 @@ export function floorPath(accountId: string, limit: number, floorCursor = ""): s
   return `/statements?account=${accountId}&limit=${limit}${floorCursor ? `&${floorCursor}` : ""}`;
 }
 
+/**
+ * The floor's path for a first page of `accountId` with the service's other reads of `customerId`
+ * (key, partner, account): in one round trip or, as the service read before, two.
+ */
+export function floorReadsPath(
+  route: "one-trip" | "two-trips",
+  accountId: string,
+  customerId: string,
+  limit: number,
+): string {
+  return `/${route}?account=${accountId}&customer=${customerId}&limit=${limit}`;
+}
+
 /** Where a page starts: the partner's token and the same position as the floor takes it. */
 export interface PagePosition {
   /** Statements listed before this page. */

@@ -32,7 +32,7 @@ import {
   workerIsolate,
 } from "./inspector.ts";
 import { measure, median, type Target } from "./load.ts";
-import { floorPath, statementsPath } from "./probe.ts";
+import { floorPath, floorReadsPath, statementsPath } from "./probe.ts";
 import { LARGE_DB, type WorkerSpec } from "./serve.ts";
 import { DATA_DIR, setUpBench } from "./setup.ts";
 
@@ -113,10 +113,8 @@ async function main(): Promise<void> {
       }
       arms[`one-trip-${limit}`] = {
         worker: "floor",
-        url: new URL(
-          `/one-trip?account=${MAIN_ACCOUNT}&customer=${CUSTOMER}&limit=${limit}`,
-          server.url("floor"),
-        ).href,
+        url: new URL(floorReadsPath("one-trip", MAIN_ACCOUNT, CUSTOMER, limit), server.url("floor"))
+          .href,
         headers: auth,
       };
     }
