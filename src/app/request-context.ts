@@ -53,11 +53,12 @@ export function routeOf(c: Parameters<MiddlewareHandler<AppEnv>>[0]): string {
 
 /**
  * Records a request once its response is built (the request log): called before the request is
- * handled, it answers what to call with the response, or null when this request is not recorded.
+ * handled, it answers what to call with the response (and the milliseconds since the request
+ * began), or null when this request is not recorded.
  */
 export type RequestRecorder = (
   c: Context<AppEnv>,
-) => ((response: Response, route: string) => void) | null;
+) => ((response: Response, route: string, elapsedMs: number) => void) | null;
 
 /**
  * The middleware of an app serving `bundle`, counting its requests in `versionUsage`, and handing
@@ -87,7 +88,7 @@ export function requestContext(
     await next();
 
     const route = routeOf(c);
-    recorded?.(c.res, route);
+    recorded?.(c.res, route, performance.now() - started);
     setSecurityHeaders(c);
     c.res.headers.set("x-request-id", requestId);
     console.log(

@@ -205,7 +205,6 @@ export function requestRecorder(sender: RequestLogSender): RequestRecorder {
   return (c) => {
     const queue = c.env.REQUEST_LOGS;
     if (!queue) return null;
-    const started = performance.now();
     const at = c.get("now")();
     // A write's body is read by its route; the log reads its own copy, after the response. The
     // copy is taken once the caller is known (before any body is read): a request that never
@@ -214,7 +213,7 @@ export function requestRecorder(sender: RequestLogSender): RequestRecorder {
     c.set("onAuthenticated", () => {
       if (c.req.raw.body !== null) request = c.req.raw.clone();
     });
-    return (res, route) => {
+    return (res, route, elapsedMs) => {
       const caller = c.get("caller") as Caller | undefined;
       if (!caller) return;
       const stats = c.get("queryStats");
@@ -224,7 +223,7 @@ export function requestRecorder(sender: RequestLogSender): RequestRecorder {
         at,
         status: res.status,
         replayed: res.headers.get(REPLAYED_HEADER) === "true",
-        latencyMs: performance.now() - started,
+        latencyMs: elapsedMs,
         d1RoundTrips: stats.roundTrips,
         d1RowsRead: stats.rowsRead,
       };
