@@ -88,7 +88,8 @@ export function requestContext(
     await next();
 
     const route = routeOf(c);
-    recorded?.(c.res, route, performance.now() - started);
+    const elapsedMs = performance.now() - started;
+    recorded?.(c.res, route, elapsedMs);
     setSecurityHeaders(c);
     c.res.headers.set("x-request-id", requestId);
     console.log(
@@ -100,7 +101,7 @@ export function requestContext(
         version: c.res.headers.get(versionHeader(c.env)) ?? undefined,
         key_id: c.get("caller")?.keyId,
         shard: c.get("shard"),
-        duration_ms: Math.round((performance.now() - started) * 100) / 100,
+        duration_ms: Math.round(elapsedMs * 100) / 100,
         d1_queries: stats.roundTrips,
         d1_rows_read: stats.rowsRead,
         d1_rows_written: stats.rowsWritten,

@@ -14,6 +14,7 @@ import { api, expectJson } from "../support/api";
 import { executionContext } from "../support/app-env";
 import { OLDEST, RELEASED_VERSIONS } from "../support/bundle-versions";
 import { seedAccount, statementsPath, uniqueId } from "../support/fixtures";
+import { withRequestLog } from "../support/request-log";
 import {
   delivery,
   keptQueue,
@@ -72,6 +73,18 @@ describe("a recorded request", () => {
     });
     expect(row.at >= before && row.at <= new Date().toISOString()).toBe(true);
     expect(row.latency_ms).toBeGreaterThanOrEqual(0);
+  });
+
+  it("has the latency its log line reports: one measurement from the request's start", async () => {
+    const f = await seedAccount({ statements: 1 });
+    const id = newRequestId();
+    const { res, log } = await withRequestLog(() =>
+      api(statementsPath(f), { key: f.key, headers: { "x-request-id": id } }),
+    );
+    expect(res.status).toBe(200);
+    const row = await loggedRequest(id);
+    // The record keeps whole milliseconds, the line two decimals, of the same figure.
+    expect(Math.abs(row.latency_ms - log.duration_ms)).toBeLessThanOrEqual(0.5);
   });
 
   it("says the version came from the header when one was sent, and names the key", async () => {

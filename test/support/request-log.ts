@@ -4,6 +4,8 @@ import { vi } from "vitest";
 export interface RequestLog {
   route: string;
   status: number;
+  /** Milliseconds from the request's start to its response, two decimals. */
+  duration_ms: number;
   d1_queries: number;
   d1_rows_read: number;
   d1_rows_written: number;
