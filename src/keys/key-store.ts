@@ -330,21 +330,3 @@ export async function operatorGrantedScopes(
     .where(and(keysOf(partnerId, environment), keyIsLive(now.toISOString()), carriesOperatorGrant));
   return [...new Set(rows.flatMap((r) => JSON.parse(r.scopes) as string[]))];
 }
-
-/**
- * Records that the key was used on `day`, unless a later or equal day is already stored; returns
- * what the write cost.
- */
-export async function markKeyUsed(
-  db: Database,
-  keyId: string,
-  day: string,
-): Promise<{ rowsRead: number; rowsWritten: number }> {
-  const result = await db
-    .update(apiKeys)
-    .set({ lastUsedOn: day })
-    .where(
-      and(eq(apiKeys.keyId, keyId), or(isNull(apiKeys.lastUsedOn), lt(apiKeys.lastUsedOn, day))),
-    );
-  return { rowsRead: result.meta.rows_read ?? 0, rowsWritten: result.meta.rows_written ?? 0 };
-}

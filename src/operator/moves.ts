@@ -6,6 +6,7 @@ import { Hono } from "hono";
 import * as z from "zod";
 import type { AppEnv } from "../app/context";
 import { ApiError, invalidRequest } from "../app/errors";
+import { partnerNotFound, validationError } from "../app/operator-requests";
 import { readJsonBody } from "../app/read-body";
 import { locatePartner } from "../db/directory";
 import {
@@ -16,7 +17,6 @@ import {
   startMove,
   stepMove,
 } from "../db/partner-moves";
-import { partnerNotFound, validationError } from "./common";
 
 const MoveBody = z.strictObject({
   shard: z.string(),

@@ -13,6 +13,13 @@ import {
   partnerMoving,
   routeNotFound,
 } from "../app/errors";
+import {
+  partnerNotFound,
+  requirePartner,
+  requireStatement,
+  usePartner,
+  validationError,
+} from "../app/operator-requests";
 import { usePartnerDatabase } from "../app/partner-database";
 import { limitPerClientIp } from "../app/rate-limit";
 import { RATE_LIMITS } from "../app/rate-policies";
@@ -33,13 +40,6 @@ import { revokeApiKey } from "../keys/key-lifecycle";
 import { createApiKey, keyOwner } from "../keys/key-store";
 import { enqueueDeliveries } from "../webhooks/delivery-queue";
 import { operatorAuth } from "./auth";
-import {
-  partnerNotFound,
-  requirePartner,
-  requireStatement,
-  usePartner,
-  validationError,
-} from "./common";
 import { applyImport, type ReviewedImport, reviewImport } from "./import";
 import { placeImport } from "./import-placement";
 import { operatorMoveRoutes } from "./moves";

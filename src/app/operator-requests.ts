@@ -3,14 +3,14 @@
 // answered with one problem per field, each naming the field as the request wrote it.
 import type { Context } from "hono";
 import type * as z from "zod";
-import type { AppEnv } from "../app/context";
-import { ApiError, invalidRequest, partnerMoving } from "../app/errors";
-import { usePartnerDatabase } from "../app/partner-database";
 import { locatePartner } from "../db/directory";
 import { findProduct, findStatement } from "../db/find-by-id";
 import { partnerName } from "../db/partners";
 import type { PartnerDatabase } from "../db/shards";
 import { describeProblem, relevantIssues } from "../domain/validation-messages";
+import type { AppEnv } from "./context";
+import { ApiError, invalidRequest, partnerMoving } from "./errors";
+import { usePartnerDatabase } from "./partner-database";
 
 /** `?environment=` when given: sandbox or production (400 naming it otherwise). */
 export function environmentFilter(value: string | undefined): "sandbox" | "production" | null {

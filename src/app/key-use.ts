@@ -2,10 +2,10 @@
 // returns the stored day, and only a request that sees an older day schedules one conditional
 // UPDATE after the response. At most one write lands per key per day.
 import type { Context } from "hono";
-import type { AppEnv, Caller } from "../app/context";
 import { openDatabase } from "../db/client";
+import { markKeyUsed } from "../db/key-lookup";
 import { shardBinding } from "../db/shards";
-import { markKeyUsed } from "./key-store";
+import type { AppEnv, Caller } from "./context";
 
 /** Keys this isolate has already recorded today, so that it schedules each write only once. */
 let recorded = { day: "", keys: new Set<string>() };
