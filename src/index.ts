@@ -12,7 +12,7 @@ import { requestContext } from "./app/request-context";
 import { renderError } from "./app/respond";
 import { partnerRoute } from "./app/route";
 import { createVersionUsage, type VersionUsageOptions } from "./app/version-usage";
-import { bundle } from "./canonical/bundle";
+import { bundle } from "./bundle";
 import { dashboardRoutes } from "./dashboard";
 import type { DeliveryRef } from "./db/event-writes";
 import { RENDER_QUEUE, renderConsumer } from "./documents/render-queue";
@@ -20,6 +20,7 @@ import type { RenderRef } from "./documents/render-store";
 import { fileRoutes } from "./documents/routes";
 import { runMaintenance } from "./jobs/maintenance";
 import { operatorRoutes } from "./operator/routes";
+import { PAGES } from "./pages";
 import { docsRoutes } from "./reference/routes";
 import { consumeRequestLogs, isRequestLogQueue } from "./request-logs/consumer";
 import { createRequestLogSender, requestRecorder } from "./request-logs/recorder";
@@ -45,10 +46,10 @@ export function createApp(bundle: VersionBundle, options: AppOptions = {}): Hono
   app.use("/v2/*", (c, next) => corsFor(c.env)(c, next));
 
   // Unauthenticated surfaces.
-  app.route("/", docsRoutes);
+  app.route("/", docsRoutes(ROUTES));
   app.route("/", fileRoutes);
   app.route("/", operatorRoutes);
-  app.route("/", dashboardRoutes);
+  app.route("/", dashboardRoutes(PAGES));
 
   // The partner API: every /v2 request is authenticated, then versioned, before anything else.
   // Each route runs the whole pipeline in one handler (app/route.ts, `partnerRoute`): its read

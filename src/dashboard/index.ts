@@ -7,24 +7,26 @@ import type { AppEnv } from "../app/context";
 import { ApiError } from "../app/errors";
 import { renderDashboardError } from "./errors";
 import { renderer } from "./layout";
-import { allow } from "./page";
-import { PAGES } from "./pages";
+import { allow, type DashboardPage } from "./page";
 import { dashboardHeaders, sameOriginForms } from "./security";
 import { signInPage } from "./sign-in";
 
-const navigation = PAGES.flatMap((page) => (page.nav ? [page.nav] : []));
+/** The dashboard serving `pages`: each mounted, and those with a link in the header, in order. */
+export function dashboardRoutes(pages: readonly DashboardPage[]) {
+  const navigation = pages.flatMap((page) => (page.nav ? [page.nav] : []));
 
-const dashboard = new Hono<AppEnv>()
-  .use("/dashboard", dashboardHeaders)
-  .use("/dashboard/*", dashboardHeaders, renderer(navigation), sameOriginForms)
-  .get("/dashboard", (c) => c.redirect("/dashboard/sandbox/keys", 303))
-  // Without a session: sign-in.
-  .route("/dashboard", signInPage.routes);
-// Every other page lets its users in itself (see `allow`).
-for (const page of PAGES) dashboard.route("/dashboard", page.routes);
+  const dashboard = new Hono<AppEnv>()
+    .use("/dashboard", dashboardHeaders)
+    .use("/dashboard/*", dashboardHeaders, renderer(navigation), sameOriginForms)
+    .get("/dashboard", (c) => c.redirect("/dashboard/sandbox/keys", 303))
+    // Without a session: sign-in.
+    .route("/dashboard", signInPage.routes);
+  // Every other page lets its users in itself (see `allow`).
+  for (const page of pages) dashboard.route("/dashboard", page.routes);
 
-export const dashboardRoutes = dashboard
-  .all("/dashboard/*", allow(), () => {
-    throw new ApiError("NOT_FOUND_ERROR", "There is no such page in the dashboard.");
-  })
-  .onError(renderDashboardError);
+  return dashboard
+    .all("/dashboard/*", allow(), () => {
+      throw new ApiError("NOT_FOUND_ERROR", "There is no such page in the dashboard.");
+    })
+    .onError(renderDashboardError);
+}

@@ -16,12 +16,10 @@ import {
 } from "../domain/request-log";
 import { listApiKeys } from "../keys/key-store";
 import { readLogPage, readRequestsById } from "../request-logs/log-store";
-import { ROUTES } from "../routes";
 import { type LogQuery, logsLink, readLogQuery } from "./log-filters";
 
 const PAGE_SIZE = 50;
 const METHODS = ["GET", "POST", "PUT", "DELETE"];
-const ROUTE_PATTERNS = [...new Set(ROUTES.map((r) => r.path)), "(unmatched)"];
 
 /** What a reader needs to know of what the log holds. */
 function Retention() {
@@ -85,6 +83,7 @@ function Filters(props: {
   query: LogQuery;
   keys: { value: string; label: string }[];
   versions: string[];
+  routes: readonly string[];
 }) {
   const { sent, filters } = props.query;
   return (
@@ -120,7 +119,7 @@ function Filters(props: {
             name="route"
             label="Route"
             value={sent.route}
-            options={ROUTE_PATTERNS.map((r) => ({ value: r, label: r }))}
+            options={props.routes.map((r) => ({ value: r, label: r }))}
           />
           <Select name="key" label="Key" value={sent.key} options={props.keys} />
           <Select
@@ -260,88 +259,96 @@ function RequestDetail({ record }: { record: RequestLogRecord }) {
   );
 }
 
-export const logsPage: DashboardPage = {
-  routes: new Hono<AppEnv>()
-    .get("/:environment/logs", allow("logs.view"), async (c) => {
-      const environment = c.var.environment;
-      const { partnerId } = c.var.session.user;
-      const scope = { partnerId, environment };
-      const query = readLogQuery(c);
-      const db = c.get("db");
-      const [page, keyList] = await Promise.all([
-        query.requestId === null
-          ? readLogPage(db, scope, query.filters, query.before, PAGE_SIZE)
-          : readRequestsById(db, scope, query.requestId).then((records) => ({
-              records,
-              hasMore: false,
-            })),
-        listApiKeys(db, partnerId, environment, null, 100),
-      ]);
-      const keys = (keyList?.keys ?? []).map((k) => ({
-        value: k.keyId,
-        label: `${k.name ? `${k.name} · ` : ""}${k.masked} (${k.keyId})`,
-      }));
-      const last = page.records.at(-1);
-      const filtered = query.requestId === null ? query.filters : { requestId: query.requestId };
-      return c.render(
-        <>
-          <Retention />
-          <Filters
-            environment={environment}
-            query={query}
-            keys={keys}
-            versions={c.get("bundle").versions.map((v) => v.id)}
-          />
-          {page.records.length === 0 ? (
-            <p role="status">
-              {query.requestId === null
-                ? "No requests match."
-                : `No request with the id ${query.requestId} in the last ${REQUEST_LOG_RETENTION_DAYS} days.`}
-            </p>
-          ) : (
-            <LogTable environment={environment} records={page.records} />
-          )}
-          <p class="pages">
-            {query.before !== null && <a href={logsLink(environment, filtered)}>Newest requests</a>}{" "}
-            {page.hasMore && last && (
-              <a href={logsLink(environment, filtered, last.log_id)}>Older requests</a>
+/** The request log's pages; its route filter offers `routePaths` (the API's path patterns). */
+export function logsPage(routePaths: readonly string[]): DashboardPage {
+  const routePatterns = [...new Set(routePaths), "(unmatched)"];
+  return {
+    routes: new Hono<AppEnv>()
+      .get("/:environment/logs", allow("logs.view"), async (c) => {
+        const environment = c.var.environment;
+        const { partnerId } = c.var.session.user;
+        const scope = { partnerId, environment };
+        const query = readLogQuery(c);
+        const db = c.get("db");
+        const [page, keyList] = await Promise.all([
+          query.requestId === null
+            ? readLogPage(db, scope, query.filters, query.before, PAGE_SIZE)
+            : readRequestsById(db, scope, query.requestId).then((records) => ({
+                records,
+                hasMore: false,
+              })),
+          listApiKeys(db, partnerId, environment, null, 100),
+        ]);
+        const keys = (keyList?.keys ?? []).map((k) => ({
+          value: k.keyId,
+          label: `${k.name ? `${k.name} · ` : ""}${k.masked} (${k.keyId})`,
+        }));
+        const last = page.records.at(-1);
+        const filtered = query.requestId === null ? query.filters : { requestId: query.requestId };
+        return c.render(
+          <>
+            <Retention />
+            <Filters
+              environment={environment}
+              query={query}
+              keys={keys}
+              versions={c.get("bundle").versions.map((v) => v.id)}
+              routes={routePatterns}
+            />
+            {page.records.length === 0 ? (
+              <p role="status">
+                {query.requestId === null
+                  ? "No requests match."
+                  : `No request with the id ${query.requestId} in the last ${REQUEST_LOG_RETENTION_DAYS} days.`}
+              </p>
+            ) : (
+              <LogTable environment={environment} records={page.records} />
             )}
-          </p>
-        </>,
-        { title: "Request log", section: "logs" },
-      );
-    })
-    .get("/:environment/logs/:request_id", allow("logs.view"), async (c) => {
-      const environment = c.var.environment;
-      const requestId = c.req.param("request_id");
-      const scope = { partnerId: c.var.session.user.partnerId, environment };
-      const records = isRequestId(requestId)
-        ? await readRequestsById(c.get("db"), scope, requestId)
-        : [];
-      if (records.length === 0) {
-        throw new ApiError(
-          "NOT_FOUND_ERROR",
-          `No request with the id ${requestId} in ${environment} in the last ` +
-            `${REQUEST_LOG_RETENTION_DAYS} days. A request appears a few seconds after its ` +
-            "response; requests that failed authentication are not recorded.",
-        );
-      }
-      return c.render(
-        <>
-          <p>
-            <a href={`/dashboard/${environment}/logs`}>Back to the request log</a>
-          </p>
-          {records.length > 1 && (
-            <p>
-              {records.length} requests were sent with this <code>x-request-id</code>, newest first.
+            <p class="pages">
+              {query.before !== null && (
+                <a href={logsLink(environment, filtered)}>Newest requests</a>
+              )}{" "}
+              {page.hasMore && last && (
+                <a href={logsLink(environment, filtered, last.log_id)}>Older requests</a>
+              )}
             </p>
-          )}
-          {records.map((record) => (
-            <RequestDetail record={record} />
-          ))}
-        </>,
-        { title: `Request ${requestId}`, section: "logs" },
-      );
-    }),
-  nav: { section: "logs", label: "Request log", action: "logs.view", perEnvironment: true },
-};
+          </>,
+          { title: "Request log", section: "logs" },
+        );
+      })
+      .get("/:environment/logs/:request_id", allow("logs.view"), async (c) => {
+        const environment = c.var.environment;
+        const requestId = c.req.param("request_id");
+        const scope = { partnerId: c.var.session.user.partnerId, environment };
+        const records = isRequestId(requestId)
+          ? await readRequestsById(c.get("db"), scope, requestId)
+          : [];
+        if (records.length === 0) {
+          throw new ApiError(
+            "NOT_FOUND_ERROR",
+            `No request with the id ${requestId} in ${environment} in the last ` +
+              `${REQUEST_LOG_RETENTION_DAYS} days. A request appears a few seconds after its ` +
+              "response; requests that failed authentication are not recorded.",
+          );
+        }
+        return c.render(
+          <>
+            <p>
+              <a href={`/dashboard/${environment}/logs`}>Back to the request log</a>
+            </p>
+            {records.length > 1 && (
+              <p>
+                {records.length} requests were sent with this <code>x-request-id</code>, newest
+                first.
+              </p>
+            )}
+            {records.map((record) => (
+              <RequestDetail record={record} />
+            ))}
+          </>,
+          { title: `Request ${requestId}`, section: "logs" },
+        );
+      }),
+    nav: { section: "logs", label: "Request log", action: "logs.view", perEnvironment: true },
+  };
+}

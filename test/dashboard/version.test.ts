@@ -3,7 +3,7 @@
 // of one real response in both versions that matches what the API sends, the change itself, and
 // its rollback for 72 hours on the movable clock. Versions come from the bundle, never a list.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { bundle } from "../../src/canonical/bundle";
+import { bundle } from "../../src/bundle";
 import { api, expectJson, operator } from "../support/api";
 import { seedTeam, signIn } from "../support/dashboard";
 import {

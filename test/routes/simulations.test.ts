@@ -3,7 +3,7 @@
 // scope, the Idempotency-Key honoured, bodies checked field by field in every version's shape,
 // and another partner's or a production customer as unknown as one that never existed.
 import { describe, expect, it } from "vitest";
-import { bundle } from "../../src/canonical/bundle";
+import { bundle } from "../../src/bundle";
 import { api, type ErrorBody, expectJson, type StatementList } from "../support/api";
 import { ALL_VERSIONS, OLDEST, versionsBefore, versionsWith } from "../support/bundle-versions";
 import { eventually } from "../support/eventually";

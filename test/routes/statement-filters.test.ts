@@ -1,7 +1,7 @@
 // Date filters of the statements list: period_end_date_gte (inclusive) and period_end_date_lt
 // (exclusive), RFC 3339 only, in every version, with page tokens bound to the filters.
 import { describe, expect, it } from "vitest";
-import { bundle } from "../../src/canonical/bundle";
+import { bundle } from "../../src/bundle";
 import { api, expectJson } from "../support/api";
 import { OLDEST } from "../support/bundle-versions";
 import { type Fixture, seedAccount, statementsPath } from "../support/fixtures";

@@ -9,7 +9,7 @@ import {
 } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { bundle } from "../../src/canonical/bundle";
+import { bundle } from "../../src/bundle";
 import type { DeliveryRef } from "../../src/db/event-writes";
 import { MAX_DELAY_SECONDS, nextRetryDelay } from "../../src/domain/retry-schedule";
 import worker from "../../src/index";

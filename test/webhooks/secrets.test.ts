@@ -6,7 +6,7 @@ import { createMessageBatch, createScheduledController } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bundle } from "../../src/canonical/bundle";
+import { bundle } from "../../src/bundle";
 import type { DeliveryRef } from "../../src/db/event-writes";
 import worker from "../../src/index";
 import { webhookConsumer } from "../../src/webhooks/deliver";

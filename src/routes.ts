@@ -1,18 +1,18 @@
 // The partner API: every /v2 route, one line each, in the order the reference lists them. Each is
 // declared once, beside its handler, in its resource's file; the app mounts this list, the
 // reference documents it, and the canonical model and the version modules name its routes.
-import * as accounts from "./accounts";
-import * as customers from "./customers";
-import * as events from "./events";
-import * as keys from "./keys";
-import * as orderEvents from "./order-events";
-import * as orders from "./orders";
-import * as paymentMethods from "./payment-methods";
-import * as rewardsCategories from "./rewards-categories";
-import * as simulations from "./simulations";
-import * as statements from "./statements";
-import * as transactionIntents from "./transaction-intents";
-import * as webhookEndpoints from "./webhook-endpoints";
+import * as accounts from "./routes/accounts";
+import * as customers from "./routes/customers";
+import * as events from "./routes/events";
+import * as keys from "./routes/keys";
+import * as orderEvents from "./routes/order-events";
+import * as orders from "./routes/orders";
+import * as paymentMethods from "./routes/payment-methods";
+import * as rewardsCategories from "./routes/rewards-categories";
+import * as simulations from "./routes/simulations";
+import * as statements from "./routes/statements";
+import * as transactionIntents from "./routes/transaction-intents";
+import * as webhookEndpoints from "./routes/webhook-endpoints";
 
 export const ROUTES = [
   orders.listOrders,

@@ -1,15 +1,15 @@
 // The canonical model the version bundle reshapes from: the newest schemas, which of them are
 // response and request bodies, which schema documents each error type, and every route.
-import type { ErrorType } from "../app/errors";
-import { ROUTES } from "../routes";
-import type { CanonicalModel } from "../versioning";
+import type { ErrorType } from "./app/errors";
+import { ROUTES } from "./routes";
+import type { CanonicalModel } from "./versioning";
 import {
   canonicalSchemas,
   ERROR_TYPES,
   REQUEST_SCHEMAS,
   RESOURCES,
   type SchemaName,
-} from "./schemas";
+} from "./canonical/schemas";
 
 /** The schema documenting each error type in the canonical version: its narrowest envelope. */
 function errorSchemaOf(type: ErrorType): SchemaName {
