@@ -1,8 +1,6 @@
 // The canonical model the version bundle reshapes from: the newest schemas, which of them are
 // response and request bodies, which schema documents each error type, and every route.
 import type { ErrorType } from "./app/errors";
-import { ROUTES } from "./routes";
-import type { CanonicalModel } from "./versioning";
 import {
   canonicalSchemas,
   ERROR_TYPES,
@@ -10,6 +8,8 @@ import {
   RESOURCES,
   type SchemaName,
 } from "./canonical/schemas";
+import { ROUTES } from "./routes";
+import type { CanonicalModel } from "./versioning";
 
 /** The schema documenting each error type in the canonical version: its narrowest envelope. */
 function errorSchemaOf(type: ErrorType): SchemaName {

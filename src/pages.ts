@@ -1,22 +1,22 @@
 // The dashboard's pages, one line each: what the dashboard mounts, and, in this order, the header's
 // navigation (the pages that have a link).
 
-import { auditPage } from "./dashboard/audit";
+import { auditPage } from "./audit/audit-page";
 import type { DashboardPage } from "./dashboard/page";
 import { signOutPage } from "./dashboard/sign-in";
-import { teamPage } from "./dashboard/team";
-import { versionPage } from "./dashboard/version";
 import { documentsPage } from "./documents/documents-page";
 import { keyRevokePage, keyRollPage } from "./keys/key-actions";
 import { keysPage } from "./keys/keys-page";
+import { logsPage } from "./request-logs/logs-page";
 import { ROUTES } from "./routes";
+import { versionPage } from "./saved-versions/version-page";
 import { sandboxPage } from "./simulations/sandbox-page";
+import { teamPage } from "./team/team-page";
 import { endpointActionsPage } from "./webhooks/endpoint-actions";
 import { endpointPage } from "./webhooks/endpoint-page";
 import { webhooksPage } from "./webhooks/webhooks-page";
 import { accountPage } from "./workbench/account-page";
 import { customersPage } from "./workbench/customers-page";
-import { logsPage } from "./workbench/logs-page";
 import { overviewPage } from "./workbench/overview-page";
 
 export const PAGES: readonly DashboardPage[] = [

@@ -1,18 +1,18 @@
 // The partner API: every /v2 route, one line each, in the order the reference lists them. Each is
 // declared once, beside its handler, in its resource's file; the app mounts this list, the
 // reference documents it, and the canonical model and the version modules name its routes.
-import * as accounts from "./routes/accounts";
-import * as customers from "./routes/customers";
-import * as events from "./routes/events";
-import * as keys from "./routes/keys";
-import * as orderEvents from "./routes/order-events";
-import * as orders from "./routes/orders";
-import * as paymentMethods from "./routes/payment-methods";
-import * as rewardsCategories from "./routes/rewards-categories";
-import * as simulations from "./routes/simulations";
-import * as statements from "./routes/statements";
-import * as transactionIntents from "./routes/transaction-intents";
-import * as webhookEndpoints from "./routes/webhook-endpoints";
+import * as accounts from "./accounts/routes";
+import * as customers from "./customers/routes";
+import * as keys from "./keys/routes";
+import * as orderEvents from "./not-implemented/order-events";
+import * as orders from "./not-implemented/orders";
+import * as paymentMethods from "./not-implemented/payment-methods";
+import * as rewardsCategories from "./not-implemented/rewards-categories";
+import * as transactionIntents from "./not-implemented/transaction-intents";
+import * as simulations from "./simulations/routes";
+import * as statements from "./statements/routes";
+import * as webhookEndpoints from "./webhooks/endpoint-routes";
+import * as events from "./webhooks/event-routes";
 
 export const ROUTES = [
   orders.listOrders,

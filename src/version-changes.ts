@@ -2,10 +2,10 @@
 // by this API's canonical model, so that a misspelt schema, field, error type or route fails to
 // compile (test/versioning/typed-instructions.test.ts holds the proof).
 import type { ErrorType } from "./app/errors";
+import type { CanonicalFields, RequestName, ResourceName } from "./canonical/schemas";
 import type { RouteName } from "./routes";
 import type * as engine from "./versioning";
 import { instructionsFor } from "./versioning";
-import type { CanonicalFields, RequestName, ResourceName } from "./canonical/schemas";
 
 export type { Json } from "./versioning";
 

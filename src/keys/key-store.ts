@@ -3,7 +3,7 @@
 // created only while its environment has room (`MAX_LIVE_KEYS`) and, when a key mints it, while
 // that key is live: both are conditions of the insert itself, so no concurrent revoke or
 // creation can slip past them.
-import { and, desc, eq, isNull, lt, ne, or, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, lt, ne, or, type SQL, sql } from "drizzle-orm";
 import { auditInsert } from "../db/audit";
 import { atomically, insertWhere, type Query } from "../db/batch";
 import type { Database } from "../db/client";

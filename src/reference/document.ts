@@ -9,6 +9,7 @@ import {
   MAX_IDEMPOTENCY_KEY_LENGTH,
 } from "../domain/idempotency";
 import type { Json, VersionBundle } from "../versioning";
+import { webhooksOf } from "../webhooks/reference";
 import { openApiPath, operationIdOf, pathParameters, TAGS, tagOf } from "./operations";
 import {
   errorResponses,
@@ -18,7 +19,6 @@ import {
   ref,
   versionedHeaders,
 } from "./responses";
-import { webhooksOf } from "./webhooks";
 
 export type { HeaderNames } from "./responses";
 

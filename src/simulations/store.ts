@@ -6,13 +6,13 @@ import { and, desc, eq, getTableColumns, isNull, type SQL, sql } from "drizzle-o
 import { atomically, insertWhere } from "../db/batch";
 import type { Database } from "../db/client";
 import { customerInScope, type ReadScope } from "../db/customers";
-import { type DeliveryRef, deliveriesOf, statementEventWrites } from "../db/event-writes";
 import { accounts, customers, statementRenders, statements } from "../db/schema";
 import { type RenderRef, renderRefsOf, renderRequestWrites } from "../documents/render-store";
 import type { AccountRecord } from "../domain/account";
 import type { CustomerRecord } from "../domain/customer";
 import { encodeIdSuffix } from "../domain/ids";
 import type { StatementRecord } from "../domain/statement";
+import { type DeliveryRef, deliveriesOf, statementEventWrites } from "../webhooks/event-writes";
 import type { ClosedCycle, PreviousStatement } from "./cycle";
 
 /** A new sandbox customer's one open account. */

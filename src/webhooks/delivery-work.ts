@@ -4,12 +4,6 @@ import { and, eq, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../db/client";
 import {
-  DELIVERY_RETURNING,
-  type DeliveryRef,
-  type DeliveryRow,
-  withShard,
-} from "../db/event-writes";
-import {
   events,
   idempotencyKeys,
   statements,
@@ -17,8 +11,9 @@ import {
   webhookDeliveries,
   webhookEndpoints,
 } from "../db/schema";
-import type { AttemptStatus } from "../domain/delivery-attempt";
+import type { AttemptStatus } from "./delivery-attempt";
 import { EVENT_FIELDS, type EventRow, toEventRow } from "./event-store";
+import { DELIVERY_RETURNING, type DeliveryRef, type DeliveryRow, withShard } from "./event-writes";
 
 /** What an attempt needs: the event, its statement, and the endpoint with its secrets. */
 export interface ClaimedDelivery {

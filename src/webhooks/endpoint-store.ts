@@ -11,12 +11,12 @@ import type { ReadScope } from "../db/customers";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "../db/schema";
 import type { Actor, AuditAction } from "../domain/audit";
 import type { Environment } from "../domain/environment";
-import type { SealedSecret } from "../domain/secret-sealing";
 import {
   type EndpointFields,
   MAX_ENDPOINTS,
   type ProductEndpoint,
 } from "../domain/webhook-endpoint";
+import type { SealedSecret } from "./secret-sealing";
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 

@@ -11,7 +11,6 @@ import {
 } from "../app/maintenance";
 import type { Database } from "../db/client";
 import { EVENT_RETENTION_MS } from "../domain/event";
-import type { SecretSealer } from "../domain/secret-sealing";
 import { sendMessages } from "./delivery-queue";
 import {
   overdueDeliveries,
@@ -20,6 +19,7 @@ import {
 } from "./delivery-work";
 import { endpointsToReseal, resealSecrets } from "./endpoint-store";
 import { secretSealerOf } from "./endpoints";
+import type { SecretSealer } from "./secret-sealing";
 
 /**
  * Re-sends, page by page, the work of the shard whose queue message was lost (deliveries or

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { accountPageQuery } from "../../src/db/accounts";
+import { accountPageQuery } from "../../src/accounts/account-store";
 import { openDatabase } from "../../src/db/client";
 import { api, expectJson } from "../support/api";
 import { ALL_VERSIONS, OLDEST, versionsWith } from "../support/bundle-versions";

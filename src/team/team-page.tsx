@@ -5,15 +5,15 @@ import { Hono } from "hono";
 import { userActor } from "../app/actor";
 import type { AppEnv } from "../app/context";
 import { ApiError } from "../app/errors";
+import { field } from "../dashboard/forms";
+import { CsrfField, Time } from "../dashboard/layout";
+import { mailInvitation } from "../dashboard/mail";
+import { allow, type DashboardPage } from "../dashboard/page";
+import { clearSessionCookie } from "../dashboard/session";
+import { Table } from "../dashboard/table";
 import { changeRole, findUser, inviteUser, listUsers, removeUser } from "../db/users";
 import { ROLES, type Role } from "../domain/permissions";
 import { normalizeEmail, type User } from "../domain/user";
-import { field } from "./forms";
-import { CsrfField, Time } from "./layout";
-import { mailInvitation } from "./mail";
-import { allow, type DashboardPage } from "./page";
-import { clearSessionCookie } from "./session";
-import { Table } from "./table";
 
 const NOTICES: Record<string, string> = {
   invited: "Invitation sent.",

@@ -5,19 +5,15 @@ import { Hono } from "hono";
 import { userActor } from "../app/actor";
 import type { AppEnv } from "../app/context";
 import { ApiError } from "../app/errors";
-import { changeSavedVersion, readSavedVersion } from "../db/saved-versions";
+import { field } from "../dashboard/forms";
+import { CsrfField, Time } from "../dashboard/layout";
+import { allow, type DashboardPage, may } from "../dashboard/page";
+import { Table } from "../dashboard/table";
 import type { Environment } from "../domain/environment";
 import { refusalOf, seesCustomerData } from "../domain/permissions";
-import {
-  rollbackCandidate,
-  rollbackDeadline,
-  type SavedVersionChange,
-} from "../domain/saved-version";
 import type { Json, VersionBundle } from "../versioning";
-import { field } from "./forms";
-import { CsrfField, Time } from "./layout";
-import { allow, type DashboardPage, may } from "./page";
-import { Table } from "./table";
+import { rollbackCandidate, rollbackDeadline, type SavedVersionChange } from "./saved-version";
+import { changeSavedVersion, readSavedVersion } from "./saved-version-store";
 import {
   changesBetween,
   PREVIEW_LIMIT,

@@ -1,9 +1,9 @@
 // The canonical statements page, built from the rows its reads returned. The statements route and
 // the dashboard's version preview both call this, so the preview shows exactly what the API sends.
-import { encodePageToken, type PageBinding } from "./page-token";
-import type { Signer } from "./signing";
-import { type Statement, type StatementRecord, toStatement } from "./statement";
-import { LINK_LIFETIME_MS, signStatementLinks } from "./statement-link";
+import { encodePageToken, type PageBinding } from "../domain/page-token";
+import type { Signer } from "../domain/signing";
+import { type Statement, type StatementRecord, toStatement } from "../domain/statement";
+import { LINK_LIFETIME_MS, signStatementLinks } from "../domain/statement-link";
 
 export interface StatementPageBody {
   data: Statement[];

@@ -3,8 +3,8 @@
 // signs nothing and a sealed secret cannot be moved to another endpoint. Each sealed value is
 // stored with the id of the SIGNING_SECRET that sealed it: during a rotation the previous secret
 // still opens what it sealed, until everything is sealed again under the new one.
-import { fromBase64Url, toBase64Url } from "./encoding";
-import { configuredSecrets, keyIdOf, MIN_SECRET_LENGTH } from "./signing";
+import { fromBase64Url, toBase64Url } from "../domain/encoding";
+import { configuredSecrets, keyIdOf, MIN_SECRET_LENGTH } from "../domain/signing";
 
 const encoder = new TextEncoder();
 const IV_BYTES = 12;

@@ -6,7 +6,7 @@ import type { AppEnv } from "../app/context";
 import { invalidRequest } from "../app/errors";
 import type { Environment } from "../domain/environment";
 import { isLogId, isRequestId } from "../domain/request-log";
-import type { LogFilters } from "../request-logs/log-store";
+import type { LogFilters } from "./log-store";
 
 /** What the log page was asked for. */
 export interface LogQuery {

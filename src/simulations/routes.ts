@@ -12,7 +12,7 @@ import {
   createdStatement,
   createSandboxCustomer,
   simulationDeps,
-} from "../simulations/simulate";
+} from "./simulate";
 
 const SANDBOX = ["sandbox"] as const;
 

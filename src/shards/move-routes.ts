@@ -16,7 +16,7 @@ import {
   ROWS_PER_CALL,
   startMove,
   stepMove,
-} from "../db/partner-moves";
+} from "./partner-moves";
 
 const MoveBody = z.strictObject({
   shard: z.string(),

@@ -4,8 +4,8 @@ import { readScope } from "../app/pipeline";
 import { idPage, idPageQuery } from "../app/query";
 import { route } from "../app/route";
 import { schemas } from "../canonical/schemas";
-import { findAccount, readAccountPage } from "../db/accounts";
 import { toAccount } from "../domain/account";
+import { findAccount, readAccountPage } from "./account-store";
 
 export const listAccounts = route({
   method: "GET",

@@ -19,12 +19,12 @@
 // One call of `stepMove` does a bounded amount of this and answers where the move stands; the
 // operator route calls it again until the move is done.
 import { and, eq, isNull, sql } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { partnerMoves, partnerShards } from "../db/directory-schema";
+import { moveFences, partners } from "../db/schema";
+import type { Shards } from "../db/shards";
 import { LINK_LIFETIME_MS } from "../domain/statement-link";
-import type { Database } from "./client";
-import { partnerMoves, partnerShards } from "./directory-schema";
 import { PARTNER_TABLES, type PartnerTable } from "./partner-tables";
-import { moveFences, partners } from "./schema";
-import type { Shards } from "./shards";
 
 export type MoveRow = typeof partnerMoves.$inferSelect;
 

@@ -3,11 +3,11 @@
 // versions, side by side with the differing lines marked.
 import type { Context } from "hono";
 import type { AppEnv } from "../app/context";
-import { readStatementPage } from "../db/statement-pages";
 import type { Environment } from "../domain/environment";
-import { diffLines } from "../domain/line-diff";
-import { buildStatementPage } from "../domain/statement-page";
+import { buildStatementPage } from "../statements/statement-page";
+import { readStatementPage } from "../statements/statement-pages";
 import type { Json, VersionBundle, VersionChange } from "../versioning";
+import { diffLines } from "./line-diff";
 import { sampleStatementAccount } from "./preview-account";
 
 /** Statements in the preview: enough to show a PDF link and a quiet cycle, short to read. */

@@ -2,13 +2,13 @@
 // atomic batch gated on the version it was decided against, so two Admins changing it at once
 // cannot both win, and a rollback applies only to the change it was offered for.
 import { and, desc, eq, type SQL, sql } from "drizzle-orm";
+import { auditInsert } from "../db/audit";
+import { atomically } from "../db/batch";
+import type { Database } from "../db/client";
+import { auditEvents, partners, savedVersionChanges } from "../db/schema";
 import type { Actor } from "../domain/audit";
 import type { Environment } from "../domain/environment";
-import type { SavedVersionChange } from "../domain/saved-version";
-import { auditInsert } from "./audit";
-import { atomically } from "./batch";
-import type { Database } from "./client";
-import { auditEvents, partners, savedVersionChanges } from "./schema";
+import type { SavedVersionChange } from "./saved-version";
 
 const column = (environment: Environment) =>
   environment === "sandbox" ? partners.savedVersionSandbox : partners.savedVersionProduction;

@@ -5,7 +5,7 @@ import { storeWithEffect } from "../app/idempotency";
 import { unauthorized } from "../app/pipeline";
 import { route } from "../app/route";
 import { schemas } from "../canonical/schemas";
-import { prepareApiKey } from "../keys/key-store";
+import { prepareApiKey } from "./key-store";
 
 /** Asking for scopes is refused with its reason rather than as an unknown field. */
 function refuseScopes(body: Record<string, unknown>): void {

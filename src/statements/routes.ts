@@ -4,9 +4,9 @@ import { requestOrigin } from "../app/request-context";
 import { route } from "../app/route";
 import { schemas } from "../canonical/schemas";
 import { customerExists } from "../db/customers";
-import { statementPageReads } from "../db/statement-pages";
 import { decodePageToken } from "../domain/page-token";
-import { buildStatementPage } from "../domain/statement-page";
+import { buildStatementPage } from "./statement-page";
+import { statementPageReads } from "./statement-pages";
 import { filterBinding, foreignCursor, statementListQuery } from "./statement-query";
 
 export const listStatements = route({

@@ -1,10 +1,10 @@
 // Account reads: each one indexed round trip (a batch counts as one), paged by id, inside the
 // customer's read scope.
 import { and, asc, eq, getTableColumns, gt, type SQL, sql } from "drizzle-orm";
+import type { Database } from "../db/client";
+import { customerInScope, customerOfPartner, type ReadScope } from "../db/customers";
+import { accounts, customers } from "../db/schema";
 import type { Environment } from "../domain/environment";
-import type { Database } from "./client";
-import { customerInScope, customerOfPartner, type ReadScope } from "./customers";
-import { accounts, customers } from "./schema";
 
 export type AccountRow = typeof accounts.$inferSelect;
 

@@ -5,13 +5,8 @@ import { idPage, idPageQuery } from "../app/query";
 import { route } from "../app/route";
 import { schemas } from "../canonical/schemas";
 import { DEFAULT_PREVIOUS_SECRET_SECONDS, toWebhookEndpoint } from "../domain/webhook-endpoint";
-import {
-  deleteEndpoint,
-  enableEndpoint,
-  findEndpoint,
-  readEndpointPage,
-} from "../webhooks/endpoint-store";
-import { endpointNotFound, prepareEndpoint, prepareSecretRoll } from "../webhooks/endpoints";
+import { deleteEndpoint, enableEndpoint, findEndpoint, readEndpointPage } from "./endpoint-store";
+import { endpointNotFound, prepareEndpoint, prepareSecretRoll } from "./endpoints";
 
 export const createWebhookEndpoint = route({
   method: "POST",

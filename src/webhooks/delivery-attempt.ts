@@ -1,5 +1,5 @@
 // One attempt to deliver an event to an endpoint, as partners read it.
-import type { EventType } from "./event";
+import type { EventType } from "../domain/event";
 
 export type AttemptStatus = "succeeded" | "failed" | "timed_out";
 

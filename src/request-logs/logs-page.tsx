@@ -15,8 +15,8 @@ import {
   statusClassOf,
 } from "../domain/request-log";
 import { listApiKeys } from "../keys/key-store";
-import { readLogPage, readRequestsById } from "../request-logs/log-store";
 import { type LogQuery, logsLink, readLogQuery } from "./log-filters";
+import { readLogPage, readRequestsById } from "./log-store";
 
 const PAGE_SIZE = 50;
 const METHODS = ["GET", "POST", "PUT", "DELETE"];

@@ -27,7 +27,7 @@ import {
   webhookAttempts,
   webhookDeliveries,
   webhookEndpoints,
-} from "./schema";
+} from "../db/schema";
 
 export interface PartnerTable {
   table: SQLiteTable;

@@ -3,11 +3,11 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../app/context";
 import { ApiError } from "../app/errors";
+import { Time } from "../dashboard/layout";
+import { allow, type DashboardPage } from "../dashboard/page";
+import { Table } from "../dashboard/table";
 import { readAuditPage } from "../db/audit";
 import { type AuditAction, type AuditEntry, auditSequence } from "../domain/audit";
-import { Time } from "./layout";
-import { allow, type DashboardPage } from "./page";
-import { Table } from "./table";
 
 const PAGE_SIZE = 50;
 

@@ -16,12 +16,12 @@ import {
 import { requestOrigin } from "../app/request-context";
 import { route } from "../app/route";
 import { schemas } from "../canonical/schemas";
-import { toDeliveryAttempt } from "../domain/delivery-attempt";
 import { decodeEventPageToken, encodeEventPageToken } from "../domain/page-token";
-import { readAttemptPage } from "../webhooks/delivery-store";
-import { readEventPage } from "../webhooks/event-store";
-import { renderEvent, renderEvents } from "../webhooks/event-view";
-import { resendEventTo, retainedEvent, retainedSince } from "../webhooks/events";
+import { toDeliveryAttempt } from "./delivery-attempt";
+import { readAttemptPage } from "./delivery-store";
+import { readEventPage } from "./event-store";
+import { renderEvent, renderEvents } from "./event-view";
+import { resendEventTo, retainedEvent, retainedSince } from "./events";
 
 /** The moment events are read: one `as_of` and one link expiry for the whole response. */
 function readMoment(c: Context<AppEnv>) {
