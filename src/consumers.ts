@@ -1,11 +1,11 @@
 // The queue consumers, one per queue: request logs, statement renders and webhook deliveries.
 import type { AppEnv } from "./app/context";
-import { RENDER_QUEUE, renderConsumer } from "./documents/render-queue";
-import type { RenderRef } from "./documents/render-store";
-import { consumeRequestLogs, isRequestLogQueue } from "./request-logs/consumer";
+import type { RenderRef } from "./documents";
+import { RENDER_QUEUE, renderConsumer } from "./documents";
+import { consumeRequestLogs, isRequestLogQueue } from "./request-logs";
 import type { VersionBundle } from "./versioning";
-import { webhookConsumer } from "./webhooks/deliver";
-import type { DeliveryRef } from "./webhooks/event-writes";
+import type { DeliveryRef } from "./webhooks";
+import { webhookConsumer } from "./webhooks";
 
 /** The `queue()` handler: each batch goes to its queue's consumer; deliveries speak `bundle`. */
 export function queueConsumers(bundle: VersionBundle) {

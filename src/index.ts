@@ -15,12 +15,12 @@ import { createVersionUsage, type VersionUsageOptions } from "./app/version-usag
 import { bundle } from "./bundle";
 import { queueConsumers } from "./consumers";
 import { dashboardRoutes } from "./dashboard";
-import { fileRoutes } from "./documents/routes";
+import { fileRoutes } from "./documents";
 import { runMaintenance } from "./jobs";
-import { operatorRoutes } from "./operator/routes";
+import { operatorRoutes } from "./operator";
 import { PAGES } from "./pages";
-import { docsRoutes } from "./reference/routes";
-import { createRequestLogSender, requestRecorder } from "./request-logs/recorder";
+import { docsRoutes } from "./reference";
+import { createRequestLogSender, requestRecorder } from "./request-logs";
 import { ROUTES } from "./routes";
 import type { VersionBundle } from "./versioning";
 

@@ -2,14 +2,14 @@
 // line reports them): what the five-minute cron runs.
 import { maintenance } from "./app/maintenance";
 import { credentialsPurged } from "./dashboard/session";
-import { rendersResent } from "./documents/maintenance";
-import { requestLogsPurged } from "./request-logs/maintenance";
+import { rendersResent } from "./documents";
+import { requestLogsPurged } from "./request-logs";
 import {
   deliveriesResent,
   endpointSecretsSealed,
   eventsPurged,
   idempotencyKeysPurged,
-} from "./webhooks/maintenance";
+} from "./webhooks";
 
 export const MAINTENANCE_STEPS = [
   deliveriesResent,

@@ -1,23 +1,18 @@
 // The dashboard's pages, one line each: what the dashboard mounts, and, in this order, the header's
 // navigation (the pages that have a link).
 
-import { auditPage } from "./audit/audit-page";
+import { auditPage } from "./audit";
 import type { DashboardPage } from "./dashboard/page";
 import { signOutPage } from "./dashboard/sign-in";
-import { documentsPage } from "./documents/documents-page";
-import { keyRevokePage, keyRollPage } from "./keys/key-actions";
-import { keysPage } from "./keys/keys-page";
-import { logsPage } from "./request-logs/logs-page";
+import { documentsPage } from "./documents";
+import { keyRevokePage, keyRollPage, keysPage } from "./keys";
+import { logsPage } from "./request-logs";
 import { ROUTES } from "./routes";
-import { versionPage } from "./saved-versions/version-page";
-import { sandboxPage } from "./simulations/sandbox-page";
-import { teamPage } from "./team/team-page";
-import { endpointActionsPage } from "./webhooks/endpoint-actions";
-import { endpointPage } from "./webhooks/endpoint-page";
-import { webhooksPage } from "./webhooks/webhooks-page";
-import { accountPage } from "./workbench/account-page";
-import { customersPage } from "./workbench/customers-page";
-import { overviewPage } from "./workbench/overview-page";
+import { versionPage } from "./saved-versions";
+import { sandboxPage } from "./simulations";
+import { teamPage } from "./team";
+import { endpointActionsPage, endpointPage, webhooksPage } from "./webhooks";
+import { accountPage, customersPage, overviewPage } from "./workbench";
 
 export const PAGES: readonly DashboardPage[] = [
   overviewPage,

@@ -1,50 +1,45 @@
 // The partner API: every /v2 route, one line each, in the order the reference lists them. Each is
 // declared once, beside its handler, in its resource's file; the app mounts this list, the
 // reference documents it, and the canonical model and the version modules name its routes.
-import * as accounts from "./accounts/routes";
-import * as customers from "./customers/routes";
-import * as keys from "./keys/routes";
-import * as orderEvents from "./not-implemented/order-events";
-import * as orders from "./not-implemented/orders";
-import * as paymentMethods from "./not-implemented/payment-methods";
-import * as rewardsCategories from "./not-implemented/rewards-categories";
-import * as transactionIntents from "./not-implemented/transaction-intents";
-import * as simulations from "./simulations/routes";
-import * as statements from "./statements/routes";
-import * as webhookEndpoints from "./webhooks/endpoint-routes";
-import * as events from "./webhooks/event-routes";
+import * as accounts from "./accounts";
+import * as customers from "./customers";
+import * as keys from "./keys";
+import * as notImplemented from "./not-implemented";
+import * as simulations from "./simulations";
+import * as statements from "./statements";
+import * as webhooks from "./webhooks";
 
 export const ROUTES = [
-  orders.listOrders,
-  orderEvents.listOrderEvents,
-  orders.createOrder,
-  orders.updateOrder,
-  orders.deleteOrder,
-  orderEvents.createOrderEvent,
-  orderEvents.deleteOrderEvent,
-  transactionIntents.retrieveTransactionIntent,
-  transactionIntents.listCustomerTransactionIntents,
-  transactionIntents.createTransactionIntent,
-  transactionIntents.updateTransactionIntent,
-  paymentMethods.provisionPaymentMethod,
+  notImplemented.listOrders,
+  notImplemented.listOrderEvents,
+  notImplemented.createOrder,
+  notImplemented.updateOrder,
+  notImplemented.deleteOrder,
+  notImplemented.createOrderEvent,
+  notImplemented.deleteOrderEvent,
+  notImplemented.retrieveTransactionIntent,
+  notImplemented.listCustomerTransactionIntents,
+  notImplemented.createTransactionIntent,
+  notImplemented.updateTransactionIntent,
+  notImplemented.provisionPaymentMethod,
   accounts.listAccounts,
   accounts.retrieveAccount,
-  rewardsCategories.listRewardsCategories,
+  notImplemented.listRewardsCategories,
   statements.listStatements,
   customers.listCustomers,
   customers.retrieveCustomer,
   customers.linkPartnerCustomer,
   keys.createKey,
-  events.listEvents,
-  events.retrieveEvent,
-  events.listDeliveryAttempts,
-  events.resendEvent,
-  webhookEndpoints.createWebhookEndpoint,
-  webhookEndpoints.listWebhookEndpoints,
-  webhookEndpoints.retrieveWebhookEndpoint,
-  webhookEndpoints.deleteWebhookEndpoint,
-  webhookEndpoints.rollWebhookEndpointSecret,
-  webhookEndpoints.enableWebhookEndpoint,
+  webhooks.listEvents,
+  webhooks.retrieveEvent,
+  webhooks.listDeliveryAttempts,
+  webhooks.resendEvent,
+  webhooks.createWebhookEndpoint,
+  webhooks.listWebhookEndpoints,
+  webhooks.retrieveWebhookEndpoint,
+  webhooks.deleteWebhookEndpoint,
+  webhooks.rollWebhookEndpointSecret,
+  webhooks.enableWebhookEndpoint,
   simulations.simulateCustomer,
   simulations.simulateStatement,
 ] as const;

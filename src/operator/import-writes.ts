@@ -6,12 +6,12 @@
 import { prepared } from "../db/batch";
 import type { Database } from "../db/client";
 import { jsonChunks } from "../db/json-rows";
-import { renderRequestWrites } from "../documents/render-store";
+import { renderRequestWrites } from "../documents";
 import type { Actor } from "../domain/audit";
 import type { EventType } from "../domain/event";
 import type { ImportPayload, StatementInput } from "../domain/import-payload";
-import { importedVersionRecords } from "../saved-versions/saved-version-store";
-import { statementEventWrites } from "../webhooks/event-writes";
+import { importedVersionRecords } from "../saved-versions";
+import { statementEventWrites } from "../webhooks";
 import { type Existing, STATEMENT_COLUMNS } from "./import-existing";
 
 /** `?1` is a chunk of rows; each row is a JSON array read back with `value ->> n`. */

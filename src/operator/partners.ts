@@ -22,7 +22,7 @@ import { type AuditEntry, auditSequence } from "../domain/audit";
 import { type ApiKeyRecord, keyStatus } from "../domain/key-record";
 import { ROLES } from "../domain/permissions";
 import { normalizeEmail, type User } from "../domain/user";
-import { listApiKeys } from "../keys/key-store";
+import { listApiKeys } from "../keys";
 import { readOutbox } from "../mail/outbox";
 
 const InviteBody = z.strictObject({

@@ -29,17 +29,18 @@ import type { Database } from "../db/client";
 import { defaultShard, placePartners } from "../db/directory";
 import { findKey } from "../db/find-by-id";
 import { statements } from "../db/schema";
-import { storeStatementDocument } from "../documents/attach";
-import { documentOperatorRoutes } from "../documents/operator-routes";
-import { enqueueRenders } from "../documents/render-queue";
+import { documentOperatorRoutes, enqueueRenders, storeStatementDocument } from "../documents";
 import { parseImportPayload } from "../domain/import-payload";
 import { SCOPES } from "../domain/scopes";
-import { revokeApiKey } from "../keys/key-lifecycle";
-import { createApiKey, keyOwner } from "../keys/key-store";
-import { changeSavedVersion, readSavedVersion } from "../saved-versions/saved-version-store";
-import { operatorMoveRoutes } from "../shards/move-routes";
-import { enqueueDeliveries } from "../webhooks/delivery-queue";
-import { deliveriesOf, type EventWrites, statementEventWrites } from "../webhooks/event-writes";
+import { createApiKey, keyOwner, revokeApiKey } from "../keys";
+import { changeSavedVersion, readSavedVersion } from "../saved-versions";
+import { operatorMoveRoutes } from "../shards";
+import {
+  deliveriesOf,
+  type EventWrites,
+  enqueueDeliveries,
+  statementEventWrites,
+} from "../webhooks";
 import { operatorAuth } from "./auth";
 import { applyImport, type ReviewedImport, reviewImport } from "./import";
 import { placeImport } from "./import-placement";

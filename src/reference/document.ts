@@ -9,7 +9,7 @@ import {
   MAX_IDEMPOTENCY_KEY_LENGTH,
 } from "../domain/idempotency";
 import type { Json, VersionBundle } from "../versioning";
-import { webhooksOf } from "../webhooks/reference";
+import { webhooksOf } from "../webhooks";
 import { openApiPath, operationIdOf, pathParameters, TAGS, tagOf } from "./operations";
 import {
   errorResponses,

@@ -14,7 +14,7 @@ import {
   type RequestLogRecord,
   statusClassOf,
 } from "../domain/request-log";
-import { listApiKeys } from "../keys/key-store";
+import { listApiKeys } from "../keys";
 import { type LogQuery, logsLink, readLogQuery } from "./log-filters";
 import { readLogPage, readRequestsById } from "./log-store";
 

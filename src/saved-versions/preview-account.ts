@@ -4,7 +4,7 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { accounts, customers, statements } from "../db/schema";
 import type { Environment } from "../domain/environment";
-import type { AccountOwner } from "../statements/statement-pages";
+import type { AccountOwner } from "../statements";
 
 /**
  * An account of the partner and environment with at least one visible statement, found through

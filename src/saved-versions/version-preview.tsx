@@ -4,8 +4,7 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../app/context";
 import type { Environment } from "../domain/environment";
-import { buildStatementPage } from "../statements/statement-page";
-import { readStatementPage } from "../statements/statement-pages";
+import { buildStatementPage, readStatementPage } from "../statements";
 import type { Json, VersionBundle, VersionChange } from "../versioning";
 import { diffLines } from "./line-diff";
 import { sampleStatementAccount } from "./preview-account";

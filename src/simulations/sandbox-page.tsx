@@ -3,7 +3,7 @@
 // PDF once rendered: the same simulations as POST /v2/simulations/… (simulate.ts), so that what
 // the page makes is what the API makes, webhooks included. Sandbox only, for every role.
 import { type Context, Hono } from "hono";
-import { readAccountPage } from "../accounts/account-store";
+import { readAccountPage } from "../accounts";
 import type { AppEnv } from "../app/context";
 import { ApiError } from "../app/errors";
 import { parseRequest } from "../app/request-body";

@@ -12,13 +12,13 @@ import {
 } from "../canonical/schemas";
 import type { Database } from "../db/client";
 import type { ReadScope } from "../db/customers";
-import { enqueueRenders } from "../documents/render-queue";
+import { enqueueRenders } from "../documents";
 import type { AccountRecord } from "../domain/account";
 import type { CustomerRecord } from "../domain/customer";
 import type { Environment } from "../domain/environment";
 import type { StatementRecord } from "../domain/statement";
 import { normaliseTimestamp } from "../domain/timestamp";
-import { enqueueDeliveries } from "../webhooks/delivery-queue";
+import { enqueueDeliveries } from "../webhooks";
 import { type CycleRequest, closeCycle } from "./cycle";
 import { createCustomer, readCycleAccount, storeCycle } from "./store";
 

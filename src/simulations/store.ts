@@ -7,12 +7,12 @@ import { atomically, insertWhere } from "../db/batch";
 import type { Database } from "../db/client";
 import { customerInScope, type ReadScope } from "../db/customers";
 import { accounts, customers, statementRenders, statements } from "../db/schema";
-import { type RenderRef, renderRefsOf, renderRequestWrites } from "../documents/render-store";
+import { type RenderRef, renderRefsOf, renderRequestWrites } from "../documents";
 import type { AccountRecord } from "../domain/account";
 import type { CustomerRecord } from "../domain/customer";
 import { encodeIdSuffix } from "../domain/ids";
 import type { StatementRecord } from "../domain/statement";
-import { type DeliveryRef, deliveriesOf, statementEventWrites } from "../webhooks/event-writes";
+import { type DeliveryRef, deliveriesOf, statementEventWrites } from "../webhooks";
 import type { ClosedCycle, PreviousStatement } from "./cycle";
 
 /** A new sandbox customer's one open account. */

@@ -17,7 +17,7 @@ import type { Environment } from "../domain/environment";
 import { refusalOf } from "../domain/permissions";
 import type { Product } from "../domain/product";
 import type { ProductEndpoint } from "../domain/webhook-endpoint";
-import { readSavedVersion } from "../saved-versions/saved-version-store";
+import { readSavedVersion } from "../saved-versions";
 import { NewSecretView } from "./endpoint-actions";
 import { EndpointStatus, ProductName } from "./endpoint-page";
 import { listPartnerEndpoints } from "./endpoint-store";

@@ -4,7 +4,7 @@
 // built by the API's own reads and views; production data is for Admins, and each view of it is
 // in the audit log (data-view.tsx). A customer's account and statements: account-page.tsx.
 import { Hono } from "hono";
-import { readAccountPage } from "../accounts/account-store";
+import { readAccountPage } from "../accounts";
 import type { AppEnv } from "../app/context";
 import { ApiError } from "../app/errors";
 import { idPage } from "../app/query";
