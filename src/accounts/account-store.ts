@@ -3,8 +3,9 @@
 import { and, asc, eq, getTableColumns, gt, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { customerInScope, customerOfPartner, type ReadScope } from "../db/customers";
-import { accounts, customers } from "../db/schema";
+import { customers } from "../db/schema";
 import type { Environment } from "../domain/environment";
+import { accounts } from "./schema";
 
 export type AccountRow = typeof accounts.$inferSelect;
 

@@ -28,13 +28,13 @@ import { atomically, type Query } from "../db/batch";
 import type { Database } from "../db/client";
 import { defaultShard, placePartners } from "../db/directory";
 import { findKey } from "../db/find-by-id";
-import { statements } from "../db/schema";
 import { documentOperatorRoutes, enqueueRenders, storeStatementDocument } from "../documents";
 import { parseImportPayload } from "../domain/import-payload";
 import { SCOPES } from "../domain/scopes";
 import { createApiKey, keyOwner, revokeApiKey } from "../keys";
 import { changeSavedVersion, readSavedVersion } from "../saved-versions";
 import { operatorMoveRoutes } from "../shards";
+import { statements } from "../statements/schema";
 import {
   deliveriesOf,
   type EventWrites,

@@ -1,10 +1,12 @@
 // The one real statements page the dashboard's version preview shows: an account of the partner
 // in the environment that has a visible statement.
 import { and, eq, isNull, sql } from "drizzle-orm";
+import { accounts } from "../accounts/schema";
 import type { Database } from "../db/client";
-import { accounts, customers, statements } from "../db/schema";
+import { customers } from "../db/schema";
 import type { Environment } from "../domain/environment";
 import type { AccountOwner } from "../statements";
+import { statements } from "../statements/schema";
 
 /**
  * An account of the partner and environment with at least one visible statement, found through

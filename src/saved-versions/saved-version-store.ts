@@ -5,10 +5,11 @@ import { and, desc, eq, type SQL, sql } from "drizzle-orm";
 import { auditInsert } from "../db/audit";
 import { atomically } from "../db/batch";
 import type { Database } from "../db/client";
-import { auditEvents, partners, savedVersionChanges } from "../db/schema";
+import { auditEvents, partners } from "../db/schema";
 import type { Actor } from "../domain/audit";
 import type { Environment } from "../domain/environment";
 import type { SavedVersionChange } from "./saved-version";
+import { savedVersionChanges } from "./schema";
 
 const column = (environment: Environment) =>
   environment === "sandbox" ? partners.savedVersionSandbox : partners.savedVersionProduction;

@@ -21,10 +21,11 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { partnerMoves, partnerShards } from "../db/directory-schema";
-import { moveFences, partners } from "../db/schema";
+import { partners } from "../db/schema";
 import type { Shards } from "../db/shards";
 import { LINK_LIFETIME_MS } from "../domain/statement-link";
 import { PARTNER_TABLES, type PartnerTable } from "./partner-tables";
+import { moveFences } from "./schema";
 
 export type MoveRow = typeof partnerMoves.$inferSelect;
 

@@ -5,29 +5,25 @@
 // here nor in SHARED_TABLES.
 import { getTableColumns, getTableName } from "drizzle-orm";
 import type { SQLiteTable } from "drizzle-orm/sqlite-core";
+import { accounts } from "../accounts/schema";
 import {
-  accounts,
   apiKeys,
   auditEvents,
   customers,
-  events,
   idempotencyKeys,
-  moveFences,
   partners,
   products,
-  requestLogDays,
-  requestLogs,
-  savedVersionChanges,
   sessions,
   signInTokens,
-  statementRenders,
-  statements,
   users,
   versionUsage,
-  webhookAttempts,
-  webhookDeliveries,
-  webhookEndpoints,
 } from "../db/schema";
+import { statementRenders } from "../documents/schema";
+import { requestLogDays, requestLogs } from "../request-logs/schema";
+import { savedVersionChanges } from "../saved-versions/schema";
+import { statements } from "../statements/schema";
+import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../webhooks/schema";
+import { moveFences } from "./schema";
 
 export interface PartnerTable {
   table: SQLiteTable;

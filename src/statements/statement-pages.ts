@@ -2,11 +2,12 @@
 // D1 round trip per page through `statements_page_idx`), and the rows it answers.
 import { and, desc, eq, fillPlaceholders, gte, isNull, lt, type SQL, sql } from "drizzle-orm";
 import { QueryBuilder, SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
+import { accounts } from "../accounts/schema";
 import type { Database } from "../db/client";
 import { keyLookup, type ReadAhead, type ReadAheadResults } from "../db/key-lookup";
-import { accounts, statements } from "../db/schema";
 import type { PagePosition } from "../domain/page-token";
 import type { StatementRecord } from "../domain/statement";
+import { statements } from "./schema";
 
 const qb = new QueryBuilder();
 const placeholder = sql.placeholder;

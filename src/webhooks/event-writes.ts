@@ -3,8 +3,8 @@
 // Set-based: the statements are named by one JSON value (db/json-rows.ts), so the same two
 // statements record the event of one hidden statement or of a whole chunk of an import.
 import { type SQL, sql } from "drizzle-orm";
-import { webhookDeliveries } from "../db/schema";
 import type { EventType } from "../domain/event";
+import { webhookDeliveries } from "./schema";
 
 /** A delivery row as a write answers it (`DELIVERY_RETURNING`). */
 export interface DeliveryRow {
