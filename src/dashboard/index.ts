@@ -1,7 +1,7 @@
-// The partner dashboard under /dashboard: server-rendered pages for API keys, webhooks, the saved
-// API version, the team and the audit log, behind passwordless sign-in. Every response carries the
-// security headers and every page the one layout; every form post is checked for its origin and,
-// once signed in, its CSRF token. Its stylesheet and script are static assets (public/dashboard/).
+// The partner dashboard under /dashboard: the shell serving the pages it is given (src/pages.ts
+// lists them), behind passwordless sign-in. Every response carries the security headers and every
+// page the one layout; every form post is checked for its origin and, once signed in, its CSRF
+// token. Its stylesheet and script are static assets (public/dashboard/).
 import { Hono } from "hono";
 import type { AppEnv } from "../app/context";
 import { ApiError } from "../app/errors";

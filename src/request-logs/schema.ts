@@ -43,7 +43,7 @@ export const requestLogs = sqliteTable(
     idempotentReplayed: integer("idempotent_replayed", { mode: "boolean" }).notNull(),
     clientIp: text("client_ip"),
     userAgent: text("user_agent"),
-    /** A write's body, secrets redacted (src/domain/redaction.ts); null for reads. */
+    /** A write's body, secrets redacted (src/request-logs/redaction.ts); null for reads. */
     requestBody: text("request_body"),
     /** An error's body as sent, secrets redacted; success bodies are not kept. */
     responseBody: text("response_body"),

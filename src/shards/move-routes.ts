@@ -1,5 +1,5 @@
 // /operator/v1/partners/{partner_id}/move: moving a partner to another shard
-// (src/db/partner-moves.ts). Each POST does a bounded part of the move (copy, verify, switch; the old copy is retired an
+// (src/shards/partner-moves.ts). Each POST does a bounded part of the move (copy, verify, switch; the old copy is retired an
 // hour after the switch) and answers where it stands: 202 while there is more to do, 200 once it
 // is done. The operator repeats the same POST until then; GET shows the latest move.
 import { Hono } from "hono";

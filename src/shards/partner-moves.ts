@@ -4,7 +4,7 @@
 //   refuse every write to a fenced partner's rows), and its row says where it is going
 //   (`moving_to`): its writes answer 503 with Retry-After until the switch, its reads are served
 //   from the source throughout.
-// - Copy: table by table (src/db/partner-tables.ts, parents first), in bounded chunks by rowid.
+// - Copy: table by table (src/shards/partner-tables.ts, parents first), in bounded chunks by rowid.
 //   The copy's partner row forwards to the source (`moved_to`), so nothing that names the target
 //   (a key of an earlier stay there) reads a partial copy.
 // - Verify: per table, each side's row count and a content hash (SHA-256, chained over the rows

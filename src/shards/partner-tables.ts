@@ -1,6 +1,6 @@
 // The tables that hold a partner's data on its shard, in the order their rows depend on each
 // other (parents first), and how to tell which partner a row belongs to. A move copies, verifies
-// and retires them in this order (src/db/partner-moves.ts), and its fence refuses writes to them.
+// and retires them in this order (src/shards/partner-moves.ts), and its fence refuses writes to them.
 // A new table holding partner data belongs here: a test fails while one of the schema is neither
 // here nor in SHARED_TABLES.
 import { getTableColumns, getTableName } from "drizzle-orm";

@@ -2,7 +2,7 @@
 import { sqliteTable, text } from "drizzle-orm/sqlite-core";
 
 /**
- * Partners being moved away from this shard (src/db/partner-moves.ts): while a partner has a row
+ * Partners being moved away from this shard (src/shards/partner-moves.ts): while a partner has a row
  * here, triggers created for the move refuse every write to its rows (`partner_moving`), so that
  * nothing lands in the copy being made. Empty, and without those triggers, when no move runs.
  */

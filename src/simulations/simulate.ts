@@ -1,4 +1,4 @@
-// The sandbox's simulations, as the API routes (src/routes/simulations.ts) and the dashboard's
+// The sandbox's simulations, as the API routes (src/simulations/routes.ts) and the dashboard's
 // sandbox page both run them: a customer with an open account, and a billing cycle closed on one
 // of its accounts, whose statement then renders and announces itself like any other.
 import type { Context } from "hono";

@@ -20,7 +20,7 @@ export interface ClaimedDelivery {
     url: string;
     apiVersion: string;
     apiOrigin: string;
-    /** Sealed (see domain/secret-sealing.ts), under the key id beside it. */
+    /** Sealed (see secret-sealing.ts), under the key id beside it. */
     secret: string;
     secretKeyId: string | null;
     previousSecret: string | null;

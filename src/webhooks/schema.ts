@@ -62,7 +62,7 @@ export const webhookEndpoints = sqliteTable(
     apiVersion: text("api_version").notNull(),
     /** Origin of the API the endpoint was registered through: where payload links point. */
     apiOrigin: text("api_origin").notNull(),
-    /** The signing secret, sealed (see domain/secret-sealing.ts) under `secret_key_id`. */
+    /** The signing secret, sealed (see secret-sealing.ts) under `secret_key_id`. */
     secret: text("secret").notNull(),
     /**
      * The id of the SIGNING_SECRET whose derived key sealed `secret`; null for a secret stored

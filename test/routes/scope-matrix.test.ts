@@ -1,4 +1,4 @@
-// The route × scope matrix, generated from the route list the app enforces (src/routes/index.ts).
+// The route × scope matrix, generated from the route list the app enforces (src/routes.ts).
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Route } from "../../src/app/route";
 import { bundle } from "../../src/bundle";
