@@ -14,6 +14,13 @@ import { type BenchServer, OPERATOR_TOKEN } from "./serve.ts";
 const DATA_SOURCES = [
   "bench/data.ts",
   "src/db/schema.ts",
+  "src/accounts/schema.ts",
+  "src/statements/schema.ts",
+  "src/documents/schema.ts",
+  "src/webhooks/schema.ts",
+  "src/saved-versions/schema.ts",
+  "src/request-logs/schema.ts",
+  "src/shards/schema.ts",
   "src/operator/import.ts",
   "src/keys/key-store.ts",
   "src/domain/api-keys.ts",

@@ -50,7 +50,7 @@ const COLUMNS =
   "statement_balance, minimum_due, previous_balance, purchases, payments, credits, refunds, " +
   "interest, fees, overdue_amount, pdf_key, hidden_at, created_at";
 
-// The page query of src/db/statement-pages.ts (statementPageReads), on its own: visible rows of one account,
+// The page query of src/statements/statement-pages.ts (statementPageReads), on its own: visible rows of one account,
 // newest first, limit + 1 rows (the extra one only tells whether there is more), through the
 // partial index statements_page_idx.
 const FIRST_PAGE =

@@ -15,7 +15,7 @@ export function exportName(id: string): string {
 /** The new module: a released version without changes yet. */
 export function moduleSource(id: string): string {
   return `// ${id}: say in one line what this version changes for partners.
-import type { ApiVersion } from "../src/canonical/changes";
+import type { ApiVersion } from "../src/version-changes";
 
 // Each change says what the version just older looked like, as instructions: see "Adding a dated
 // version" in the README. Declare the changes here and list them below, in order.

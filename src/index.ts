@@ -12,20 +12,17 @@ import { requestContext } from "./app/request-context";
 import { renderError } from "./app/respond";
 import { partnerRoute } from "./app/route";
 import { createVersionUsage, type VersionUsageOptions } from "./app/version-usage";
-import { bundle } from "./canonical/bundle";
+import { bundle } from "./bundle";
+import { queueConsumers } from "./consumers";
 import { dashboardRoutes } from "./dashboard";
-import type { DeliveryRef } from "./db/event-writes";
-import { RENDER_QUEUE, renderConsumer } from "./documents/render-queue";
-import type { RenderRef } from "./documents/render-store";
-import { fileRoutes } from "./documents/routes";
-import { runMaintenance } from "./jobs/maintenance";
-import { operatorRoutes } from "./operator/routes";
-import { docsRoutes } from "./reference/routes";
-import { consumeRequestLogs, isRequestLogQueue } from "./request-logs/consumer";
-import { createRequestLogSender, requestRecorder } from "./request-logs/recorder";
+import { fileRoutes } from "./documents";
+import { runMaintenance } from "./jobs";
+import { operatorRoutes } from "./operator";
+import { PAGES } from "./pages";
+import { docsRoutes } from "./reference";
+import { createRequestLogSender, requestRecorder } from "./request-logs";
 import { ROUTES } from "./routes";
 import type { VersionBundle } from "./versioning";
-import { webhookConsumer } from "./webhooks/deliver";
 
 export interface AppOptions extends VersionUsageOptions {
   /** How long a request log record waits for others to share its message (ms; default 50). */
@@ -45,10 +42,10 @@ export function createApp(bundle: VersionBundle, options: AppOptions = {}): Hono
   app.use("/v2/*", (c, next) => corsFor(c.env)(c, next));
 
   // Unauthenticated surfaces.
-  app.route("/", docsRoutes);
+  app.route("/", docsRoutes(ROUTES));
   app.route("/", fileRoutes);
   app.route("/", operatorRoutes);
-  app.route("/", dashboardRoutes);
+  app.route("/", dashboardRoutes(PAGES));
 
   // The partner API: every /v2 request is authenticated, then versioned, before anything else.
   // Each route runs the whole pipeline in one handler (app/route.ts, `partnerRoute`): its read
@@ -67,18 +64,10 @@ export function createApp(bundle: VersionBundle, options: AppOptions = {}): Hono
 /** The service's app, serving the service bundle. */
 export const app = createApp(bundle);
 
-const deliverWebhooks = webhookConsumer(bundle);
-const render = renderConsumer();
-
 // HTTP requests; the queues (request logs, webhook deliveries, statement renders); the five-minute
 // maintenance cron.
 export default {
   fetch: app.fetch,
-  queue: (batch, env) =>
-    isRequestLogQueue(batch.queue)
-      ? consumeRequestLogs(batch, env)
-      : batch.queue === RENDER_QUEUE
-        ? render(batch as MessageBatch<RenderRef>, env)
-        : deliverWebhooks(batch as MessageBatch<DeliveryRef>, env),
+  queue: queueConsumers(bundle),
   scheduled: runMaintenance,
 } satisfies ExportedHandler<AppEnv["Bindings"], unknown>;

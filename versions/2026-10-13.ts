@@ -1,5 +1,5 @@
 // 2026-10-13: changes elsewhere in the API; nothing on the endpoints this service serves.
-import type { ApiVersion } from "../src/canonical/changes";
+import type { ApiVersion } from "../src/version-changes";
 
 export const v2026_10_13: ApiVersion = {
   id: "2026-10-13",

@@ -1,6 +1,6 @@
 // The API's versions, newest first: the unreleased `latest`, then every released date. Each
-// module holds the changes its version made; src/canonical/bundle.ts builds the bundle from this.
-import type { ApiVersion } from "../src/canonical/changes";
+// module holds the changes its version made; src/bundle.ts builds the bundle from this.
+import type { ApiVersion } from "../src/version-changes";
 import { v2025_05_05 } from "./2025-05-05";
 import { v2026_10_13 } from "./2026-10-13";
 import { latest } from "./latest";

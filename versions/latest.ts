@@ -1,6 +1,6 @@
 // latest: unreleased changes, offered in sandbox only, so integrations can try them early.
-import type { ApiVersion, Json, VersionChange } from "../src/canonical/changes";
-import { error, schema } from "../src/canonical/changes";
+import type { ApiVersion, Json, VersionChange } from "../src/version-changes";
+import { error, schema } from "../src/version-changes";
 
 export const replacePdfUrlWithPdfObject: VersionChange = {
   name: "replacePdfUrlWithPdfObject",

@@ -1,5 +1,6 @@
 // One error type for the whole service, rendered by one handler (see app/respond.ts).
 import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { ERROR_TYPES } from "../canonical/schemas";
 import { MAX_LIVE_KEYS } from "../domain/key-record";
 
 /** Every error type the service emits, in its canonical (newest) form. */
@@ -156,3 +157,8 @@ export function partnerMoving(): ApiError {
 export function routeNotFound(method: string, path: string): ApiError {
   return new ApiError("NOT_FOUND_ERROR", `No route ${method} ${path}.`);
 }
+
+// The canonical schemas list these same error types: this fails to compile when the two drift apart.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+const drift: Same<(typeof ERROR_TYPES)[number], ErrorType> = true;
+void drift;

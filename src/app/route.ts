@@ -1,6 +1,6 @@
 // A /v2 route, declared once beside its handler: method, path, scope, customer scoping, query
 // parameters, request body, response and, for a page read with the key lookup, its read plan. The
-// route list (src/routes/index.ts) is the list of these: the app mounts them, the reference
+// route list (src/routes.ts) is the list of these: the app mounts them, the reference
 // documents them, the canonical model and the version modules name them.
 import type { Context, MiddlewareHandler } from "hono";
 import type { ParamKeys } from "hono/types";

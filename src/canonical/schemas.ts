@@ -1,6 +1,5 @@
 // The canonical (newest) schemas of every /v2 body, in zod: the source the reference is built from.
 import * as z from "zod";
-import type { ErrorType } from "../app/errors";
 import type { Account } from "../domain/account";
 import {
   type Customer,
@@ -145,7 +144,7 @@ export const ERROR_TYPES = [
   "NOT_IMPLEMENTED_ERROR",
   "SERVICE_UNAVAILABLE_ERROR",
   "INTERNAL_ERROR",
-] as const satisfies readonly ErrorType[];
+] as const;
 
 /** The ApiError envelope, narrowed to some error types. */
 const envelope = (types: readonly [string, ...string[]], description: string) =>
@@ -383,6 +382,5 @@ const drift: [
   Same<z.infer<typeof AccountSchema>, Account>,
   Same<z.infer<typeof CustomerSchema>, Customer>,
   Same<z.infer<typeof SimulatedCustomerSchema>, Customer & { accounts: Account[] }>,
-  Same<(typeof ERROR_TYPES)[number], ErrorType>,
-] = [true, true, true, true, true];
+] = [true, true, true, true];
 void drift;

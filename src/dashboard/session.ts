@@ -5,8 +5,9 @@
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import type { AppEnv } from "../app/context";
+import { drain, type MaintenanceStep, PER_BATCH } from "../app/maintenance";
 import { usePartnerDatabase } from "../app/partner-database";
-import { findSession, touchSession } from "../db/sessions";
+import { findSession, purgeExpiredCredentials, touchSession } from "../db/sessions";
 import { followForwards } from "../db/shards";
 import {
   hashSecretToken,
@@ -116,3 +117,12 @@ export async function loadSession(c: Context<AppEnv>): Promise<Response | undefi
   });
   return undefined;
 }
+
+/** Maintenance, on every shard: sessions and sign-in links past their end are deleted. */
+export const credentialsPurged: MaintenanceStep = {
+  name: "credentials_purged",
+  run: ({ db, now }) => {
+    const idleCutoff = new Date(now.getTime() - SESSION_IDLE_TIMEOUT_MS).toISOString();
+    return drain(() => purgeExpiredCredentials(db, now.toISOString(), idleCutoff, PER_BATCH));
+  },
+};

@@ -46,7 +46,7 @@ export const userEmails = sqliteTable(
 
 /**
  * A partner's move from one shard to another: copy, verify, switch, retire, one bounded step per
- * call of `POST /operator/v1/partners/{partner_id}/move` (src/db/partner-moves.ts). At most one
+ * call of `POST /operator/v1/partners/{partner_id}/move` (src/shards/partner-moves.ts). At most one
  * unfinished move per partner and per source shard.
  */
 export const partnerMoves = sqliteTable(

@@ -6,6 +6,7 @@ import {
   fillPlaceholders,
   gt,
   isNull,
+  lt,
   or,
   type SQL,
   type SQLWrapper,
@@ -170,4 +171,22 @@ export async function findCallerByKeyHash(
     moving: row.moving_to !== null,
   };
   return here({ caller, readAhead: aheads });
+}
+
+/**
+ * Records that the key was used on `day`, unless a later or equal day is already stored; returns
+ * what the write cost.
+ */
+export async function markKeyUsed(
+  db: Database,
+  keyId: string,
+  day: string,
+): Promise<{ rowsRead: number; rowsWritten: number }> {
+  const result = await db
+    .update(apiKeys)
+    .set({ lastUsedOn: day })
+    .where(
+      and(eq(apiKeys.keyId, keyId), or(isNull(apiKeys.lastUsedOn), lt(apiKeys.lastUsedOn, day))),
+    );
+  return { rowsRead: result.meta.rows_read ?? 0, rowsWritten: result.meta.rows_written ?? 0 };
 }

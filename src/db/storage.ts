@@ -13,7 +13,7 @@ export class StorageUnavailableError extends Error {
 
 /**
  * A write refused because its partner is being moved to another shard: the move's fence on the
- * old shard (src/db/partner-moves.ts). Nothing was written; the same write succeeds once the move
+ * old shard (src/shards/partner-moves.ts). Nothing was written; the same write succeeds once the move
  * has switched over, so it is retried like an outage.
  */
 export class PartnerMovingError extends StorageUnavailableError {

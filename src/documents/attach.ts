@@ -5,9 +5,8 @@
 import { type SQL, sql } from "drizzle-orm";
 import { atomically } from "../db/batch";
 import type { Database } from "../db/client";
-import { deliveriesOf, statementEventWrites } from "../db/event-writes";
 import type { DocumentStore } from "../db/storage";
-import { enqueueDeliveries } from "../webhooks/delivery-queue";
+import { deliveriesOf, enqueueDeliveries, statementEventWrites } from "../webhooks";
 import { type RenderRef, renderStillPending } from "./render-store";
 
 /** What storing a document needs: the partner's database, the bucket and the webhook queue. */

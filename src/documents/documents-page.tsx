@@ -6,11 +6,11 @@ import { Hono } from "hono";
 import { userActor } from "../app/actor";
 import type { AppEnv } from "../app/context";
 import { ApiError, invalidRequest } from "../app/errors";
+import { validationError } from "../app/operator-requests";
 import { field, formFile } from "../dashboard/forms";
 import { CsrfField } from "../dashboard/layout";
 import { allow, type DashboardPage, may } from "../dashboard/page";
 import { refusalOf } from "../domain/permissions";
-import { validationError } from "../operator/common";
 import {
   LOGO_MEDIA_TYPES,
   MAX_ALT_TEXT,

@@ -7,15 +7,15 @@ import { Hono } from "hono";
 import { operatorActor } from "../app/actor";
 import type { AppEnv } from "../app/context";
 import { ApiError, invalidRequest } from "../app/errors";
-import { idPageQuery } from "../app/query";
-import { readJsonBody } from "../app/read-body";
 import {
   environmentFilter,
   requirePartner,
   requireStatement,
   useProductShard,
   validationError,
-} from "../operator/common";
+} from "../app/operator-requests";
+import { idPageQuery } from "../app/query";
+import { readJsonBody } from "../app/read-body";
 import { ProductChangeSchema, productJson } from "./presentation";
 import { changeProblem, changeProduct, readProduct, readProductSettings } from "./product-store";
 import { enqueueRenders } from "./render-queue";

@@ -15,7 +15,7 @@ import {
   type RetryPolicy,
 } from "../domain/retry-schedule";
 import { FIRST_SHARD } from "../domain/shard-code";
-import { enqueueMessages } from "../webhooks/delivery-queue";
+import { enqueueMessages } from "../webhooks";
 import { storeStatementDocument } from "./attach";
 import {
   type ProductLook,

@@ -1,13 +1,16 @@
 // Statement renders in D1: the outbox row written with each statement to render, the job the
 // consumer reads for a message, its failures, the operator's listing and re-render, and the sweep
 // of renders whose message was lost. Set-based writes name statements by one JSON value, like the
-// event writes (db/event-writes.ts), so one statement renders a whole chunk of an import.
+// event writes (webhooks/event-writes.ts), so one statement renders a whole chunk of an import.
 import { and, asc, eq, getTableColumns, gt, type SQL, sql } from "drizzle-orm";
+import { accounts } from "../accounts/schema";
 import { prepared } from "../db/batch";
 import type { Database } from "../db/client";
-import { accounts, products, statementRenders, statements } from "../db/schema";
+import { products } from "../db/schema";
 import type { Environment } from "../domain/environment";
+import { statements } from "../statements/schema";
 import type { RenderJob } from "./render-input";
+import { statementRenders } from "./schema";
 
 /**
  * A render as a queue message carries it: the statement, where its partner's data lives (partner

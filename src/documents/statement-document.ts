@@ -3,8 +3,10 @@
 // hour its links live: there the partner's forward is checked too, and followed, so a statement
 // hidden or given a new document since the move is served as it now is.
 import { eq, sql } from "drizzle-orm";
-import { accounts, partners, statements } from "../db/schema";
+import { accounts } from "../accounts/schema";
+import { partners } from "../db/schema";
 import { followForwards, here, movedTo, type Shards } from "../db/shards";
+import { statements } from "../statements/schema";
 
 export interface StatementDocument {
   pdfKey: string | null;

@@ -3,7 +3,7 @@
 // created only while its environment has room (`MAX_LIVE_KEYS`) and, when a key mints it, while
 // that key is live: both are conditions of the insert itself, so no concurrent revoke or
 // creation can slip past them.
-import { and, desc, eq, isNull, lt, ne, or, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, lt, ne, or, type SQL, sql } from "drizzle-orm";
 import { auditInsert } from "../db/audit";
 import { atomically, insertWhere, type Query } from "../db/batch";
 import type { Database } from "../db/client";
@@ -329,22 +329,4 @@ export async function operatorGrantedScopes(
     .from(apiKeys)
     .where(and(keysOf(partnerId, environment), keyIsLive(now.toISOString()), carriesOperatorGrant));
   return [...new Set(rows.flatMap((r) => JSON.parse(r.scopes) as string[]))];
-}
-
-/**
- * Records that the key was used on `day`, unless a later or equal day is already stored; returns
- * what the write cost.
- */
-export async function markKeyUsed(
-  db: Database,
-  keyId: string,
-  day: string,
-): Promise<{ rowsRead: number; rowsWritten: number }> {
-  const result = await db
-    .update(apiKeys)
-    .set({ lastUsedOn: day })
-    .where(
-      and(eq(apiKeys.keyId, keyId), or(isNull(apiKeys.lastUsedOn), lt(apiKeys.lastUsedOn, day))),
-    );
-  return { rowsRead: result.meta.rows_read ?? 0, rowsWritten: result.meta.rows_written ?? 0 };
 }

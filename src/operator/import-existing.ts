@@ -2,8 +2,8 @@
 // statement per table (per chunk of ids), with only the columns the review compares.
 import type { Database } from "../db/client";
 import { jsonChunks } from "../db/json-rows";
-import { statements } from "../db/schema";
 import { IMPORT_AMOUNT_FIELDS, type ImportPayload } from "../domain/import-payload";
+import { statements } from "../statements/schema";
 
 /**
  * The statement fields an import writes, in row order: each import field with the column it is

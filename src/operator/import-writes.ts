@@ -5,13 +5,13 @@
 // immutability trigger (migrations/0001), and either fails the whole batch.
 import { prepared } from "../db/batch";
 import type { Database } from "../db/client";
-import { statementEventWrites } from "../db/event-writes";
 import { jsonChunks } from "../db/json-rows";
-import { importedVersionRecords } from "../db/saved-versions";
-import { renderRequestWrites } from "../documents/render-store";
+import { renderRequestWrites } from "../documents";
 import type { Actor } from "../domain/audit";
 import type { EventType } from "../domain/event";
 import type { ImportPayload, StatementInput } from "../domain/import-payload";
+import { importedVersionRecords } from "../saved-versions";
+import { statementEventWrites } from "../webhooks";
 import { type Existing, STATEMENT_COLUMNS } from "./import-existing";
 
 /** `?1` is a chunk of rows; each row is a JSON array read back with `value ->> n`. */

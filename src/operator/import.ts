@@ -2,11 +2,11 @@
 // everything in one atomic batch (all or nothing): see import-writes.ts for the writes and the
 // guards that refuse what another import changed between that read and the write.
 import type { Database } from "../db/client";
-import { type DeliveryRef, deliveriesOf } from "../db/event-writes";
 import { hasMessage } from "../db/storage";
-import { type RenderRef, renderRefsOf } from "../documents/render-store";
+import { type RenderRef, renderRefsOf } from "../documents";
 import type { Actor } from "../domain/audit";
 import type { ImportPayload, StatementInput } from "../domain/import-payload";
+import { type DeliveryRef, deliveriesOf } from "../webhooks";
 import {
   type Existing,
   readExisting,

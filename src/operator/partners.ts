@@ -5,6 +5,13 @@ import * as z from "zod";
 import { operatorActor } from "../app/actor";
 import type { AppEnv } from "../app/context";
 import { ApiError, invalidRequest, routeNotFound } from "../app/errors";
+import {
+  environmentFilter,
+  partnerNotFound,
+  requirePartner,
+  usePartnerShard,
+  validationError,
+} from "../app/operator-requests";
 import { idPageQuery } from "../app/query";
 import { readJsonBody } from "../app/read-body";
 import { mailInvitation } from "../dashboard/mail";
@@ -15,15 +22,8 @@ import { type AuditEntry, auditSequence } from "../domain/audit";
 import { type ApiKeyRecord, keyStatus } from "../domain/key-record";
 import { ROLES } from "../domain/permissions";
 import { normalizeEmail, type User } from "../domain/user";
-import { listApiKeys } from "../keys/key-store";
+import { listApiKeys } from "../keys";
 import { readOutbox } from "../mail/outbox";
-import {
-  environmentFilter,
-  partnerNotFound,
-  requirePartner,
-  usePartnerShard,
-  validationError,
-} from "./common";
 
 const InviteBody = z.strictObject({
   email: z.string().max(320),

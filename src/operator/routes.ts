@@ -13,6 +13,13 @@ import {
   partnerMoving,
   routeNotFound,
 } from "../app/errors";
+import {
+  partnerNotFound,
+  requirePartner,
+  requireStatement,
+  usePartner,
+  validationError,
+} from "../app/operator-requests";
 import { usePartnerDatabase } from "../app/partner-database";
 import { limitPerClientIp } from "../app/rate-limit";
 import { RATE_LIMITS } from "../app/rate-policies";
@@ -20,29 +27,23 @@ import { readBoundedBody, readJsonBody } from "../app/read-body";
 import { atomically, type Query } from "../db/batch";
 import type { Database } from "../db/client";
 import { defaultShard, placePartners } from "../db/directory";
-import { deliveriesOf, type EventWrites, statementEventWrites } from "../db/event-writes";
 import { findKey } from "../db/find-by-id";
-import { changeSavedVersion, readSavedVersion } from "../db/saved-versions";
-import { statements } from "../db/schema";
-import { storeStatementDocument } from "../documents/attach";
-import { documentOperatorRoutes } from "../documents/operator-routes";
-import { enqueueRenders } from "../documents/render-queue";
+import { documentOperatorRoutes, enqueueRenders, storeStatementDocument } from "../documents";
 import { parseImportPayload } from "../domain/import-payload";
 import { SCOPES } from "../domain/scopes";
-import { revokeApiKey } from "../keys/key-lifecycle";
-import { createApiKey, keyOwner } from "../keys/key-store";
-import { enqueueDeliveries } from "../webhooks/delivery-queue";
-import { operatorAuth } from "./auth";
+import { createApiKey, keyOwner, revokeApiKey } from "../keys";
+import { changeSavedVersion, readSavedVersion } from "../saved-versions";
+import { operatorMoveRoutes } from "../shards";
+import { statements } from "../statements/schema";
 import {
-  partnerNotFound,
-  requirePartner,
-  requireStatement,
-  usePartner,
-  validationError,
-} from "./common";
+  deliveriesOf,
+  type EventWrites,
+  enqueueDeliveries,
+  statementEventWrites,
+} from "../webhooks";
+import { operatorAuth } from "./auth";
 import { applyImport, type ReviewedImport, reviewImport } from "./import";
 import { placeImport } from "./import-placement";
-import { operatorMoveRoutes } from "./moves";
 import { operatorPartnerRoutes } from "./partners";
 import { operatorVersionRoutes } from "./versions";
 

@@ -8,8 +8,8 @@ import {
   IDEMPOTENCY_KEY_RULE,
   MAX_IDEMPOTENCY_KEY_LENGTH,
 } from "../domain/idempotency";
-import { ROUTES } from "../routes";
 import type { Json, VersionBundle } from "../versioning";
+import { webhooksOf } from "../webhooks";
 import { openApiPath, operationIdOf, pathParameters, TAGS, tagOf } from "./operations";
 import {
   errorResponses,
@@ -19,7 +19,6 @@ import {
   ref,
   versionedHeaders,
 } from "./responses";
-import { webhooksOf } from "./webhooks";
 
 export type { HeaderNames } from "./responses";
 
@@ -181,6 +180,7 @@ function withoutUnused<T>(
  */
 export function buildOpenApiDocument(
   bundle: VersionBundle,
+  routes: readonly Route[],
   version: string,
   headers: HeaderNames,
   environment: Environment,
@@ -189,7 +189,7 @@ export function buildOpenApiDocument(
   if (!entry) throw new Error(`unknown version ${version}`);
   const deprecated = entry.deprecated !== undefined;
   const paths: Record<string, Record<string, Json>> = {};
-  for (const route of ROUTES) {
+  for (const route of routes) {
     if (!route.environments.includes(environment)) continue;
     if (!bundle.routeExists(version, route.method, route.path)) continue;
     const path = openApiPath(route.path);

@@ -4,6 +4,7 @@ import { type Context, Hono } from "hono";
 import type { AppEnv } from "../app/context";
 import { ApiError } from "../app/errors";
 import { merchantKeyHeader, versionHeader } from "../app/headers";
+import type { Route } from "../app/route";
 import type { Environment } from "../domain/environment";
 import type { VersionBundle } from "../versioning";
 import { buildChangelog } from "./changelog";
@@ -15,6 +16,7 @@ const documents = new WeakMap<VersionBundle, Map<string, OpenApiDocument>>();
 /** The document of a version for an environment, built once per isolate, bundle and header naming. */
 function documentOf(
   c: Context<AppEnv>,
+  routes: readonly Route[],
   version: string,
   environment: Environment,
 ): OpenApiDocument {
@@ -28,7 +30,7 @@ function documentOf(
   }
   let doc = built.get(key);
   if (!doc) {
-    doc = buildOpenApiDocument(bundle, version, headers, environment);
+    doc = buildOpenApiDocument(bundle, routes, version, headers, environment);
     built.set(key, doc);
   }
   return doc;
@@ -80,42 +82,46 @@ function pageHeaders(c: Context<AppEnv>): void {
   c.header("Referrer-Policy", "no-referrer");
 }
 
-export const docsRoutes = new Hono<AppEnv>()
-  .get("/changelog", (c) => {
-    c.header("Cache-Control", CACHE);
-    return c.json(buildChangelog(c.get("bundle")));
-  })
-  .get("/docs/changelog", (c) => {
-    pageHeaders(c);
-    return c.html(changelogPage(buildChangelog(c.get("bundle")).versions));
-  })
-  .get("/openapi/:file", (c) => {
-    const versions = versionsOf(c);
-    const file = c.req.param("file");
-    const version = file.endsWith(".json") ? file.slice(0, -".json".length) : null;
-    if (version === null || !versions.includes(version)) {
-      throw new ApiError(
-        "NOT_FOUND_ERROR",
-        `No OpenAPI document ${JSON.stringify(file.slice(0, 64))}. ` +
-          `Documents: ${versions.map((v) => `${v}.json`).join(", ")}.`,
+/** The documentation of `routes` (the service has one route list: documents are cached by bundle). */
+export const docsRoutes = (routes: readonly Route[]) =>
+  new Hono<AppEnv>()
+    .get("/changelog", (c) => {
+      c.header("Cache-Control", CACHE);
+      return c.json(buildChangelog(c.get("bundle")));
+    })
+    .get("/docs/changelog", (c) => {
+      pageHeaders(c);
+      return c.html(changelogPage(buildChangelog(c.get("bundle")).versions));
+    })
+    .get("/openapi/:file", (c) => {
+      const versions = versionsOf(c);
+      const file = c.req.param("file");
+      const version = file.endsWith(".json") ? file.slice(0, -".json".length) : null;
+      if (version === null || !versions.includes(version)) {
+        throw new ApiError(
+          "NOT_FOUND_ERROR",
+          `No OpenAPI document ${JSON.stringify(file.slice(0, 64))}. ` +
+            `Documents: ${versions.map((v) => `${v}.json`).join(", ")}.`,
+        );
+      }
+      const keys = environmentOf(c, version);
+      if ("missing" in keys) throw new ApiError("NOT_FOUND_ERROR", keys.missing);
+      c.header("Cache-Control", CACHE);
+      c.header("Access-Control-Allow-Origin", "*");
+      return c.json(documentOf(c, routes, version, keys.environment));
+    })
+    .get("/docs", (c) => {
+      const versions = versionsOf(c);
+      const asked = c.req.query("version") ?? c.get("bundle").newestReleased;
+      pageHeaders(c);
+      if (!versions.includes(asked)) {
+        const why = `There is no version ${JSON.stringify(asked.slice(0, 64))}.`;
+        return c.html(unknownVersionPage(versions, why), 404);
+      }
+      const keys = environmentOf(c, asked);
+      if ("missing" in keys) return c.html(unknownVersionPage(versions, keys.missing), 404);
+      const { environment } = keys;
+      return c.html(
+        referencePage(versions, documentOf(c, routes, asked, environment), environment),
       );
-    }
-    const keys = environmentOf(c, version);
-    if ("missing" in keys) throw new ApiError("NOT_FOUND_ERROR", keys.missing);
-    c.header("Cache-Control", CACHE);
-    c.header("Access-Control-Allow-Origin", "*");
-    return c.json(documentOf(c, version, keys.environment));
-  })
-  .get("/docs", (c) => {
-    const versions = versionsOf(c);
-    const asked = c.req.query("version") ?? c.get("bundle").newestReleased;
-    pageHeaders(c);
-    if (!versions.includes(asked)) {
-      const why = `There is no version ${JSON.stringify(asked.slice(0, 64))}.`;
-      return c.html(unknownVersionPage(versions, why), 404);
-    }
-    const keys = environmentOf(c, asked);
-    if ("missing" in keys) return c.html(unknownVersionPage(versions, keys.missing), 404);
-    const { environment } = keys;
-    return c.html(referencePage(versions, documentOf(c, asked, environment), environment));
-  });
+    });

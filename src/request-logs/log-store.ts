@@ -5,9 +5,9 @@
 import { and, desc, eq, gte, ne, sql, sum } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { jsonChunks } from "../db/json-rows";
-import { requestLogDays } from "../db/schema";
 import type { Environment } from "../domain/environment";
 import { logIdFloor, type RequestLogRecord, type VersionSource } from "../domain/request-log";
+import { requestLogDays } from "./schema";
 
 /** Whose log: a partner's environment. */
 export interface LogScope {

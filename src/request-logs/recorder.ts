@@ -18,13 +18,13 @@ import { versionHeader } from "../app/headers";
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from "../app/idempotency";
 import { readBoundedBody } from "../app/read-body";
 import { pathAndQuery, type RequestRecorder } from "../app/request-context";
-import { redactBody, redactPath, redactText } from "../domain/redaction";
 import {
   cutText,
   MAX_LOGGED_BODY,
   type RequestLogRecord,
   requestLogId,
 } from "../domain/request-log";
+import { redactBody, redactPath, redactText } from "./redaction";
 
 /** Records per message at most, and the size a message is closed at (a message holds 128 KB). */
 const MAX_RECORDS_PER_MESSAGE = 100;

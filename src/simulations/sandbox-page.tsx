@@ -3,6 +3,7 @@
 // PDF once rendered: the same simulations as POST /v2/simulations/… (simulate.ts), so that what
 // the page makes is what the API makes, webhooks included. Sandbox only, for every role.
 import { type Context, Hono } from "hono";
+import { readAccountPage } from "../accounts";
 import type { AppEnv } from "../app/context";
 import { ApiError } from "../app/errors";
 import { parseRequest } from "../app/request-body";
@@ -11,7 +12,6 @@ import { field } from "../dashboard/forms";
 import { CsrfField, Time } from "../dashboard/layout";
 import { allow, type DashboardPage } from "../dashboard/page";
 import { Table } from "../dashboard/table";
-import { readAccountPage } from "../db/accounts";
 import { readCustomerPage } from "../db/customers";
 import { productsOf } from "../db/partners";
 import { STATEMENT_AMOUNTS, toStatement } from "../domain/statement";

@@ -1,4 +1,4 @@
-// The sandbox's simulations, as the API routes (src/routes/simulations.ts) and the dashboard's
+// The sandbox's simulations, as the API routes (src/simulations/routes.ts) and the dashboard's
 // sandbox page both run them: a customer with an open account, and a billing cycle closed on one
 // of its accounts, whose statement then renders and announces itself like any other.
 import type { Context } from "hono";
@@ -12,13 +12,13 @@ import {
 } from "../canonical/schemas";
 import type { Database } from "../db/client";
 import type { ReadScope } from "../db/customers";
-import { enqueueRenders } from "../documents/render-queue";
+import { enqueueRenders } from "../documents";
 import type { AccountRecord } from "../domain/account";
 import type { CustomerRecord } from "../domain/customer";
 import type { Environment } from "../domain/environment";
 import type { StatementRecord } from "../domain/statement";
 import { normaliseTimestamp } from "../domain/timestamp";
-import { enqueueDeliveries } from "../webhooks/delivery-queue";
+import { enqueueDeliveries } from "../webhooks";
 import { type CycleRequest, closeCycle } from "./cycle";
 import { createCustomer, readCycleAccount, storeCycle } from "./store";
 

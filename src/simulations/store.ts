@@ -3,16 +3,19 @@
 // statement, the account's new balance, its `statement.created` event with webhook deliveries,
 // and its render), guarded so that two cycles closing at once cannot break the chain of balances.
 import { and, desc, eq, getTableColumns, isNull, type SQL, sql } from "drizzle-orm";
+import { accounts } from "../accounts/schema";
 import { atomically, insertWhere } from "../db/batch";
 import type { Database } from "../db/client";
 import { customerInScope, type ReadScope } from "../db/customers";
-import { type DeliveryRef, deliveriesOf, statementEventWrites } from "../db/event-writes";
-import { accounts, customers, statementRenders, statements } from "../db/schema";
-import { type RenderRef, renderRefsOf, renderRequestWrites } from "../documents/render-store";
+import { customers } from "../db/schema";
+import { type RenderRef, renderRefsOf, renderRequestWrites } from "../documents";
+import { statementRenders } from "../documents/schema";
 import type { AccountRecord } from "../domain/account";
 import type { CustomerRecord } from "../domain/customer";
 import { encodeIdSuffix } from "../domain/ids";
 import type { StatementRecord } from "../domain/statement";
+import { statements } from "../statements/schema";
+import { type DeliveryRef, deliveriesOf, statementEventWrites } from "../webhooks";
 import type { ClosedCycle, PreviousStatement } from "./cycle";
 
 /** A new sandbox customer's one open account. */

@@ -4,7 +4,6 @@
 
 import type { Bindings } from "../app/context";
 import { type Database, newQueryStats } from "../db/client";
-import type { DeliveryRef } from "../db/event-writes";
 import {
   FIRST_SHARD,
   MOVING_DELAY_SECONDS,
@@ -15,10 +14,8 @@ import {
 import { adminEmailsOf } from "../db/users";
 import { encodeIdSuffix } from "../domain/ids";
 import { nextRetryDelay } from "../domain/retry-schedule";
-import type { SecretSealer } from "../domain/secret-sealing";
 import { signerFor } from "../domain/signing";
 import { signingSecrets } from "../domain/webhook-endpoint";
-import { signWebhook } from "../domain/webhook-signature";
 import { webhookUrlProblem } from "../domain/webhook-url";
 import { mailerFor } from "../mail/mailer";
 import type { VersionBundle } from "../versioning";
@@ -32,7 +29,10 @@ import {
 import { type NoticeDependencies, notifyEndpointDisabled } from "./disabled-notice";
 import { secretSealerOf } from "./endpoints";
 import { eventInVersion, renderEvent } from "./event-view";
+import type { DeliveryRef } from "./event-writes";
 import { type PostOutcome, postWebhook } from "./post-webhook";
+import type { SecretSealer } from "./secret-sealing";
+import { signWebhook } from "./webhook-signature";
 
 const USER_AGENT = "CardStatements-Webhooks/1.0";
 

@@ -2,9 +2,9 @@
 // event re-sendable, and a form that re-sends any event of the last 30 days by id.
 import { CsrfField, Time } from "../dashboard/layout";
 import { Table } from "../dashboard/table";
-import type { AttemptStatus, EndpointAttempt } from "../domain/delivery-attempt";
 import type { Environment } from "../domain/environment";
 import type { ProductEndpoint } from "../domain/webhook-endpoint";
+import type { AttemptStatus, EndpointAttempt } from "./delivery-attempt";
 
 const RESULTS: Record<AttemptStatus, { label: string; class: string }> = {
   succeeded: { label: "Succeeded", class: "status-active" },

@@ -1,7 +1,7 @@
 // Handing new work to a queue: webhook deliveries, and statement renders. The rows a message
 // stands for are already committed with the change (the outbox), so a failed send loses nothing:
 // the scheduled sweep enqueues it later.
-import type { DeliveryRef } from "../db/event-writes";
+import type { DeliveryRef } from "./event-writes";
 
 /** Queues accept at most 100 messages per sendBatch. */
 const SEND_BATCH = 100;

@@ -5,16 +5,11 @@ import { auditInsert } from "../db/audit";
 import { atomically } from "../db/batch";
 import type { Database } from "../db/client";
 import type { ReadScope } from "../db/customers";
-import {
-  DELIVERY_RETURNING,
-  type DeliveryRef,
-  type DeliveryRow,
-  withShard,
-} from "../db/event-writes";
-import { events, webhookAttempts, webhookDeliveries } from "../db/schema";
 import type { Actor } from "../domain/audit";
-import type { EndpointAttempt } from "../domain/delivery-attempt";
 import type { Environment } from "../domain/environment";
+import type { EndpointAttempt } from "./delivery-attempt";
+import { DELIVERY_RETURNING, type DeliveryRef, type DeliveryRow, withShard } from "./event-writes";
+import { events, webhookAttempts, webhookDeliveries } from "./schema";
 
 export type AttemptRow = typeof webhookAttempts.$inferSelect;
 

@@ -3,22 +3,12 @@
 import { and, eq, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../db/client";
-import {
-  DELIVERY_RETURNING,
-  type DeliveryRef,
-  type DeliveryRow,
-  withShard,
-} from "../db/event-writes";
-import {
-  events,
-  idempotencyKeys,
-  statements,
-  webhookAttempts,
-  webhookDeliveries,
-  webhookEndpoints,
-} from "../db/schema";
-import type { AttemptStatus } from "../domain/delivery-attempt";
+import { idempotencyKeys } from "../db/schema";
+import { statements } from "../statements/schema";
+import type { AttemptStatus } from "./delivery-attempt";
 import { EVENT_FIELDS, type EventRow, toEventRow } from "./event-store";
+import { DELIVERY_RETURNING, type DeliveryRef, type DeliveryRow, withShard } from "./event-writes";
+import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from "./schema";
 
 /** What an attempt needs: the event, its statement, and the endpoint with its secrets. */
 export interface ClaimedDelivery {
@@ -30,7 +20,7 @@ export interface ClaimedDelivery {
     url: string;
     apiVersion: string;
     apiOrigin: string;
-    /** Sealed (see domain/secret-sealing.ts), under the key id beside it. */
+    /** Sealed (see secret-sealing.ts), under the key id beside it. */
     secret: string;
     secretKeyId: string | null;
     previousSecret: string | null;

@@ -8,15 +8,15 @@ import { auditInsert } from "../db/audit";
 import { atomically, insertWhere, type Query } from "../db/batch";
 import type { Database } from "../db/client";
 import type { ReadScope } from "../db/customers";
-import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "../db/schema";
 import type { Actor, AuditAction } from "../domain/audit";
 import type { Environment } from "../domain/environment";
-import type { SealedSecret } from "../domain/secret-sealing";
 import {
   type EndpointFields,
   MAX_ENDPOINTS,
   type ProductEndpoint,
 } from "../domain/webhook-endpoint";
+import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "./schema";
+import type { SealedSecret } from "./secret-sealing";
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 

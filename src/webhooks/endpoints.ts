@@ -10,14 +10,12 @@ import { atomically, type Query } from "../db/batch";
 import type { ReadScope } from "../db/customers";
 import type { Actor } from "../domain/audit";
 import type { Environment } from "../domain/environment";
-import { createSecretSealer, type SecretSealer } from "../domain/secret-sealing";
 import {
   generateEndpointId,
   MAX_ENDPOINTS,
   toWebhookEndpoint,
   type WebhookEndpoint,
 } from "../domain/webhook-endpoint";
-import { generateWebhookSecret } from "../domain/webhook-signature";
 import { webhookUrlProblem } from "../domain/webhook-url";
 import {
   endpointInScope,
@@ -25,6 +23,8 @@ import {
   findEndpoint,
   rollEndpointSecret,
 } from "./endpoint-store";
+import { createSecretSealer, type SecretSealer } from "./secret-sealing";
+import { generateWebhookSecret } from "./webhook-signature";
 
 /** The partner, environment and product an endpoint belongs to. */
 export type EndpointScope = ReadScope & { environment: Environment };

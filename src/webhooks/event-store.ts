@@ -2,8 +2,9 @@
 import { and, desc, eq, getTableColumns, gte, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import type { ReadScope } from "../db/customers";
-import { events, statements } from "../db/schema";
 import type { EventType } from "../domain/event";
+import { statements } from "../statements/schema";
+import { events } from "./schema";
 
 type StatementRow = typeof statements.$inferSelect;
 

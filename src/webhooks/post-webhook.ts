@@ -1,6 +1,6 @@
 // One HTTP attempt at an endpoint: POST, no redirect followed, a deadline, and the outcome, with
 // a reason a partner can act on when it fails.
-import type { AttemptStatus } from "../domain/delivery-attempt";
+import type { AttemptStatus } from "./delivery-attempt";
 
 export interface PostOutcome {
   status: AttemptStatus;

@@ -3,17 +3,16 @@
 // by the same reads, page builder and signed page tokens, in the customer's scope. Read-only;
 // production data is for Admins, and each view of it is in the audit log.
 import { Hono } from "hono";
+import { findPartnerAccount } from "../accounts";
 import type { AppEnv } from "../app/context";
 import { ApiError } from "../app/errors";
 import { allow, type DashboardPage } from "../dashboard/page";
 import { Table } from "../dashboard/table";
-import { findPartnerAccount } from "../db/accounts";
-import { readStatementPage } from "../db/statement-pages";
 import { toAccount } from "../domain/account";
 import { decodePageToken } from "../domain/page-token";
 import type { Statement } from "../domain/statement";
 import { LINK_LIFETIME_MS } from "../domain/statement-link";
-import { buildStatementPage } from "../domain/statement-page";
+import { buildStatementPage, readStatementPage } from "../statements";
 import { customerNotFound } from "./customers-page";
 import { auditDataView, Day, Fact, Money } from "./data-view";
 

@@ -4,12 +4,12 @@
 // built by the API's own reads and views; production data is for Admins, and each view of it is
 // in the audit log (data-view.tsx). A customer's account and statements: account-page.tsx.
 import { Hono } from "hono";
+import { readAccountPage } from "../accounts";
 import type { AppEnv } from "../app/context";
 import { ApiError } from "../app/errors";
 import { idPage } from "../app/query";
 import { allow, type DashboardPage } from "../dashboard/page";
 import { Table } from "../dashboard/table";
-import { readAccountPage } from "../db/accounts";
 import { findPartnerCustomer, readCustomerPage } from "../db/customers";
 import { productsOf } from "../db/partners";
 import { toAccount } from "../domain/account";

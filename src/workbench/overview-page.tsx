@@ -8,10 +8,9 @@ import { allow, type DashboardPage } from "../dashboard/page";
 import { Table } from "../dashboard/table";
 import type { Environment } from "../domain/environment";
 import { REQUEST_LOG_RETENTION_DAYS } from "../domain/request-log";
-import { listApiKeys } from "../keys/key-store";
-import { type ErrorGroup, readUsage, type VersionInUse } from "../request-logs/log-store";
+import { listApiKeys } from "../keys";
+import { type ErrorGroup, logsLink, readUsage, type VersionInUse } from "../request-logs";
 import type { Deprecation, VersionBundle } from "../versioning";
-import { logsLink } from "./log-filters";
 import { type DayBar, UsageChart } from "./usage-chart";
 
 /** The days shown, oldest first, ending today (UTC). */

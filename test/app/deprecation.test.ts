@@ -2,7 +2,7 @@
 // changelog and reference saying so, and what the operator sees: who still saves the version,
 // and how many requests each version served, counted without a D1 write per request.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { bundleOf } from "../../src/canonical/bundle";
+import { bundleOf } from "../../src/bundle";
 import { VERSIONS } from "../../versions";
 import { api, expectJson } from "../support/api";
 import { appServing } from "../support/apps";

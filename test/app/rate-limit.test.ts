@@ -4,7 +4,7 @@
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { policyField, RATE_LIMITS, type RatePolicy } from "../../src/app/rate-policies";
-import { bundle } from "../../src/canonical/bundle";
+import { bundle } from "../../src/bundle";
 import wranglerToml from "../../wrangler.toml?raw";
 import { api, expectJson, operator } from "../support/api";
 import { fetchWithEnv } from "../support/app-env";

@@ -40,10 +40,10 @@ function codeBlocks(text: string): string[] {
 const ENDPOINT = section("Adding an endpoint");
 const PAGE = section("Adding a dashboard page");
 
-const ROUTE_FILE = "src/routes/webhook-endpoints.ts";
-const ROUTE_LIST = "src/routes/index.ts";
+const ROUTE_FILE = "src/webhooks/endpoint-routes.ts";
+const ROUTE_LIST = "src/routes.ts";
 const PAGE_FILE = "src/dashboard/products.tsx";
-const PAGE_LIST = "src/dashboard/pages.ts";
+const PAGE_LIST = "src/pages.ts";
 
 let copy: string;
 
@@ -145,10 +145,10 @@ beforeAll(async () => {
   write(PAGE_FILE, page);
   addToList(PAGE_LIST, addImports(PAGE_LIST, pageLines), "];");
   // As both recipes say, formatted by Biome.
-  expect(ENDPOINT).toContain("npx biome check --write src/routes");
-  expect(PAGE).toContain("npx biome check --write src/dashboard");
-  run(path.join(BIN, "biome"), ["check", "--write", "--vcs-enabled=false", "src/routes"]);
-  run(path.join(BIN, "biome"), ["check", "--write", "--vcs-enabled=false", "src/dashboard"]);
+  expect(ENDPOINT).toContain(`npx biome check --write ${ROUTE_FILE} ${ROUTE_LIST}`);
+  expect(PAGE).toContain(`npx biome check --write ${PAGE_FILE} ${PAGE_LIST}`);
+  run(path.join(BIN, "biome"), ["check", "--write", "--vcs-enabled=false", ROUTE_FILE, ROUTE_LIST]);
+  run(path.join(BIN, "biome"), ["check", "--write", "--vcs-enabled=false", PAGE_FILE, PAGE_LIST]);
 
   [service] = await Promise.all([startLocalService({ root: copy }), startReceiver()]);
 }, 180_000);

@@ -2,7 +2,7 @@
 // reference (what the API answers is held against them in contract.test.ts).
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { bundle } from "../../src/canonical/bundle";
+import { bundle } from "../../src/bundle";
 import { renderInlineMarkdown, renderMarkdown } from "../../src/reference/markdown";
 import { DOCS_CSP } from "../../src/reference/routes";
 import { ROUTES } from "../../src/routes";

@@ -3,7 +3,7 @@
 // partner API (the reference, the operator API, the dashboard), which no API key authenticates.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { bundle } from "../../src/canonical/bundle";
+import { bundle } from "../../src/bundle";
 import type { RequestLogRecord } from "../../src/domain/request-log";
 import { createApp } from "../../src/index";
 import { api } from "../support/api";

@@ -5,10 +5,10 @@
 import { createExecutionContext, createScheduledController, getQueueResult } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
-import { bundle } from "../../src/canonical/bundle";
+import { bundle } from "../../src/bundle";
 import type { RequestLogRecord } from "../../src/domain/request-log";
 import { createApp } from "../../src/index";
-import { runMaintenance } from "../../src/jobs/maintenance";
+import { runMaintenance } from "../../src/jobs";
 import { consumeRequestLogs } from "../../src/request-logs/consumer";
 import { api, expectJson } from "../support/api";
 import { executionContext } from "../support/app-env";

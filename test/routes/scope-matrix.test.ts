@@ -1,7 +1,7 @@
-// The route × scope matrix, generated from the route list the app enforces (src/routes/index.ts).
+// The route × scope matrix, generated from the route list the app enforces (src/routes.ts).
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Route } from "../../src/app/route";
-import { bundle } from "../../src/canonical/bundle";
+import { bundle } from "../../src/bundle";
 import { SCOPES, type Scope, SOFT_SCOPES } from "../../src/domain/scopes";
 import { app } from "../../src/index";
 import { ROUTES } from "../../src/routes";

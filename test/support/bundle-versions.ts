@@ -1,6 +1,6 @@
 // Versions for tests, always derived from the bundle the service runs: a test that varies by
 // version covers a version added to the bundle without being edited.
-import { bundle } from "../../src/canonical/bundle";
+import { bundle } from "../../src/bundle";
 import type { VersionBundle, VersionChange } from "../../src/versioning";
 
 /** Every version, newest first. */

@@ -3,7 +3,7 @@
 // and its fields must come in the order the reference lists them.
 
 import { dereference, type Schema, validate } from "@cfworker/json-schema";
-import { bundle } from "../../src/canonical/bundle";
+import { bundle } from "../../src/bundle";
 import type { Json } from "./json";
 import { BASE, type Fetcher, serviceFetch } from "./worker";
 

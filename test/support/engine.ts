@@ -1,6 +1,6 @@
 // What the version engine's tests build bundles from: untyped instruction builders, a canonical
 // statement, changes and dated versions, and a deeply frozen body.
-import { bundleOf } from "../../src/canonical/bundle";
+import { bundleOf } from "../../src/bundle";
 import {
   type ApiVersion,
   type Instruction,

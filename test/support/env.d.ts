@@ -20,3 +20,8 @@ declare module "*?inline" {
   const dataUrl: string;
   export default dataUrl;
 }
+
+/** Vite's eager glob imports: every module a pattern names, by path (the shard schema's files). */
+interface ImportMeta {
+  glob<Module>(pattern: string, options: { eager: true }): Record<string, Module>;
+}

@@ -2,7 +2,7 @@
 // route table), with generated credentials, versions, merchant keys, conditional and range
 // headers, queries, path segments and bodies, around the ids of one fixture.
 import fc from "fast-check";
-import { bundle } from "../../src/canonical/bundle";
+import { bundle } from "../../src/bundle";
 import { app } from "../../src/index";
 import { ROUTES } from "../../src/routes";
 import { OLDEST } from "./bundle-versions";

@@ -1,7 +1,7 @@
 // The version engine's error, endpoint, imperative and behaviour changes: what each does to
 // bodies, routes and the reference, and the mistakes it refuses when the bundle is built.
 import { describe, expect, it } from "vitest";
-import { bundle, bundleOf } from "../../src/canonical/bundle";
+import { bundle, bundleOf } from "../../src/bundle";
 import type { Json, VersionChange } from "../../src/versioning";
 import {
   change,

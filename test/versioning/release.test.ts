@@ -3,7 +3,7 @@
 // routes, the changelog and the reference follow, over HTTP in the Workers runtime.
 import { describe, expect, it } from "vitest";
 import readme from "../../README.md?raw";
-import { bundleOf } from "../../src/canonical/bundle";
+import { bundleOf } from "../../src/bundle";
 import { VERSIONS } from "../../versions";
 import { api, expectJson } from "../support/api";
 import { appServing } from "../support/apps";

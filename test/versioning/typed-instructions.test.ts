@@ -2,7 +2,7 @@
 // canonical model, so each line marked `@ts-expect-error` below must fail to compile, and
 // `npm run typecheck` fails if one of them compiles (a misspelling that got through).
 import { describe, expect, it } from "vitest";
-import { endpoint, error, schema } from "../../src/canonical/changes";
+import { endpoint, error, schema } from "../../src/version-changes";
 
 /** Never called: the type checker is its only reader. */
 function misspellings() {

@@ -1,7 +1,7 @@
 // The version bundle: its invariants, what body-shaping instructions do to bodies, requests and
 // the reference, and the order in which changes apply.
 import { describe, expect, it } from "vitest";
-import { bundle, bundleOf } from "../../src/canonical/bundle";
+import { bundle, bundleOf } from "../../src/bundle";
 import { type ApiVersion, checkBundle, type Json, UnknownRequestField } from "../../src/versioning";
 import { VERSIONS } from "../../versions";
 import { versionsBefore, versionsWith } from "../support/bundle-versions";

@@ -2,7 +2,7 @@
 // creation with the API's own rules (the secret shown once, the saved version by default), each
 // recorded in the audit log.
 import { describe, expect, it } from "vitest";
-import { bundle } from "../../src/canonical/bundle";
+import { bundle } from "../../src/bundle";
 import { api, expectJson } from "../support/api";
 import { seedTeam } from "../support/dashboard";
 import {

@@ -4,7 +4,7 @@
 // test/support/webhook-receiver.ts; the vitest config shrinks retry timings to seconds.
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { bundle } from "../../src/canonical/bundle";
+import { bundle } from "../../src/bundle";
 import { api, expectJson, operator } from "../support/api";
 import { inviteByOperator, outboxFor } from "../support/dashboard";
 import { eventually } from "../support/eventually";

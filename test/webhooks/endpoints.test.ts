@@ -1,7 +1,7 @@
 // /v2/webhook_endpoints: https URLs of public hosts only, pinned versions, secrets shown only when
 // issued, one product of one environment per endpoint, and the usual 400/404 answers.
 import { describe, expect, it } from "vitest";
-import { bundle } from "../../src/canonical/bundle";
+import { bundle } from "../../src/bundle";
 import { api, expectJson, operator } from "../support/api";
 import { NEWEST_RELEASED } from "../support/bundle-versions";
 import { type Fixture, seedAccount } from "../support/fixtures";

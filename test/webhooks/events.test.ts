@@ -2,7 +2,7 @@
 // signed keyset pages; only the caller's partner, environment and product; kept 30 days; each
 // statement shaped like the statements list of the request's version.
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { bundle } from "../../src/canonical/bundle";
+import { bundle } from "../../src/bundle";
 import { api, expectJson, operator } from "../support/api";
 import {
   createKey,

@@ -9,13 +9,13 @@ import {
 } from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { bundle } from "../../src/canonical/bundle";
-import type { DeliveryRef } from "../../src/db/event-writes";
+import { bundle } from "../../src/bundle";
 import { MAX_DELAY_SECONDS, nextRetryDelay } from "../../src/domain/retry-schedule";
 import worker from "../../src/index";
 import type { Mailer, OutgoingMail } from "../../src/mail/mailer";
 import { webhookConsumer } from "../../src/webhooks/deliver";
 import { notifyEndpointDisabled } from "../../src/webhooks/disabled-notice";
+import type { DeliveryRef } from "../../src/webhooks/event-writes";
 import { api, expectJson } from "../support/api";
 import { seedTeam } from "../support/dashboard";
 import { importData, monthlyStatement, seedAccount, uniqueId } from "../support/fixtures";

@@ -2,7 +2,7 @@
 // reader reads), errors grouped by type and route, the versions each key sends with their
 // deprecation and sunset dates, and a call to action while a key sends a deprecated version.
 import { describe, expect, it } from "vitest";
-import { bundleOf } from "../../src/canonical/bundle";
+import { bundleOf } from "../../src/bundle";
 import { VERSIONS } from "../../versions";
 import { api } from "../support/api";
 import { appServing } from "../support/apps";

@@ -1,0 +1,2 @@
+// Customers: the /v2 customer routes (the read scope they stay inside is db/customers.ts).
+export * from "./routes";

@@ -1,0 +1,25 @@
+// The maintenance steps of every shard, one line each, in the order a run does them (and its log
+// line reports them): what the five-minute cron runs.
+import { maintenance } from "./app/maintenance";
+import { credentialsPurged } from "./dashboard/session";
+import { rendersResent } from "./documents";
+import { requestLogsPurged } from "./request-logs";
+import {
+  deliveriesResent,
+  endpointSecretsSealed,
+  eventsPurged,
+  idempotencyKeysPurged,
+} from "./webhooks";
+
+export const MAINTENANCE_STEPS = [
+  deliveriesResent,
+  rendersResent,
+  eventsPurged,
+  idempotencyKeysPurged,
+  credentialsPurged,
+  endpointSecretsSealed,
+  requestLogsPurged,
+];
+
+/** The `scheduled()` handler. */
+export const runMaintenance = maintenance(MAINTENANCE_STEPS);

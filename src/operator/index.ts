@@ -1,0 +1,2 @@
+// The operator API under /operator/v1.
+export { operatorRoutes } from "./routes";

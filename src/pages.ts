@@ -1,0 +1,34 @@
+// The dashboard's pages, one line each: what the dashboard mounts, and, in this order, the header's
+// navigation (the pages that have a link).
+
+import { auditPage } from "./audit";
+import type { DashboardPage } from "./dashboard/page";
+import { signOutPage } from "./dashboard/sign-in";
+import { documentsPage } from "./documents";
+import { keyRevokePage, keyRollPage, keysPage } from "./keys";
+import { logsPage } from "./request-logs";
+import { ROUTES } from "./routes";
+import { versionPage } from "./saved-versions";
+import { sandboxPage } from "./simulations";
+import { teamPage } from "./team";
+import { endpointActionsPage, endpointPage, webhooksPage } from "./webhooks";
+import { accountPage, customersPage, overviewPage } from "./workbench";
+
+export const PAGES: readonly DashboardPage[] = [
+  overviewPage,
+  logsPage(ROUTES.map((route) => route.path)),
+  keysPage,
+  keyRollPage,
+  keyRevokePage,
+  webhooksPage,
+  endpointPage,
+  endpointActionsPage,
+  versionPage,
+  sandboxPage,
+  documentsPage,
+  customersPage,
+  accountPage,
+  teamPage,
+  auditPage,
+  signOutPage,
+];

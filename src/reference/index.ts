@@ -1,0 +1,2 @@
+// The public documentation: the changelog, the OpenAPI documents and the reference pages.
+export { docsRoutes } from "./routes";

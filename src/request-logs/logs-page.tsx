@@ -1,0 +1,354 @@
+// /dashboard/{environment}/logs: the environment's partner API requests, newest first, 50 a page
+// by keyset, filtered by query parameters (log-filters.ts), and a search by `x-request-id`;
+// /dashboard/{environment}/logs/{request_id}: one request in full, with the bodies the log keeps.
+import { Hono } from "hono";
+import type { AppEnv } from "../app/context";
+import { ApiError } from "../app/errors";
+import { Time } from "../dashboard/layout";
+import { allow, type DashboardPage } from "../dashboard/page";
+import { Table } from "../dashboard/table";
+import type { Environment } from "../domain/environment";
+import {
+  isRequestId,
+  REQUEST_LOG_RETENTION_DAYS,
+  type RequestLogRecord,
+  statusClassOf,
+} from "../domain/request-log";
+import { listApiKeys } from "../keys";
+import { type LogQuery, logsLink, readLogQuery } from "./log-filters";
+import { readLogPage, readRequestsById } from "./log-store";
+
+const PAGE_SIZE = 50;
+const METHODS = ["GET", "POST", "PUT", "DELETE"];
+
+/** What a reader needs to know of what the log holds. */
+function Retention() {
+  return (
+    <p class="muted">
+      Every request of an API key of this environment, kept {REQUEST_LOG_RETENTION_DAYS} days. A
+      request appears a few seconds after its response. Requests that failed authentication have no
+      partner and are not recorded. Bodies of writes and of errors are kept with secrets redacted.
+    </p>
+  );
+}
+
+function Status({ record }: { record: RequestLogRecord }) {
+  return (
+    <span class={statusClassOf(record.status) >= 4 ? "status-error" : undefined}>
+      {record.status}
+      {record.error_type && (
+        <>
+          {" "}
+          <code>{record.error_type}</code>
+        </>
+      )}
+    </span>
+  );
+}
+
+function Select(props: {
+  name: string;
+  label: string;
+  value: string | undefined;
+  options: { value: string; label: string }[];
+}) {
+  const known = props.options.some((o) => o.value === props.value);
+  return (
+    <label>
+      {props.label}
+      <select name={props.name}>
+        <option value="">Any</option>
+        {props.options.map((o) => (
+          <option value={o.value} selected={o.value === props.value}>
+            {o.label}
+          </option>
+        ))}
+        {props.value !== undefined && !known && (
+          <option value={props.value} selected>
+            {props.value}
+          </option>
+        )}
+      </select>
+    </label>
+  );
+}
+
+/** A `from`/`to` value as a date-time field shows it (UTC, to the minute). */
+function localValue(at: Date | undefined): string | undefined {
+  return at?.toISOString().slice(0, 16);
+}
+
+function Filters(props: {
+  environment: Environment;
+  query: LogQuery;
+  keys: { value: string; label: string }[];
+  versions: string[];
+  routes: readonly string[];
+}) {
+  const { sent, filters } = props.query;
+  return (
+    <>
+      <form method="get" action={`/dashboard/${props.environment}/logs`} class="search">
+        <label for="request-id">Find a request by its x-request-id</label>
+        <input
+          type="text"
+          id="request-id"
+          name="request_id"
+          value={props.query.requestId ?? ""}
+          spellcheck={false}
+          autocomplete="off"
+        />
+        <button type="submit">Find</button>
+      </form>
+      <form method="get" action={`/dashboard/${props.environment}/logs`} class="filters">
+        <fieldset>
+          <legend>Filter</legend>
+          <Select
+            name="status"
+            label="Status"
+            value={sent.status}
+            options={["2xx", "4xx", "5xx"].map((s) => ({ value: s, label: s }))}
+          />
+          <Select
+            name="method"
+            label="Method"
+            value={sent.method}
+            options={METHODS.map((m) => ({ value: m, label: m }))}
+          />
+          <Select
+            name="route"
+            label="Route"
+            value={sent.route}
+            options={props.routes.map((r) => ({ value: r, label: r }))}
+          />
+          <Select name="key" label="Key" value={sent.key} options={props.keys} />
+          <Select
+            name="version"
+            label="Version"
+            value={sent.version}
+            options={[
+              ...props.versions.map((v) => ({ value: v, label: v })),
+              { value: "none", label: "None (refused before one was chosen)" },
+            ]}
+          />
+          <label>
+            From (UTC)
+            <input type="datetime-local" name="from" value={localValue(filters.from)} />
+          </label>
+          <label>
+            To (UTC)
+            <input type="datetime-local" name="to" value={localValue(filters.to)} />
+          </label>
+          <button type="submit">Filter</button>{" "}
+          <a href={`/dashboard/${props.environment}/logs`}>Clear</a>
+        </fieldset>
+      </form>
+    </>
+  );
+}
+
+function LogTable(props: { environment: Environment; records: RequestLogRecord[] }) {
+  return (
+    <Table
+      caption="Requests, newest first"
+      columns={["When", "Request", "Status", "Version", "Key", "Latency"]}
+    >
+      {props.records.map((r) => (
+        <tr>
+          <td>
+            <Time at={r.at} />
+          </td>
+          <td>
+            <a
+              href={`/dashboard/${props.environment}/logs/${encodeURIComponent(r.request_id)}`}
+              class="mono"
+            >
+              {r.method} {r.path.length > 80 ? `${r.path.slice(0, 79)}…` : r.path}
+            </a>
+          </td>
+          <td>
+            <Status record={r} />
+          </td>
+          <td>{r.version ?? <span class="muted">—</span>}</td>
+          <td>
+            {r.key_name ? `${r.key_name} ` : ""}
+            <code>{r.key_id}</code>
+          </td>
+          <td>{r.latency_ms} ms</td>
+        </tr>
+      ))}
+    </Table>
+  );
+}
+
+/** A kept body, pretty-printed when it is JSON; focusable, so a keyboard can scroll it. */
+function Body({ text, label }: { text: string; label: string }) {
+  let shown = text;
+  try {
+    shown = JSON.stringify(JSON.parse(text), null, 2);
+  } catch {
+    // Not JSON (or cut): as kept.
+  }
+  return (
+    <section class="body" tabindex={0} aria-label={label}>
+      <pre>{shown}</pre>
+    </section>
+  );
+}
+
+function Field(props: { name: string; children: unknown }) {
+  return (
+    <>
+      <dt>{props.name}</dt>
+      <dd>{props.children ?? <span class="muted">—</span>}</dd>
+    </>
+  );
+}
+
+function RequestDetail({ record }: { record: RequestLogRecord }) {
+  const code = (text: string | null) => (text === null ? null : <code>{text}</code>);
+  return (
+    <section aria-labelledby={`request-${record.log_id}`}>
+      <h2 id={`request-${record.log_id}`} class="mono">
+        {record.method} {record.path}
+      </h2>
+      <dl class="fields">
+        <Field name="Time">
+          <Time at={record.at} />
+        </Field>
+        <Field name="Request id">{code(record.request_id)}</Field>
+        <Field name="Status">
+          <Status record={record} />
+        </Field>
+        <Field name="Error message">{record.error_message}</Field>
+        <Field name="Route">{code(record.route)}</Field>
+        <Field name="API key">
+          {record.key_name ? `${record.key_name} ` : ""}
+          <code>{record.key_id}</code>
+        </Field>
+        <Field name="Version">
+          {record.version === null
+            ? null
+            : `${record.version} (${record.version_source === "header" ? "from the version header" : "the saved version"})`}
+        </Field>
+        <Field name="Latency">{`${record.latency_ms} ms`}</Field>
+        <Field name="D1 round trips">{String(record.d1_round_trips)}</Field>
+        <Field name="D1 rows read">{String(record.d1_rows_read)}</Field>
+        <Field name="Idempotency-Key">{code(record.idempotency_key)}</Field>
+        <Field name="Replayed">
+          {record.idempotency_key === null ? null : record.idempotent_replayed ? "Yes" : "No"}
+        </Field>
+        <Field name="Client IP">{code(record.client_ip)}</Field>
+        <Field name="User agent">{record.user_agent}</Field>
+      </dl>
+      <h3>Request body</h3>
+      {record.request_body === null ? (
+        <p class="muted">None.</p>
+      ) : (
+        <Body text={record.request_body} label="Request body" />
+      )}
+      <h3>Response body</h3>
+      {record.response_body !== null ? (
+        <Body text={record.response_body} label="Response body" />
+      ) : (
+        <p class="muted">
+          {record.status >= 400 ? "None." : "Not kept: only error responses are."}
+        </p>
+      )}
+    </section>
+  );
+}
+
+/** The request log's pages; its route filter offers `routePaths` (the API's path patterns). */
+export function logsPage(routePaths: readonly string[]): DashboardPage {
+  const routePatterns = [...new Set(routePaths), "(unmatched)"];
+  return {
+    routes: new Hono<AppEnv>()
+      .get("/:environment/logs", allow("logs.view"), async (c) => {
+        const environment = c.var.environment;
+        const { partnerId } = c.var.session.user;
+        const scope = { partnerId, environment };
+        const query = readLogQuery(c);
+        const db = c.get("db");
+        const [page, keyList] = await Promise.all([
+          query.requestId === null
+            ? readLogPage(db, scope, query.filters, query.before, PAGE_SIZE)
+            : readRequestsById(db, scope, query.requestId).then((records) => ({
+                records,
+                hasMore: false,
+              })),
+          listApiKeys(db, partnerId, environment, null, 100),
+        ]);
+        const keys = (keyList?.keys ?? []).map((k) => ({
+          value: k.keyId,
+          label: `${k.name ? `${k.name} · ` : ""}${k.masked} (${k.keyId})`,
+        }));
+        const last = page.records.at(-1);
+        const filtered = query.requestId === null ? query.filters : { requestId: query.requestId };
+        return c.render(
+          <>
+            <Retention />
+            <Filters
+              environment={environment}
+              query={query}
+              keys={keys}
+              versions={c.get("bundle").versions.map((v) => v.id)}
+              routes={routePatterns}
+            />
+            {page.records.length === 0 ? (
+              <p role="status">
+                {query.requestId === null
+                  ? "No requests match."
+                  : `No request with the id ${query.requestId} in the last ${REQUEST_LOG_RETENTION_DAYS} days.`}
+              </p>
+            ) : (
+              <LogTable environment={environment} records={page.records} />
+            )}
+            <p class="pages">
+              {query.before !== null && (
+                <a href={logsLink(environment, filtered)}>Newest requests</a>
+              )}{" "}
+              {page.hasMore && last && (
+                <a href={logsLink(environment, filtered, last.log_id)}>Older requests</a>
+              )}
+            </p>
+          </>,
+          { title: "Request log", section: "logs" },
+        );
+      })
+      .get("/:environment/logs/:request_id", allow("logs.view"), async (c) => {
+        const environment = c.var.environment;
+        const requestId = c.req.param("request_id");
+        const scope = { partnerId: c.var.session.user.partnerId, environment };
+        const records = isRequestId(requestId)
+          ? await readRequestsById(c.get("db"), scope, requestId)
+          : [];
+        if (records.length === 0) {
+          throw new ApiError(
+            "NOT_FOUND_ERROR",
+            `No request with the id ${requestId} in ${environment} in the last ` +
+              `${REQUEST_LOG_RETENTION_DAYS} days. A request appears a few seconds after its ` +
+              "response; requests that failed authentication are not recorded.",
+          );
+        }
+        return c.render(
+          <>
+            <p>
+              <a href={`/dashboard/${environment}/logs`}>Back to the request log</a>
+            </p>
+            {records.length > 1 && (
+              <p>
+                {records.length} requests were sent with this <code>x-request-id</code>, newest
+                first.
+              </p>
+            )}
+            {records.map((record) => (
+              <RequestDetail record={record} />
+            ))}
+          </>,
+          { title: `Request ${requestId}`, section: "logs" },
+        );
+      }),
+    nav: { section: "logs", label: "Request log", action: "logs.view", perEnvironment: true },
+  };
+}

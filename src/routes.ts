@@ -1,0 +1,52 @@
+// The partner API: every /v2 route, one line each, in the order the reference lists them. Each is
+// declared once, beside its handler, in its resource's file; the app mounts this list, the
+// reference documents it, and the canonical model and the version modules name its routes.
+import * as accounts from "./accounts";
+import * as customers from "./customers";
+import * as keys from "./keys";
+import * as notImplemented from "./not-implemented";
+import * as simulations from "./simulations";
+import * as statements from "./statements";
+import * as webhooks from "./webhooks";
+
+export const ROUTES = [
+  notImplemented.listOrders,
+  notImplemented.listOrderEvents,
+  notImplemented.createOrder,
+  notImplemented.updateOrder,
+  notImplemented.deleteOrder,
+  notImplemented.createOrderEvent,
+  notImplemented.deleteOrderEvent,
+  notImplemented.retrieveTransactionIntent,
+  notImplemented.listCustomerTransactionIntents,
+  notImplemented.createTransactionIntent,
+  notImplemented.updateTransactionIntent,
+  notImplemented.provisionPaymentMethod,
+  accounts.listAccounts,
+  accounts.retrieveAccount,
+  notImplemented.listRewardsCategories,
+  statements.listStatements,
+  customers.listCustomers,
+  customers.retrieveCustomer,
+  customers.linkPartnerCustomer,
+  keys.createKey,
+  webhooks.listEvents,
+  webhooks.retrieveEvent,
+  webhooks.listDeliveryAttempts,
+  webhooks.resendEvent,
+  webhooks.createWebhookEndpoint,
+  webhooks.listWebhookEndpoints,
+  webhooks.retrieveWebhookEndpoint,
+  webhooks.deleteWebhookEndpoint,
+  webhooks.rollWebhookEndpointSecret,
+  webhooks.enableWebhookEndpoint,
+  simulations.simulateCustomer,
+  simulations.simulateStatement,
+] as const;
+
+type NameOf<R> = R extends { method: infer M extends string; path: infer P extends string }
+  ? `${M} ${P}`
+  : never;
+
+/** Every route, as `METHOD path`: what version modules name in `endpoint(…)` instructions. */
+export type RouteName = NameOf<(typeof ROUTES)[number]>;

@@ -1,0 +1,2 @@
+// Moving a partner between shards: the operator's move routes over the partner's tables.
+export { operatorMoveRoutes } from "./move-routes";

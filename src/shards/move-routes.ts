@@ -1,0 +1,80 @@
+// /operator/v1/partners/{partner_id}/move: moving a partner to another shard
+// (src/shards/partner-moves.ts). Each POST does a bounded part of the move (copy, verify, switch; the old copy is retired an
+// hour after the switch) and answers where it stands: 202 while there is more to do, 200 once it
+// is done. The operator repeats the same POST until then; GET shows the latest move.
+import { Hono } from "hono";
+import * as z from "zod";
+import type { AppEnv } from "../app/context";
+import { ApiError, invalidRequest } from "../app/errors";
+import { partnerNotFound, validationError } from "../app/operator-requests";
+import { readJsonBody } from "../app/read-body";
+import { locatePartner } from "../db/directory";
+import {
+  latestMove,
+  moveView,
+  openMove,
+  ROWS_PER_CALL,
+  startMove,
+  stepMove,
+} from "./partner-moves";
+
+const MoveBody = z.strictObject({
+  shard: z.string(),
+  /** Rows one call copies at most (smaller steps hold the partner's writes no longer). */
+  max_rows: z.number().int().min(1).max(ROWS_PER_CALL).optional(),
+});
+
+export const operatorMoveRoutes = new Hono<AppEnv>()
+  .post("/operator/v1/partners/:partner_id/move", async (c) => {
+    const partnerId = c.req.param("partner_id");
+    const body = await readJsonBody(c.req.raw);
+    const parsed = MoveBody.safeParse(body);
+    if (!parsed.success) throw validationError(parsed.error, body);
+    const to = parsed.data.shard;
+    const shards = c.get("shards");
+    const now = c.get("now")();
+    const directory = shards.directory();
+    let move = await openMove(directory, partnerId);
+    if (move && move.toShard !== to) {
+      throw new ApiError(
+        "CONFLICT_ERROR",
+        `${partnerId} is being moved to shard ${move.toShard}: finish that move first.`,
+      );
+    }
+    if (!move) {
+      const found = await locatePartner(shards, partnerId);
+      if (!found) throw partnerNotFound(partnerId);
+      if (!shards.codes.includes(to)) {
+        throw invalidRequest(
+          [`shard: no shard ${JSON.stringify(to)}; shards: ${shards.codes.join(", ")}`],
+          "shard",
+        );
+      }
+      const started = await startMove(shards, { partnerId, from: found.shard, to }, now);
+      if (started.kind === "same-shard") {
+        throw invalidRequest([`shard: ${partnerId} already lives on shard ${to}`], "shard");
+      }
+      if (started.kind === "source-busy") {
+        throw new ApiError(
+          "CONFLICT_ERROR",
+          `Another partner's move off shard ${found.shard} is not finished (its old copy is ` +
+            "retired an hour after its switch): one move at a time per shard.",
+        );
+      }
+      if (started.kind === "busy" && started.move.toShard !== to) {
+        throw new ApiError("CONFLICT_ERROR", `${partnerId} is being moved to another shard.`);
+      }
+      move = started.move;
+    }
+    // Another call is working on this move: its state as it stands.
+    const stepped = (await stepMove(shards, move.moveId, now, parsed.data.max_rows)) ?? move;
+    const finished = stepped.phase === "done" || stepped.phase === "aborted";
+    return c.json(moveView(stepped), finished ? 200 : 202);
+  })
+
+  .get("/operator/v1/partners/:partner_id/move", async (c) => {
+    const partnerId = c.req.param("partner_id");
+    const move = await latestMove(c.get("shards").directory(), partnerId);
+    if (!move) throw new ApiError("NOT_FOUND_ERROR", `${partnerId} has never been moved.`);
+    return c.json(moveView(move));
+  });

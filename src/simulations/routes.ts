@@ -1,0 +1,56 @@
+// POST /v2/simulations/customers and POST /v2/simulations/statements: the sandbox makes its own
+// data. Sandbox keys only: for a production key these routes do not exist (404, as for an unknown
+// route, and absent from the production reference).
+import { readScope } from "../app/pipeline";
+import { route } from "../app/route";
+import { schemas } from "../canonical/schemas";
+import { toAccount } from "../domain/account";
+import { toCustomer } from "../domain/customer";
+import { toStatement } from "../domain/statement";
+import {
+  closeSandboxCycle,
+  createdStatement,
+  createSandboxCustomer,
+  simulationDeps,
+} from "./simulate";
+
+const SANDBOX = ["sandbox"] as const;
+
+export const simulateCustomer = route({
+  method: "POST",
+  path: "/v2/simulations/customers",
+  summary: "Create a sandbox customer",
+  scope: "ACCOUNT_READ",
+  customerScoped: true,
+  environments: SANDBOX,
+  body: { schema: schemas.SimulateCustomerRequest, required: false },
+  response: { status: 201, schema: schemas.SimulatedCustomer },
+  async handler(c, { body, reply }) {
+    const deps = simulationDeps(c);
+    const { customer, accounts } = await createSandboxCustomer(deps, readScope(c), body);
+    const asOf = deps.now.toISOString();
+    // As retrieving the customer shows it, with its accounts as the accounts list shows them.
+    const revealAuthorizedUsers = c.get("caller").scopes.includes("AUTHORIZED_USER_READ");
+    return reply({
+      ...toCustomer(customer, { revealAuthorizedUsers }),
+      accounts: accounts.map((account) => toAccount(account, asOf)),
+    });
+  },
+});
+
+export const simulateStatement = route({
+  method: "POST",
+  path: "/v2/simulations/statements",
+  summary: "Close a sandbox billing cycle",
+  scope: "ACCOUNT_READ",
+  customerScoped: true,
+  environments: SANDBOX,
+  body: { schema: schemas.SimulateStatementRequest, required: true },
+  response: { status: 201, schema: schemas.Statement },
+  async handler(c, { body, reply }) {
+    const deps = simulationDeps(c);
+    const statement = createdStatement(await closeSandboxCycle(deps, readScope(c), body), body);
+    // As the statements list shows it; its document follows once rendered.
+    return reply(toStatement(statement, body.customer_id, deps.now.toISOString(), undefined));
+  },
+});

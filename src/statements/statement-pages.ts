@@ -1,0 +1,227 @@
+// A statements page: its SQL built once per isolate, read in the key lookup's own statement (one
+// D1 round trip per page through `statements_page_idx`), and the rows it answers.
+import { and, desc, eq, fillPlaceholders, gte, isNull, lt, type SQL, sql } from "drizzle-orm";
+import { QueryBuilder, SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
+import { accounts } from "../accounts/schema";
+import type { Database } from "../db/client";
+import { keyLookup, type ReadAhead, type ReadAheadResults } from "../db/key-lookup";
+import type { PagePosition } from "../domain/page-token";
+import type { StatementRecord } from "../domain/statement";
+import { statements } from "./schema";
+
+const qb = new QueryBuilder();
+const placeholder = sql.placeholder;
+
+/** The owner of an account: its customer and that customer's read scope (copied at import). */
+export interface AccountOwner {
+  customerId: string;
+  partnerId: string;
+  environment: string;
+  merchantKey: string;
+}
+
+/**
+ * A page's statements as one JSON value: an array of rows, each an array of PAGE_COLUMNS'
+ * values, so D1 sends and the Worker parses a single cell instead of a row object per statement.
+ */
+const PAGE_COLUMNS = {
+  statement_id: statements.statementId,
+  account_id: statements.accountId,
+  period_start_date: statements.periodStartDate,
+  period_end_date: statements.periodEndDate,
+  due_date: statements.dueDate,
+  currency: statements.currency,
+  statement_balance: statements.statementBalance,
+  minimum_due: statements.minimumDue,
+  previous_balance: statements.previousBalance,
+  purchases: statements.purchases,
+  payments: statements.payments,
+  credits: statements.credits,
+  refunds: statements.refunds,
+  interest: statements.interest,
+  fees: statements.fees,
+  overdue_amount: statements.overdueAmount,
+  has_pdf: sql<number>`${statements.pdfKey} IS NOT NULL`.as("has_pdf"),
+};
+
+type PageRow = [
+  string,
+  string,
+  string | null,
+  string,
+  string | null,
+  string | null,
+  ...(number | null)[],
+];
+
+const visibleStatements = and(
+  eq(statements.accountId, placeholder("accountId")),
+  isNull(statements.hiddenAt),
+);
+
+/**
+ * Up to `limit` visible statements of the account from `where`, newest first, through
+ * `statements_page_idx`, as one JSON array (see PAGE_COLUMNS).
+ */
+function pageAsJson(where: SQL | undefined): SQL<string> {
+  const page = qb
+    .select(PAGE_COLUMNS)
+    .from(statements)
+    .where(where)
+    .orderBy(desc(statements.periodEndDate), desc(statements.statementId))
+    .limit(placeholder("limit"));
+  const values = sql.join(
+    Object.keys(PAGE_COLUMNS).map((name) => sql.identifier(name)),
+    sql`, `,
+  );
+  return sql<string>`(SELECT json_group_array(json_array(${values})) FROM (${page}))`;
+}
+
+const OWNER = sql<string>`(SELECT json_array(${accounts.customerId}, ${accounts.partnerId}, ${
+  accounts.environment
+}, ${accounts.merchantKey}) FROM ${accounts} WHERE ${eq(
+  accounts.accountId,
+  placeholder("accountId"),
+)})`;
+const keysetAfter = sql`(${statements.periodEndDate}, ${statements.statementId}) < (${placeholder("afterEnd")}, ${placeholder("afterId")})`;
+// Filtered listings: the bounds are one range of the same index. A continuation needs no upper
+// bound: its position, taken from a row that passed the filter, is already below it.
+const fromBound = gte(statements.periodEndDate, placeholder("gte"));
+const belowBound = lt(statements.periodEndDate, placeholder("lt"));
+const FIRST_PAGE = pageAsJson(visibleStatements);
+const NEXT_PAGE = pageAsJson(and(visibleStatements, keysetAfter));
+const FIRST_FILTERED_PAGE = pageAsJson(and(visibleStatements, fromBound, belowBound));
+const NEXT_FILTERED_PAGE = pageAsJson(and(visibleStatements, fromBound, keysetAfter));
+
+/** The key lookups that carry a page, built once per isolate. */
+const PAGE_READS = {
+  first: keyLookup({ owner: OWNER, page: FIRST_PAGE }),
+  next: keyLookup({ page: NEXT_PAGE }),
+  firstFiltered: keyLookup({ owner: OWNER, page: FIRST_FILTERED_PAGE }),
+  nextFiltered: keyLookup({ page: NEXT_FILTERED_PAGE }),
+};
+
+/** Pages without a key lookup, for a reader the dashboard session already authorised. */
+const dialect = new SQLiteSyncDialect();
+const PAGES_ALONE = {
+  first: dialect.sqlToQuery(sql`SELECT ${FIRST_PAGE} AS page`),
+  next: dialect.sqlToQuery(sql`SELECT ${NEXT_PAGE} AS page`),
+};
+
+/** Bounds on `period_end_date` (normalised timestamps); an absent bound does not filter. */
+export interface PeriodEndBounds {
+  gte?: string;
+  lt?: string;
+}
+// Every stored date (`YYYY-…`) sorts after "" and before "~".
+const NO_LOWER_BOUND = "";
+const NO_UPPER_BOUND = "~";
+
+/**
+ * The reads of a statements page, all answerable without knowing the caller, so they can ride in
+ * the key lookup's statement: the account's owner (first page only) and up to `limit + 1`
+ * visible statements after `after` and inside `bounds` (the extra row only signals `has_more`).
+ * Rows read: the key, its partner, the account, the page, and nothing past the key for a key that
+ * is not live. A continuation page skips the owner: its token, signed under the very binding the
+ * owner check proved, is issued only after that check, and ownership never changes.
+ */
+export function statementPageReads(
+  accountId: string,
+  after: PagePosition | null,
+  limit: number,
+  bounds: PeriodEndBounds = {},
+): ReadAhead<StatementPageReads> {
+  const filtered = bounds.gte !== undefined || bounds.lt !== undefined;
+  const values: Record<string, unknown> = { accountId, limit: limit + 1 };
+  if (after) {
+    values.afterEnd = after.periodEndDate;
+    values.afterId = after.statementId;
+  }
+  if (filtered) {
+    values.gte = bounds.gte ?? NO_LOWER_BOUND;
+    if (!after) values.lt = bounds.lt ?? NO_UPPER_BOUND;
+  }
+  const lookup = filtered
+    ? PAGE_READS[after ? "nextFiltered" : "firstFiltered"]
+    : PAGE_READS[after ? "next" : "first"];
+  return { lookup, values, read: statementPageResults };
+}
+
+/**
+ * A page of an account's visible statements (up to `limit + 1`, newest first, after `after` when
+ * given) read without a key, through the same index and SQL as the API's pages: for the
+ * dashboard (the version preview, the customers pages), whose reader the dashboard session
+ * already authorised.
+ */
+export async function readStatementPage(
+  db: Database,
+  accountId: string,
+  after: PagePosition | null,
+  limit: number,
+): Promise<StatementRecord[]> {
+  const query = PAGES_ALONE[after ? "next" : "first"];
+  const values: Record<string, unknown> = { accountId, limit: limit + 1 };
+  if (after) {
+    values.afterEnd = after.periodEndDate;
+    values.afterId = after.statementId;
+  }
+  const page = await db.$client
+    .prepare(query.sql)
+    .bind(...fillPlaceholders(query.params, values))
+    .first<string>("page");
+  return statementPageResults({ page }).rows;
+}
+
+const newestFirst = (a: PageRow, b: PageRow) =>
+  a[3] === b[3] ? (a[0] < b[0] ? 1 : a[0] > b[0] ? -1 : 0) : a[3] < b[3] ? 1 : -1;
+
+function toRecord(row: PageRow): StatementRecord {
+  return {
+    statementId: row[0],
+    accountId: row[1],
+    periodStartDate: row[2],
+    periodEndDate: row[3],
+    dueDate: row[4],
+    currency: row[5],
+    statementBalance: row[6] ?? null,
+    minimumDue: row[7] ?? null,
+    previousBalance: row[8] ?? null,
+    purchases: row[9] ?? null,
+    payments: row[10] ?? null,
+    credits: row[11] ?? null,
+    refunds: row[12] ?? null,
+    interest: row[13] ?? null,
+    fees: row[14] ?? null,
+    overdueAmount: row[15] ?? null,
+    hasPdf: row[16] === 1,
+  };
+}
+
+/** What a statements page read: the account's owner, and the page's rows. */
+export interface StatementPageReads {
+  /** The account's owner (null: no such account); undefined on a continuation. */
+  owner: AccountOwner | null | undefined;
+  /** Up to `limit + 1` statements, newest first. */
+  rows: StatementRecord[];
+}
+
+/** The owner (first page only: undefined on a continuation) and the rows, newest first. */
+export function statementPageResults(results: ReadAheadResults): StatementPageReads {
+  const rows = JSON.parse(String(results.page ?? "[]")) as PageRow[];
+  // SQLite hands the subquery's rows to the aggregate in its ORDER BY order, but SQL does not
+  // promise it: sorting an already sorted page is one linear pass.
+  rows.sort(newestFirst);
+  let owner: AccountOwner | null | undefined;
+  if ("owner" in results) {
+    const found = results.owner === null ? null : (JSON.parse(String(results.owner)) as string[]);
+    owner = found
+      ? {
+          customerId: found[0] as string,
+          partnerId: found[1] as string,
+          environment: found[2] as string,
+          merchantKey: found[3] as string,
+        }
+      : null;
+  }
+  return { owner, rows: rows.map(toRecord) };
+}

@@ -1,0 +1,2 @@
+// The dashboard's team page: users, roles and invitations.
+export { teamPage } from "./team-page";

@@ -1,0 +1,116 @@
+import { keyActor } from "../app/actor";
+import { storeWithEffect } from "../app/idempotency";
+import { readScope } from "../app/pipeline";
+import { idPage, idPageQuery } from "../app/query";
+import { route } from "../app/route";
+import { schemas } from "../canonical/schemas";
+import { DEFAULT_PREVIOUS_SECRET_SECONDS, toWebhookEndpoint } from "../domain/webhook-endpoint";
+import { deleteEndpoint, enableEndpoint, findEndpoint, readEndpointPage } from "./endpoint-store";
+import { endpointNotFound, prepareEndpoint, prepareSecretRoll } from "./endpoints";
+
+export const createWebhookEndpoint = route({
+  method: "POST",
+  path: "/v2/webhook_endpoints",
+  summary: "Create a webhook endpoint",
+  scope: "ACCOUNT_READ",
+  customerScoped: true,
+  body: { schema: schemas.CreateWebhookEndpointRequest, required: true },
+  response: { status: 201, schema: schemas.WebhookEndpoint },
+  async handler(c, { body, reply }) {
+    const prepared = await prepareEndpoint(c, {
+      scope: readScope(c),
+      url: body.url,
+      description: body.description ?? null,
+      apiVersion: body.api_version ?? c.get("version"),
+      actor: keyActor(c),
+    });
+    // The endpoint and its replayable response commit together: a retry never creates another.
+    const answer = reply(prepared.endpoint);
+    await prepared.commit(await storeWithEffect(c, answer, prepared.stored));
+    return answer;
+  },
+});
+
+export const listWebhookEndpoints = route({
+  method: "GET",
+  path: "/v2/webhook_endpoints",
+  summary: "List webhook endpoints",
+  scope: "ACCOUNT_READ",
+  customerScoped: true,
+  query: idPageQuery,
+  response: { status: 200, schema: schemas.WebhookEndpointList },
+  async handler(c, { query: { limit, after }, reply }) {
+    const rows = await readEndpointPage(c.get("db"), readScope(c), after, limit);
+    const now = c.get("now")();
+    return reply(idPage(rows, limit, (row) => toWebhookEndpoint(row, now)));
+  },
+});
+
+export const retrieveWebhookEndpoint = route({
+  method: "GET",
+  path: "/v2/webhook_endpoints/:webhook_endpoint_id",
+  summary: "Retrieve a webhook endpoint",
+  scope: "ACCOUNT_READ",
+  customerScoped: true,
+  response: { status: 200, schema: schemas.WebhookEndpoint },
+  async handler(c, { reply }) {
+    const endpointId = c.req.param("webhook_endpoint_id");
+    const row = await findEndpoint(c.get("db"), readScope(c), endpointId);
+    if (!row) throw endpointNotFound(endpointId);
+    return reply(toWebhookEndpoint(row, c.get("now")()));
+  },
+});
+
+export const deleteWebhookEndpoint = route({
+  method: "DELETE",
+  path: "/v2/webhook_endpoints/:webhook_endpoint_id",
+  summary: "Delete a webhook endpoint",
+  scope: "ACCOUNT_READ",
+  customerScoped: true,
+  response: { status: 204 },
+  async handler(c, { reply }) {
+    const endpointId = c.req.param("webhook_endpoint_id");
+    const change = { scope: readScope(c), endpointId, actor: keyActor(c), now: c.get("now")() };
+    if (!(await deleteEndpoint(c.get("db"), change))) throw endpointNotFound(endpointId);
+    return reply();
+  },
+});
+
+export const rollWebhookEndpointSecret = route({
+  method: "POST",
+  path: "/v2/webhook_endpoints/:webhook_endpoint_id/roll_secret",
+  summary: "Roll a webhook endpoint's secret",
+  scope: "ACCOUNT_READ",
+  customerScoped: true,
+  body: { schema: schemas.RollWebhookEndpointSecretRequest, required: false },
+  response: { status: 200, schema: schemas.WebhookEndpoint },
+  async handler(c, { body, reply }) {
+    const prepared = await prepareSecretRoll(c, {
+      scope: readScope(c),
+      endpointId: c.req.param("webhook_endpoint_id"),
+      keepForSeconds: body.previous_secret_expires_in ?? DEFAULT_PREVIOUS_SECRET_SECONDS,
+      actor: keyActor(c),
+    });
+    // The response is known before the write (the endpoint as it will read, with the new
+    // secret), so it is stored in the same batch as the roll: a retry never rolls twice.
+    const answer = reply(prepared.endpoint);
+    await prepared.commit(await storeWithEffect(c, answer, prepared.stored));
+    return answer;
+  },
+});
+
+export const enableWebhookEndpoint = route({
+  method: "POST",
+  path: "/v2/webhook_endpoints/:webhook_endpoint_id/enable",
+  summary: "Enable a webhook endpoint",
+  scope: "ACCOUNT_READ",
+  customerScoped: true,
+  response: { status: 200, schema: schemas.WebhookEndpoint },
+  async handler(c, { reply }) {
+    const endpointId = c.req.param("webhook_endpoint_id");
+    const change = { scope: readScope(c), endpointId, actor: keyActor(c), now: c.get("now")() };
+    const row = await enableEndpoint(c.get("db"), change);
+    if (!row) throw endpointNotFound(endpointId);
+    return reply(toWebhookEndpoint(row, c.get("now")()));
+  },
+});

@@ -1,0 +1,137 @@
+// /v2/events: statement events of the caller's product, newest first, kept 30 days; their
+// delivery attempts, and re-sending one to webhook endpoints.
+import type { Context } from "hono";
+import { keyActor } from "../app/actor";
+import type { AppEnv } from "../app/context";
+import { invalidRequest } from "../app/errors";
+import { readScope } from "../app/pipeline";
+import {
+  idPage,
+  idPageQuery,
+  pageParameters,
+  parseLimit,
+  type QueryDefinition,
+  startingAfterToken,
+} from "../app/query";
+import { requestOrigin } from "../app/request-context";
+import { route } from "../app/route";
+import { schemas } from "../canonical/schemas";
+import { decodeEventPageToken, encodeEventPageToken } from "../domain/page-token";
+import { toDeliveryAttempt } from "./delivery-attempt";
+import { readAttemptPage } from "./delivery-store";
+import { readEventPage } from "./event-store";
+import { renderEvent, renderEvents } from "./event-view";
+import { resendEventTo, retainedEvent, retainedSince } from "./events";
+
+/** The moment events are read: one `as_of` and one link expiry for the whole response. */
+function readMoment(c: Context<AppEnv>) {
+  return {
+    signer: c.get("signer"),
+    origin: requestOrigin(c),
+    now: c.get("now")(),
+    shard: c.get("shard"),
+  };
+}
+
+const foreignCursor = () =>
+  invalidRequest(
+    ["starting_after must be a next_page_token returned by this endpoint"],
+    "starting_after",
+  );
+
+/** `limit`, and the signed cursor of the previous page (checked against the caller's scope). */
+const eventListQuery: QueryDefinition<{ limit: number; startingAfter: string | undefined }> = {
+  parameters: pageParameters("token"),
+  parse: (query) => ({
+    limit: parseLimit(query("limit")),
+    startingAfter: startingAfterToken(query, foreignCursor),
+  }),
+};
+
+export const listEvents = route({
+  method: "GET",
+  path: "/v2/events",
+  summary: "List events",
+  // Events carry statements, so they need ACCOUNT_READ, and they belong to one product, so the
+  // merchant-key rules apply (as to every route of events and webhook endpoints).
+  scope: "ACCOUNT_READ",
+  customerScoped: true,
+  query: eventListQuery,
+  response: { status: 200, schema: schemas.EventList },
+  async handler(c, { query: { limit, startingAfter }, reply }) {
+    const scope = readScope(c);
+    let after = null;
+    if (startingAfter !== undefined) {
+      after = await decodeEventPageToken(c.get("signer"), scope, startingAfter);
+      if (!after) throw foreignCursor();
+    }
+    const since = retainedSince(c.get("now")());
+    const rows = await readEventPage(c.get("db"), scope, since, after, limit);
+    const page = rows.slice(0, limit);
+    // Canonical events: the bundle reshapes the whole list, statements inside included, once.
+    const data = await renderEvents(page, readMoment(c));
+    const last = page.at(-1);
+    const body: { data: typeof data; has_more: boolean; next_page_token?: string } = {
+      data,
+      has_more: rows.length > limit && last !== undefined,
+    };
+    if (body.has_more && last) {
+      body.next_page_token = await encodeEventPageToken(
+        c.get("signer"),
+        scope,
+        { createdAt: last.createdAt, eventId: last.eventId },
+        c.get("shard"),
+      );
+    }
+    return reply(body);
+  },
+});
+
+export const retrieveEvent = route({
+  method: "GET",
+  path: "/v2/events/:event_id",
+  summary: "Retrieve an event",
+  scope: "ACCOUNT_READ",
+  customerScoped: true,
+  response: { status: 200, schema: schemas.Event },
+  async handler(c, { reply }) {
+    const row = await retainedEvent(c, readScope(c), c.req.param("event_id"));
+    return reply(await renderEvent(row, readMoment(c)));
+  },
+});
+
+export const listDeliveryAttempts = route({
+  method: "GET",
+  path: "/v2/events/:event_id/delivery_attempts",
+  summary: "List an event's delivery attempts",
+  scope: "ACCOUNT_READ",
+  customerScoped: true,
+  query: idPageQuery,
+  response: { status: 200, schema: schemas.DeliveryAttemptList },
+  async handler(c, { query: { limit, after }, reply }) {
+    const row = await retainedEvent(c, readScope(c), c.req.param("event_id"));
+    const rows = await readAttemptPage(c.get("db"), row.eventId, after, limit);
+    return reply(idPage(rows, limit, toDeliveryAttempt));
+  },
+});
+
+export const resendEvent = route({
+  method: "POST",
+  path: "/v2/events/:event_id/resend",
+  summary: "Resend an event",
+  scope: "ACCOUNT_READ",
+  customerScoped: true,
+  body: { schema: schemas.ResendEventRequest, required: false },
+  response: { status: 202, schema: schemas.EventResend },
+  async handler(c, { body, reply }) {
+    const resent = await resendEventTo(c, {
+      scope: readScope(c),
+      eventId: c.req.param("event_id"),
+      endpointId: body.webhook_endpoint_id ?? null,
+      actor: keyActor(c),
+    });
+    // Stored after the fact by the idempotency layer: a crash in between would only queue the
+    // event once more, which at-least-once delivery allows.
+    return reply({ event_id: resent.eventId, webhook_endpoint_ids: resent.endpointIds });
+  },
+});

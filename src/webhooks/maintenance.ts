@@ -1,0 +1,101 @@
+// The webhooks' maintenance steps, on every shard: re-send deliveries whose queue message was lost,
+// purge events past their 30 days (and idempotency keys past their 24 hours), and seal endpoint
+// secrets under the current SIGNING_SECRET (those stored before sealing, and those sealed under a
+// previous secret during a rotation).
+import {
+  drain,
+  MAX_BATCHES,
+  type MaintenanceStep,
+  PER_BATCH,
+  SWEEP_GRACE_MS,
+} from "../app/maintenance";
+import type { Database } from "../db/client";
+import { EVENT_RETENTION_MS } from "../domain/event";
+import { sendMessages } from "./delivery-queue";
+import {
+  overdueDeliveries,
+  purgeExpiredEvents,
+  purgeExpiredIdempotencyKeys,
+} from "./delivery-work";
+import { endpointsToReseal, resealSecrets } from "./endpoint-store";
+import { secretSealerOf } from "./endpoints";
+import type { SecretSealer } from "./secret-sealing";
+
+/**
+ * Re-sends, page by page, the work of the shard whose queue message was lost (deliveries or
+ * renders overdue by the grace period); answers how many.
+ */
+export const resendOverdue = <Ref>(
+  queue: Queue,
+  overdue: (limit: number) => Promise<readonly Ref[]>,
+) =>
+  drain(async () => {
+    const lost = await overdue(PER_BATCH);
+    await sendMessages(queue, lost);
+    return lost.length;
+  });
+
+export const deliveriesResent: MaintenanceStep = {
+  name: "resent",
+  run: ({ env, db, shard, now }) =>
+    resendOverdue(env.WEBHOOK_DELIVERIES, (limit) =>
+      overdueDeliveries(db, shard, now, SWEEP_GRACE_MS, limit),
+    ),
+};
+
+export const eventsPurged: MaintenanceStep = {
+  name: "events_purged",
+  run: ({ db, now }) => {
+    const before = new Date(now.getTime() - EVENT_RETENTION_MS).toISOString();
+    return drain(() => purgeExpiredEvents(db, before, PER_BATCH));
+  },
+};
+
+export const idempotencyKeysPurged: MaintenanceStep = {
+  name: "idempotency_keys_purged",
+  run: ({ db, now }) => drain(() => purgeExpiredIdempotencyKeys(db, now.toISOString(), PER_BATCH)),
+};
+
+export const endpointSecretsSealed: MaintenanceStep = {
+  name: "endpoint_secrets_sealed",
+  run: ({ env, db }) => resealEndpointSecrets(db, secretSealerOf(env)),
+};
+
+/**
+ * Seals every endpoint secret not yet sealed under the current SIGNING_SECRET, in id order, a
+ * batch of writes per page; answers how many endpoints were sealed anew. A secret no configured
+ * SIGNING_SECRET opens is left as it is (its deliveries say so); a rolled one keeps its roll.
+ */
+async function resealEndpointSecrets(db: Database, sealer: SecretSealer): Promise<number> {
+  const keyId = await sealer.keyId();
+  let after = "";
+  let total = 0;
+  for (let i = 0; i < MAX_BATCHES; i++) {
+    const page = await endpointsToReseal(db, keyId, after, PER_BATCH);
+    const writes = [];
+    for (const row of page) {
+      const secret = await sealer.open(row.secret, row.secretKeyId, row.endpointId);
+      if (secret === null) continue;
+      const previous =
+        row.previousSecret === null
+          ? null
+          : await sealer.open(row.previousSecret, row.previousSecretKeyId, row.endpointId);
+      const sealed = await sealer.seal(secret, row.endpointId);
+      const sealedPrevious = previous === null ? null : await sealer.seal(previous, row.endpointId);
+      writes.push(
+        resealSecrets(db, row, {
+          secret: sealed.sealed,
+          secretKeyId: sealed.keyId,
+          previousSecret: sealedPrevious?.sealed ?? null,
+          previousSecretKeyId: sealedPrevious?.keyId ?? null,
+        }),
+      );
+    }
+    const [first, ...rest] = writes;
+    if (first) await db.batch([first, ...rest]);
+    total += writes.length;
+    after = page.at(-1)?.endpointId ?? after;
+    if (page.length < PER_BATCH) break;
+  }
+  return total;
+}

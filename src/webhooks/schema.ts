@@ -1,0 +1,143 @@
+// The webhooks' tables: statement events, webhook endpoints, their deliveries and each delivery's
+// attempts (shard tables: see src/db/schema.ts).
+import {
+  index,
+  integer,
+  primaryKey,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from "drizzle-orm/sqlite-core";
+import { partners } from "../db/schema";
+import { statements } from "../statements/schema";
+
+/**
+ * Statement events: one row per change a partner can learn of, written in the same atomic batch as
+ * the change itself. Each carries the read scope of the statement's account (copied, like
+ * `accounts`), so listing a product's events reads one index range. Kept 30 days.
+ */
+export const events = sqliteTable(
+  "events",
+  {
+    eventId: text("event_id").primaryKey(),
+    type: text("type", {
+      enum: ["statement.created", "statement.pdf_available", "statement.hidden"],
+    }).notNull(),
+    statementId: text("statement_id")
+      .notNull()
+      .references(() => statements.statementId),
+    accountId: text("account_id").notNull(),
+    customerId: text("customer_id").notNull(),
+    partnerId: text("partner_id").notNull(),
+    environment: text("environment", { enum: ["sandbox", "production"] }).notNull(),
+    merchantKey: text("merchant_key").notNull(),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [
+    // The keyset page index of `GET /v2/events`, newest first within one read scope.
+    index("events_page_idx").on(t.partnerId, t.environment, t.merchantKey, t.createdAt, t.eventId),
+    // Each transition happens once per statement: a concurrent import cannot announce it twice.
+    uniqueIndex("events_statement_type_idx").on(t.statementId, t.type),
+    // The retention purge deletes by age.
+    index("events_created_idx").on(t.createdAt),
+  ],
+);
+
+/**
+ * Where a partner's events are pushed: one product of one environment, pinned to the API version
+ * it was created under. The signing secret must stay usable, so it is stored as issued (never
+ * logged, shown only when created or rolled); the previous one keeps signing until it expires.
+ */
+export const webhookEndpoints = sqliteTable(
+  "webhook_endpoints",
+  {
+    endpointId: text("endpoint_id").primaryKey(),
+    partnerId: text("partner_id")
+      .notNull()
+      .references(() => partners.partnerId),
+    environment: text("environment", { enum: ["sandbox", "production"] }).notNull(),
+    merchantKey: text("merchant_key").notNull(),
+    url: text("url").notNull(),
+    description: text("description"),
+    apiVersion: text("api_version").notNull(),
+    /** Origin of the API the endpoint was registered through: where payload links point. */
+    apiOrigin: text("api_origin").notNull(),
+    /** The signing secret, sealed (see secret-sealing.ts) under `secret_key_id`. */
+    secret: text("secret").notNull(),
+    /**
+     * The id of the SIGNING_SECRET whose derived key sealed `secret`; null for a secret stored
+     * before sealing (as issued), until the maintenance cron seals it.
+     */
+    secretKeyId: text("secret_key_id"),
+    previousSecret: text("previous_secret"),
+    /** As `secret_key_id`, for `previous_secret`. */
+    previousSecretKeyId: text("previous_secret_key_id"),
+    previousSecretExpiresAt: text("previous_secret_expires_at"),
+    status: text("status", { enum: ["enabled", "disabled"] }).notNull(),
+    disabledAt: text("disabled_at"),
+    disabledReason: text("disabled_reason"),
+    /** Start of the current run of failed attempts; null after a success. */
+    failingSince: text("failing_since"),
+    createdAt: text("created_at").notNull(),
+  },
+  (t) => [
+    index("webhook_endpoints_scope_idx").on(
+      t.partnerId,
+      t.environment,
+      t.merchantKey,
+      t.endpointId,
+    ),
+  ],
+);
+
+/**
+ * The delivery of one event to one endpoint: the outbox row the queue works from. `generation`
+ * changes when the event is re-sent, so that a message of an earlier cycle never attempts again.
+ */
+export const webhookDeliveries = sqliteTable(
+  "webhook_deliveries",
+  {
+    eventId: text("event_id")
+      .notNull()
+      .references(() => events.eventId),
+    endpointId: text("endpoint_id")
+      .notNull()
+      .references(() => webhookEndpoints.endpointId),
+    status: text("status", { enum: ["pending", "succeeded", "failed"] }).notNull(),
+    generation: integer("generation").notNull().default(0),
+    /** Attempts made in the current cycle. */
+    attempts: integer("attempts").notNull().default(0),
+    cycleStartedAt: text("cycle_started_at").notNull(),
+    nextAttemptAt: text("next_attempt_at").notNull(),
+    /** While an attempt runs: no other message may attempt before this instant. */
+    leaseUntil: text("lease_until"),
+    completedAt: text("completed_at"),
+  },
+  (t) => [
+    primaryKey({ columns: [t.eventId, t.endpointId] }),
+    // The sweeper finds deliveries whose message was lost, or whose retry window closed.
+    index("webhook_deliveries_due_idx").on(t.status, t.nextAttemptAt),
+    index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.status),
+  ],
+);
+
+/** Every attempt to deliver an event: outcome, duration and the receiver's status code. */
+export const webhookAttempts = sqliteTable(
+  "webhook_attempts",
+  {
+    attemptId: text("attempt_id").primaryKey(),
+    eventId: text("event_id").notNull(),
+    endpointId: text("endpoint_id").notNull(),
+    attemptedAt: text("attempted_at").notNull(),
+    durationMs: integer("duration_ms").notNull(),
+    status: text("status", { enum: ["succeeded", "failed", "timed_out"] }).notNull(),
+    responseStatus: integer("response_status"),
+    error: text("error"),
+  },
+  (t) => [
+    index("webhook_attempts_event_idx").on(t.eventId, t.attemptedAt, t.attemptId),
+    // An endpoint's delivery history, newest first (attempt ids sort by their start), and
+    // deleting an endpoint's attempts with it.
+    index("webhook_attempts_endpoint_idx").on(t.endpointId, t.attemptId),
+  ],
+);
