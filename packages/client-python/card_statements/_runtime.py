@@ -59,6 +59,8 @@ STATUS_TYPES = {
     503: "SERVICE_UNAVAILABLE_ERROR",
 }
 
+PYTHON = platform.python_version()
+
 # Replaced in tests, so that a retry's wait is recorded rather than slept.
 _sleep = time.sleep
 _random = random.random
@@ -365,7 +367,8 @@ class BaseClient:
         self._api_key = api_key
 
     def __repr__(self) -> str:
-        return f"<{type(self).__module__}.Client version={self.version!r} base_url={self.base_url!r}>"
+        where = f"version={self.version!r} base_url={self.base_url!r}"
+        return f"<{type(self).__module__}.Client {where}>"
 
     def with_options(self: T, **changes: Any) -> T:
         """A copy of this client with other settings: `client.with_options(merchant_key="mk_2")`."""
@@ -398,7 +401,7 @@ class BaseClient:
         sent = {
             "Accept": "application/json",
             "Authorization": self._authorization(),
-            "User-Agent": f"card-statements-python/{__version__} Python/{platform.python_version()}",
+            "User-Agent": f"card-statements-python/{__version__} Python/{PYTHON}",
             f"x-{self.brand}-version": version,
         }
         if self.merchant_key is not None:
@@ -488,7 +491,8 @@ class BaseClient:
             except (urllib.error.URLError, http.client.HTTPException, OSError) as error:
                 reason = getattr(error, "reason", error)
                 if isinstance(reason, socket.timeout):
-                    raise ApiTimeoutError(f"{method} {url}: no answer within {timeout} s") from error
+                    message = f"{method} {url}: no answer within {timeout} s"
+                    raise ApiTimeoutError(message) from error
                 if not (retryable and attempt < self.max_retries):
                     raise ApiConnectionError(f"{method} {url}: {reason}") from error
             if wait is None:
