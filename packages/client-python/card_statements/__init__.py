@@ -13,7 +13,9 @@ error type (`card_statements.errors`); `verify_webhook` checks a delivery per St
 Standard library only.
 """
 
-from ._runtime import BaseClient, Model, Pager, __version__
+from ._http import BaseClient, __version__
+from ._models import Model
+from ._paging import Pager
 from ._versions import VERSIONS, create_client
 from .errors import *  # noqa: F401,F403 (a class per error type; see errors.__all__)
 from .errors import __all__ as _errors

@@ -7,7 +7,7 @@ Each is an `ApiError` with `status`, `type`, `message`, `param`, `details` and `
 An answer of a type this client does not know gets the class of its status.
 """
 
-from ._runtime import ApiConnectionError, ApiError, ApiTimeoutError, CardStatementsError
+from ._errors import ApiConnectionError, ApiError, ApiTimeoutError, CardStatementsError
 
 
 class UnauthorizedError(ApiError):

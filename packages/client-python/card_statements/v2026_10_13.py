@@ -13,7 +13,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Literal, Optional
 
-from ._runtime import BaseClient, Model, Pager, Resource
+from ._http import BaseClient, Resource
+from ._models import Model
+from ._paging import Pager
 
 VERSION = "2026-10-13"
 

@@ -13,7 +13,7 @@ import time
 from datetime import datetime
 from typing import Any, Dict, Iterable, List, Optional, Union
 
-from ._runtime import CardStatementsError
+from ._errors import CardStatementsError
 
 
 class WebhookVerificationError(CardStatementsError):

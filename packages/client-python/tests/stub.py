@@ -11,7 +11,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Dict, List, NamedTuple, Optional
 from unittest import mock
 
-from card_statements import _runtime, create_client
+from card_statements import _http, create_client
 
 
 class Received(NamedTuple):
@@ -101,7 +101,7 @@ class StubTest(unittest.TestCase):
         self.stub = Stub()
         self.addCleanup(self.stub.close)
         self.client = create_client("sk_sandbox_test", self.version, base_url=self.stub.url)
-        sleep = mock.patch.object(_runtime, "_sleep")
+        sleep = mock.patch.object(_http, "_sleep")
         self.sleep = sleep.start()
         self.addCleanup(sleep.stop)
 

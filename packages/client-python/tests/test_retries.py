@@ -14,7 +14,7 @@ from card_statements import (
     ApiTimeoutError,
     RateLimitedError,
     ServiceUnavailableError,
-    _runtime,
+    _http,
     create_client,
 )
 
@@ -45,7 +45,7 @@ class Retries(StubTest):
         for _ in range(3):
             self.stub.reply(503, UNAVAILABLE)
         self.stub.reply(200, {"data": [statement("st_1")], "has_more": False})
-        with mock.patch.object(_runtime, "_random", return_value=1.0):
+        with mock.patch.object(_http, "_random", return_value=1.0):
             self.assertEqual(len(list(self.client.statements.list("cus_1", "acc_1"))), 1)
         self.assertEqual(self.waits, [0.5, 1.0, 2.0])
 
