@@ -1,5 +1,6 @@
 // The page's measures, type sizes and neutral colours, and the two ways content is drawn: as part
 // of the document's structure (read aloud, in order) or as an artifact (decoration, page furniture).
+import { fonts } from "./fonts";
 
 export const PAGE = { size: "LETTER", width: 612, height: 792, margin: 54 } as const;
 export const CONTENT_WIDTH = PAGE.width - 2 * PAGE.margin;
@@ -32,5 +33,9 @@ export function element(
 
 /** Sets the font, size and colour of what is drawn next. */
 export function ink(doc: Doc, weight: "regular" | "bold", size: number, colour: string): Doc {
-  return doc.font(weight).fontSize(size).fillColor(colour);
+  const { regular, bold } = fonts();
+  return doc
+    .font(weight === "bold" ? bold.postscriptName : regular.postscriptName)
+    .fontSize(size)
+    .fillColor(colour);
 }

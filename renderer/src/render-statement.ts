@@ -49,7 +49,10 @@ export async function renderStatementDocument(input: StatementDocumentInput): Pr
     ...({ subset: "PDF/UA", font: regular } as object),
   });
   const bytes = collect(doc);
-  doc.registerFont("regular", regular).registerFont("bold", bold);
+  // pdfkit keeps a document's fonts under their PostScript names; the default (regular) one is
+  // already kept, and asking for a font by any other name makes pdfkit load it again and compare
+  // it with the one it has, every time (most of a long document's CPU once shaping is shared).
+  doc.registerFont(bold.postscriptName, bold);
 
   const root = doc.struct("Document");
   doc.addStructure(root);
