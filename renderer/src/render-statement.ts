@@ -4,9 +4,10 @@ import PDFDocument from "pdfkit";
 import { accentOf } from "./accent";
 import { longDate } from "./calendar";
 import { fonts } from "./fonts";
+import { inputProblem } from "./input-problems";
 import { amountFormat } from "./money";
 import { CONTENT_WIDTH, type Doc, element, INK, ink, PAGE, TYPE } from "./page-style";
-import { logoProblem, type StatementDocumentInput } from "./statement-document";
+import type { StatementDocumentInput } from "./statement-document";
 import { drawHeader, drawNotes, drawOverview } from "./statement-sections";
 import { drawSummaryTable } from "./summary-table";
 
@@ -20,8 +21,7 @@ export function statementTitle(input: StatementDocumentInput): string {
 
 /** The statement's PDF. Throws a RangeError naming the field when the input cannot be drawn. */
 export async function renderStatementDocument(input: StatementDocumentInput): Promise<Uint8Array> {
-  const logo = input.product.logo;
-  const problem = logo && logoProblem(logo);
+  const problem = inputProblem(input);
   if (problem) throw new RangeError(problem);
   const accent = accentOf(input.product.accent_colour);
   const money = amountFormat(input.statement.currency);
