@@ -8,14 +8,30 @@ export const CONTENT_WIDTH = PAGE.width - 2 * PAGE.margin;
 /** Neutral inks, each at least 7:1 against white. */
 export const INK = { text: "#1a1a1a", muted: "#4d4d4d", rule: "#d0d0d0" } as const;
 
-export const TYPE = { title: 20, heading: 12, body: 9.5, small: 8 } as const;
+export const TYPE = {
+  title: 20,
+  heading: 12,
+  subheading: 10.5,
+  body: 9.5,
+  table: 8.5,
+  small: 8,
+  detail: 7.5,
+} as const;
+
+/** Where content ends on every page: the footer is drawn below it, in the bottom margin. */
+export const CONTENT_BOTTOM = PAGE.height - PAGE.margin;
 
 export type Doc = PDFKit.PDFDocument;
 export type StructElement = PDFKit.PDFStructureElement;
 
 /** Draws decoration that is not content (a rule, a panel): marked so that readers skip it. */
-export function artifact(doc: Doc, type: "Layout" | "Pagination", draw: () => void): void {
-  doc.markContent("Artifact", { type });
+export function artifact(
+  doc: Doc,
+  type: "Layout" | "Pagination",
+  draw: () => void,
+  attached?: ("Top" | "Bottom")[],
+): void {
+  doc.markContent("Artifact", attached ? { type, attached } : { type });
   draw();
   doc.endMarkedContent();
 }
