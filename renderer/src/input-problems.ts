@@ -49,7 +49,8 @@ export function inputProblem(input: StatementDocumentInput): string | null {
   }
   const items = statement.line_items ?? [];
   if (items.length > MAX_LINE_ITEMS) {
-    return `line_items: at most ${MAX_LINE_ITEMS.toLocaleString("en-US")} per statement; got ${items.length.toLocaleString("en-US")}`;
+    const [most, got] = [MAX_LINE_ITEMS, items.length].map((n) => n.toLocaleString("en-US"));
+    return `line_items: at most ${most} per statement; got ${got}`;
   }
   for (const [i, item] of items.entries()) {
     const at = `line_items[${i}]`;
@@ -101,7 +102,8 @@ function repaymentProblem(
 ): string | null {
   const { months, total_cost } = repayment.minimum_payment;
   if (months !== null && !(Number.isSafeInteger(months) && months > 0)) {
-    return `repayment.minimum_payment.months must be a whole number of months or null; got ${quoted(months)}`;
+    const field = "repayment.minimum_payment.months";
+    return `${field} must be a whole number of months or null; got ${quoted(months)}`;
   }
   if (months !== null && total_cost === undefined) {
     return "repayment.minimum_payment.total_cost is required when months is given";

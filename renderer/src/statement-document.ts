@@ -127,7 +127,10 @@ export interface RestatedStatement {
 export interface RepaymentDisclosure {
   /** Paying only the minimum payment each month. */
   minimum_payment: {
-    /** Months until the balance is paid; null when it never is (no payment exceeds its month's interest). */
+    /**
+     * Months until the balance is paid; null when it never is (no minimum payment is more than
+     * its month's interest).
+     */
     months: number | null;
     /** The payments' total; absent when `months` is null. */
     total_cost?: number;

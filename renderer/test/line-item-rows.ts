@@ -4,8 +4,10 @@ import { expect } from "vitest";
 import type { LineItem } from "../src/statement-document";
 
 /** Dollars as the document writes them: "$1,234.56", "-$500.00". */
-export const usd = (minor: number) =>
-  `${minor < 0 ? "-" : ""}$${(Math.abs(minor) / 100).toLocaleString("en-US", { minimumFractionDigits: 2 })}`;
+export const usd = (minor: number) => {
+  const dollars = (Math.abs(minor) / 100).toLocaleString("en-US", { minimumFractionDigits: 2 });
+  return `${minor < 0 ? "-" : ""}$${dollars}`;
+};
 
 /** "Sep 5" for any September 2026 timestamp or date of the samples. */
 const september = (timestamp: string) => {
@@ -25,11 +27,14 @@ export function rowText(item: LineItem, foreignColumn: boolean): string {
     : [];
   const detail = [...where, ...(item.card_last4 ? [`Card ending ${item.card_last4}`] : [])];
   const currency = item.original_currency ?? "";
+  const digits = FOREIGN_DIGITS[currency] ?? 2;
   const foreign =
     item.original_amount === undefined
       ? []
       : [
-          `${currency} ${(item.original_amount / 10 ** (FOREIGN_DIGITS[currency] ?? 2)).toLocaleString("en-US", { minimumFractionDigits: FOREIGN_DIGITS[currency] ?? 2 })}`,
+          `${currency} ${(item.original_amount / 10 ** digits).toLocaleString("en-US", {
+            minimumFractionDigits: digits,
+          })}`,
         ];
   return [
     ...(item.transaction_date ? [september(item.transaction_date)] : []),
