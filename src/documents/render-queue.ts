@@ -17,6 +17,8 @@ import {
 import { FIRST_SHARD } from "../domain/shard-code";
 import { enqueueMessages } from "../webhooks/delivery-queue";
 import { storeStatementDocument } from "./attach";
+import { imageProblem } from "./logo-image";
+import { MAX_LOGO_PIXELS } from "./presentation";
 import {
   type ProductLook,
   type RenderJob,
@@ -68,6 +70,9 @@ async function logoOf(documents: DocumentStore, product: ProductLook): Promise<U
   const object = await documents.get(key);
   if (!object) throw new Error(`the product's logo ${key} is not in the bucket`);
   const bytes = new Uint8Array(await object.arrayBuffer());
+  // A logo stored before uploads were checked as they are now never reaches the renderer.
+  const problem = await imageProblem(bytes, product.logoMediaType ?? "image/png", MAX_LOGO_PIXELS);
+  if (problem) throw new RangeError(`the product's logo cannot be drawn: ${problem}`);
   if (logos.size >= LOGOS_KEPT) logos.delete(logos.keys().next().value as string);
   logos.set(key, bytes);
   return bytes;
