@@ -7,17 +7,9 @@ import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { JPEG_LOGO, PNG_LOGO } from "../../renderer/test/logo-fixtures";
 import type { StatementRenderer } from "../../src/documents/render-input";
-import { renderConsumer } from "../../src/documents/render-queue";
-import type { RenderRef } from "../../src/documents/render-store";
 import { type ErrorBody, expectJson, operator } from "../support/api";
 import { seedTeam } from "../support/dashboard";
-import {
-  type Fixture,
-  importData,
-  monthlyStatement,
-  seedAccount,
-  uniqueId,
-} from "../support/fixtures";
+import { seedAccount } from "../support/fixtures";
 import {
   chunk,
   concat,
@@ -30,7 +22,8 @@ import {
   pngImage,
   rawImageBytes,
 } from "../support/images";
-import { partnerDatabase, shardOf } from "../support/shards";
+import { consume, pendingRender, renderOf } from "../support/renders";
+import { partnerDatabase } from "../support/shards";
 
 const base64 = (bytes: Uint8Array) => {
   let binary = "";
@@ -276,62 +269,6 @@ describe("a logo's image", { timeout: 60_000 }, () => {
   });
 });
 
-/** A statement with a pending render, as the import writes one; answers its message. */
-async function pendingRender(f: Fixture): Promise<RenderRef> {
-  const statement = monthlyStatement(f.accountId, 1, uniqueId("st"));
-  await importData({ statements: [statement] });
-  const now = new Date().toISOString();
-  const db = await partnerDatabase(f.partnerId);
-  await db
-    .prepare(
-      `INSERT INTO statement_renders (statement_id, partner_id, environment, merchant_key, status,
-       generation, attempts, requested_at, next_attempt_at) VALUES (?, ?, 'sandbox', ?, 'pending',
-       0, 0, ?, ?)`,
-    )
-    .bind(statement.statement_id, f.partnerId, f.merchantKey, now, now)
-    .run();
-  return {
-    shard: await shardOf(f.partnerId),
-    partner_id: f.partnerId,
-    environment: "sandbox",
-    statement_id: statement.statement_id,
-    generation: 0,
-  };
-}
-
-/** Runs the render consumer on one message with `renderer`; answers whether it was acked. */
-async function consume(ref: RenderRef, renderer: StatementRenderer): Promise<boolean> {
-  let acked = false;
-  const message = {
-    id: uniqueId("msg"),
-    timestamp: new Date(),
-    attempts: 1,
-    body: ref,
-    ack: () => {
-      acked = true;
-    },
-    retry: () => {},
-  };
-  const batch = {
-    queue: "statement-renders",
-    messages: [message],
-  } as unknown as MessageBatch<RenderRef>;
-  const bindings = {
-    ...env,
-    STATEMENT_RENDER_DEAD_LETTERS: { send: async () => {} },
-  } as unknown as typeof env;
-  await renderConsumer(() => renderer)(batch, bindings);
-  return acked;
-}
-
-async function renderOf(f: Fixture, statementId: string) {
-  const db = await partnerDatabase(f.partnerId);
-  return db
-    .prepare("SELECT status, error FROM statement_renders WHERE statement_id = ?")
-    .bind(statementId)
-    .first<{ status: string; error: string | null }>();
-}
-
 describe("a product's logo when its statements render", { timeout: 60_000 }, () => {
   it("is drawn in every PNG colour type and bit depth accepted", async () => {
     const f = await seedAccount();
@@ -345,7 +282,7 @@ describe("a product's logo when its statements render", { timeout: 60_000 }, () 
     for (const [name, shape, extra] of VALID_PNGS) {
       expect((await setLogo(f.merchantKey, await pngImage(shape, extra))).status, name).toBe(200);
       const ref = await pendingRender(f);
-      expect(await consume(ref, renderer), name).toBe(true);
+      expect((await consume(ref, renderer)).acked, name).toBe(true);
       expect(await renderOf(f, ref.statement_id), name).toEqual({
         status: "rendered",
         error: null,
@@ -378,7 +315,7 @@ describe("a product's logo when its statements render", { timeout: 60_000 }, () 
       },
     };
     // Input that cannot be drawn fails at once, naming the problem for the operator.
-    expect(await consume(ref, renderer)).toBe(true);
+    expect((await consume(ref, renderer)).acked).toBe(true);
     expect(calls).toBe(0);
     expect(await renderOf(f, ref.statement_id)).toEqual({
       status: "failed",
