@@ -54,6 +54,14 @@ interface Rendering {
   now: () => Date;
 }
 
+/**
+ * How long one message's attempt may take (a render is a fraction of a second): one that has not
+ * settled by then is retried like any unexpected failure, so that no I/O that never answers can
+ * hold a batch, and with it the queue's messages, for ever. Miniflare dispatches a queue's batches
+ * one at a time, so locally a batch that never settles stops the whole queue.
+ */
+export const RENDER_ATTEMPT_DEADLINE_MS = 120_000;
+
 /** What the queue should do with the message. */
 type Verdict = { ack: true } | { ack: false; delaySeconds: number };
 
@@ -76,6 +84,15 @@ async function logoOf(documents: DocumentStore, product: ProductLook): Promise<U
   if (logos.size >= LOGOS_KEPT) logos.delete(logos.keys().next().value as string);
   logos.set(key, bytes);
   return bytes;
+}
+
+/** `work`, or a rejection once it has taken `ms` (the work itself goes on, unawaited). */
+function withinDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the attempt did not settle within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
 /** A failure as the operator reads it: the error's kind and message, never a stack. */
@@ -163,6 +180,7 @@ async function deadLetter(env: Bindings, ref: RenderRef): Promise<void> {
  */
 export function renderConsumer(
   rendererOf: (env: Bindings) => StatementRenderer = (env) => env.STATEMENT_RENDERER,
+  deadlineMs = RENDER_ATTEMPT_DEADLINE_MS,
 ) {
   return async (batch: MessageBatch<RenderRef>, env: Bindings): Promise<void> => {
     const r: Rendering = {
@@ -174,7 +192,7 @@ export function renderConsumer(
     await Promise.all(
       batch.messages.map(async (message) => {
         try {
-          const verdict = await renderOne(r, message.body);
+          const verdict = await withinDeadline(renderOne(r, message.body), deadlineMs);
           if (verdict.ack) message.ack();
           else message.retry({ delaySeconds: verdict.delaySeconds });
         } catch (err) {
