@@ -4,11 +4,11 @@
 // consumer settings). Prints how long the import took, how long until every statement had its
 // document, from the start of the import, and the queue's batches (how many, the longest).
 //   npm run bench:render-queue [-- --statements 5000]
-// wrangler dev serves a copy of the working tree: it reloads the Worker whenever a file it watches
-// changes, and a reload empties Miniflare's queues, whose messages live in memory; a run once
-// stopped rendering that way, its renders left pending with nothing to send them (bench/README.md,
-// "Through the queue"). An edit made while the bench runs no longer reaches it, and a reload is
-// reported by name all the same.
+// wrangler dev serves a copy of the working tree, its node_modules hard links: it reloads the
+// Worker whenever a file it watches changes, and a reload empties Miniflare's queues, whose
+// messages live in memory; a run once stopped rendering that way, its renders left pending with
+// nothing to send them (bench/README.md, "Through the queue"). An edit made while the bench runs
+// no longer reaches it, and a reload is reported by name all the same.
 import { setTimeout as sleep } from "node:timers/promises";
 import { stripVTControlCharacters } from "node:util";
 import { startLocalService } from "../test/support/node/local-service.ts";
@@ -59,7 +59,7 @@ const watch = (raw: string) => {
   if (line.includes('"statement_render"')) queue.renderLines.push(line);
 };
 
-const copy = scratchCopy();
+const copy = scratchCopy({ modules: "hardlinks" });
 // The five-minute cron stays unfired: its sweep re-sends renders pending for five minutes, which
 // on a busy machine are the tail of this very backlog, still queued (a deployed queue drains it
 // far sooner); a lost message is reported below instead.

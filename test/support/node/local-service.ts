@@ -13,7 +13,6 @@ import { migrateAll } from "../../../scripts/migrate.ts";
 import { shellEnv } from "./npm-start.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..", "..");
-const WRANGLER = path.join(ROOT, "node_modules", "wrangler", "bin", "wrangler.js");
 const STARTUP_MS = 120_000;
 
 export interface LocalService {
@@ -125,7 +124,10 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
   const secrets = exampleVars();
   const port = await freePort();
   // The API Worker (the first config is the one served) and the renderer Worker it binds.
-  const args = [WRANGLER, "dev", "-c", "wrangler.toml", "-c", "renderer/wrangler.toml"];
+  // The checkout's own wrangler: one run from another tree would bundle its own templates from
+  // there, and watch that tree's package.json.
+  const wrangler = path.join(root, "node_modules", "wrangler", "bin", "wrangler.js");
+  const args = [wrangler, "dev", "-c", "wrangler.toml", "-c", "renderer/wrangler.toml"];
   args.push("--port", String(port), "--ip", "127.0.0.1");
   args.push("--persist-to", state, "--show-interactive-dev-session=false");
   // .dev.vars may hold a developer's own values; a test run uses the committed example's.
