@@ -14,6 +14,7 @@ import {
   operatorFetch,
   startLocalService,
 } from "../support/node/local-service.ts";
+import { PROCESS_TEST_MS } from "../support/node/timeouts.ts";
 
 const STATEMENTS = 100;
 /** The sweep re-sends renders overdue by five minutes (src/jobs/maintenance.ts, SWEEP_GRACE_MS). */
@@ -54,7 +55,9 @@ describe("a render whose queue message was lost in a local run", () => {
     rmSync(state, { recursive: true, force: true });
   });
 
-  it("is sent again by the five-minute sweep, and rendered", { timeout: 600_000 }, async () => {
+  it("is sent again by the five-minute sweep, and rendered", {
+    timeout: 2 * PROCESS_TEST_MS,
+  }, async () => {
     // The local cron stays off: the sweep is fired below, as the cron would fire it later.
     service = await startLocalService({ state, cron: false });
     const imported = await operatorFetch(service, "/import", {

@@ -151,7 +151,7 @@ beforeAll(async () => {
   run(path.join(BIN, "biome"), ["check", "--write", "--vcs-enabled=false", "src/dashboard"]);
 
   [service] = await Promise.all([startLocalService({ root: copy }), startReceiver()]);
-}, 180_000);
+});
 
 afterAll(async () => {
   await service?.stop();

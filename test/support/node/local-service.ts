@@ -11,9 +11,9 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { startLocalCron } from "../../../scripts/local-cron.ts";
 import { migrateAll } from "../../../scripts/migrate.ts";
 import { shellEnv } from "./npm-start.ts";
+import { STARTUP_MS } from "./timeouts.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..", "..");
-const STARTUP_MS = 120_000;
 
 export interface LocalService {
   /** `http://localhost:<port>`, no trailing slash. */

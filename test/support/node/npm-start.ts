@@ -7,9 +7,10 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:
 import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { STARTUP_MS } from "./timeouts.ts";
 
 export const ROOT = path.resolve(import.meta.dirname, "..", "..", "..");
-export const STARTUP_MS = 150_000;
+export { STARTUP_MS } from "./timeouts.ts";
 
 /** The environment a developer's shell has: none of vitest's variables. */
 export function shellEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
