@@ -1,15 +1,17 @@
-// `npm run bench:largest-import [-- --runs 10 --cap 128 --monthly 0 --fresh]`: the largest body
-// the import accepts (20 MiB, 5,000 items in every section), `--runs` times in one workerd whose
-// V8 heaps are capped at `--cap` MB, as a Worker isolate is capped. `--monthly N` first sends N of
-// the bench's monthly imports (5,000 statements each), as `npm run bench` does before its largest
-// body. The memory in use (V8 heap plus ArrayBuffers) of the import Worker's isolate and of
-// Miniflare's two D1 isolates is sampled through the inspector throughout. Prints each run's
-// peaks and answer; a run that kills the runtime ("other side closed") is reported with the last
-// memory seen before it, and the next run gets a fresh workerd. `--fresh`: a fresh one every run.
+// `npm run bench:largest-import [-- --runs 10 --cap 128 --monthly 0 --floor --fresh]`: the
+// largest body the import accepts (20 MiB, 5,000 items in every section), `--runs` times in one
+// workerd whose V8 heaps are capped at `--cap` MB, as a Worker isolate is capped. `--monthly N`
+// first sends N of the bench's monthly imports (5,000 statements each), as `npm run bench` does
+// before its largest body, and `--floor` sends each to the floor Worker too, on its own database
+// in the same runtime. The memory in use (V8 heap plus ArrayBuffers) of the import Worker's
+// isolate and of Miniflare's two D1 isolates is sampled through the inspector throughout. Prints
+// each run's peaks and answer; a run that kills the runtime ("other side closed") is reported with
+// the last memory seen before it, and the next run gets a fresh workerd. `--fresh`: a fresh one
+// every run.
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import { buildWorker } from "./build.ts";
-import { migrateService } from "./data.ts";
+import { applyMigrations, migrateService } from "./data.ts";
 import { mb } from "./format.ts";
 import { MAX_IMPORT_BYTES, postImport } from "./import.ts";
 import { largestBody, monthlyBody, seedImportTenants } from "./import-data.ts";
@@ -25,7 +27,10 @@ const RUNS = option("--runs", 10);
 const CAP_MB = option("--cap", 128);
 const MONTHLY = option("--monthly", 0);
 const FRESH = process.argv.includes("--fresh");
+/** The floor Worker beside the import Worker, sent each monthly body too, as the bench does. */
+const WITH_FLOOR = process.argv.includes("--floor");
 const SERVICE = "importer";
+const FLOOR = "import-floor";
 const ISOLATES = [workerIsolate(SERVICE), ...D1_ISOLATES];
 
 interface Memory {
@@ -78,9 +83,11 @@ async function sampled<T>(port: number, work: () => Promise<T>) {
   }
 }
 
-const stateDir = path.join(DATA_DIR, "largest-import-state");
-const api = await buildWorker(path.join(DATA_DIR, "build", "api"));
-const floor = await buildWorker(path.join(DATA_DIR, "build", "floor"), {
+// Its own folder: two of these runs side by side must not share (or remove) each other's state.
+const stateDir = path.join(DATA_DIR, `largest-import-state-${process.pid}`);
+const buildDir = path.join(DATA_DIR, `largest-import-build-${process.pid}`);
+const api = await buildWorker(path.join(buildDir, "api"));
+const floor = await buildWorker(path.join(buildDir, "floor"), {
   script: "bench/floor-worker.ts",
   name: "bench-floor",
 });
@@ -94,15 +101,32 @@ async function start(inspectorPort: number): Promise<BenchServer> {
     watchPrefix: "bench-largest-",
     inspectorPort,
     v8Flags: [`--max-old-space-size=${CAP_MB}`],
-    workers: [{ name: SERVICE, script: "api", database: "bench-largest" }],
+    workers: [
+      { name: SERVICE, script: "api", database: "bench-largest" },
+      ...(WITH_FLOOR
+        ? [{ name: FLOOR, script: "floor" as const, database: "bench-largest-floor" }]
+        : []),
+    ],
   });
   await migrateService(server, SERVICE);
+  if (WITH_FLOOR) await applyMigrations(await server.database(FLOOR));
   if (MONTHLY > 0) {
     await seedImportTenants(await server.database(SERVICE));
+    if (WITH_FLOOR) await seedImportTenants(await server.database(FLOOR));
     for (let month = 0; month < MONTHLY; month++) {
-      const res = await postImport(server, SERVICE, monthlyBody(month), `bench-largest-m${month}`);
+      const body = monthlyBody(month);
+      const res = await postImport(server, SERVICE, body, `bench-largest-m${month}`);
       if (res.status !== 200) throw new Error(`monthly import ${month}: ${await res.text()}`);
       await res.arrayBuffer();
+      if (WITH_FLOOR) {
+        const floorRes = await fetch(new URL("/import", server.url(FLOOR)), {
+          method: "POST",
+          body,
+          signal: AbortSignal.timeout(120_000),
+        });
+        if (floorRes.status !== 200) throw new Error(`floor import ${month}: ${floorRes.status}`);
+        await floorRes.arrayBuffer();
+      }
       if ((month + 1) % 20 === 0) console.log(`  ${month + 1} monthly imports`);
     }
   }
@@ -141,6 +165,7 @@ try {
 } finally {
   await server.dispose().catch(() => {});
   await rm(stateDir, { recursive: true, force: true });
+  await rm(buildDir, { recursive: true, force: true });
 }
 const passed = runs.filter((r) => r.answer === 200).length;
 console.log(
