@@ -1,11 +1,12 @@
-// `npm run soak`: mixed valid and hostile traffic against a throwaway local run for ten minutes,
-// sampling the memory of the workerd runtime and the V8 heap of the Worker's own isolate. Reports
-// requests, status counts, p50/p99 latency and memory at start, peak and end; fails on any 5xx, or
-// on a Worker heap (what the service's code holds) that keeps rising. The runtime's and wrangler's
-// dev proxy's memory are reported with their growth per 1,000 requests: both grow with every
-// request whatever the Worker does, a bare Worker included (bench/local-bindings-memory.ts), which
-// is the local tooling's, not this service's (bench/README.md, "The soak").
-//   SOAK_SECONDS (600), SOAK_CONCURRENCY (8), SOAK_SAMPLE_SECONDS (5) tune it; SOAK_INSPECTOR=0
+// `npm run soak`: mixed valid and hostile traffic against a throwaway local run for twenty
+// minutes, sampling the memory of the workerd runtime and the V8 heap of the Worker's own isolate.
+// Reports requests, status counts, p50/p99 latency and memory at start, peak and end; fails on any
+// 5xx, or on memory (the runtime's or the Worker's heap) that keeps rising. Twenty minutes, because
+// the local runtime keeps memory for every request and every call of its local bindings, a bare
+// Worker's too (bench/local-bindings-memory.ts), for about its first ten minutes and then holds
+// (bench/README.md, "The soak"): a shorter soak sees only that climb. wrangler's dev proxy is
+// reported apart, with the growth per 1,000 requests of both.
+//   SOAK_SECONDS (1200), SOAK_CONCURRENCY (8), SOAK_SAMPLE_SECONDS (5) tune it; SOAK_INSPECTOR=0
 //   leaves the Worker's inspector closed (its heap is then not sampled).
 import { readdirSync, readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -16,12 +17,14 @@ import { median, percentile } from "../bench/load.ts";
 import { freePort, startLocalService } from "../test/support/node/local-service.ts";
 import { scratchCopy } from "../test/support/node/npm-start.ts";
 
-const SECONDS = Number(process.env.SOAK_SECONDS ?? 600);
+const SECONDS = Number(process.env.SOAK_SECONDS ?? 1200);
 const CONCURRENCY = Number(process.env.SOAK_CONCURRENCY ?? 8);
 const SAMPLE_MS = Number(process.env.SOAK_SAMPLE_SECONDS ?? 5) * 1000;
 /** 0 leaves the Worker's inspector closed (its heap is then not sampled). */
 const INSPECT = process.env.SOAK_INSPECTOR !== "0";
-/** The Worker's own V8 heap keeps rising when it ends this far above the first half's peak. */
+/** Memory that ends this far above the first half's peak keeps rising. */
+const GROWTH_LIMIT_BYTES = 24 * 1024 * 1024;
+/** The same rule for the Worker's own V8 heap. */
 const HEAP_GROWTH_LIMIT_BYTES = 8 * 1024 * 1024;
 const KEYS = 8;
 const STATEMENTS = 60;
@@ -426,12 +429,9 @@ async function main(): Promise<void> {
       console.error(`✖ ${serverErrors.length} server errors, first ones:`);
       for (const line of serverErrors.slice(0, 10)) console.error(`  ${line}`);
     }
-    if (growth > 0) {
-      console.log(
-        `ℹ the local runtime kept rising (${mb(growth)} above the first half's peak): the ` +
-          "local bindings' and workerd's own memory per request, a bare Worker's too " +
-          '(bench/README.md, "The soak")',
-      );
+    if (growth > GROWTH_LIMIT_BYTES) {
+      failed = true;
+      console.error(`✖ runtime memory kept rising: ${mb(growth)} above the first half's peak`);
     }
     if (heapGrowth > HEAP_GROWTH_LIMIT_BYTES) {
       failed = true;
@@ -439,7 +439,7 @@ async function main(): Promise<void> {
         `✖ the Worker's heap kept rising: ${mb(heapGrowth)} above the first half's peak`,
       );
     }
-    if (!failed) console.log("✔ no 5xx, and the Worker's heap steady");
+    if (!failed) console.log("✔ no 5xx, runtime memory and the Worker's heap steady");
   } finally {
     await service.stop();
     copy.remove();
