@@ -59,6 +59,8 @@ export default defineConfig(async () => {
                   // Render retries in seconds, not a day, so failure tests finish quickly.
                   RENDER_RETRY_BASE_SECONDS: "1",
                   RENDER_RETRY_WINDOW_SECONDS: "3",
+                  // Work of a partner being moved waits a second, not half a minute.
+                  MOVE_DEFER_SECONDS: "1",
                   // The fuzzer's seed and size: FUZZ_SEED=<seed> replays a run.
                   FUZZ_SEED: process.env.FUZZ_SEED ?? "",
                   FUZZ_RUNS: process.env.FUZZ_RUNS ?? "",

@@ -2,6 +2,7 @@
 // line reports them): what the five-minute cron runs.
 import { maintenance } from "./app/maintenance";
 import { credentialsPurged } from "./dashboard/session";
+import { deadLettersPurged } from "./dead-letters";
 import { rendersResent } from "./documents";
 import { requestLogsPurged } from "./request-logs";
 import {
@@ -19,6 +20,7 @@ export const MAINTENANCE_STEPS = [
   credentialsPurged,
   endpointSecretsSealed,
   requestLogsPurged,
+  deadLettersPurged,
 ];
 
 /** The `scheduled()` handler. */

@@ -406,8 +406,8 @@ describe("the queue's consumer", () => {
     const batch = delivery(["not json", JSON.stringify([{ log_id: 1 }, good]), "{}"]);
     await consumeRequestLogs(batch, env);
     const result = await getQueueResult(batch, createExecutionContext());
-    expect(result.ackAll).toBe(true);
-    expect(result.retryBatch.retry).toBe(false);
+    expect([...result.explicitAcks].sort()).toEqual(["m0", "m1", "m2"]);
+    expect(result.retryMessages).toEqual([]);
     expect((await storedRequests(good.request_id)).length).toBe(1);
     expect(await dayCount(partnerId)).toBe(1);
   });
@@ -442,8 +442,8 @@ describe("the queue's consumer", () => {
     const batch = delivery([JSON.stringify([good, stranded])]);
     await consumeRequestLogs(batch, env);
     const result = await getQueueResult(batch, createExecutionContext());
-    expect(result.ackAll).toBe(false);
-    expect(result.retryBatch.retry).toBe(true);
+    expect(result.explicitAcks).toEqual([]);
+    expect(result.retryMessages.map((m) => m.msgId)).toEqual(["m0"]);
     expect((await storedRequests(good.request_id)).length).toBe(1);
     expect(await storedRequests(stranded.request_id)).toEqual([]);
   });
