@@ -74,6 +74,7 @@ export default defineConfig(async () => {
                   AUTH_FAILURE_RATE_LIMITER: unlimited("1002"),
                   PDF_LINK_RATE_LIMITER: unlimited("1003"),
                   OPERATOR_RATE_LIMITER: unlimited("1004"),
+                  SIMULATION_RATE_LIMITER: unlimited("1006"),
                   TIGHT_RATE_LIMITER: { namespace_id: "1009", simple: { limit: 3, period: 60 } },
                 },
                 // The statement renderer Worker, built as a deploy builds it: wrangler.toml's

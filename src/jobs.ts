@@ -5,6 +5,7 @@ import { credentialsPurged } from "./dashboard/session";
 import { deadLettersPurged } from "./dead-letters";
 import { rendersResent } from "./documents";
 import { requestLogsPurged } from "./request-logs";
+import { sandboxExpired } from "./simulations";
 import {
   deliveriesResent,
   endpointSecretsSealed,
@@ -21,6 +22,7 @@ export const MAINTENANCE_STEPS = [
   endpointSecretsSealed,
   requestLogsPurged,
   deadLettersPurged,
+  sandboxExpired,
 ];
 
 /** The `scheduled()` handler. */

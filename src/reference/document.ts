@@ -10,6 +10,7 @@ import {
 } from "../domain/idempotency";
 import type { Json, VersionBundle } from "../versioning";
 import { webhooksOf } from "../webhooks";
+import { limitsSection } from "./limits";
 import { openApiPath, operationIdOf, pathParameters, TAGS, tagOf } from "./operations";
 import {
   errorResponses,
@@ -143,6 +144,7 @@ function describeVersion(
     for (const change of entry.changes) lines.push(`- **${change.name}**: ${change.description}`);
   }
   lines.push("", "The full changelog is at [/docs/changelog](/docs/changelog).");
+  lines.push("", ...limitsSection(environment));
   return lines.join("\n");
 }
 

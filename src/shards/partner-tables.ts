@@ -22,6 +22,7 @@ import { deadLetters } from "../dead-letters/schema";
 import { statementRenders } from "../documents/schema";
 import { requestLogDays, requestLogs } from "../request-logs/schema";
 import { savedVersionChanges } from "../saved-versions/schema";
+import { sandboxUsage } from "../simulations/schema";
 import { statements } from "../statements/schema";
 import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../webhooks/schema";
 import { moveFences } from "./schema";
@@ -104,6 +105,7 @@ export const PARTNER_TABLES: readonly PartnerTable[] = [
   entry(idempotencyKeys, own()),
   entry(requestLogs, own()),
   entry(requestLogDays, own()),
+  entry(sandboxUsage, own()),
 ];
 
 /**
