@@ -234,7 +234,9 @@ function RequestDetail({ record }: { record: RequestLogRecord }) {
         <Field name="Latency">{`${record.latency_ms} ms`}</Field>
         <Field name="D1 round trips">{String(record.d1_round_trips)}</Field>
         <Field name="D1 rows read">{String(record.d1_rows_read)}</Field>
-        <Field name="Idempotency-Key">{code(record.idempotency_key)}</Field>
+        <Field name="Idempotency-Key (SHA-256, first 16 hex digits)">
+          {code(record.idempotency_key)}
+        </Field>
         <Field name="Replayed">
           {record.idempotency_key === null ? null : record.idempotent_replayed ? "Yes" : "No"}
         </Field>
