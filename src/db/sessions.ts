@@ -202,6 +202,26 @@ export async function endSessions(
 const frozenUsers = sql`(SELECT user_id FROM users WHERE partner_id IN ${frozenPartners})`;
 
 /**
+ * Ends a session because its browser signed in elsewhere (to another partner, or on another
+ * shard): deleted, with a sign-out row in its own partner's audit log.
+ */
+export async function endSessionSignedInElsewhere(
+  db: Database,
+  input: { user: User; sessionHash: string; actor: Actor; now: Date },
+): Promise<void> {
+  await atomically(db, [
+    auditInsert(
+      input.user.partnerId,
+      input.actor,
+      { action: "user.signed_out", details: { reason: "signed_in_elsewhere" } },
+      input.now,
+      { guard: sql`EXISTS (SELECT 1 FROM ${sessions} WHERE session_hash = ${input.sessionHash})` },
+    ),
+    db.delete(sessions).where(eq(sessions.sessionHash, input.sessionHash)),
+  ]);
+}
+
+/**
  * Deletes up to `limit` sessions past their absolute end or idle since `idleCutoff`, and up to
  * `limit` sign-in links past their expiry, in one batch (a partner frozen by a move keeps its own
  * until the move is over). Answers how many rows went.
