@@ -84,20 +84,27 @@ type Destination = { kind: "write"; shard: string } | { kind: "defer" };
 
 /**
  * Where each record goes: the shard it names, or the one its partner has moved to since; later,
- * for a partner being moved (one read of each named shard).
+ * for a partner being moved (one read of each named shard). A named shard that cannot be read is
+ * answered in `unreachable`: its records stay destined to it, and fail with it.
  */
 async function destinations(
   shards: Shards,
   records: readonly RequestLogRecord[],
+  unreachable: Map<string, unknown>,
 ): Promise<Map<RequestLogRecord, Destination>> {
   const destination = new Map<RequestLogRecord, Destination>();
   await Promise.all(
     [...groupBy(records, shardNamed)].map(async ([shard, group]) => {
-      const states = await partnerStates(
-        shards,
-        shard,
-        group.map((r) => r.partner_id),
-      );
+      let states: Awaited<ReturnType<typeof partnerStates>> = new Map();
+      try {
+        states = await partnerStates(
+          shards,
+          shard,
+          group.map((r) => r.partner_id),
+        );
+      } catch (err) {
+        unreachable.set(shard, err);
+      }
       for (const record of group) {
         const state = states.get(record.partner_id);
         destination.set(
@@ -182,16 +189,10 @@ export async function consumeRequestLogs(
   if (dropped > 0) console.error(JSON.stringify({ request_log: "malformed records", dropped }));
   const shards = openShards(env, newQueryStats());
   const records = held.flatMap((h) => h.records);
-  let destination: Map<RequestLogRecord, Destination>;
-  try {
-    destination = await destinations(shards, records);
-  } catch (err) {
-    return retryAll(batch, err);
-  }
-
   // Everyone's records at once, one batch per shard; a shard that fails is remembered.
-  const deferred = new Set<RequestLogRecord>();
   const failedShards = new Map<string, unknown>();
+  const destination = await destinations(shards, records, failedShards);
+  const deferred = new Set<RequestLogRecord>();
   const byShard = groupBy(
     records.filter((r) => {
       const to = destination.get(r);
@@ -202,6 +203,7 @@ export async function consumeRequestLogs(
   );
   await Promise.all(
     [...byShard].map(async ([shard, own]) => {
+      if (failedShards.has(shard)) return;
       const db = shards.open(shard);
       try {
         if (!db) throw new Error(`no shard ${shard}`);
@@ -246,17 +248,4 @@ export async function consumeRequestLogs(
     );
     for (const h of retried) h.message.retry({ delaySeconds: RETRY_DELAY_SECONDS });
   }
-}
-
-/** Retries the whole delivery (its partners could not even be looked up). */
-function retryAll(batch: MessageBatch<unknown>, err: unknown): void {
-  console.error(
-    JSON.stringify({
-      request_log: "write failed",
-      messages: batch.messages.length,
-      attempt: Math.max(...batch.messages.map((m) => m.attempts)),
-      error: String(err),
-    }),
-  );
-  batch.retryAll({ delaySeconds: RETRY_DELAY_SECONDS });
 }

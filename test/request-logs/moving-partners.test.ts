@@ -10,7 +10,7 @@ import { consumeRequestLogs } from "../../src/request-logs/consumer";
 import { expectJson, operator } from "../support/api";
 import { seedAccount, uniqueId } from "../support/fixtures";
 import { delivery, logRecord, storedRequests } from "../support/request-logs";
-import { SHARDS, shardDatabase } from "../support/shards";
+import { SHARDS, shardDatabase, unreachableD1 } from "../support/shards";
 
 /** A request-log queue that keeps what is sent to it, with each message's delay. */
 function capturingQueue() {
@@ -128,5 +128,18 @@ describe("the request-log consumer while a partner moves", () => {
     expect(result.explicitAcks).toEqual(["m0"]);
     expect(result.retryMessages.map((m) => m.msgId)).toEqual(["m1"]);
     expect((await storedRequests(good.request_id)).length).toBe(1);
+  });
+
+  it("writes the other shards' records while one shard cannot even be read", async () => {
+    const [up, down] = SHARDS as [string, string];
+    const good = logRecord(uniqueId("partner"), new Date(), { shard: up });
+    const stranded = logRecord(uniqueId("partner"), new Date(), { shard: down });
+    const batch = delivery([JSON.stringify([good]), JSON.stringify([stranded])]);
+    await consumeRequestLogs(batch, { ...env, [`DB_${down}`]: unreachableD1() });
+    const result = await getQueueResult(batch, createExecutionContext());
+    expect(result.explicitAcks).toEqual(["m0"]);
+    expect(result.retryMessages.map((m) => m.msgId)).toEqual(["m1"]);
+    expect((await storedRequests(good.request_id)).length).toBe(1);
+    expect(await storedRequests(stranded.request_id)).toEqual([]);
   });
 });
