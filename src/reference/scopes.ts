@@ -16,15 +16,18 @@ interface ScopeRule {
 export const SCOPE_RULES: Record<string, ScopeRule> = {
   Statements: {
     source: "specification",
-    why: "The specification's scope table: statement reads.",
+    why: "Named by the specification's scope table: statement reads.",
   },
   Accounts: {
     source: "specification",
-    why: "The specification's scope table: account and rewards-category reads.",
+    why: "Named by the specification's scope table: account and rewards-category reads.",
   },
-  Orders: { source: "specification", why: "The specification's scope table." },
-  "Transaction intents": { source: "specification", why: "The specification's scope table." },
-  "Payment methods": { source: "specification", why: "The specification's scope table." },
+  Orders: { source: "specification", why: "Named by the specification's scope table." },
+  "Transaction intents": {
+    source: "specification",
+    why: "Named by the specification's scope table.",
+  },
+  "Payment methods": { source: "specification", why: "Named by the specification's scope table." },
   Customers: {
     source: "specification",
     why:
