@@ -60,6 +60,8 @@ export default defineConfig(async () => {
                   // Render retries in seconds, not a day, so failure tests finish quickly.
                   RENDER_RETRY_BASE_SECONDS: "1",
                   RENDER_RETRY_WINDOW_SECONDS: "3",
+                  // Work of a partner being moved waits a second, not half a minute.
+                  MOVE_DEFER_SECONDS: "1",
                   // The fuzzer's seed and size: FUZZ_SEED=<seed> replays a run.
                   FUZZ_SEED: process.env.FUZZ_SEED ?? "",
                   FUZZ_RUNS: process.env.FUZZ_RUNS ?? "",
@@ -73,6 +75,7 @@ export default defineConfig(async () => {
                   AUTH_FAILURE_RATE_LIMITER: unlimited("1002"),
                   PDF_LINK_RATE_LIMITER: unlimited("1003"),
                   OPERATOR_RATE_LIMITER: unlimited("1004"),
+                  SIMULATION_RATE_LIMITER: unlimited("1006"),
                   TIGHT_RATE_LIMITER: { namespace_id: "1009", simple: { limit: 3, period: 60 } },
                 },
                 // The statement renderer Worker, built as a deploy builds it: wrangler.toml's

@@ -1,5 +1,7 @@
-// The queue consumers, one per queue: request logs, statement renders and webhook deliveries.
+// The queue consumers, one per queue: request logs, statement renders, webhook deliveries, and
+// the dead letters of all three.
 import type { AppEnv } from "./app/context";
+import { consumeDeadLetters, deadLetterQueueOf } from "./dead-letters";
 import type { RenderRef } from "./documents";
 import { RENDER_QUEUE, renderConsumer } from "./documents";
 import { consumeRequestLogs, isRequestLogQueue } from "./request-logs";
@@ -11,10 +13,13 @@ import { webhookConsumer } from "./webhooks";
 export function queueConsumers(bundle: VersionBundle) {
   const deliverWebhooks = webhookConsumer(bundle);
   const render = renderConsumer();
-  return (batch: MessageBatch<unknown>, env: AppEnv["Bindings"]) =>
-    isRequestLogQueue(batch.queue)
+  return (batch: MessageBatch<unknown>, env: AppEnv["Bindings"]) => {
+    const deadLetters = deadLetterQueueOf(batch.queue);
+    if (deadLetters) return consumeDeadLetters(deadLetters, batch, env);
+    return isRequestLogQueue(batch.queue)
       ? consumeRequestLogs(batch, env)
       : batch.queue === RENDER_QUEUE
         ? render(batch as MessageBatch<RenderRef>, env)
         : deliverWebhooks(batch as MessageBatch<DeliveryRef>, env);
+  };
 }

@@ -2,8 +2,10 @@
 // line reports them): what the five-minute cron runs.
 import { maintenance } from "./app/maintenance";
 import { credentialsPurged } from "./dashboard/session";
+import { deadLettersPurged } from "./dead-letters";
 import { rendersResent } from "./documents";
 import { requestLogsPurged } from "./request-logs";
+import { sandboxExpired } from "./simulations";
 import {
   deliveriesResent,
   endpointSecretsSealed,
@@ -19,6 +21,8 @@ export const MAINTENANCE_STEPS = [
   credentialsPurged,
   endpointSecretsSealed,
   requestLogsPurged,
+  deadLettersPurged,
+  sandboxExpired,
 ];
 
 /** The `scheduled()` handler. */

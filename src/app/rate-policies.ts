@@ -3,6 +3,7 @@
 export type LimiterBinding =
   | "PARTNER_KEY_RATE_LIMITER"
   | "PARTNER_RATE_LIMITER"
+  | "SIMULATION_RATE_LIMITER"
   | "AUTH_FAILURE_RATE_LIMITER"
   | "PDF_LINK_RATE_LIMITER"
   | "OPERATOR_RATE_LIMITER";
@@ -24,6 +25,12 @@ export interface RatePolicy {
 export const RATE_LIMITS = {
   partnerKey: { binding: "PARTNER_KEY_RATE_LIMITER", name: "api-key", limit: 1000, period: 10 },
   partner: { binding: "PARTNER_RATE_LIMITER", name: "partner", limit: 5000, period: 10 },
+  simulation: {
+    binding: "SIMULATION_RATE_LIMITER",
+    name: "sandbox-simulations",
+    limit: 60,
+    period: 60,
+  },
   authFailure: {
     binding: "AUTH_FAILURE_RATE_LIMITER",
     name: "failed-authentication",

@@ -32,6 +32,7 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   "user.signed_out": "Signed out",
   "user.signed_out_everywhere": "Signed out everywhere",
   "customer_data.viewed": "Viewed customer data",
+  "sandbox.reset": "Reset sandbox data",
 };
 
 const ACTOR_LABELS = { user: "User", key: "API key", operator: "Operator" } as const;

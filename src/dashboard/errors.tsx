@@ -10,6 +10,7 @@ const TITLES: Record<number, string> = {
   409: "Changed meanwhile",
   413: "Too large",
   415: "Unsupported form",
+  429: "Too many requests",
   500: "Something went wrong",
   503: "Temporarily unavailable",
 };

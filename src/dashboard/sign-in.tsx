@@ -6,7 +6,13 @@ import type { AppEnv } from "../app/context";
 import { partnerMoving } from "../app/errors";
 import { usePartnerDatabase } from "../app/partner-database";
 import { membershipsOf } from "../db/directory";
-import { endSessions, redeemSignInToken, userOfSignInToken } from "../db/sessions";
+import {
+  endSessionSignedInElsewhere,
+  endSessions,
+  findSession,
+  redeemSignInToken,
+  userOfSignInToken,
+} from "../db/sessions";
 import { followForwards } from "../db/shards";
 import { hashSecretToken, isSecretToken, shardOfSecretToken } from "../domain/secret-token";
 import { normalizeEmail } from "../domain/user";
@@ -42,6 +48,36 @@ async function linkUser(c: Context<AppEnv>, token: string) {
   if (!found) return null;
   usePartnerDatabase(c, found.db, found.shard);
   return found.value;
+}
+
+/**
+ * The browser's previous session ends with this sign-in, wherever it lives. A session of the same
+ * partner on the link's shard is replaced in the sign-in's own batch (its hash is answered); one
+ * of another partner, or on another shard, is ended first, with a sign-out row in its partner's
+ * audit log (while that partner is being moved, its writes wait: 503, the link unspent).
+ */
+async function endPreviousSession(
+  c: Context<AppEnv>,
+  partnerId: string,
+  shard: string,
+): Promise<string | null> {
+  const previous = await sessionOf(c);
+  if (!previous) return null;
+  const now = c.get("now")();
+  const found = await followForwards(c.get("shards"), previous.shard, (db) =>
+    findSession(db, previous.hash, now, sessionLimits(now).idleCutoff),
+  );
+  if (!found) return null;
+  const { user } = found.value;
+  if (found.shard === shard && user.partnerId === partnerId) return previous.hash;
+  if (found.value.moving) throw partnerMoving();
+  await endSessionSignedInElsewhere(found.db, {
+    user,
+    sessionHash: previous.hash,
+    actor: userActor(c, user),
+    now,
+  });
+  return null;
 }
 
 function SignInForm(props: { error?: string; email?: string }) {
@@ -161,13 +197,12 @@ export const signInPage: DashboardPage = {
       const shard = c.get("shard");
       const session = await newSessionId(shard);
       const limits = sessionLimits(now);
-      // The browser's previous session ends with this sign-in (when it is on the same shard).
-      const previous = await sessionOf(c);
+      const replaces = await endPreviousSession(c, user.partnerId, shard);
       const redeemed = await redeemSignInToken(c.get("db"), {
         user,
         tokenHash: await hashSecretToken(token),
         sessionHash: session.hash,
-        replacesSessionHash: previous?.shard === shard ? previous.hash : null,
+        replacesSessionHash: replaces,
         sessionExpiresAt: limits.expiresAt,
         idleCutoff: limits.idleCutoff,
         actor: userActor(c, user),

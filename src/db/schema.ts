@@ -6,6 +6,7 @@
 // truth: `npm run db:generate` writes migrations/ from them (drizzle.config.ts reads every
 // src/*/schema.ts). What must be found without knowing the shard lives in the directory
 // (src/db/directory-schema.ts).
+import { sql } from "drizzle-orm";
 import {
   index,
   integer,
@@ -129,7 +130,11 @@ export const customers = sqliteTable(
     authorizedUsers: text("authorized_users"),
     createdAt: text("created_at").notNull(),
   },
-  (t) => [index("customers_scope_idx").on(t.partnerId, t.environment, t.merchantKey, t.customerId)],
+  (t) => [
+    index("customers_scope_idx").on(t.partnerId, t.environment, t.merchantKey, t.customerId),
+    // Sandbox customers by age: what the sandbox's expiry deletes (src/simulations/).
+    index("customers_sandbox_created_idx").on(t.createdAt).where(sql`environment = 'sandbox'`),
+  ],
 );
 
 /** Dashboard users: invitation-only members of one partner. Addresses are stored lowercased. */

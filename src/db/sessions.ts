@@ -8,6 +8,7 @@ import type { User } from "../domain/user";
 import { auditInsert } from "./audit";
 import { atomically } from "./batch";
 import type { Database } from "./client";
+import { frozenPartners } from "./move-fences";
 import { partners, sessions, signInTokens, users } from "./schema";
 import { type Hop, here, movedTo } from "./shards";
 
@@ -197,9 +198,33 @@ export async function endSessions(
   ]);
 }
 
+/** The users of partners a move has frozen on this shard: their credentials wait for it. */
+const frozenUsers = sql`(SELECT user_id FROM users WHERE partner_id IN ${frozenPartners})`;
+
+/**
+ * Ends a session because its browser signed in elsewhere (to another partner, or on another
+ * shard): deleted, with a sign-out row in its own partner's audit log.
+ */
+export async function endSessionSignedInElsewhere(
+  db: Database,
+  input: { user: User; sessionHash: string; actor: Actor; now: Date },
+): Promise<void> {
+  await atomically(db, [
+    auditInsert(
+      input.user.partnerId,
+      input.actor,
+      { action: "user.signed_out", details: { reason: "signed_in_elsewhere" } },
+      input.now,
+      { guard: sql`EXISTS (SELECT 1 FROM ${sessions} WHERE session_hash = ${input.sessionHash})` },
+    ),
+    db.delete(sessions).where(eq(sessions.sessionHash, input.sessionHash)),
+  ]);
+}
+
 /**
  * Deletes up to `limit` sessions past their absolute end or idle since `idleCutoff`, and up to
- * `limit` sign-in links past their expiry, in one batch. Answers how many rows went.
+ * `limit` sign-in links past their expiry, in one batch (a partner frozen by a move keeps its own
+ * until the move is over). Answers how many rows went.
  */
 export async function purgeExpiredCredentials(
   db: Database,
@@ -211,13 +236,16 @@ export async function purgeExpiredCredentials(
     db
       .delete(sessions)
       .where(
-        sql`${sessions.sessionHash} IN (SELECT session_hash FROM sessions WHERE expires_at <= ${now} OR last_seen_at <= ${idleCutoff} LIMIT ${limit})`,
+        sql`${sessions.sessionHash} IN (SELECT session_hash FROM sessions
+          WHERE (expires_at <= ${now} OR last_seen_at <= ${idleCutoff})
+            AND user_id NOT IN ${frozenUsers} LIMIT ${limit})`,
       )
       .returning({ id: sessions.sessionHash }),
     db
       .delete(signInTokens)
       .where(
-        sql`${signInTokens.tokenHash} IN (SELECT token_hash FROM sign_in_tokens WHERE expires_at <= ${now} LIMIT ${limit})`,
+        sql`${signInTokens.tokenHash} IN (SELECT token_hash FROM sign_in_tokens
+          WHERE expires_at <= ${now} AND user_id NOT IN ${frozenUsers} LIMIT ${limit})`,
       )
       .returning({ id: signInTokens.tokenHash }),
   ]);

@@ -138,25 +138,34 @@ export async function openPartnerDatabase(
   return found && { db: found.db, shard: found.shard, moving: found.value };
 }
 
+/** Where a partner stands on one shard: moved away (to `movedTo`), or being moved (to `movingTo`). */
+export interface PartnerState {
+  movedTo: string | null;
+  movingTo: string | null;
+}
+
 /**
- * Which of these partners have moved away from shard `shard`, with the shard each lives on now:
- * one read of that shard (a move points every older forward at the partner's newest shard).
+ * Which of these partners have moved away from shard `shard` (with the shard each lives on now:
+ * a move points every older forward at the partner's newest shard) or are being moved off it:
+ * one read of that shard. Partners it holds no row of are left out.
  */
-export async function movedPartners(
+export async function partnerStates(
   shards: Shards,
   shard: string,
   partnerIds: readonly string[],
-): Promise<Map<string, string>> {
+): Promise<Map<string, PartnerState>> {
   const db = shards.open(shard);
   if (!db || partnerIds.length === 0) return new Map();
   const { results } = await db.$client
     .prepare(
-      "SELECT partner_id, moved_to FROM partners WHERE moved_to IS NOT NULL AND partner_id IN " +
-        "(SELECT value FROM json_each(?1))",
+      "SELECT partner_id, moved_to, moving_to FROM partners WHERE partner_id IN " +
+        "(SELECT value FROM json_each(?1)) AND (moved_to IS NOT NULL OR moving_to IS NOT NULL)",
     )
     .bind(JSON.stringify([...new Set(partnerIds)]))
-    .all<{ partner_id: string; moved_to: string }>();
-  return new Map(results.map((r) => [r.partner_id, r.moved_to]));
+    .all<{ partner_id: string; moved_to: string | null; moving_to: string | null }>();
+  return new Map(
+    results.map((r) => [r.partner_id, { movedTo: r.moved_to, movingTo: r.moving_to }]),
+  );
 }
 
 /** Some shards could not be read: a listing across them would be incomplete. */

@@ -5,5 +5,10 @@ export { documentsPage } from "./documents-page";
 export { rendersResent } from "./maintenance";
 export { documentOperatorRoutes } from "./operator-routes";
 export { enqueueRenders, RENDER_QUEUE, renderConsumer } from "./render-queue";
-export { type RenderRef, renderRefsOf, renderRequestWrites } from "./render-store";
+export {
+  type RenderRef,
+  renderRefsOf,
+  renderRequestWrites,
+  requestRender,
+} from "./render-store";
 export { fileRoutes } from "./routes";

@@ -6,9 +6,10 @@
 // (a RangeError) fails at once. At least once, and idempotent: a document is stored under its
 // content hash, and only by the render still pending in the message's generation.
 import type { Bindings } from "../app/context";
+import { moveDeferSeconds, postpone } from "../app/queue-deferral";
 import { type Database, newQueryStats } from "../db/client";
-import { MOVING_DELAY_SECONDS, openPartnerDatabase, openShards } from "../db/shards";
-import { type DocumentStore, openDocumentStore } from "../db/storage";
+import { openPartnerDatabase, openShards } from "../db/shards";
+import { type DocumentStore, isPartnerMoving, openDocumentStore } from "../db/storage";
 import {
   nextRetryDelay,
   positiveSetting as positive,
@@ -62,8 +63,11 @@ interface Rendering {
  */
 export const RENDER_ATTEMPT_DEADLINE_MS = 120_000;
 
-/** What the queue should do with the message. */
-type Verdict = { ack: true } | { ack: false; delaySeconds: number };
+/**
+ * What the queue should do with the message: done, retried after a delay, or postponed while its
+ * partner is being moved (sent again, no attempt spent).
+ */
+type Verdict = { ack: true } | { ack: false; delaySeconds: number } | { ack: false; moving: true };
 
 // Logos are stored under their content hash, so a copy read once stays right: the isolate keeps
 // the few it renders with instead of reading one for every statement.
@@ -111,7 +115,7 @@ async function renderOne(r: Rendering, ref: RenderRef): Promise<Verdict> {
   });
   if (!partner) return { ack: true }; // the partner is on no shard
   // Its writes are paused while a move copies its data: the render waits for the switch, undrawn.
-  if (partner.moving) return { ack: false, delaySeconds: MOVING_DELAY_SECONDS };
+  if (partner.moving) return { ack: false, moving: true };
   const { db, shard } = partner;
   const job = await readRenderJob(db, ref);
   if (!job) return { ack: true }; // rendered, superseded, failed, or of an earlier request
@@ -129,6 +133,8 @@ async function renderOne(r: Rendering, ref: RenderRef): Promise<Verdict> {
     await storeStatementDocument(deps, ref.statement_id, bytes, { kind: "render", ref });
     return { ack: true };
   } catch (err) {
+    // A move started meanwhile: its fence refused the document; drawn again after the switch.
+    if (isPartnerMoving(err)) return { ack: false, moving: true };
     return failedAttempt(r, db, ref, job, err);
   }
 }
@@ -174,7 +180,8 @@ async function deadLetter(env: Bindings, ref: RenderRef): Promise<void> {
 
 /**
  * The render queue's consumer, drawing with `rendererOf(env)` (the renderer Worker by default).
- * The messages of a batch render side by side. A message that fails unexpectedly (storage down
+ * The messages of a batch render side by side. A message whose partner is being moved waits for
+ * the switch without spending its attempts (sent again, delayed). A message that fails unexpectedly (storage down
  * before its failure could be recorded) is retried by the queue with backoff, and dead-lettered
  * by the queue after its `max_retries`.
  */
@@ -189,13 +196,16 @@ export function renderConsumer(
       retry: renderRetryPolicy(env),
       now: () => new Date(),
     };
+    const wait = moveDeferSeconds(env);
     await Promise.all(
       batch.messages.map(async (message) => {
         try {
           const verdict = await withinDeadline(renderOne(r, message.body), deadlineMs);
           if (verdict.ack) message.ack();
+          else if ("moving" in verdict) await postpone(env.STATEMENT_RENDERS, [message], wait);
           else message.retry({ delaySeconds: verdict.delaySeconds });
         } catch (err) {
+          if (isPartnerMoving(err)) return postpone(env.STATEMENT_RENDERS, [message], wait);
           console.error(
             JSON.stringify({
               statement_render: "error",

@@ -6,6 +6,7 @@ import { and, asc, eq, getTableColumns, gt, type SQL, sql } from "drizzle-orm";
 import { accounts } from "../accounts/schema";
 import { prepared } from "../db/batch";
 import type { Database } from "../db/client";
+import { fencedPartners } from "../db/move-fences";
 import { products } from "../db/schema";
 import type { Environment } from "../domain/environment";
 import { statements } from "../statements/schema";
@@ -209,7 +210,8 @@ export function readRenderPage(
 
 /**
  * Pending renders overdue by more than `graceMs`, whose message was lost: each is made due now
- * and answered, to be sent again. At most `limit`.
+ * and answered, to be sent again. At most `limit`; a partner fenced by a move keeps its own (its
+ * messages wait for the switch).
  */
 export async function overdueRenders(
   db: Database,
@@ -224,7 +226,8 @@ export async function overdueRenders(
     .set({ nextAttemptAt: now.toISOString() })
     .where(
       sql`${statementRenders.statementId} IN (SELECT statement_id FROM statement_renders
-        WHERE status = 'pending' AND next_attempt_at < ${overdue} LIMIT ${limit})`,
+        WHERE status = 'pending' AND next_attempt_at < ${overdue}
+          AND partner_id NOT IN ${fencedPartners} LIMIT ${limit})`,
     )
     .returning({
       partner_id: statementRenders.partnerId,

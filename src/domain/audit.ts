@@ -35,6 +35,7 @@ export const AUDIT_ACTIONS = [
   "user.signed_out",
   "user.signed_out_everywhere",
   "customer_data.viewed",
+  "sandbox.reset",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

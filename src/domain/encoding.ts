@@ -66,6 +66,11 @@ const encoder = new TextEncoder();
  * than the whole hash does in JavaScript (see signing.ts).
  */
 export async function sha256Hex(text: string): Promise<string> {
+  return sha256HexNow(text);
+}
+
+/** `sha256Hex`, answered at once (fast-sha256 hashes synchronously). */
+export function sha256HexNow(text: string): string {
   let out = "";
   for (const byte of sha256(encoder.encode(text))) out += HEX[byte];
   return out;

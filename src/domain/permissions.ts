@@ -35,6 +35,7 @@ export const PERMISSIONS = {
   "documents.view": { Admin: BOTH, Developer: BOTH },
   "documents.change": { Admin: BOTH, Developer: NONE },
   "simulations.run": { Admin: ["sandbox"], Developer: ["sandbox"] },
+  "sandbox.reset": { Admin: ["sandbox"], Developer: NONE },
   "overview.view": { Admin: BOTH, Developer: BOTH },
   "logs.view": { Admin: BOTH, Developer: BOTH },
   "data.view": { Admin: BOTH, Developer: ["sandbox"] },
@@ -79,6 +80,7 @@ const DESCRIPTIONS: Record<DashboardAction, string> = {
   "documents.view": "view how statement documents look",
   "documents.change": "change how statement documents look",
   "simulations.run": "run sandbox simulations",
+  "sandbox.reset": "reset sandbox data",
   "overview.view": "view the overview",
   "logs.view": "view request logs",
   "data.view": "view customer data",
@@ -89,7 +91,9 @@ export function refusalOf(role: Role, action: DashboardAction, environment: Envi
   const allowedIn = PERMISSIONS[action][role] as readonly Environment[];
   const what = DESCRIPTIONS[action];
   if (!ROLES.some((r) => allows(r, action, environment))) {
-    return `Nobody can ${what} in ${environment}: it is for ${allowedIn.join(" and ")} only.`;
+    const anyone = ROLES.flatMap((r) => PERMISSIONS[action][r] as readonly Environment[]);
+    const where = [...new Set(anyone)].join(" and ");
+    return `Nobody can ${what} in ${environment}: it is for ${where} only.`;
   }
   if (allowedIn.length > 0) return `${role}s cannot ${what} in ${environment}; ask an Admin.`;
   return `Only Admins can ${what}.`;

@@ -1,6 +1,6 @@
 // The request log's vocabulary: what is recorded of every partner API request, how long it is
 // kept, and how a log id orders and bounds it in time.
-import { toBase62 } from "./encoding";
+import { sha256HexNow, toBase62 } from "./encoding";
 import type { Environment } from "./environment";
 import { encodeIdSuffix } from "./ids";
 
@@ -48,6 +48,7 @@ export interface RequestLogRecord {
   latency_ms: number;
   d1_round_trips: number;
   d1_rows_read: number;
+  /** The Idempotency-Key's short hash (`idempotencyKeyDigest`), never the key. */
   idempotency_key: string | null;
   idempotent_replayed: boolean;
   client_ip: string | null;
@@ -92,6 +93,18 @@ export function requestLogId(at: Date): string {
  */
 export function logIdFloor(at: Date): string {
   return toBase62(Math.max(0, at.getTime()), 9);
+}
+
+/** Hex digits of an Idempotency-Key's SHA-256 that the log keeps in place of the key. */
+export const IDEMPOTENCY_KEY_HASH_DIGITS = 16;
+
+/**
+ * The Idempotency-Key as the log keeps it: the first 16 hex digits of its SHA-256, enough to
+ * match a request to the key its client holds (`printf %s "$KEY" | sha256sum | cut -c1-16`),
+ * never the key itself (a client may use one that names its own records).
+ */
+export function idempotencyKeyDigest(key: string): string {
+  return sha256HexNow(key).slice(0, IDEMPOTENCY_KEY_HASH_DIGITS);
 }
 
 /** Whether `text` has the shape of a log id (a page cursor is one). */

@@ -28,6 +28,7 @@ import { atomically, type Query } from "../db/batch";
 import type { Database } from "../db/client";
 import { defaultShard, placePartners } from "../db/directory";
 import { findKey } from "../db/find-by-id";
+import { deadLetterOperatorRoutes } from "../dead-letters";
 import { documentOperatorRoutes, enqueueRenders, storeStatementDocument } from "../documents";
 import { parseImportPayload } from "../domain/import-payload";
 import { SCOPES } from "../domain/scopes";
@@ -295,6 +296,7 @@ export const operatorRoutes = new Hono<AppEnv>()
   .route("/", operatorMoveRoutes)
   .route("/", operatorVersionRoutes)
   .route("/", documentOperatorRoutes)
+  .route("/", deadLetterOperatorRoutes)
 
   .all("/operator/*", (c) => {
     throw routeNotFound(c.req.method, c.req.path);

@@ -10,6 +10,7 @@ import {
 } from "../domain/idempotency";
 import type { Json, VersionBundle } from "../versioning";
 import { webhooksOf } from "../webhooks";
+import { limitsSection } from "./limits";
 import { openApiPath, operationIdOf, pathParameters, TAGS, tagOf } from "./operations";
 import {
   errorResponses,
@@ -19,6 +20,7 @@ import {
   ref,
   versionedHeaders,
 } from "./responses";
+import { SCOPE_RULES, scopeTable } from "./scopes";
 
 export type { HeaderNames } from "./responses";
 
@@ -82,7 +84,8 @@ function operationOf(route: Route, headers: HeaderNames, deprecated: boolean): J
 
   const notes = [
     route.scope ? `Requires the \`${route.scope}\` scope.` : "Needs no scope beyond a valid key.",
-  ];
+    SCOPE_RULES[tagOf(route.path)]?.why ?? "",
+  ].filter((note) => note !== "");
   if (!route.environments.includes("production")) {
     notes.push(
       "Sandbox keys only: a production key gets `404`, as for a route that does not exist.",
@@ -112,6 +115,7 @@ function describeVersion(
   version: string,
   headers: HeaderNames,
   environment: Environment,
+  routes: readonly Route[],
 ): string {
   const entry = bundle.versionOf(version);
   const other = environment === "sandbox" ? "production" : "sandbox";
@@ -143,6 +147,7 @@ function describeVersion(
     for (const change of entry.changes) lines.push(`- **${change.name}**: ${change.description}`);
   }
   lines.push("", "The full changelog is at [/docs/changelog](/docs/changelog).");
+  lines.push("", ...scopeTable(routes), "", ...limitsSection(environment));
   return lines.join("\n");
 }
 
@@ -189,9 +194,11 @@ export function buildOpenApiDocument(
   if (!entry) throw new Error(`unknown version ${version}`);
   const deprecated = entry.deprecated !== undefined;
   const paths: Record<string, Record<string, Json>> = {};
+  const documented: Route[] = [];
   for (const route of routes) {
     if (!route.environments.includes(environment)) continue;
     if (!bundle.routeExists(version, route.method, route.path)) continue;
+    documented.push(route);
     const path = openApiPath(route.path);
     paths[path] ??= {};
     paths[path][route.method.toLowerCase()] = operationOf(route, headers, deprecated);
@@ -216,7 +223,7 @@ export function buildOpenApiDocument(
     info: {
       title: "Card Account Statements API",
       version,
-      description: describeVersion(bundle, version, headers, environment),
+      description: describeVersion(bundle, version, headers, environment, documented),
       license: {
         name: "Proprietary: for partners under contract",
         identifier: "LicenseRef-Partner",

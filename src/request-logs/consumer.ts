@@ -1,14 +1,24 @@
 // The request-log queue's consumer: the records of a delivery's messages written into each
 // partner's storage, one atomic D1 batch per shard. Each record names its partner's shard; a
-// partner that has moved since is followed to its new shard (one read per named shard per
-// delivery). A delivery a write of which fails (a shard down, or not bound) is retried whole by
-// the queue (after `max_retries` its records are lost, and a line says so); records written twice
-// are stored and counted once (log-store.ts), so a retry after a partial success is harmless.
+// partner that has moved since is followed to its new shard, and one that is being moved (its
+// rows frozen by the move's fence until the switch) has its records sent again later, while
+// everyone else's are written at once: one read per named shard per delivery says which. A write
+// the fence refuses all the same (a move that started meanwhile) is tried again partner by
+// partner, so that only the moving partner's records wait. A shard that fails otherwise (down, or
+// not bound) has the messages holding its records retried by the queue (after `max_retries` they
+// go to the dead-letter queue, where the operator can re-drive them); records written twice are
+// stored and counted once (log-store.ts), so a retry after a partial success is harmless.
 import type { Bindings } from "../app/context";
-import { newQueryStats } from "../db/client";
-import { movedPartners, openShards, type Shards } from "../db/shards";
+import { moveDeferSeconds, sendAgainLater } from "../app/queue-deferral";
+import { type Database, newQueryStats } from "../db/client";
+import { isFenceRefusal } from "../db/move-fences";
+import { openShards, partnerStates, type Shards } from "../db/shards";
 import { ENVIRONMENTS } from "../domain/environment";
-import { RECORD_FIELDS, type RequestLogRecord } from "../domain/request-log";
+import {
+  RECORD_FIELDS,
+  REQUEST_LOG_RETENTION_MS,
+  type RequestLogRecord,
+} from "../domain/request-log";
 import { FIRST_SHARD, isShardCode } from "../domain/shard-code";
 import { writeRequestLogs } from "./log-store";
 
@@ -20,8 +30,11 @@ export function isRequestLogQueue(name: string): boolean {
   return name.startsWith("request-logs");
 }
 
-/** Seconds before a failed delivery is tried again. */
+/** Seconds before a message whose write failed is tried again. */
 const RETRY_DELAY_SECONDS = 10;
+
+/** The size a message is closed at when records are sent again (a message holds 128 KB). */
+const MAX_MESSAGE_UNITS = 96 * 1024;
 
 /** Whether a message's item is a record the recorder wrote (messages are not trusted blindly). */
 function isRecord(item: unknown): item is RequestLogRecord {
@@ -66,61 +79,173 @@ function shardNamed(record: RequestLogRecord): string {
   return typeof record.shard === "string" && isShardCode(record.shard) ? record.shard : FIRST_SHARD;
 }
 
+/** Where a record goes: the shard its partner lives on now, or later, once its move switches. */
+type Destination = { kind: "write"; shard: string } | { kind: "defer" };
+
 /**
- * The records grouped by the shard their partner lives on now: the shard each names, or the one
- * a partner has moved to since (one read of each named shard).
+ * Where each record goes: the shard it names, or the one its partner has moved to since; later,
+ * for a partner being moved (one read of each named shard). A named shard that cannot be read is
+ * answered in `unreachable`: its records stay destined to it, and fail with it.
  */
-async function byPartnerShard(
+async function destinations(
   shards: Shards,
   records: readonly RequestLogRecord[],
-): Promise<Map<string, RequestLogRecord[]>> {
-  // Where each record goes, decided once per named shard's group; the records keep their order.
-  const destination = new Map<RequestLogRecord, string>();
+  unreachable: Map<string, unknown>,
+): Promise<Map<RequestLogRecord, Destination>> {
+  const destination = new Map<RequestLogRecord, Destination>();
   await Promise.all(
     [...groupBy(records, shardNamed)].map(async ([shard, group]) => {
-      const partners = group.map((r) => r.partner_id);
-      const moves = await movedPartners(shards, shard, partners);
-      for (const record of group) destination.set(record, moves.get(record.partner_id) ?? shard);
+      let states: Awaited<ReturnType<typeof partnerStates>> = new Map();
+      try {
+        states = await partnerStates(
+          shards,
+          shard,
+          group.map((r) => r.partner_id),
+        );
+      } catch (err) {
+        unreachable.set(shard, err);
+      }
+      for (const record of group) {
+        const state = states.get(record.partner_id);
+        destination.set(
+          record,
+          state?.movingTo ? { kind: "defer" } : { kind: "write", shard: state?.movedTo ?? shard },
+        );
+      }
     }),
   );
-  // Every record was given one above.
-  return groupBy(records, (record) => destination.get(record) as string);
+  return destination;
 }
 
-/** Writes a delivery of request-log messages; the queue retries it whole if a write fails. */
+/**
+ * Writes records into one shard, one batch; when a move's fence refuses it (a move started since
+ * the records' partners were looked up), partner by partner. Answers the records the fence
+ * refused: they wait for their partner's switch.
+ */
+async function writeShard(db: Database, records: RequestLogRecord[]): Promise<RequestLogRecord[]> {
+  try {
+    await writeRequestLogs(db.$client, records);
+    return [];
+  } catch (err) {
+    if (!isFenceRefusal(err)) throw err;
+  }
+  const refused: RequestLogRecord[] = [];
+  const written = await Promise.allSettled(
+    [...groupBy(records, (r) => r.partner_id)].map(async ([, own]) => {
+      try {
+        await writeRequestLogs(db.$client, own);
+      } catch (err) {
+        if (!isFenceRefusal(err)) throw err;
+        refused.push(...own);
+      }
+    }),
+  );
+  const failed = written.find((w) => w.status === "rejected");
+  if (failed) throw (failed as PromiseRejectedResult).reason;
+  return refused;
+}
+
+/** A message of the delivery with the records it holds. */
+interface Held {
+  message: Message<unknown>;
+  records: RequestLogRecord[];
+}
+
+/** The records as messages: at most 100 a message, each under the size a message may have. */
+function asMessages(records: readonly RequestLogRecord[]): string[] {
+  const messages: string[] = [];
+  let items: string[] = [];
+  let units = 2;
+  for (const record of records) {
+    const item = JSON.stringify(record);
+    if (items.length > 0 && (items.length >= 100 || units + item.length > MAX_MESSAGE_UNITS)) {
+      messages.push(`[${items.join(",")}]`);
+      items = [];
+      units = 2;
+    }
+    items.push(item);
+    units += item.length + 1;
+  }
+  if (items.length > 0) messages.push(`[${items.join(",")}]`);
+  return messages;
+}
+
+/**
+ * Writes a delivery of request-log messages: every record it can at once; the records of a
+ * partner being moved are sent again for later; the messages holding records of a shard that
+ * failed are retried by the queue.
+ */
 export async function consumeRequestLogs(
   batch: MessageBatch<unknown>,
   env: Bindings,
 ): Promise<void> {
-  const records: RequestLogRecord[] = [];
+  const held: Held[] = [];
   let dropped = 0;
   for (const message of batch.messages) {
     const read = recordsOf(message.body);
     dropped += read.dropped;
-    records.push(...read.records);
+    held.push({ message, records: read.records });
   }
   if (dropped > 0) console.error(JSON.stringify({ request_log: "malformed records", dropped }));
   const shards = openShards(env, newQueryStats());
-  const written = await Promise.allSettled(
-    [...(await byPartnerShard(shards, records))].map(async ([shard, records]) => {
+  const records = held.flatMap((h) => h.records);
+  // Everyone's records at once, one batch per shard; a shard that fails is remembered.
+  const failedShards = new Map<string, unknown>();
+  const destination = await destinations(shards, records, failedShards);
+  const deferred = new Set<RequestLogRecord>();
+  const byShard = groupBy(
+    records.filter((r) => {
+      const to = destination.get(r);
+      if (to?.kind === "defer") deferred.add(r);
+      return to?.kind === "write";
+    }),
+    (r) => (destination.get(r) as { shard: string }).shard,
+  );
+  await Promise.all(
+    [...byShard].map(async ([shard, own]) => {
+      if (failedShards.has(shard)) return;
       const db = shards.open(shard);
-      if (!db) throw new Error(`no shard ${shard}`);
-      return writeRequestLogs(db.$client, records);
+      try {
+        if (!db) throw new Error(`no shard ${shard}`);
+        for (const record of await writeShard(db, own)) deferred.add(record);
+      } catch (err) {
+        failedShards.set(shard, err);
+      }
     }),
   );
-  const failed = written.filter((w) => w.status === "rejected");
-  if (failed.length === 0) {
-    batch.ackAll();
-    return;
+
+  // A message holding a record of a failed shard is retried whole; the others are done, their
+  // moving partners' records sent again for later (past the log's retention, dropped).
+  const failed = (h: Held) =>
+    h.records.some((r) => {
+      const to = destination.get(r);
+      return to?.kind === "write" && failedShards.has(to.shard) && !deferred.has(r);
+    });
+  const retried = held.filter(failed);
+  const done = held.filter((h) => !failed(h));
+  const oldest = Date.now() - REQUEST_LOG_RETENTION_MS;
+  const later = done
+    .flatMap((h) => h.records)
+    .filter((r) => deferred.has(r) && Date.parse(r.at) >= oldest);
+  const sent = await sendAgainLater(env.REQUEST_LOGS, asMessages(later), moveDeferSeconds(env));
+  if (later.length > 0 && sent) {
+    console.log(JSON.stringify({ request_log: "deferred while moving", records: later.length }));
   }
-  const attempts = Math.max(...batch.messages.map((m) => m.attempts));
-  console.error(
-    JSON.stringify({
-      request_log: "write failed",
-      messages: batch.messages.length,
-      attempt: attempts,
-      error: String((failed[0] as PromiseRejectedResult).reason),
-    }),
-  );
-  batch.retryAll({ delaySeconds: RETRY_DELAY_SECONDS });
+  for (const h of done) {
+    if (sent || !h.records.some((r) => deferred.has(r))) h.message.ack();
+    else h.message.retry({ delaySeconds: moveDeferSeconds(env) });
+  }
+  if (retried.length > 0) {
+    const [first] = failedShards.values();
+    console.error(
+      JSON.stringify({
+        request_log: "write failed",
+        messages: retried.length,
+        shards: [...failedShards.keys()],
+        attempt: Math.max(...retried.map((h) => h.message.attempts)),
+        error: String(first),
+      }),
+    );
+    for (const h of retried) h.message.retry({ delaySeconds: RETRY_DELAY_SECONDS });
+  }
 }

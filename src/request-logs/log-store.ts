@@ -5,6 +5,7 @@
 import { and, desc, eq, gte, ne, sql, sum } from "drizzle-orm";
 import type { Database } from "../db/client";
 import { jsonChunks } from "../db/json-rows";
+import { FROZEN_PARTNERS } from "../db/move-fences";
 import type { Environment } from "../domain/environment";
 import { logIdFloor, type RequestLogRecord, type VersionSource } from "../domain/request-log";
 import { requestLogDays } from "./schema";
@@ -275,14 +276,19 @@ export async function readUsage(db: Database, scope: LogScope, since: string): P
   };
 }
 
-/** `?1` a log id floor, `?2` how many: the oldest requests, by the primary key. */
+/**
+ * `?1` a log id floor, `?2` how many: the oldest requests, by the primary key; a partner frozen
+ * by a move keeps its own until the move is over (its rows take no delete meanwhile).
+ */
 export const PURGE_LOGS =
   "DELETE FROM request_logs WHERE log_id IN " +
-  "(SELECT log_id FROM request_logs WHERE log_id < ?1 ORDER BY log_id LIMIT ?2)";
+  "(SELECT log_id FROM request_logs WHERE log_id < ?1 " +
+  `AND partner_id NOT IN ${FROZEN_PARTNERS} ORDER BY log_id LIMIT ?2)`;
 /** `?1` a day, `?2` how many: daily counts of earlier days, by `request_log_days_day_idx`. */
 export const PURGE_DAYS =
   "DELETE FROM request_log_days WHERE rowid IN " +
-  "(SELECT rowid FROM request_log_days WHERE day < ?1 LIMIT ?2)";
+  `(SELECT rowid FROM request_log_days WHERE day < ?1 AND partner_id NOT IN ${FROZEN_PARTNERS} ` +
+  "LIMIT ?2)";
 
 /** Deletes up to `limit` requests older than `before`; answers how many (`log_id` is the order). */
 export async function purgeExpiredRequestLogs(

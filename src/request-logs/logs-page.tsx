@@ -1,13 +1,18 @@
 // /dashboard/{environment}/logs: the environment's partner API requests, newest first, 50 a page
 // by keyset, filtered by query parameters (log-filters.ts), and a search by `x-request-id`;
 // /dashboard/{environment}/logs/{request_id}: one request in full, with the bodies the log keeps.
-import { Hono } from "hono";
+// Production requests name customers (ids in paths, bodies, client addresses): they follow the
+// data browser's rule. Admins see them, each view written to the audit log first; Developers see
+// them with every identifier masked (masking.ts).
+import { type Context, Hono } from "hono";
 import type { AppEnv } from "../app/context";
 import { ApiError } from "../app/errors";
+import { auditDataView } from "../dashboard/data-audit";
 import { Time } from "../dashboard/layout";
 import { allow, type DashboardPage } from "../dashboard/page";
 import { Table } from "../dashboard/table";
 import type { Environment } from "../domain/environment";
+import { seesCustomerData } from "../domain/permissions";
 import {
   isRequestId,
   REQUEST_LOG_RETENTION_DAYS,
@@ -17,19 +22,57 @@ import {
 import { listApiKeys } from "../keys";
 import { type LogQuery, logsLink, readLogQuery } from "./log-filters";
 import { readLogPage, readRequestsById } from "./log-store";
+import { maskedRecord } from "./masking";
 
 const PAGE_SIZE = 50;
 const METHODS = ["GET", "POST", "PUT", "DELETE"];
 
-/** What a reader needs to know of what the log holds. */
-function Retention() {
+/** What a reader needs to know of what the log holds, and of what it is shown. */
+function Retention({ view }: { view: LogView }) {
   return (
-    <p class="muted">
-      Every request of an API key of this environment, kept {REQUEST_LOG_RETENTION_DAYS} days. A
-      request appears a few seconds after its response. Requests that failed authentication have no
-      partner and are not recorded. Bodies of writes and of errors are kept with secrets redacted.
-    </p>
+    <>
+      <p class="muted">
+        Every request of an API key of this environment, kept {REQUEST_LOG_RETENTION_DAYS} days. A
+        request appears a few seconds after its response. Requests that failed authentication have
+        no partner and are not recorded. Bodies of writes and of errors are kept with secrets
+        redacted.
+      </p>
+      {view === "masked" && (
+        <p class="notice">
+          Production requests name your customers: identifiers are masked here (paths show their
+          route, bodies their field names, client addresses are hidden). Admins see them in full,
+          and each of their views is recorded in the audit log.
+        </p>
+      )}
+      {view === "audited" && (
+        <p class="notice">Your views of production requests are recorded in the audit log.</p>
+      )}
+    </>
   );
+}
+
+/** How the signed-in user sees the environment's requests. */
+type LogView = "full" | "audited" | "masked";
+
+/**
+ * The data browser's rule: production requests in full for those who may see production
+ * customers' data (each view audited, before anything is read), masked for the others.
+ */
+async function logView(
+  c: Context<AppEnv>,
+  page: "request_log" | "request",
+  target: string | null,
+): Promise<LogView> {
+  const { environment } = c.var;
+  if (environment !== "production") return "full";
+  if (!seesCustomerData(c.var.session.user.role, environment)) return "masked";
+  await auditDataView(c, page, target);
+  return "audited";
+}
+
+/** The records as `view` shows them. */
+function shownAs(view: LogView, records: RequestLogRecord[]): RequestLogRecord[] {
+  return view === "masked" ? records.map(maskedRecord) : records;
 }
 
 function Status({ record }: { record: RequestLogRecord }) {
@@ -234,7 +277,9 @@ function RequestDetail({ record }: { record: RequestLogRecord }) {
         <Field name="Latency">{`${record.latency_ms} ms`}</Field>
         <Field name="D1 round trips">{String(record.d1_round_trips)}</Field>
         <Field name="D1 rows read">{String(record.d1_rows_read)}</Field>
-        <Field name="Idempotency-Key">{code(record.idempotency_key)}</Field>
+        <Field name="Idempotency-Key (SHA-256, first 16 hex digits)">
+          {code(record.idempotency_key)}
+        </Field>
         <Field name="Replayed">
           {record.idempotency_key === null ? null : record.idempotent_replayed ? "Yes" : "No"}
         </Field>
@@ -269,8 +314,9 @@ export function logsPage(routePaths: readonly string[]): DashboardPage {
         const { partnerId } = c.var.session.user;
         const scope = { partnerId, environment };
         const query = readLogQuery(c);
+        const view = await logView(c, "request_log", query.requestId);
         const db = c.get("db");
-        const [page, keyList] = await Promise.all([
+        const [read, keyList] = await Promise.all([
           query.requestId === null
             ? readLogPage(db, scope, query.filters, query.before, PAGE_SIZE)
             : readRequestsById(db, scope, query.requestId).then((records) => ({
@@ -279,6 +325,7 @@ export function logsPage(routePaths: readonly string[]): DashboardPage {
               })),
           listApiKeys(db, partnerId, environment, null, 100),
         ]);
+        const page = { ...read, records: shownAs(view, read.records) };
         const keys = (keyList?.keys ?? []).map((k) => ({
           value: k.keyId,
           label: `${k.name ? `${k.name} · ` : ""}${k.masked} (${k.keyId})`,
@@ -287,7 +334,7 @@ export function logsPage(routePaths: readonly string[]): DashboardPage {
         const filtered = query.requestId === null ? query.filters : { requestId: query.requestId };
         return c.render(
           <>
-            <Retention />
+            <Retention view={view} />
             <Filters
               environment={environment}
               query={query}
@@ -320,8 +367,9 @@ export function logsPage(routePaths: readonly string[]): DashboardPage {
         const environment = c.var.environment;
         const requestId = c.req.param("request_id");
         const scope = { partnerId: c.var.session.user.partnerId, environment };
+        const view = isRequestId(requestId) ? await logView(c, "request", requestId) : "full";
         const records = isRequestId(requestId)
-          ? await readRequestsById(c.get("db"), scope, requestId)
+          ? shownAs(view, await readRequestsById(c.get("db"), scope, requestId))
           : [];
         if (records.length === 0) {
           throw new ApiError(
@@ -336,6 +384,12 @@ export function logsPage(routePaths: readonly string[]): DashboardPage {
             <p>
               <a href={`/dashboard/${environment}/logs`}>Back to the request log</a>
             </p>
+            {view === "masked" && (
+              <p class="notice">
+                Identifiers of production requests are masked: Admins see them in full, and each of
+                their views is recorded in the audit log.
+              </p>
+            )}
             {records.length > 1 && (
               <p>
                 {records.length} requests were sent with this <code>x-request-id</code>, newest

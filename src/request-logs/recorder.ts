@@ -20,6 +20,7 @@ import { readBoundedBody } from "../app/read-body";
 import { pathAndQuery, type RequestRecorder } from "../app/request-context";
 import {
   cutText,
+  idempotencyKeyDigest,
   MAX_LOGGED_BODY,
   type RequestLogRecord,
   requestLogId,
@@ -157,7 +158,7 @@ function recordOf(
     latency_ms: Math.round(answered.latencyMs),
     d1_round_trips: answered.d1RoundTrips,
     d1_rows_read: answered.d1RowsRead,
-    idempotency_key: idempotencyKey === undefined ? null : idempotencyKey.slice(0, 255),
+    idempotency_key: idempotencyKey === undefined ? null : idempotencyKeyDigest(idempotencyKey),
     idempotent_replayed: answered.replayed,
     client_ip: clientIp(c),
     user_agent: userAgent === undefined ? null : userAgent.slice(0, MAX_USER_AGENT),

@@ -39,6 +39,7 @@ export const requestLogs = sqliteTable(
     latencyMs: integer("latency_ms").notNull(),
     d1RoundTrips: integer("d1_round_trips").notNull(),
     d1RowsRead: integer("d1_rows_read").notNull(),
+    /** The first 16 hex digits of the Idempotency-Key's SHA-256 (never the key itself). */
     idempotencyKey: text("idempotency_key"),
     idempotentReplayed: integer("idempotent_replayed", { mode: "boolean" }).notNull(),
     clientIp: text("client_ip"),

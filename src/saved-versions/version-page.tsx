@@ -5,6 +5,7 @@ import { Hono } from "hono";
 import { userActor } from "../app/actor";
 import type { AppEnv } from "../app/context";
 import { ApiError } from "../app/errors";
+import { auditDataView } from "../dashboard/data-audit";
 import { field } from "../dashboard/forms";
 import { CsrfField, Time } from "../dashboard/layout";
 import { allow, type DashboardPage, may } from "../dashboard/page";
@@ -205,8 +206,10 @@ const routes = new Hono<AppEnv>()
           `${JSON.stringify(requested.slice(0, 64))} is not a version offered in ${environment}.`,
         );
       }
-      // Production customers' data only for those who may see it; sandbox data otherwise.
+      // Production customers' data only for those who may see it, its view audited before it is
+      // read (as the data browser's); sandbox data otherwise.
       const previewFrom = seesCustomerData(user.role, environment) ? environment : "sandbox";
+      await auditDataView(c, "version_preview", requested, previewFrom);
       const preview = await previewStatements(c, user.partnerId, previewFrom, [
         state.saved,
         requested,

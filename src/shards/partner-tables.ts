@@ -18,9 +18,11 @@ import {
   users,
   versionUsage,
 } from "../db/schema";
+import { deadLetters } from "../dead-letters/schema";
 import { statementRenders } from "../documents/schema";
 import { requestLogDays, requestLogs } from "../request-logs/schema";
 import { savedVersionChanges } from "../saved-versions/schema";
+import { sandboxUsage } from "../simulations/schema";
 import { statements } from "../statements/schema";
 import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../webhooks/schema";
 import { moveFences } from "./schema";
@@ -103,10 +105,13 @@ export const PARTNER_TABLES: readonly PartnerTable[] = [
   entry(idempotencyKeys, own()),
   entry(requestLogs, own()),
   entry(requestLogDays, own()),
+  entry(sandboxUsage, own()),
 ];
 
 /**
  * Tables of a shard that a move leaves where they are: request counters (the operator's reads sum
- * every shard, so a count may stay where it was counted) and the move's own fence.
+ * every shard, so a count may stay where it was counted), the move's own fence, and dead letters
+ * (the operator reads and re-drives them on every shard; a re-driven message finds its partner
+ * wherever it lives).
  */
-export const SHARED_TABLES: readonly SQLiteTable[] = [versionUsage, moveFences];
+export const SHARED_TABLES: readonly SQLiteTable[] = [versionUsage, moveFences, deadLetters];

@@ -1,3 +1,6 @@
 // Sandbox simulations: the /v2 simulation routes and the dashboard's sandbox page.
+
+export { sandboxExpired } from "./maintenance";
+export { RESET_AGES_HOURS, SANDBOX_LIMITS } from "./quotas";
 export * from "./routes";
 export { sandboxPage } from "./sandbox-page";

@@ -1,12 +1,14 @@
 // POST /v2/simulations/customers and POST /v2/simulations/statements: the sandbox makes its own
 // data. Sandbox keys only: for a production key these routes do not exist (404, as for an unknown
-// route, and absent from the production reference).
+// route, and absent from the production reference). Each counts against the partner's simulation
+// rate limit, and what it makes against the sandbox's quotas (quotas.ts).
 import { readScope } from "../app/pipeline";
 import { route } from "../app/route";
 import { schemas } from "../canonical/schemas";
 import { toAccount } from "../domain/account";
 import { toCustomer } from "../domain/customer";
 import { toStatement } from "../domain/statement";
+import { limitSimulations } from "./quotas";
 import {
   closeSandboxCycle,
   createdStatement,
@@ -26,6 +28,7 @@ export const simulateCustomer = route({
   body: { schema: schemas.SimulateCustomerRequest, required: false },
   response: { status: 201, schema: schemas.SimulatedCustomer },
   async handler(c, { body, reply }) {
+    await limitSimulations(c, c.get("caller").partnerId);
     const deps = simulationDeps(c);
     const { customer, accounts } = await createSandboxCustomer(deps, readScope(c), body);
     const asOf = deps.now.toISOString();
@@ -48,6 +51,7 @@ export const simulateStatement = route({
   body: { schema: schemas.SimulateStatementRequest, required: true },
   response: { status: 201, schema: schemas.Statement },
   async handler(c, { body, reply }) {
+    await limitSimulations(c, c.get("caller").partnerId);
     const deps = simulationDeps(c);
     const statement = createdStatement(await closeSandboxCycle(deps, readScope(c), body), body);
     // As the statements list shows it; its document follows once rendered.

@@ -1,21 +1,28 @@
 // /dashboard/sandbox/simulations: the sandbox's simulations in pages. Create a test customer (with
 // its open account), close a billing cycle on one of its accounts, and open the statement and its
 // PDF once rendered: the same simulations as POST /v2/simulations/… (simulate.ts), so that what
-// the page makes is what the API makes, webhooks included. Sandbox only, for every role.
+// the page makes is what the API makes, webhooks, rate limit and quotas included. Sandbox only,
+// for every role; an Admin may also reset the sandbox's data older than an age (audited).
 import { type Context, Hono } from "hono";
 import { readAccountPage } from "../accounts";
+import { userActor } from "../app/actor";
 import type { AppEnv } from "../app/context";
 import { ApiError } from "../app/errors";
 import { parseRequest } from "../app/request-body";
 import { schemas } from "../canonical/schemas";
 import { field } from "../dashboard/forms";
 import { CsrfField, Time } from "../dashboard/layout";
-import { allow, type DashboardPage } from "../dashboard/page";
+import { allow, type DashboardPage, may } from "../dashboard/page";
 import { Table } from "../dashboard/table";
+import { auditInsert } from "../db/audit";
+import { atomically } from "../db/batch";
 import { readCustomerPage } from "../db/customers";
 import { productsOf } from "../db/partners";
+import { refusalOf } from "../domain/permissions";
 import { STATEMENT_AMOUNTS, toStatement } from "../domain/statement";
 import { LINK_LIFETIME_MS, signStatementLinks } from "../domain/statement-link";
+import { limitSimulations, quotaDay, RESET_AGES_HOURS, SANDBOX_LIMITS } from "./quotas";
+import { CUSTOMERS_PER_BATCH, deleteDocuments, deleteOldSandboxData } from "./sandbox-reset";
 import {
   closeSandboxCycle,
   createdStatement,
@@ -26,6 +33,7 @@ import {
 import {
   findSandboxCustomer,
   findSandboxStatement,
+  readSandboxUsage,
   recentStatements,
   type SandboxStatement,
 } from "./store";
@@ -37,6 +45,83 @@ const NOTICES: Record<string, string> = {
   customer: "Test customer created, with one open account.",
   statement: "Cycle closed. Its PDF renders in a moment, and its events go to your endpoints.",
 };
+
+/** Batches of customers one reset deletes at most; a larger sandbox is reset again. */
+const RESET_BATCHES = 20;
+
+/** An age a reset offers, in words. */
+function ageOf(hours: number): string {
+  if (hours < 24) return hours === 1 ? "1 hour" : `${hours} hours`;
+  const days = hours / 24;
+  return days === 1 ? "1 day" : `${days} days`;
+}
+
+/** What a reset did, as its redirect says it. */
+function resetNotice(c: Context<AppEnv>): string | undefined {
+  const customers = c.req.query("reset_customers");
+  if (customers === undefined || !/^\d+$/.test(customers)) return undefined;
+  const statements = /^\d+$/.test(c.req.query("reset_statements") ?? "")
+    ? c.req.query("reset_statements")
+    : "0";
+  const more = c.req.query("reset_more") === "1";
+  return (
+    `Sandbox reset: ${customers} customers and ${statements} statements deleted.` +
+    (more ? " More remain: reset again to delete the rest." : "")
+  );
+}
+
+/** The sandbox's limits, what it uses of them, and (for Admins) its reset. */
+function Limits(props: {
+  usage: { customers: number; statementsToday: number };
+  canReset: boolean;
+  refusal: string;
+}) {
+  return (
+    <section aria-labelledby="sandbox-limits">
+      <h2 id="sandbox-limits">Sandbox limits</h2>
+      <ul>
+        <li>
+          Simulations: {SANDBOX_LIMITS.simulationsPerMinute} a minute for your whole team, the API
+          and this page together.
+        </li>
+        <li>
+          Customers: {props.usage.customers} of {SANDBOX_LIMITS.customers}.
+        </li>
+        <li>
+          Statements closed today: {props.usage.statementsToday} of{" "}
+          {SANDBOX_LIMITS.statementsPerDay} (the count starts again at midnight UTC).
+        </li>
+        <li>
+          Sandbox customers expire {SANDBOX_LIMITS.expiryDays} days after they were made, with their
+          accounts, statements, documents and events.
+        </li>
+      </ul>
+      <h3>Reset sandbox data</h3>
+      {props.canReset ? (
+        <form method="post" action={`${BASE}/reset`} class="stack">
+          <CsrfField />
+          <p>
+            Deletes the sandbox customers made before the age you choose, with their accounts,
+            statements, documents and events. Production is untouched. The audit log records it.
+          </p>
+          <label for="reset-age">Delete data older than</label>
+          <select id="reset-age" name="older_than_hours">
+            {RESET_AGES_HOURS.map((hours) => (
+              <option value={String(hours)} selected={hours === 24 * 7}>
+                {ageOf(hours)}
+              </option>
+            ))}
+          </select>
+          <div>
+            <button type="submit">Reset sandbox data</button>
+          </div>
+        </form>
+      ) : (
+        <p>{props.refusal}</p>
+      )}
+    </section>
+  );
+}
 
 function sandboxScope(c: Context<AppEnv>, merchantKey: string): SandboxScope {
   return { partnerId: c.var.session.user.partnerId, environment: "sandbox", merchantKey };
@@ -79,8 +164,14 @@ function StatementRows({ statements }: { statements: SandboxStatement[] }) {
 
 const routes = new Hono<AppEnv>()
   .get("/:environment/simulations", allow("simulations.run"), async (c) => {
-    const { partnerId } = c.var.session.user;
+    const { partnerId, role } = c.var.session.user;
     const products = await productsOf(c.get("db"), partnerId);
+    const usage = await readSandboxUsage(
+      c.get("db"),
+      partnerId,
+      quotaDay(c.get("now")()),
+      SANDBOX_LIMITS.customers,
+    );
     const listed = await Promise.all(
       products.map(async (product) => ({
         product,
@@ -156,13 +247,61 @@ const routes = new Hono<AppEnv>()
             )}
           </section>
         ))}
+        <Limits
+          usage={usage}
+          canReset={may(c, "sandbox.reset", "sandbox")}
+          refusal={refusalOf(role, "sandbox.reset", "sandbox")}
+        />
       </>,
-      { title: "Sandbox simulations", section: "simulations" },
+      { title: "Sandbox simulations", section: "simulations", notice: resetNotice(c) },
     );
+  })
+
+  // An Admin deletes the sandbox's customers older than the age chosen, with everything of
+  // theirs: the audit row first (nothing is deleted without it), then batch by batch.
+  .post("/:environment/simulations/reset", allow("sandbox.reset"), async (c) => {
+    const asked = Number(await field(c, "older_than_hours"));
+    const hours = RESET_AGES_HOURS.find((h) => h === asked);
+    if (hours === undefined) {
+      throw new ApiError(
+        "BAD_REQUEST_ERROR",
+        `Choose an age: ${RESET_AGES_HOURS.map(ageOf).join(", ")}.`,
+      );
+    }
+    const { user } = c.var.session;
+    const now = c.get("now")();
+    const before = new Date(now.getTime() - hours * 3_600_000);
+    const db = c.get("db");
+    await atomically(db, [
+      auditInsert(
+        user.partnerId,
+        userActor(c, user),
+        {
+          action: "sandbox.reset",
+          environment: "sandbox",
+          details: { older_than_hours: hours, made_before: before.toISOString() },
+        },
+        now,
+      ),
+    ]);
+    let customers = 0;
+    let statements = 0;
+    let more = false;
+    for (let batch = 0; batch < RESET_BATCHES; batch++) {
+      const deleted = await deleteOldSandboxData(db, { partnerId: user.partnerId }, before);
+      await deleteDocuments(c.env.PDFS, deleted.documents);
+      customers += deleted.customers;
+      statements += deleted.statements;
+      more = deleted.customers === CUSTOMERS_PER_BATCH;
+      if (!more) break;
+    }
+    const query = `reset_customers=${customers}&reset_statements=${statements}${more ? "&reset_more=1" : ""}`;
+    return c.redirect(`${BASE}?${query}`, 303);
   })
 
   .post("/:environment/simulations/customers", allow("simulations.run"), async (c) => {
     const { partnerId } = c.var.session.user;
+    await limitSimulations(c, partnerId);
     const products = await productsOf(c.get("db"), partnerId);
     const chosen = await field(c, "product");
     const product = chosen ? products.find((p) => p.merchantKey === chosen) : products[0];
@@ -240,6 +379,7 @@ const routes = new Hono<AppEnv>()
   })
 
   .post("/:environment/simulations/statements", allow("simulations.run"), async (c) => {
+    await limitSimulations(c, c.var.session.user.partnerId);
     const customerId = await field(c, "customer_id");
     const customer = await findSandboxCustomer(
       c.get("db"),

@@ -20,6 +20,7 @@ import type { StatementRecord } from "../domain/statement";
 import { normaliseTimestamp } from "../domain/timestamp";
 import { enqueueDeliveries } from "../webhooks";
 import { type CycleRequest, closeCycle } from "./cycle";
+import { customerQuotaReached, quotaDay, SANDBOX_LIMITS, statementQuotaReached } from "./quotas";
 import { createCustomer, readCycleAccount, storeCycle } from "./store";
 
 /** What a simulation runs with: the partner's database, the queues, the request and its clock. */
@@ -49,13 +50,16 @@ export type SandboxScope = ReadScope & { environment: Environment };
 export type CustomerRequest = BodyOf<SchemaRef<"SimulateCustomerRequest">>;
 export type StatementRequest = BodyOf<SchemaRef<"SimulateStatementRequest">>;
 
-/** A sandbox customer of the scope's product, with one open account. */
+/**
+ * A sandbox customer of the scope's product, with one open account; 400 once the sandbox holds
+ * its quota of customers.
+ */
 export async function createSandboxCustomer(
   deps: SimulationDeps,
   scope: SandboxScope,
   request: CustomerRequest,
 ): Promise<{ customer: CustomerRecord; accounts: AccountRecord[] }> {
-  const { customer, account } = await createCustomer(
+  const created = await createCustomer(
     deps.db,
     scope,
     request.partner_customer_id ?? null,
@@ -64,13 +68,16 @@ export async function createSandboxCustomer(
       creditLimit: request.credit_limit ?? DEFAULT_CREDIT_LIMIT,
     },
     deps.now,
+    SANDBOX_LIMITS.customers,
   );
-  return { customer, accounts: [account] };
+  if (!created) throw customerQuotaReached();
+  return { customer: created.customer, accounts: [created.account] };
 }
 
 export type StatementSimulation =
   | { kind: "created"; statement: Omit<StatementRecord, "hasPdf"> }
   | { kind: "customer_not_found" | "account_not_found" | "closed_meanwhile" }
+  | { kind: "over_quota"; at: Date }
   | { kind: "invalid"; field: string; problem: string };
 
 /**
@@ -88,6 +95,8 @@ export function createdStatement(
       throw accountNotFound(request.account_id);
     case "invalid":
       throw invalidRequest([outcome.problem], outcome.field);
+    case "over_quota":
+      throw statementQuotaReached(outcome.at);
     case "closed_meanwhile":
       throw new ApiError(
         "CONFLICT_ERROR",
@@ -131,8 +140,11 @@ export async function closeSandboxCycle(
       follows: found.newest,
     },
     deps.now,
+    { day: quotaDay(deps.now), max: SANDBOX_LIMITS.statementsPerDay },
   );
-  if (!stored.stored) return { kind: "closed_meanwhile" };
+  if (!stored.stored) {
+    return stored.overQuota ? { kind: "over_quota", at: deps.now } : { kind: "closed_meanwhile" };
+  }
   await enqueueDeliveries(deps.env.WEBHOOK_DELIVERIES, stored.deliveries, deps.requestId);
   await enqueueRenders(deps.env, stored.renders, deps.requestId);
   return { kind: "created", statement: stored.statement };

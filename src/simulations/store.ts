@@ -1,7 +1,8 @@
-// Sandbox data made on request, in D1: a customer with its open account (one batch), the account a
-// cycle closes on with its newest statement (one round trip), and the closed cycle (one batch: the
-// statement, the account's new balance, its `statement.created` event with webhook deliveries,
-// and its render), guarded so that two cycles closing at once cannot break the chain of balances.
+// Sandbox data made on request, in D1: a customer with its open account (one batch, within the
+// sandbox's customer quota), the account a cycle closes on with its newest statement (one round
+// trip), and the closed cycle (one batch: the statement, the account's new balance, its
+// `statement.created` event with webhook deliveries, its render and the day's count), guarded so
+// that two cycles closing at once cannot break the chain of balances nor pass the daily quota.
 import { and, desc, eq, getTableColumns, isNull, type SQL, sql } from "drizzle-orm";
 import { accounts } from "../accounts/schema";
 import { atomically, insertWhere } from "../db/batch";
@@ -17,6 +18,7 @@ import type { StatementRecord } from "../domain/statement";
 import { statements } from "../statements/schema";
 import { type DeliveryRef, deliveriesOf, statementEventWrites } from "../webhooks";
 import type { ClosedCycle, PreviousStatement } from "./cycle";
+import { sandboxUsage } from "./schema";
 
 /** A new sandbox customer's one open account. */
 export interface NewAccount {
@@ -24,14 +26,18 @@ export interface NewAccount {
   creditLimit: number;
 }
 
-/** Creates a customer of the read scope with one open account, in one batch. */
+/**
+ * Creates a customer of the read scope with one open account, in one batch, unless the partner's
+ * environment already holds `maxCustomers` customers (null then; counted up to the cap only).
+ */
 export async function createCustomer(
   db: Database,
   scope: ReadScope & { environment: "sandbox" | "production" },
   partnerCustomerId: string | null,
   account: NewAccount,
   now: Date,
-): Promise<{ customer: CustomerRecord; account: AccountRecord }> {
+  maxCustomers: number,
+): Promise<{ customer: CustomerRecord; account: AccountRecord } | null> {
   const createdAt = now.toISOString();
   const customer = {
     customerId: `cus_${encodeIdSuffix(now.getTime())}`,
@@ -52,10 +58,15 @@ export async function createCustomer(
     environment: scope.environment,
     merchantKey: scope.merchantKey,
   };
-  await db.batch([
-    db.insert(customers).values({ ...customer, ...owner, createdAt }),
-    db.insert(accounts).values({ ...opened, ...owner, createdAt }),
+  const held = sql`(SELECT count(*) FROM (SELECT 1 FROM customers
+    WHERE partner_id = ${scope.partnerId} AND environment = ${scope.environment}
+    LIMIT ${maxCustomers}))`;
+  const created = sql`EXISTS (SELECT 1 FROM customers WHERE customer_id = ${customer.customerId})`;
+  const [inserted] = await atomically(db, [
+    insertWhere(customers, { ...customer, ...owner, createdAt }, sql`${held} < ${maxCustomers}`),
+    insertWhere(accounts, { ...opened, ...owner, createdAt }, created),
   ]);
+  if ((inserted?.meta.changes ?? 0) === 0) return null;
   return { customer, account: opened };
 }
 
@@ -122,13 +133,21 @@ export type StoredCycle =
       deliveries: DeliveryRef[];
       renders: RenderRef[];
     }
-  | { stored: false };
+  /** `overQuota`: the day's quota of statements was used up (else the account changed). */
+  | { stored: false; overQuota: boolean };
+
+/** The daily quota a stored cycle counts against: its partner's day, and the day's cap. */
+export interface DailyQuota {
+  day: string;
+  max: number;
+}
 
 /**
  * Stores the closed cycle as a new statement of the account, in one batch with the account's new
- * balance, the statement's event and deliveries, and its render (whatever the product's documents:
- * a sandbox statement nobody uploads a document for). Nothing is stored when the account has
- * gained a newer statement since it was read, or left the scope.
+ * balance, the statement's event and deliveries, its render (whatever the product's documents: a
+ * sandbox statement nobody uploads a document for) and the day's count. Nothing is stored when the
+ * account has gained a newer statement since it was read, or left the scope, or the partner's
+ * simulations have closed `quota.max` statements that day.
  */
 export async function storeCycle(
   db: Database,
@@ -136,6 +155,7 @@ export async function storeCycle(
   scope: ReadScope,
   input: CycleToStore,
   now: Date,
+  quota: DailyQuota,
 ): Promise<StoredCycle> {
   const { cycle } = input;
   const at = now.toISOString();
@@ -164,10 +184,17 @@ export async function storeCycle(
       AND c.merchant_key = ${scope.merchantKey})`;
   const unchanged = sql`(SELECT max(period_end_date) FROM statements
     WHERE account_id = ${input.accountId}) IS ${input.follows?.periodEndDate ?? null}`;
+  const closedToday = sql`coalesce((SELECT statements FROM sandbox_usage
+    WHERE partner_id = ${scope.partnerId} AND day = ${quota.day}), 0)`;
+  const stored = sql`EXISTS (SELECT 1 FROM statements WHERE statement_id = ${statement.statementId})`;
   const rows = JSON.stringify([[statement.statementId]]);
   const announced = statementEventWrites("statement.created", rows, at);
   const results = await atomically(db, [
-    insertWhere(statements, { ...statement, createdAt: at }, sql`${owned} AND ${unchanged}`),
+    insertWhere(
+      statements,
+      { ...statement, createdAt: at },
+      sql`${owned} AND ${unchanged} AND ${closedToday} < ${quota.max}`,
+    ),
     sql`UPDATE accounts SET current_balance = ${cycle.statement_balance},
         available_credit = CASE WHEN credit_limit IS NULL THEN available_credit
           ELSE credit_limit - ${cycle.statement_balance} END
@@ -176,13 +203,20 @@ export async function storeCycle(
     announced.events,
     announced.deliveries,
     renderRequestWrites(rows, at, true),
+    sql`INSERT INTO sandbox_usage (partner_id, day, statements)
+      SELECT ${scope.partnerId}, ${quota.day}, 1 WHERE ${stored}
+      ON CONFLICT (partner_id, day) DO UPDATE SET statements = statements + 1`,
+    sql`SELECT ${closedToday} AS closed`,
   ]);
-  if ((results[0]?.meta.changes ?? 0) === 0) return { stored: false };
+  if ((results[0]?.meta.changes ?? 0) === 0) {
+    const closed = (results[6]?.results[0] as { closed?: number } | undefined)?.closed ?? 0;
+    return { stored: false, overQuota: closed >= quota.max };
+  }
   return {
     stored: true,
     statement,
     deliveries: deliveriesOf(results.slice(3, 4), shard),
-    renders: renderRefsOf(results.slice(4), shard),
+    renders: renderRefsOf(results.slice(4, 5), shard),
   };
 }
 
@@ -270,4 +304,27 @@ export async function findSandboxStatement(
 ): Promise<SandboxStatement | null> {
   const [row] = await sandboxStatements(db, partnerId, eq(statements.statementId, statementId), 1);
   return row ?? null;
+}
+
+/**
+ * What a partner's sandbox holds against its quotas: its customers (counted up to
+ * `maxCustomers`) and the statements its simulations closed on `day`. One round trip.
+ */
+export async function readSandboxUsage(
+  db: Database,
+  partnerId: string,
+  day: string,
+  maxCustomers: number,
+): Promise<{ customers: number; statementsToday: number }> {
+  const [held, closed] = await db.batch([
+    db.select({ n: sql<number>`count(*)` }).from(
+      sql`(SELECT 1 FROM customers WHERE partner_id = ${partnerId} AND environment = 'sandbox'
+        LIMIT ${maxCustomers})`,
+    ),
+    db
+      .select({ n: sandboxUsage.statements })
+      .from(sandboxUsage)
+      .where(and(eq(sandboxUsage.partnerId, partnerId), eq(sandboxUsage.day, day))),
+  ]);
+  return { customers: held[0]?.n ?? 0, statementsToday: closed[0]?.n ?? 0 };
 }

@@ -3,14 +3,10 @@
 // once: a receiver de-duplicates on `webhook-id`, the event id.
 
 import type { Bindings } from "../app/context";
+import { moveDeferSeconds, postpone } from "../app/queue-deferral";
 import { type Database, newQueryStats } from "../db/client";
-import {
-  FIRST_SHARD,
-  MOVING_DELAY_SECONDS,
-  openPartnerDatabase,
-  openShards,
-  type PartnerDatabase,
-} from "../db/shards";
+import { FIRST_SHARD, openPartnerDatabase, openShards, type PartnerDatabase } from "../db/shards";
+import { isPartnerMoving } from "../db/storage";
 import { adminEmailsOf } from "../db/users";
 import { encodeIdSuffix } from "../domain/ids";
 import { nextRetryDelay } from "../domain/retry-schedule";
@@ -253,8 +249,9 @@ async function deliverBatch(
         for (const message of messages) message.ack();
         return;
       }
-      // Its writes are paused while a move copies its data: the attempt waits for the switch.
-      if (partner.moving) return retryAll(MOVING_DELAY_SECONDS);
+      // Its writes are paused while a move copies its data: the attempt waits for the switch,
+      // without spending the message's attempts.
+      if (partner.moving) return postpone(env.WEBHOOK_DELIVERIES, messages, moveDeferSeconds(env));
       const d: Delivery = {
         bundle,
         db: partner.db,
@@ -285,6 +282,11 @@ async function deliverInOrder(d: Delivery, messages: readonly Message<DeliveryRe
           if (verdict.ack) message.ack();
           else message.retry({ delaySeconds: verdict.delaySeconds });
         } catch (err) {
+          // A move started meanwhile: its fence refused the attempt's record; after the switch.
+          if (isPartnerMoving(err)) {
+            await postpone(d.env.WEBHOOK_DELIVERIES, [message], moveDeferSeconds(d.env));
+            continue;
+          }
           console.error(JSON.stringify({ error: `webhook delivery failed: ${String(err)}` }));
           const delay = nextRetryDelay(d.config.retry, message.attempts, 0) ?? 60;
           message.retry({ delaySeconds: delay });

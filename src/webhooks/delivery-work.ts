@@ -3,6 +3,7 @@
 import { and, eq, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../db/client";
+import { fencedPartners, frozenPartners } from "../db/move-fences";
 import { idempotencyKeys } from "../db/schema";
 import { statements } from "../statements/schema";
 import type { AttemptStatus } from "./delivery-attempt";
@@ -246,6 +247,7 @@ export async function overdueDeliveries(
           JOIN partners p ON p.partner_id = w.partner_id
         WHERE d.status = 'pending' AND d.next_attempt_at < ${overdue}
           AND (d.lease_until IS NULL OR d.lease_until < ${at}) AND p.moving_to IS NULL
+          AND p.moved_to IS NULL AND p.partner_id NOT IN ${fencedPartners}
         LIMIT ${limit})`,
     )
     .returning(DELIVERY_RETURNING);
@@ -261,7 +263,9 @@ export async function purgeExpiredEvents(
   before: string,
   limit: number,
 ): Promise<number> {
-  const expired = sql`SELECT event_id FROM events WHERE created_at < ${before} ORDER BY created_at LIMIT ${limit}`;
+  // A partner frozen by a move keeps its events until the move is over.
+  const expired = sql`SELECT event_id FROM events WHERE created_at < ${before}
+    AND partner_id NOT IN ${frozenPartners} ORDER BY created_at LIMIT ${limit}`;
   const results = await db.batch([
     db.delete(webhookAttempts).where(sql`${webhookAttempts.eventId} IN (${expired})`),
     db.delete(webhookDeliveries).where(sql`${webhookDeliveries.eventId} IN (${expired})`),
@@ -282,7 +286,8 @@ export async function purgeExpiredIdempotencyKeys(
   const gone = await db
     .delete(idempotencyKeys)
     .where(
-      sql`${idempotencyKeys.keyHash} IN (SELECT key_hash FROM idempotency_keys WHERE expires_at < ${now} LIMIT ${limit})`,
+      sql`${idempotencyKeys.keyHash} IN (SELECT key_hash FROM idempotency_keys
+        WHERE expires_at < ${now} AND partner_id NOT IN ${frozenPartners} LIMIT ${limit})`,
     )
     .returning({ keyHash: idempotencyKeys.keyHash });
   return gone.length;

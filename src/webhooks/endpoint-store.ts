@@ -8,6 +8,7 @@ import { auditInsert } from "../db/audit";
 import { atomically, insertWhere, type Query } from "../db/batch";
 import type { Database } from "../db/client";
 import type { ReadScope } from "../db/customers";
+import { fencedPartners } from "../db/move-fences";
 import type { Actor, AuditAction } from "../domain/audit";
 import type { Environment } from "../domain/environment";
 import {
@@ -275,7 +276,8 @@ const STORED_SECRETS = {
 
 /**
  * Up to `limit` endpoints after `after` (in id order) whose secrets are not all sealed under
- * `keyId`: stored before sealing, or sealed under a previous SIGNING_SECRET.
+ * `keyId`: stored before sealing, or sealed under a previous SIGNING_SECRET. A partner fenced by
+ * a move keeps its own until the move is over (its rows take no update meanwhile).
  */
 export function endpointsToReseal(
   db: Database,
@@ -290,6 +292,7 @@ export function endpointsToReseal(
     .where(
       and(
         gt(webhookEndpoints.endpointId, after),
+        sql`${webhookEndpoints.partnerId} NOT IN ${fencedPartners}`,
         or(
           notUnder(webhookEndpoints.secretKeyId),
           and(

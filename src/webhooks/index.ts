@@ -21,5 +21,6 @@ export {
   idempotencyKeysPurged,
   resendOverdue,
 } from "./maintenance";
+export { redriveDelivery } from "./redrive";
 export { webhooksOf } from "./reference";
 export { webhooksPage } from "./webhooks-page";

@@ -6,6 +6,7 @@ import { Hono } from "hono";
 import { findPartnerAccount } from "../accounts";
 import type { AppEnv } from "../app/context";
 import { ApiError } from "../app/errors";
+import { auditDataView } from "../dashboard/data-audit";
 import { allow, type DashboardPage } from "../dashboard/page";
 import { Table } from "../dashboard/table";
 import { toAccount } from "../domain/account";
@@ -14,7 +15,7 @@ import type { Statement } from "../domain/statement";
 import { LINK_LIFETIME_MS } from "../domain/statement-link";
 import { buildStatementPage, readStatementPage } from "../statements";
 import { customerNotFound } from "./customers-page";
-import { auditDataView, Day, Fact, Money } from "./data-view";
+import { Day, Fact, Money } from "./data-view";
 
 const PAGE_SIZE = 12;
 

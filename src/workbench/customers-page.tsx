@@ -2,12 +2,13 @@
 // API's scope: partner, environment, product), 50 a page in id order; and
 // /dashboard/{environment}/customers/{customer_id}: the customer and its accounts. Read-only,
 // built by the API's own reads and views; production data is for Admins, and each view of it is
-// in the audit log (data-view.tsx). A customer's account and statements: account-page.tsx.
+// in the audit log (dashboard/data-audit.ts). A customer's account and statements: account-page.tsx.
 import { Hono } from "hono";
 import { readAccountPage } from "../accounts";
 import type { AppEnv } from "../app/context";
 import { ApiError } from "../app/errors";
 import { idPage } from "../app/query";
+import { auditDataView } from "../dashboard/data-audit";
 import { allow, type DashboardPage } from "../dashboard/page";
 import { Table } from "../dashboard/table";
 import { findPartnerCustomer, readCustomerPage } from "../db/customers";
@@ -16,7 +17,7 @@ import { toAccount } from "../domain/account";
 import { toCustomer } from "../domain/customer";
 import type { Environment } from "../domain/environment";
 import { ID_PATTERN } from "../domain/import-payload";
-import { auditDataView, Fact, Money } from "./data-view";
+import { Fact, Money } from "./data-view";
 
 const PAGE_SIZE = 50;
 

@@ -1,33 +1,5 @@
-// What the customers pages share: the audit of a production data view, amounts as a reader
-// reads them, and a fact of an object that may be absent.
-import type { Context } from "hono";
-import { userActor } from "../app/actor";
-import type { AppEnv } from "../app/context";
-import { auditInsert } from "../db/audit";
-import { atomically } from "../db/batch";
-
-/**
- * Writes the view of production customers' data to the audit log, before the data is read: no
- * production data is shown without its audit row. Sandbox views are not audited.
- */
-export async function auditDataView(
-  c: Context<AppEnv>,
-  page: "customers" | "customer" | "account",
-  target: string,
-): Promise<void> {
-  const environment = c.var.environment;
-  if (environment !== "production") return;
-  const { user } = c.var.session;
-  await atomically(c.get("db"), [
-    auditInsert(
-      user.partnerId,
-      userActor(c, user),
-      { action: "customer_data.viewed", environment, target, details: { page } },
-      c.get("now")(),
-    ),
-  ]);
-}
-
+// What the customers pages share: amounts as a reader reads them, and a fact of an object that
+// may be absent. (The audit of a production data view is the dashboard's: dashboard/data-audit.ts.)
 const formats = new Map<string, Intl.NumberFormat | null>();
 
 /** A formatter for the currency, or null when the code is not one Intl knows. */

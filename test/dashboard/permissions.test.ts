@@ -58,6 +58,8 @@ const RULES: [string, Where, boolean, boolean][] = [
   ["change how statement documents look", "partner-wide", true, false],
   ["run sandbox simulations", "sandbox", true, true],
   ["run sandbox simulations", "production", false, false],
+  ["reset sandbox data", "sandbox", true, false],
+  ["reset sandbox data", "production", false, false],
   ["view the overview", "sandbox", true, true],
   ["view the overview", "production", true, true],
   ["view request logs", "sandbox", true, true],
@@ -245,6 +247,11 @@ const ATTEMPTS: Record<string, Attempt> = {
     prepare: async (team) => team.merchantKey ?? "",
     send: (client, _env, product) =>
       client.post(`/dashboard/documents/${product}`, { accent_colour: "#0a7d4f" }),
+  },
+  "reset sandbox data": {
+    action: "sandbox.reset",
+    send: (client, env) =>
+      client.post(`/dashboard/${env}/simulations/reset`, { older_than_hours: "24" }),
   },
   "run sandbox simulations": {
     action: "simulations.run",

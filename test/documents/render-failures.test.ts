@@ -80,11 +80,14 @@ interface Told {
   acked: boolean;
   retriedAfter: number | null;
   deadLetters: unknown[];
+  /** Messages sent to the render queue again (a postponed render), with their delays. */
+  sentAgain?: { body: unknown; delaySeconds?: number }[];
 }
 
 /** Runs the consumer on one message (delivered `attempts` times); answers what it told the queue. */
 async function consume(ref: RenderRef, renderer?: StatementRenderer, attempts = 1): Promise<Told> {
   const told: Told = { acked: false, retriedAfter: null, deadLetters: [] };
+  const sentAgain: NonNullable<Told["sentAgain"]> = [];
   const message = {
     id: uniqueId("msg"),
     timestamp: new Date(),
@@ -108,9 +111,14 @@ async function consume(ref: RenderRef, renderer?: StatementRenderer, attempts = 
         told.deadLetters.push(body);
       },
     },
+    STATEMENT_RENDERS: {
+      sendBatch: async (messages: { body: unknown; delaySeconds?: number }[]) => {
+        sentAgain.push(...messages.map(({ body, delaySeconds }) => ({ body, delaySeconds })));
+      },
+    },
   } as unknown as typeof env;
   await renderConsumer(renderer ? () => renderer : undefined)(batch, bindings);
-  return told;
+  return sentAgain.length > 0 ? { ...told, sentAgain } : told;
 }
 
 async function hasPdf(f: Fixture): Promise<boolean> {
@@ -191,11 +199,13 @@ describe("failed renders", { timeout: 30_000 }, () => {
     await moving("elsewhere");
     const renderer = failingRenderer(new Error("renderer unavailable"));
     try {
-      // Its writes are paused until the switch: the render is not drawn, only postponed.
-      expect(await consume(ref, renderer)).toEqual({
-        acked: false,
-        retriedAfter: 30,
+      // Its writes are paused until the switch: the render is not drawn, only postponed, sent
+      // again for later without spending an attempt of its message (MOVE_DEFER_SECONDS).
+      expect(await consume(ref, renderer, 99)).toEqual({
+        acked: true,
+        retriedAfter: null,
         deadLetters: [],
+        sentAgain: [{ body: ref, delaySeconds: Number(env.MOVE_DEFER_SECONDS) }],
       });
       expect(renderer.calls).toBe(0);
       expect((await renders(f, "pending"))[0]).toMatchObject({ attempts: 0, error: null });

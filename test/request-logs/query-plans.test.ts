@@ -91,9 +91,12 @@ describe("the request log's query plans", () => {
     const logs = await planOf({ sql: PURGE_LOGS, params: ["00Vc", 1000] });
     const days = await planOf({ sql: PURGE_DAYS, params: ["2026-10-27", 500] });
     console.log(`purge: ${logs.join(" | ")}; ${days.join(" | ")}`);
-    expect(logs.join(" ")).toContain(
-      "USING COVERING INDEX sqlite_autoindex_request_logs_1 (log_id<?)",
+    // Oldest first by the key (a partner frozen by a move is passed over: its row is read for its
+    // partner id, and the fence's few rows are scanned once).
+    expect(logs.join(" ")).toMatch(
+      /USING (COVERING )?INDEX sqlite_autoindex_request_logs_1 \(log_id<\?\)/,
     );
-    expect(days.join(" ")).toContain("USING COVERING INDEX request_log_days_day_idx (day<?)");
+    expect(days.join(" ")).toMatch(/USING (COVERING )?INDEX request_log_days_day_idx \(day<\?\)/);
+    expect(`${logs.join(" ")} ${days.join(" ")}`).not.toMatch(/SCAN request_log/);
   });
 });

@@ -337,7 +337,8 @@ class OrdersResource(Resource):
     ) -> None:
         """List orders.
 
-        Requires the `ORDER_READ` scope. Not available in this service: answers `501`.
+        Requires the `ORDER_READ` scope. Named by the specification's scope table. Not available
+        in this service: answers `501`.
 
         `GET /v2/orders`.
         """
@@ -356,7 +357,8 @@ class OrdersResource(Resource):
     ) -> None:
         """Create an order.
 
-        Requires the `ORDER_WRITE` scope. Not available in this service: answers `501`.
+        Requires the `ORDER_WRITE` scope. Named by the specification's scope table. Not
+        available in this service: answers `501`.
 
         `POST /v2/orders`.
         """
@@ -376,7 +378,8 @@ class OrdersResource(Resource):
     ) -> None:
         """Update an order.
 
-        Requires the `ORDER_WRITE` scope. Not available in this service: answers `501`.
+        Requires the `ORDER_WRITE` scope. Named by the specification's scope table. Not
+        available in this service: answers `501`.
 
         `PUT /v2/orders/{order_id}`.
 
@@ -400,7 +403,8 @@ class OrdersResource(Resource):
     ) -> None:
         """Delete an order.
 
-        Requires the `ORDER_WRITE` scope. Not available in this service: answers `501`.
+        Requires the `ORDER_WRITE` scope. Named by the specification's scope table. Not
+        available in this service: answers `501`.
 
         `DELETE /v2/orders/{order_id}`.
 
@@ -427,7 +431,8 @@ class OrderEventsResource(Resource):
     ) -> None:
         """List order events.
 
-        Requires the `ORDER_READ` scope. Not available in this service: answers `501`.
+        Requires the `ORDER_READ` scope. Named by the specification's scope table. Not available
+        in this service: answers `501`.
 
         `GET /v2/order_events`.
         """
@@ -446,7 +451,8 @@ class OrderEventsResource(Resource):
     ) -> None:
         """Create an order event.
 
-        Requires the `ORDER_WRITE` scope. Not available in this service: answers `501`.
+        Requires the `ORDER_WRITE` scope. Named by the specification's scope table. Not
+        available in this service: answers `501`.
 
         `POST /v2/order_events`.
         """
@@ -466,7 +472,8 @@ class OrderEventsResource(Resource):
     ) -> None:
         """Delete an order event.
 
-        Requires the `ORDER_WRITE` scope. Not available in this service: answers `501`.
+        Requires the `ORDER_WRITE` scope. Named by the specification's scope table. Not
+        available in this service: answers `501`.
 
         `DELETE /v2/order_events/{order_event_id}`.
 
@@ -494,8 +501,8 @@ class TransactionIntentsResource(Resource):
     ) -> None:
         """Retrieve a transaction intent.
 
-        Requires the `TRANSACTION_INTENT_READ` scope. Not available in this service: answers
-        `501`.
+        Requires the `TRANSACTION_INTENT_READ` scope. Named by the specification's scope table.
+        Not available in this service: answers `501`.
 
         `GET /v2/transaction_intents/{intent_id}`.
 
@@ -519,8 +526,8 @@ class TransactionIntentsResource(Resource):
     ) -> None:
         """Update a transaction intent.
 
-        Requires the `TRANSACTION_INTENT_WRITE` scope. Not available in this service: answers
-        `501`.
+        Requires the `TRANSACTION_INTENT_WRITE` scope. Named by the specification's scope table.
+        Not available in this service: answers `501`.
 
         `POST /v2/transaction_intents/{intent_id}`.
 
@@ -544,8 +551,8 @@ class TransactionIntentsResource(Resource):
     ) -> None:
         """List a customer's transaction intents.
 
-        Requires the `TRANSACTION_INTENT_READ` scope. Not available in this service: answers
-        `501`.
+        Requires the `TRANSACTION_INTENT_READ` scope. Named by the specification's scope table.
+        Not available in this service: answers `501`.
 
         `GET /v2/customers/{customer_id}/transaction_intents`.
 
@@ -568,8 +575,8 @@ class TransactionIntentsResource(Resource):
     ) -> None:
         """Create a transaction intent.
 
-        Requires the `TRANSACTION_INTENT_WRITE` scope. Not available in this service: answers
-        `501`.
+        Requires the `TRANSACTION_INTENT_WRITE` scope. Named by the specification's scope table.
+        Not available in this service: answers `501`.
 
         `POST /v2/transaction_intents`.
         """
@@ -594,7 +601,8 @@ class PaymentMethodsResource(Resource):
     ) -> None:
         """Provision a payment method to a wallet.
 
-        Requires the `CARD_WRITE` scope. Not available in this service: answers `501`.
+        Requires the `CARD_WRITE` scope. Named by the specification's scope table. Not available
+        in this service: answers `501`.
 
         `POST /v2/payment_methods/{payment_method_id}/provision/{wallet}`.
 
@@ -625,7 +633,8 @@ class AccountsResource(Resource):
     ) -> Pager[Account]:
         """List a customer's accounts.
 
-        Requires the `ACCOUNT_READ` scope.
+        Requires the `ACCOUNT_READ` scope. Named by the specification's scope table: account and
+        rewards-category reads.
 
         Every item, across as many pages as it takes (`GET
         /v2/customers/{customer_id}/accounts`): iterate the Pager; `limit` is the page size.
@@ -655,7 +664,8 @@ class AccountsResource(Resource):
     ) -> Account:
         """Retrieve an account.
 
-        Requires the `ACCOUNT_READ` scope.
+        Requires the `ACCOUNT_READ` scope. Named by the specification's scope table: account and
+        rewards-category reads.
 
         `GET /v2/customers/{customer_id}/accounts/{account_id}`.
 
@@ -686,7 +696,8 @@ class RewardsCategoriesResource(Resource):
     ) -> None:
         """List an account's rewards categories.
 
-        Requires the `ACCOUNT_READ` scope. Not available in this service: answers `501`.
+        Requires the `ACCOUNT_READ` scope. Named by the specification's scope table: account and
+        rewards-category reads. Not available in this service: answers `501`.
 
         `GET /v2/customers/{customer_id}/accounts/{account_id}/rewards_categories`.
 
@@ -720,7 +731,8 @@ class StatementsResource(Resource):
     ) -> Pager[Statement]:
         """List an account's statements.
 
-        Requires the `ACCOUNT_READ` scope.
+        Requires the `ACCOUNT_READ` scope. Named by the specification's scope table: statement
+        reads.
 
         Every item, across as many pages as it takes (`GET
         /v2/customers/{customer_id}/accounts/{account_id}/statements`): iterate the Pager;
@@ -767,7 +779,8 @@ class CustomersResource(Resource):
     ) -> Pager[Customer]:
         """List customers.
 
-        Needs no scope beyond a valid key.
+        Needs no scope beyond a valid key. Outside the specification's scope table, so a valid
+        key is enough; a key still sees only the customers of its own product.
 
         Every item, across as many pages as it takes (`GET /v2/customers`): iterate the Pager;
         `limit` is the page size.
@@ -795,7 +808,8 @@ class CustomersResource(Resource):
     ) -> Customer:
         """Retrieve a customer.
 
-        Needs no scope beyond a valid key.
+        Needs no scope beyond a valid key. Outside the specification's scope table, so a valid
+        key is enough; a key still sees only the customers of its own product.
 
         `GET /v2/customers/{customer_id}`.
 
@@ -822,7 +836,8 @@ class CustomersResource(Resource):
     ) -> Customer:
         """Link a partner customer id.
 
-        Needs no scope beyond a valid key.
+        Needs no scope beyond a valid key. Outside the specification's scope table, so a valid
+        key is enough; a key still sees only the customers of its own product.
 
         `POST /v2/customers/{customer_id}/link`.
 
@@ -856,7 +871,9 @@ class KeysResource(Resource):
     ) -> ApiKey:
         """Create an API key.
 
-        Needs no scope beyond a valid key.
+        Needs no scope beyond a valid key. Outside the specification's scope table, so a valid
+        key is enough: the key it creates carries exactly the creating key's scopes, so it
+        grants nothing the caller lacks.
 
         `POST /v2/keys`.
 
@@ -890,7 +907,8 @@ class EventsResource(Resource):
     ) -> Pager[Event]:
         """List events.
 
-        Requires the `ACCOUNT_READ` scope.
+        Requires the `ACCOUNT_READ` scope. Each event carries a statement of an account: reading
+        events is reading statements, so it takes the scope that reads them.
 
         Every item, across as many pages as it takes (`GET /v2/events`): iterate the Pager;
         `limit` is the page size.
@@ -918,7 +936,8 @@ class EventsResource(Resource):
     ) -> Event:
         """Retrieve an event.
 
-        Requires the `ACCOUNT_READ` scope.
+        Requires the `ACCOUNT_READ` scope. Each event carries a statement of an account: reading
+        events is reading statements, so it takes the scope that reads them.
 
         `GET /v2/events/{event_id}`.
 
@@ -945,7 +964,8 @@ class EventsResource(Resource):
     ) -> EventResend:
         """Resend an event.
 
-        Requires the `ACCOUNT_READ` scope.
+        Requires the `ACCOUNT_READ` scope. Each event carries a statement of an account: reading
+        events is reading statements, so it takes the scope that reads them.
 
         `POST /v2/events/{event_id}/resend`.
 
@@ -983,7 +1003,8 @@ class DeliveryAttemptsResource(Resource):
     ) -> Pager[DeliveryAttempt]:
         """List an event's delivery attempts.
 
-        Requires the `ACCOUNT_READ` scope.
+        Requires the `ACCOUNT_READ` scope. Each event carries a statement of an account: reading
+        events is reading statements, so it takes the scope that reads them.
 
         Every item, across as many pages as it takes (`GET
         /v2/events/{event_id}/delivery_attempts`): iterate the Pager; `limit` is the page size.
@@ -1019,7 +1040,9 @@ class WebhookEndpointsResource(Resource):
     ) -> Pager[WebhookEndpoint]:
         """List webhook endpoints.
 
-        Requires the `ACCOUNT_READ` scope.
+        Requires the `ACCOUNT_READ` scope. An endpoint receives statement events, so managing
+        one takes the scope that reads statements (as it always has: a key with it manages its
+        endpoints).
 
         Every item, across as many pages as it takes (`GET /v2/webhook_endpoints`): iterate the
         Pager; `limit` is the page size.
@@ -1050,7 +1073,9 @@ class WebhookEndpointsResource(Resource):
     ) -> WebhookEndpoint:
         """Create a webhook endpoint.
 
-        Requires the `ACCOUNT_READ` scope.
+        Requires the `ACCOUNT_READ` scope. An endpoint receives statement events, so managing
+        one takes the scope that reads statements (as it always has: a key with it manages its
+        endpoints).
 
         `POST /v2/webhook_endpoints`.
 
@@ -1078,7 +1103,9 @@ class WebhookEndpointsResource(Resource):
     ) -> WebhookEndpoint:
         """Retrieve a webhook endpoint.
 
-        Requires the `ACCOUNT_READ` scope.
+        Requires the `ACCOUNT_READ` scope. An endpoint receives statement events, so managing
+        one takes the scope that reads statements (as it always has: a key with it manages its
+        endpoints).
 
         `GET /v2/webhook_endpoints/{webhook_endpoint_id}`.
 
@@ -1103,7 +1130,9 @@ class WebhookEndpointsResource(Resource):
     ) -> None:
         """Delete a webhook endpoint.
 
-        Requires the `ACCOUNT_READ` scope.
+        Requires the `ACCOUNT_READ` scope. An endpoint receives statement events, so managing
+        one takes the scope that reads statements (as it always has: a key with it manages its
+        endpoints).
 
         `DELETE /v2/webhook_endpoints/{webhook_endpoint_id}`.
 
@@ -1129,7 +1158,9 @@ class WebhookEndpointsResource(Resource):
     ) -> WebhookEndpoint:
         """Roll a webhook endpoint's secret.
 
-        Requires the `ACCOUNT_READ` scope.
+        Requires the `ACCOUNT_READ` scope. An endpoint receives statement events, so managing
+        one takes the scope that reads statements (as it always has: a key with it manages its
+        endpoints).
 
         `POST /v2/webhook_endpoints/{webhook_endpoint_id}/roll_secret`.
 
@@ -1161,7 +1192,9 @@ class WebhookEndpointsResource(Resource):
     ) -> WebhookEndpoint:
         """Enable a webhook endpoint.
 
-        Requires the `ACCOUNT_READ` scope.
+        Requires the `ACCOUNT_READ` scope. An endpoint receives statement events, so managing
+        one takes the scope that reads statements (as it always has: a key with it manages its
+        endpoints).
 
         `POST /v2/webhook_endpoints/{webhook_endpoint_id}/enable`.
 
@@ -1198,8 +1231,9 @@ class SimulationsCustomersResource(Resource):
     ) -> SimulatedCustomer:
         """Create a sandbox customer.
 
-        Requires the `ACCOUNT_READ` scope. Sandbox keys only: a production key gets `404`, as
-        for a route that does not exist.
+        Requires the `ACCOUNT_READ` scope. Sandbox keys only. A simulation makes customers,
+        accounts and statements, which that scope reads, so making them takes the same scope.
+        Sandbox keys only: a production key gets `404`, as for a route that does not exist.
 
         `POST /v2/simulations/customers`.
 
@@ -1252,8 +1286,9 @@ class SimulationsStatementsResource(Resource):
     ) -> Statement:
         """Close a sandbox billing cycle.
 
-        Requires the `ACCOUNT_READ` scope. Sandbox keys only: a production key gets `404`, as
-        for a route that does not exist.
+        Requires the `ACCOUNT_READ` scope. Sandbox keys only. A simulation makes customers,
+        accounts and statements, which that scope reads, so making them takes the same scope.
+        Sandbox keys only: a production key gets `404`, as for a route that does not exist.
 
         `POST /v2/simulations/statements`.
 

@@ -326,7 +326,8 @@ class OrdersResource(Resource):
     ) -> None:
         """List orders.
 
-        Requires the `ORDER_READ` scope. Not available in this service: answers `501`.
+        Requires the `ORDER_READ` scope. Named by the specification's scope table. Not available
+        in this service: answers `501`.
 
         `GET /v2/orders`.
         """
@@ -345,7 +346,8 @@ class OrdersResource(Resource):
     ) -> None:
         """Create an order.
 
-        Requires the `ORDER_WRITE` scope. Not available in this service: answers `501`.
+        Requires the `ORDER_WRITE` scope. Named by the specification's scope table. Not
+        available in this service: answers `501`.
 
         `POST /v2/orders`.
         """
@@ -365,7 +367,8 @@ class OrdersResource(Resource):
     ) -> None:
         """Update an order.
 
-        Requires the `ORDER_WRITE` scope. Not available in this service: answers `501`.
+        Requires the `ORDER_WRITE` scope. Named by the specification's scope table. Not
+        available in this service: answers `501`.
 
         `PUT /v2/orders/{order_id}`.
 
@@ -389,7 +392,8 @@ class OrdersResource(Resource):
     ) -> None:
         """Delete an order.
 
-        Requires the `ORDER_WRITE` scope. Not available in this service: answers `501`.
+        Requires the `ORDER_WRITE` scope. Named by the specification's scope table. Not
+        available in this service: answers `501`.
 
         `DELETE /v2/orders/{order_id}`.
 
@@ -416,7 +420,8 @@ class OrderEventsResource(Resource):
     ) -> None:
         """List order events.
 
-        Requires the `ORDER_READ` scope. Not available in this service: answers `501`.
+        Requires the `ORDER_READ` scope. Named by the specification's scope table. Not available
+        in this service: answers `501`.
 
         `GET /v2/order_events`.
         """
@@ -435,7 +440,8 @@ class OrderEventsResource(Resource):
     ) -> None:
         """Create an order event.
 
-        Requires the `ORDER_WRITE` scope. Not available in this service: answers `501`.
+        Requires the `ORDER_WRITE` scope. Named by the specification's scope table. Not
+        available in this service: answers `501`.
 
         `POST /v2/order_events`.
         """
@@ -455,7 +461,8 @@ class OrderEventsResource(Resource):
     ) -> None:
         """Delete an order event.
 
-        Requires the `ORDER_WRITE` scope. Not available in this service: answers `501`.
+        Requires the `ORDER_WRITE` scope. Named by the specification's scope table. Not
+        available in this service: answers `501`.
 
         `DELETE /v2/order_events/{order_event_id}`.
 
@@ -483,8 +490,8 @@ class TransactionIntentsResource(Resource):
     ) -> None:
         """Retrieve a transaction intent.
 
-        Requires the `TRANSACTION_INTENT_READ` scope. Not available in this service: answers
-        `501`.
+        Requires the `TRANSACTION_INTENT_READ` scope. Named by the specification's scope table.
+        Not available in this service: answers `501`.
 
         `GET /v2/transaction_intents/{intent_id}`.
 
@@ -508,8 +515,8 @@ class TransactionIntentsResource(Resource):
     ) -> None:
         """Update a transaction intent.
 
-        Requires the `TRANSACTION_INTENT_WRITE` scope. Not available in this service: answers
-        `501`.
+        Requires the `TRANSACTION_INTENT_WRITE` scope. Named by the specification's scope table.
+        Not available in this service: answers `501`.
 
         `POST /v2/transaction_intents/{intent_id}`.
 
@@ -533,8 +540,8 @@ class TransactionIntentsResource(Resource):
     ) -> None:
         """List a customer's transaction intents.
 
-        Requires the `TRANSACTION_INTENT_READ` scope. Not available in this service: answers
-        `501`.
+        Requires the `TRANSACTION_INTENT_READ` scope. Named by the specification's scope table.
+        Not available in this service: answers `501`.
 
         `GET /v2/customers/{customer_id}/transaction_intents`.
 
@@ -557,8 +564,8 @@ class TransactionIntentsResource(Resource):
     ) -> None:
         """Create a transaction intent.
 
-        Requires the `TRANSACTION_INTENT_WRITE` scope. Not available in this service: answers
-        `501`.
+        Requires the `TRANSACTION_INTENT_WRITE` scope. Named by the specification's scope table.
+        Not available in this service: answers `501`.
 
         `POST /v2/transaction_intents`.
         """
@@ -583,7 +590,8 @@ class PaymentMethodsResource(Resource):
     ) -> None:
         """Provision a payment method to a wallet.
 
-        Requires the `CARD_WRITE` scope. Not available in this service: answers `501`.
+        Requires the `CARD_WRITE` scope. Named by the specification's scope table. Not available
+        in this service: answers `501`.
 
         `POST /v2/payment_methods/{payment_method_id}/provision/{wallet}`.
 
@@ -614,7 +622,8 @@ class AccountsResource(Resource):
     ) -> Pager[Account]:
         """List a customer's accounts.
 
-        Requires the `ACCOUNT_READ` scope.
+        Requires the `ACCOUNT_READ` scope. Named by the specification's scope table: account and
+        rewards-category reads.
 
         Every item, across as many pages as it takes (`GET
         /v2/customers/{customer_id}/accounts`): iterate the Pager; `limit` is the page size.
@@ -644,7 +653,8 @@ class AccountsResource(Resource):
     ) -> Account:
         """Retrieve an account.
 
-        Requires the `ACCOUNT_READ` scope.
+        Requires the `ACCOUNT_READ` scope. Named by the specification's scope table: account and
+        rewards-category reads.
 
         `GET /v2/customers/{customer_id}/accounts/{account_id}`.
 
@@ -675,7 +685,8 @@ class RewardsCategoriesResource(Resource):
     ) -> None:
         """List an account's rewards categories.
 
-        Requires the `ACCOUNT_READ` scope. Not available in this service: answers `501`.
+        Requires the `ACCOUNT_READ` scope. Named by the specification's scope table: account and
+        rewards-category reads. Not available in this service: answers `501`.
 
         `GET /v2/customers/{customer_id}/accounts/{account_id}/rewards_categories`.
 
@@ -709,7 +720,8 @@ class StatementsResource(Resource):
     ) -> Pager[Statement]:
         """List an account's statements.
 
-        Requires the `ACCOUNT_READ` scope.
+        Requires the `ACCOUNT_READ` scope. Named by the specification's scope table: statement
+        reads.
 
         Every item, across as many pages as it takes (`GET
         /v2/customers/{customer_id}/accounts/{account_id}/statements`): iterate the Pager;
@@ -756,7 +768,8 @@ class CustomersResource(Resource):
     ) -> Pager[Customer]:
         """List customers.
 
-        Needs no scope beyond a valid key.
+        Needs no scope beyond a valid key. Outside the specification's scope table, so a valid
+        key is enough; a key still sees only the customers of its own product.
 
         Every item, across as many pages as it takes (`GET /v2/customers`): iterate the Pager;
         `limit` is the page size.
@@ -784,7 +797,8 @@ class CustomersResource(Resource):
     ) -> Customer:
         """Retrieve a customer.
 
-        Needs no scope beyond a valid key.
+        Needs no scope beyond a valid key. Outside the specification's scope table, so a valid
+        key is enough; a key still sees only the customers of its own product.
 
         `GET /v2/customers/{customer_id}`.
 
@@ -811,7 +825,8 @@ class CustomersResource(Resource):
     ) -> Customer:
         """Link a partner customer id.
 
-        Needs no scope beyond a valid key.
+        Needs no scope beyond a valid key. Outside the specification's scope table, so a valid
+        key is enough; a key still sees only the customers of its own product.
 
         `POST /v2/customers/{customer_id}/link`.
 
@@ -845,7 +860,9 @@ class KeysResource(Resource):
     ) -> ApiKey:
         """Create an API key.
 
-        Needs no scope beyond a valid key.
+        Needs no scope beyond a valid key. Outside the specification's scope table, so a valid
+        key is enough: the key it creates carries exactly the creating key's scopes, so it
+        grants nothing the caller lacks.
 
         `POST /v2/keys`.
 
@@ -879,7 +896,8 @@ class EventsResource(Resource):
     ) -> Pager[Event]:
         """List events.
 
-        Requires the `ACCOUNT_READ` scope.
+        Requires the `ACCOUNT_READ` scope. Each event carries a statement of an account: reading
+        events is reading statements, so it takes the scope that reads them.
 
         Every item, across as many pages as it takes (`GET /v2/events`): iterate the Pager;
         `limit` is the page size.
@@ -907,7 +925,8 @@ class EventsResource(Resource):
     ) -> Event:
         """Retrieve an event.
 
-        Requires the `ACCOUNT_READ` scope.
+        Requires the `ACCOUNT_READ` scope. Each event carries a statement of an account: reading
+        events is reading statements, so it takes the scope that reads them.
 
         `GET /v2/events/{event_id}`.
 
@@ -934,7 +953,8 @@ class EventsResource(Resource):
     ) -> EventResend:
         """Resend an event.
 
-        Requires the `ACCOUNT_READ` scope.
+        Requires the `ACCOUNT_READ` scope. Each event carries a statement of an account: reading
+        events is reading statements, so it takes the scope that reads them.
 
         `POST /v2/events/{event_id}/resend`.
 
@@ -972,7 +992,8 @@ class DeliveryAttemptsResource(Resource):
     ) -> Pager[DeliveryAttempt]:
         """List an event's delivery attempts.
 
-        Requires the `ACCOUNT_READ` scope.
+        Requires the `ACCOUNT_READ` scope. Each event carries a statement of an account: reading
+        events is reading statements, so it takes the scope that reads them.
 
         Every item, across as many pages as it takes (`GET
         /v2/events/{event_id}/delivery_attempts`): iterate the Pager; `limit` is the page size.
@@ -1008,7 +1029,9 @@ class WebhookEndpointsResource(Resource):
     ) -> Pager[WebhookEndpoint]:
         """List webhook endpoints.
 
-        Requires the `ACCOUNT_READ` scope.
+        Requires the `ACCOUNT_READ` scope. An endpoint receives statement events, so managing
+        one takes the scope that reads statements (as it always has: a key with it manages its
+        endpoints).
 
         Every item, across as many pages as it takes (`GET /v2/webhook_endpoints`): iterate the
         Pager; `limit` is the page size.
@@ -1039,7 +1062,9 @@ class WebhookEndpointsResource(Resource):
     ) -> WebhookEndpoint:
         """Create a webhook endpoint.
 
-        Requires the `ACCOUNT_READ` scope.
+        Requires the `ACCOUNT_READ` scope. An endpoint receives statement events, so managing
+        one takes the scope that reads statements (as it always has: a key with it manages its
+        endpoints).
 
         `POST /v2/webhook_endpoints`.
 
@@ -1067,7 +1092,9 @@ class WebhookEndpointsResource(Resource):
     ) -> WebhookEndpoint:
         """Retrieve a webhook endpoint.
 
-        Requires the `ACCOUNT_READ` scope.
+        Requires the `ACCOUNT_READ` scope. An endpoint receives statement events, so managing
+        one takes the scope that reads statements (as it always has: a key with it manages its
+        endpoints).
 
         `GET /v2/webhook_endpoints/{webhook_endpoint_id}`.
 
@@ -1092,7 +1119,9 @@ class WebhookEndpointsResource(Resource):
     ) -> None:
         """Delete a webhook endpoint.
 
-        Requires the `ACCOUNT_READ` scope.
+        Requires the `ACCOUNT_READ` scope. An endpoint receives statement events, so managing
+        one takes the scope that reads statements (as it always has: a key with it manages its
+        endpoints).
 
         `DELETE /v2/webhook_endpoints/{webhook_endpoint_id}`.
 
@@ -1118,7 +1147,9 @@ class WebhookEndpointsResource(Resource):
     ) -> WebhookEndpoint:
         """Roll a webhook endpoint's secret.
 
-        Requires the `ACCOUNT_READ` scope.
+        Requires the `ACCOUNT_READ` scope. An endpoint receives statement events, so managing
+        one takes the scope that reads statements (as it always has: a key with it manages its
+        endpoints).
 
         `POST /v2/webhook_endpoints/{webhook_endpoint_id}/roll_secret`.
 
@@ -1150,7 +1181,9 @@ class WebhookEndpointsResource(Resource):
     ) -> WebhookEndpoint:
         """Enable a webhook endpoint.
 
-        Requires the `ACCOUNT_READ` scope.
+        Requires the `ACCOUNT_READ` scope. An endpoint receives statement events, so managing
+        one takes the scope that reads statements (as it always has: a key with it manages its
+        endpoints).
 
         `POST /v2/webhook_endpoints/{webhook_endpoint_id}/enable`.
 
@@ -1187,8 +1220,9 @@ class SimulationsCustomersResource(Resource):
     ) -> SimulatedCustomer:
         """Create a sandbox customer.
 
-        Requires the `ACCOUNT_READ` scope. Sandbox keys only: a production key gets `404`, as
-        for a route that does not exist.
+        Requires the `ACCOUNT_READ` scope. Sandbox keys only. A simulation makes customers,
+        accounts and statements, which that scope reads, so making them takes the same scope.
+        Sandbox keys only: a production key gets `404`, as for a route that does not exist.
 
         `POST /v2/simulations/customers`.
 
@@ -1241,8 +1275,9 @@ class SimulationsStatementsResource(Resource):
     ) -> Statement:
         """Close a sandbox billing cycle.
 
-        Requires the `ACCOUNT_READ` scope. Sandbox keys only: a production key gets `404`, as
-        for a route that does not exist.
+        Requires the `ACCOUNT_READ` scope. Sandbox keys only. A simulation makes customers,
+        accounts and statements, which that scope reads, so making them takes the same scope.
+        Sandbox keys only: a production key gets `404`, as for a route that does not exist.
 
         `POST /v2/simulations/statements`.
 

@@ -11,13 +11,13 @@ export interface paths {
         };
         /**
          * List orders
-         * @description Requires the `ORDER_READ` scope. Not available in this service: answers `501`.
+         * @description Requires the `ORDER_READ` scope. Named by the specification's scope table. Not available in this service: answers `501`.
          */
         get: operations["listOrders"];
         put?: never;
         /**
          * Create an order
-         * @description Requires the `ORDER_WRITE` scope. Not available in this service: answers `501`.
+         * @description Requires the `ORDER_WRITE` scope. Named by the specification's scope table. Not available in this service: answers `501`.
          */
         post: operations["createOrder"];
         delete?: never;
@@ -35,13 +35,13 @@ export interface paths {
         };
         /**
          * List order events
-         * @description Requires the `ORDER_READ` scope. Not available in this service: answers `501`.
+         * @description Requires the `ORDER_READ` scope. Named by the specification's scope table. Not available in this service: answers `501`.
          */
         get: operations["listOrderEvents"];
         put?: never;
         /**
          * Create an order event
-         * @description Requires the `ORDER_WRITE` scope. Not available in this service: answers `501`.
+         * @description Requires the `ORDER_WRITE` scope. Named by the specification's scope table. Not available in this service: answers `501`.
          */
         post: operations["createOrderEvent"];
         delete?: never;
@@ -60,13 +60,13 @@ export interface paths {
         get?: never;
         /**
          * Update an order
-         * @description Requires the `ORDER_WRITE` scope. Not available in this service: answers `501`.
+         * @description Requires the `ORDER_WRITE` scope. Named by the specification's scope table. Not available in this service: answers `501`.
          */
         put: operations["updateOrder"];
         post?: never;
         /**
          * Delete an order
-         * @description Requires the `ORDER_WRITE` scope. Not available in this service: answers `501`.
+         * @description Requires the `ORDER_WRITE` scope. Named by the specification's scope table. Not available in this service: answers `501`.
          */
         delete: operations["deleteOrder"];
         options?: never;
@@ -86,7 +86,7 @@ export interface paths {
         post?: never;
         /**
          * Delete an order event
-         * @description Requires the `ORDER_WRITE` scope. Not available in this service: answers `501`.
+         * @description Requires the `ORDER_WRITE` scope. Named by the specification's scope table. Not available in this service: answers `501`.
          */
         delete: operations["deleteOrderEvent"];
         options?: never;
@@ -103,13 +103,13 @@ export interface paths {
         };
         /**
          * Retrieve a transaction intent
-         * @description Requires the `TRANSACTION_INTENT_READ` scope. Not available in this service: answers `501`.
+         * @description Requires the `TRANSACTION_INTENT_READ` scope. Named by the specification's scope table. Not available in this service: answers `501`.
          */
         get: operations["retrieveTransactionIntent"];
         put?: never;
         /**
          * Update a transaction intent
-         * @description Requires the `TRANSACTION_INTENT_WRITE` scope. Not available in this service: answers `501`.
+         * @description Requires the `TRANSACTION_INTENT_WRITE` scope. Named by the specification's scope table. Not available in this service: answers `501`.
          */
         post: operations["updateTransactionIntent"];
         delete?: never;
@@ -127,7 +127,7 @@ export interface paths {
         };
         /**
          * List a customer's transaction intents
-         * @description Requires the `TRANSACTION_INTENT_READ` scope. Not available in this service: answers `501`.
+         * @description Requires the `TRANSACTION_INTENT_READ` scope. Named by the specification's scope table. Not available in this service: answers `501`.
          */
         get: operations["listCustomerTransactionIntents"];
         put?: never;
@@ -149,7 +149,7 @@ export interface paths {
         put?: never;
         /**
          * Create a transaction intent
-         * @description Requires the `TRANSACTION_INTENT_WRITE` scope. Not available in this service: answers `501`.
+         * @description Requires the `TRANSACTION_INTENT_WRITE` scope. Named by the specification's scope table. Not available in this service: answers `501`.
          */
         post: operations["createTransactionIntent"];
         delete?: never;
@@ -169,7 +169,7 @@ export interface paths {
         put?: never;
         /**
          * Provision a payment method to a wallet
-         * @description Requires the `CARD_WRITE` scope. Not available in this service: answers `501`.
+         * @description Requires the `CARD_WRITE` scope. Named by the specification's scope table. Not available in this service: answers `501`.
          */
         post: operations["provisionPaymentMethodToWallet"];
         delete?: never;
@@ -187,7 +187,7 @@ export interface paths {
         };
         /**
          * List a customer's accounts
-         * @description Requires the `ACCOUNT_READ` scope.
+         * @description Requires the `ACCOUNT_READ` scope. Named by the specification's scope table: account and rewards-category reads.
          */
         get: operations["listCustomerAccounts"];
         put?: never;
@@ -207,7 +207,7 @@ export interface paths {
         };
         /**
          * Retrieve an account
-         * @description Requires the `ACCOUNT_READ` scope.
+         * @description Requires the `ACCOUNT_READ` scope. Named by the specification's scope table: account and rewards-category reads.
          */
         get: operations["retrieveAccount"];
         put?: never;
@@ -227,7 +227,7 @@ export interface paths {
         };
         /**
          * List an account's rewards categories
-         * @description Requires the `ACCOUNT_READ` scope. Not available in this service: answers `501`.
+         * @description Requires the `ACCOUNT_READ` scope. Named by the specification's scope table: account and rewards-category reads. Not available in this service: answers `501`.
          */
         get: operations["listAccountRewardsCategories"];
         put?: never;
@@ -247,7 +247,7 @@ export interface paths {
         };
         /**
          * List an account's statements
-         * @description Requires the `ACCOUNT_READ` scope.
+         * @description Requires the `ACCOUNT_READ` scope. Named by the specification's scope table: statement reads.
          */
         get: operations["listAccountStatements"];
         put?: never;
@@ -267,7 +267,7 @@ export interface paths {
         };
         /**
          * List customers
-         * @description Needs no scope beyond a valid key.
+         * @description Needs no scope beyond a valid key. Outside the specification's scope table, so a valid key is enough; a key still sees only the customers of its own product.
          */
         get: operations["listCustomers"];
         put?: never;
@@ -287,7 +287,7 @@ export interface paths {
         };
         /**
          * Retrieve a customer
-         * @description Needs no scope beyond a valid key.
+         * @description Needs no scope beyond a valid key. Outside the specification's scope table, so a valid key is enough; a key still sees only the customers of its own product.
          */
         get: operations["retrieveCustomer"];
         put?: never;
@@ -309,7 +309,7 @@ export interface paths {
         put?: never;
         /**
          * Link a partner customer id
-         * @description Needs no scope beyond a valid key.
+         * @description Needs no scope beyond a valid key. Outside the specification's scope table, so a valid key is enough; a key still sees only the customers of its own product.
          */
         post: operations["linkPartnerCustomerId"];
         delete?: never;
@@ -329,7 +329,7 @@ export interface paths {
         put?: never;
         /**
          * Create an API key
-         * @description Needs no scope beyond a valid key.
+         * @description Needs no scope beyond a valid key. Outside the specification's scope table, so a valid key is enough: the key it creates carries exactly the creating key's scopes, so it grants nothing the caller lacks.
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -347,7 +347,7 @@ export interface paths {
         };
         /**
          * List events
-         * @description Requires the `ACCOUNT_READ` scope.
+         * @description Requires the `ACCOUNT_READ` scope. Each event carries a statement of an account: reading events is reading statements, so it takes the scope that reads them.
          */
         get: operations["listEvents"];
         put?: never;
@@ -367,7 +367,7 @@ export interface paths {
         };
         /**
          * Retrieve an event
-         * @description Requires the `ACCOUNT_READ` scope.
+         * @description Requires the `ACCOUNT_READ` scope. Each event carries a statement of an account: reading events is reading statements, so it takes the scope that reads them.
          */
         get: operations["retrieveEvent"];
         put?: never;
@@ -387,7 +387,7 @@ export interface paths {
         };
         /**
          * List an event's delivery attempts
-         * @description Requires the `ACCOUNT_READ` scope.
+         * @description Requires the `ACCOUNT_READ` scope. Each event carries a statement of an account: reading events is reading statements, so it takes the scope that reads them.
          */
         get: operations["listEventDeliveryAttempts"];
         put?: never;
@@ -409,7 +409,7 @@ export interface paths {
         put?: never;
         /**
          * Resend an event
-         * @description Requires the `ACCOUNT_READ` scope.
+         * @description Requires the `ACCOUNT_READ` scope. Each event carries a statement of an account: reading events is reading statements, so it takes the scope that reads them.
          */
         post: operations["resendEvent"];
         delete?: never;
@@ -427,13 +427,13 @@ export interface paths {
         };
         /**
          * List webhook endpoints
-         * @description Requires the `ACCOUNT_READ` scope.
+         * @description Requires the `ACCOUNT_READ` scope. An endpoint receives statement events, so managing one takes the scope that reads statements (as it always has: a key with it manages its endpoints).
          */
         get: operations["listWebhookEndpoints"];
         put?: never;
         /**
          * Create a webhook endpoint
-         * @description Requires the `ACCOUNT_READ` scope.
+         * @description Requires the `ACCOUNT_READ` scope. An endpoint receives statement events, so managing one takes the scope that reads statements (as it always has: a key with it manages its endpoints).
          */
         post: operations["createWebhookEndpoint"];
         delete?: never;
@@ -451,14 +451,14 @@ export interface paths {
         };
         /**
          * Retrieve a webhook endpoint
-         * @description Requires the `ACCOUNT_READ` scope.
+         * @description Requires the `ACCOUNT_READ` scope. An endpoint receives statement events, so managing one takes the scope that reads statements (as it always has: a key with it manages its endpoints).
          */
         get: operations["retrieveWebhookEndpoint"];
         put?: never;
         post?: never;
         /**
          * Delete a webhook endpoint
-         * @description Requires the `ACCOUNT_READ` scope.
+         * @description Requires the `ACCOUNT_READ` scope. An endpoint receives statement events, so managing one takes the scope that reads statements (as it always has: a key with it manages its endpoints).
          */
         delete: operations["deleteWebhookEndpoint"];
         options?: never;
@@ -477,7 +477,7 @@ export interface paths {
         put?: never;
         /**
          * Roll a webhook endpoint's secret
-         * @description Requires the `ACCOUNT_READ` scope.
+         * @description Requires the `ACCOUNT_READ` scope. An endpoint receives statement events, so managing one takes the scope that reads statements (as it always has: a key with it manages its endpoints).
          */
         post: operations["rollWebhookEndpointSecret"];
         delete?: never;
@@ -497,7 +497,7 @@ export interface paths {
         put?: never;
         /**
          * Enable a webhook endpoint
-         * @description Requires the `ACCOUNT_READ` scope.
+         * @description Requires the `ACCOUNT_READ` scope. An endpoint receives statement events, so managing one takes the scope that reads statements (as it always has: a key with it manages its endpoints).
          */
         post: operations["enableWebhookEndpoint"];
         delete?: never;
@@ -517,7 +517,7 @@ export interface paths {
         put?: never;
         /**
          * Create a sandbox customer
-         * @description Requires the `ACCOUNT_READ` scope. Sandbox keys only: a production key gets `404`, as for a route that does not exist.
+         * @description Requires the `ACCOUNT_READ` scope. Sandbox keys only. A simulation makes customers, accounts and statements, which that scope reads, so making them takes the same scope. Sandbox keys only: a production key gets `404`, as for a route that does not exist.
          */
         post: operations["createSandboxCustomer"];
         delete?: never;
@@ -537,7 +537,7 @@ export interface paths {
         put?: never;
         /**
          * Close a sandbox billing cycle
-         * @description Requires the `ACCOUNT_READ` scope. Sandbox keys only: a production key gets `404`, as for a route that does not exist.
+         * @description Requires the `ACCOUNT_READ` scope. Sandbox keys only. A simulation makes customers, accounts and statements, which that scope reads, so making them takes the same scope. Sandbox keys only: a production key gets `404`, as for a route that does not exist.
          */
         post: operations["closeSandboxBillingCycle"];
         delete?: never;

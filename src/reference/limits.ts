@@ -1,0 +1,41 @@
+// The reference's rate limits and quotas, stated from the numbers the service enforces: every
+// key's and partner's limits, and in sandbox the simulations' own limit, quotas, expiry and reset.
+import { RATE_LIMITS } from "../app/rate-policies";
+import type { Environment } from "../domain/environment";
+import { RESET_AGES_HOURS, SANDBOX_LIMITS } from "../simulations";
+
+/** An age in words. */
+function age(hours: number): string {
+  if (hours < 24) return hours === 1 ? "1 hour" : `${hours} hours`;
+  return hours === 24 ? "1 day" : `${hours / 24} days`;
+}
+
+/** The section, as Markdown for the reference's description of `environment`'s keys. */
+export function limitsSection(environment: Environment): string[] {
+  const { partnerKey, partner, simulation } = RATE_LIMITS;
+  const lines = [
+    "## Rate limits and quotas",
+    "",
+    `- Each API key: ${partnerKey.limit} requests per ${partnerKey.period} seconds; every key ` +
+      `of a partner's environment together: ${partner.limit} requests per ${partner.period} ` +
+      "seconds. Over a limit: `429` (`RATE_LIMITED_ERROR`) with `Retry-After`, " +
+      "`RateLimit-Policy` and `RateLimit`.",
+  ];
+  if (environment !== "sandbox") return lines;
+  lines.push(
+    `- Sandbox simulations, the API's and the dashboard's together: ${simulation.limit} ` +
+      `simulations per ${simulation.period} seconds per partner (policy \`${simulation.name}\`), ` +
+      "then `429`.",
+    `- A partner's sandbox holds at most ${SANDBOX_LIMITS.customers} customers, whoever made ` +
+      "them (quota `sandbox_customers`): simulating one more answers `400` naming the quota.",
+    `- Simulations close at most ${SANDBOX_LIMITS.statementsPerDay} statements per day (UTC) ` +
+      "per partner (quota `sandbox_statements_per_day`, policy `sandbox-statements`): one more " +
+      "answers `429` with `Retry-After` until midnight UTC. Nothing is stored for a refused " +
+      "simulation.",
+    `- Sandbox customers expire ${SANDBOX_LIMITS.expiryDays} days after they were made, with ` +
+      "their accounts, statements, documents and events. An Admin can reset sandbox data made " +
+      `more than ${RESET_AGES_HOURS.map(age).join(", ")} ago from the dashboard (Sandbox ` +
+      "simulations); the audit log records each reset.",
+  );
+  return lines;
+}

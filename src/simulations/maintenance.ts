@@ -1,0 +1,32 @@
+// The sandbox's maintenance step, on every shard: sandbox customers expire 90 days after they
+// were made, each with everything of theirs (a partner being moved keeps its own until its move
+// is over), and the daily quota's counts of days before yesterday leave.
+import { drain, MAX_BATCHES, type MaintenanceStep } from "../app/maintenance";
+import type { Database } from "../db/client";
+import { FROZEN_PARTNERS } from "../db/move-fences";
+import { quotaDay, SANDBOX_LIMITS } from "./quotas";
+import { CUSTOMERS_PER_BATCH, deleteDocuments, deleteOldSandboxData } from "./sandbox-reset";
+
+export const sandboxExpired: MaintenanceStep = {
+  name: "sandbox_customers_expired",
+  run: ({ env, db, now }) => expireSandbox(db, env.PDFS, now),
+};
+
+async function expireSandbox(db: Database, bucket: R2Bucket, now: Date): Promise<number> {
+  const before = new Date(now.getTime() - SANDBOX_LIMITS.expiryDays * 86_400_000);
+  const expired = await drain(
+    async () => {
+      const deleted = await deleteOldSandboxData(db, "every-partner", before);
+      await deleteDocuments(bucket, deleted.documents);
+      return deleted.customers;
+    },
+    CUSTOMERS_PER_BATCH,
+    MAX_BATCHES,
+  );
+  const yesterday = quotaDay(new Date(now.getTime() - 86_400_000));
+  await db.$client
+    .prepare(`DELETE FROM sandbox_usage WHERE day < ?1 AND partner_id NOT IN ${FROZEN_PARTNERS}`)
+    .bind(yesterday)
+    .run();
+  return expired;
+}
