@@ -68,7 +68,13 @@ export function statementWithLineItems(
       description: "INTEREST CHARGE ON PURCHASES",
       amount: 150,
     },
-    { line_item_id: id(9003), type: "FEE", posted_at: postedAt(month, 20), description: "LATE FEE", amount: 50 },
+    {
+      line_item_id: id(9003),
+      type: "FEE",
+      posted_at: postedAt(month, 20),
+      description: "LATE FEE",
+      amount: 50,
+    },
   );
   const purchases = items.filter((i) => i.type === "PURCHASE").reduce((n, i) => n + i.amount, 0);
   const start = new Date(Date.UTC(2024, month - 1, 1));
