@@ -40,13 +40,14 @@ const RETRIEVE = keyLookup({ owner: OWNER, statement: STATEMENT_ROW });
 
 /** What the statement's reads found. */
 export interface StatementFound<Row> {
-  /** The account's owner; null for an account that does not exist. */
-  owner: AccountOwner | null;
+  /** The account's owner; null for an account that does not exist, undefined when not read. */
+  owner: AccountOwner | null | undefined;
   /** The statement with its account and whether it is hidden; null when there is none. */
   statement: { accountId: string; visible: boolean; row: Row } | null;
 }
 
-function ownerOf(results: ReadAheadResults): AccountOwner | null {
+function ownerOf(results: ReadAheadResults): AccountOwner | null | undefined {
+  if (!("owner" in results)) return undefined;
   if (results.owner === null || results.owner === undefined) return null;
   const [customerId, partnerId, environment, merchantKey] = JSON.parse(
     String(results.owner),
@@ -163,7 +164,12 @@ function pageLookup(branches: number, after: boolean) {
       branches === 0
         ? [branch(null, after)]
         : Array.from({ length: branches }, (_, slot) => branch(slot, after));
-    lookup = keyLookup({ owner: OWNER, statement: STATEMENT_HEAD, page: pageAsJson(parts) });
+    const page = pageAsJson(parts);
+    // A continuation skips the owner: its token, signed under the binding the first page's owner
+    // check proved, says who may read on, and an account never changes owner.
+    lookup = after
+      ? keyLookup({ statement: STATEMENT_HEAD, page })
+      : keyLookup({ owner: OWNER, statement: STATEMENT_HEAD, page });
     PAGE_LOOKUPS.set(key, lookup);
   }
   return lookup;
@@ -172,10 +178,11 @@ function pageLookup(branches: number, after: boolean) {
 /**
  * The reads of a line items page. Without a filter, or with every type (the same listing), one
  * branch through the page index; with `k` types, one branch per type through the type index,
- * merged. Rows read: the key, its partner, the account, the statement, and up to `limit + 1`
- * line items per branch: `limit + 5` unfiltered or with one type, at most `k × (limit + 1) + 4`
- * with `k` types (k ≤ 5), whatever the depth. Every page reads the statement, so one hidden
- * since answers 404 from then on.
+ * merged. Rows read: the key, its partner, the account (first page) or the index entry of the
+ * token's position (a continuation), the statement, and per branch up to `limit + 1` line items
+ * (or fewer and the entry that ends its range): `limit + 5` unfiltered or with one type, at most
+ * `k × (limit + 2) + 4` with `k` types (k ≤ 5), whatever the depth. Every page reads the
+ * statement, so one hidden since answers 404 from then on.
  */
 export function lineItemPageReads(
   accountId: string,

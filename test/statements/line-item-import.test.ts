@@ -312,7 +312,10 @@ describe("each line item field", () => {
         statements: [
           {
             ...s,
-            interest_rates: [{ ...(s.interest_rates?.[0] as never), annual_percentage_rate: apr }],
+            interest_rates: (s.interest_rates ?? []).map((r) => ({
+              ...r,
+              annual_percentage_rate: apr,
+            })),
           },
         ],
       });
