@@ -1,16 +1,20 @@
 // The canonical (newest) schemas of every /v2 body, in zod: the source the reference is built from.
 import * as z from "zod";
 import type { Account } from "../domain/account";
+import { isCountryCode } from "../domain/country-codes";
 import {
   type Customer,
   PARTNER_CUSTOMER_ID_MAX,
   partnerCustomerIdProblem,
 } from "../domain/customer";
+import { ID_PATTERN } from "../domain/import-fields";
 import {
   CARD_LAST4_PATTERN,
+  LINE_ITEM_TOTALS,
   LINE_ITEM_TYPES,
   type LineItem,
   MAX_DESCRIPTION_LENGTH,
+  MAX_LINE_ITEMS_PER_STATEMENT,
   MCC_PATTERN,
 } from "../domain/line-item";
 import { SCOPES } from "../domain/scopes";
@@ -354,6 +358,73 @@ export const SimulateCustomerRequestSchema = z.strictObject({
     ),
 });
 
+/** Text a cardholder reads on a simulated line item: 1 to `max` characters, not blank. */
+const simulatedText = (max: number) =>
+  z
+    .string()
+    .refine((value) => value.trim() !== "", "must not be empty or blank")
+    .refine((value) => [...value].length <= max, `must be at most ${max} characters long`)
+    .meta({ minLength: 1, maxLength: max });
+
+/** A line item a simulation is given: the operator import's line item (CONTRACT §9). */
+export const SimulatedLineItemSchema = z
+  .strictObject({
+    line_item_id: z
+      .string()
+      .regex(ID_PATTERN, "must be 1 to 128 letters, digits, '_', '-' or '.'")
+      .describe("Unique in the statement."),
+    type: z.enum(LINE_ITEM_TYPES),
+    posted_at: timestampField("posted_at", "When it posted: inside the cycle"),
+    transaction_date: timestampField("transaction_date", "When it happened").optional(),
+    description: simulatedText(MAX_DESCRIPTION_LENGTH).describe("As the cardholder sees it."),
+    amount: z
+      .int()
+      .min(-MAX_SIMULATED, `must be at least -${MAX_SIMULATED}`)
+      .max(MAX_SIMULATED, `must be at most ${MAX_SIMULATED}`)
+      .describe(
+        "In the card-statement sign: `PURCHASE`, `INTEREST`, `FEE` ≥ 0; `PAYMENT`, `CREDIT`, " +
+          "`REFUND` ≤ 0.",
+      ),
+    merchant: z
+      .strictObject({
+        name: simulatedText(MAX_DESCRIPTION_LENGTH),
+        category_code: z.string().regex(MCC_PATTERN, "must be a 4-digit merchant category code"),
+        city: simulatedText(100).optional(),
+        country: z
+          .string()
+          .refine(isCountryCode, "must be an ISO 3166-1 alpha-2 country code, such as US")
+          .meta({ pattern: "^[A-Z]{2}$" })
+          .optional(),
+      })
+      .optional(),
+    original_amount: z.int().min(-MAX_SIMULATED).max(MAX_SIMULATED).optional(),
+    original_currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/, "must be 3 capital letters (ISO 4217)")
+      .optional(),
+    card_last4: z.string().regex(CARD_LAST4_PATTERN, "must be 4 digits").optional(),
+  })
+  .superRefine((item, ctx) => {
+    const { sign } = LINE_ITEM_TOTALS[item.type];
+    if (sign === "charge" ? item.amount < 0 : item.amount > 0) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["amount"],
+        message:
+          sign === "charge"
+            ? `must not be negative: a ${item.type} is a charge`
+            : `must not be positive: a ${item.type} is money credited back`,
+      });
+    }
+    if ((item.original_amount === undefined) !== (item.original_currency === undefined)) {
+      ctx.addIssue({
+        code: "custom",
+        path: [item.original_amount === undefined ? "original_amount" : "original_currency"],
+        message: "is required with original_amount or original_currency: send both or neither",
+      });
+    }
+  });
+
 export const SimulateStatementRequestSchema = z.strictObject({
   customer_id: z.string().min(1).max(255).describe("A sandbox customer of the key's product."),
   account_id: z.string().min(1).max(255).describe("One of that customer's accounts."),
@@ -373,6 +444,16 @@ export const SimulateStatementRequestSchema = z.strictObject({
   fees: simulatedAmount("charge", "Fees charged in the cycle. Positive."),
   minimum_due: simulatedAmount("balance", "Minimum payment due; by default worked out."),
   overdue_amount: simulatedAmount("balance", "Portion already past due; by default 0."),
+  line_items: z
+    .array(SimulatedLineItemSchema)
+    .max(MAX_LINE_ITEMS_PER_STATEMENT)
+    .optional()
+    .describe(
+      "The cycle's transactions. The totals are their sums per type (a total sent beside them " +
+        "must equal it); without them, line items that add up to the totals are made up: " +
+        "purchases at merchants with their category codes, the payment, refunds and credits, " +
+        "the interest an APR charged.",
+    ),
 });
 
 const { Event, EventList, EventResend } = eventSchemas(StatementSchema);

@@ -11,9 +11,10 @@ import type { Actor } from "../domain/audit";
 import type { EventType } from "../domain/event";
 import type { ImportPayload, StatementInput } from "../domain/import-payload";
 import { importedVersionRecords } from "../saved-versions";
+import { insertLineItems, lineItemRows } from "../statements";
 import { statementEventWrites } from "../webhooks";
 import type { Existing } from "./import-existing";
-import { INSERT_LINE_ITEMS, lineItemRows, STATEMENT_COLUMNS, statementRow } from "./statement-rows";
+import { STATEMENT_COLUMNS, statementRow } from "./statement-rows";
 
 /** `?1` is a chunk of rows; each row is a JSON array read back with `value ->> n`. */
 const FROM_ROWS = "FROM json_each(?1) WHERE true";
@@ -222,10 +223,9 @@ export function writesOf(
     statementRow(s, digests.get(s.statement_id) ?? null),
   );
   each(INSERT_STATEMENTS, statementChunks, createdAt);
-  each(
-    INSERT_LINE_ITEMS,
-    jsonChunks(newStatements.flatMap(lineItemRows), (row) => row),
-  );
+  for (const chunk of jsonChunks(newStatements.flatMap(lineItemRows), (row) => row)) {
+    writes.push(prepared(db, insertLineItems(chunk)));
+  }
   const announced = statementChunks.map((rows) => statementEventWrites(CREATED, rows, createdAt));
   for (const { events } of announced) writes.push(prepared(db, events));
   const deliveriesFrom = writes.length;

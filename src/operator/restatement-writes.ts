@@ -14,8 +14,9 @@ import { type RenderRef, renderRefsOf, renderRequestWrites } from "../documents"
 import type { Actor } from "../domain/audit";
 import type { Environment } from "../domain/environment";
 import type { StatementInput } from "../domain/statement-item";
+import { insertLineItems, lineItemRows } from "../statements";
 import { type DeliveryRef, deliveriesOf, statementEventWrites } from "../webhooks";
-import { INSERT_LINE_ITEMS, lineItemRows, STATEMENT_COLUMNS, statementRow } from "./statement-rows";
+import { STATEMENT_COLUMNS, statementRow } from "./statement-rows";
 
 /** The original as the restatement found it, with its account's partner and environment. */
 export interface Original {
@@ -72,9 +73,8 @@ export async function restate(
   const writes: D1PreparedStatement[] = [
     db.$client.prepare(INSERT_CORRECTION).bind(row, original.statementId, createdAt),
   ];
-  const insertItems = db.$client.prepare(INSERT_LINE_ITEMS);
   for (const chunk of jsonChunks(lineItemRows(correction), (r) => r)) {
-    writes.push(insertItems.bind(chunk));
+    writes.push(prepared(db, insertLineItems(chunk)));
   }
   // The events are checked against the original before its link is written, below.
   writes.push(prepared(db, restated.events), prepared(db, created.events));

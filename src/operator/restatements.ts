@@ -16,10 +16,11 @@ import { ownedKey, ownersOf } from "../db/find-by-id";
 import { enqueueRenders } from "../documents";
 import type { Environment } from "../domain/environment";
 import { parseStatementItem, type StatementInput } from "../domain/statement-item";
+import { lineItemsDigest } from "../statements";
 import { statements } from "../statements/schema";
 import { enqueueDeliveries } from "../webhooks";
 import { type Original, restate } from "./restatement-writes";
-import { lineItemsDigest, STATEMENT_COLUMNS, sameFigures, statementRow } from "./statement-rows";
+import { STATEMENT_COLUMNS, sameFigures, statementRow } from "./statement-rows";
 
 /** Largest accepted restatement body: as an import's. */
 const MAX_RESTATEMENT_BYTES = 20 * 1024 * 1024;

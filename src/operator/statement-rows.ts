@@ -1,14 +1,10 @@
 // A statement item as the operator's writes store it: its statements row (figures, rates,
-// year-to-date totals and the digest of its line items) and its line item rows, each sent to D1
-// as JSON rows (db/json-rows.ts). The import and a restatement write them the same way.
-
-import { documentOrder } from "../domain/line-item";
-import {
-  IMPORT_AMOUNT_FIELDS,
-  type LineItemInput,
-  type StatementInput,
-} from "../domain/statement-item";
-import { statementLineItems, statements } from "../statements/schema";
+// year-to-date totals and the digest of its line items), sent to D1 as JSON rows
+// (db/json-rows.ts); its line items are written as the statements feature writes them
+// (statements/line-item-writes.ts). The import and a restatement write them the same way.
+import { IMPORT_AMOUNT_FIELDS, type StatementInput } from "../domain/statement-item";
+import { lineItemsDigest } from "../statements";
+import { statements } from "../statements/schema";
 
 /**
  * The statement columns an import writes and compares, in row order: its figures as imported,
@@ -68,69 +64,6 @@ export function sameFigures(stored: StoredStatement, row: readonly unknown[]): b
   return STATEMENT_COLUMNS.every((column, i) => stored[column] === row[i]);
 }
 
-const LINE_ITEM_COLUMNS = [
-  statementLineItems.statementId.name,
-  statementLineItems.lineItemId.name,
-  statementLineItems.type.name,
-  statementLineItems.postedAt.name,
-  statementLineItems.transactionDate.name,
-  statementLineItems.description.name,
-  statementLineItems.amount.name,
-  statementLineItems.merchantName.name,
-  statementLineItems.merchantCategoryCode.name,
-  statementLineItems.merchantCity.name,
-  statementLineItems.merchantCountry.name,
-  statementLineItems.originalAmount.name,
-  statementLineItems.originalCurrency.name,
-  statementLineItems.cardLast4.name,
-];
-
-/** A line item's row without its statement id, in LINE_ITEM_COLUMNS order from the second. */
-function lineItemValues(item: LineItemInput): (string | number | null)[] {
-  return [
-    item.line_item_id,
-    item.type,
-    item.posted_at,
-    item.transaction_date ?? null,
-    item.description,
-    item.amount,
-    item.merchant?.name ?? null,
-    item.merchant?.category_code ?? null,
-    item.merchant?.city ?? null,
-    item.merchant?.country ?? null,
-    item.original_amount ?? null,
-    item.original_currency ?? null,
-    item.card_last4 ?? null,
-  ];
-}
-
-/** The line items' rows for `jsonChunks`: each with its statement's id first. */
-export function lineItemRows(s: StatementInput): (string | number | null)[][] {
-  return (s.line_items ?? []).map((item) => [s.statement_id, ...lineItemValues(item)]);
-}
-
-const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
-
-/**
- * SHA-256 (hex) of the line items as stored, in document order, or null for a statement that
- * carries none: what tells a re-import with the same line items from one with others.
- */
-export async function lineItemsDigest(s: StatementInput): Promise<string | null> {
-  const items = s.line_items ?? [];
-  if (items.length === 0) return null;
-  const ordered = [...items].sort((a, b) =>
-    documentOrder(
-      { postedAt: a.posted_at, lineItemId: a.line_item_id },
-      { postedAt: b.posted_at, lineItemId: b.line_item_id },
-    ),
-  );
-  const text = JSON.stringify(ordered.map(lineItemValues));
-  const sum = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
-  let hex = "";
-  for (const byte of sum) hex += HEX[byte];
-  return hex;
-}
-
 /** Every statement's line items digest, by statement id (one digest per item of the payload). */
 export async function digestsOf(
   items: readonly StatementInput[],
@@ -138,9 +71,3 @@ export async function digestsOf(
   const digests = await Promise.all(items.map(lineItemsDigest));
   return new Map(items.map((s, i) => [s.statement_id, digests[i] ?? null]));
 }
-
-/** `?1` is a chunk of rows (`lineItemRows`); only new statements' line items are written. */
-export const INSERT_LINE_ITEMS =
-  `INSERT INTO ${"statement_line_items"} (${LINE_ITEM_COLUMNS.join(", ")}) SELECT ` +
-  `${LINE_ITEM_COLUMNS.map((_, i) => `value ->> ${i}`).join(", ")} ` +
-  "FROM json_each(?1) WHERE true ON CONFLICT DO NOTHING";

@@ -7,6 +7,7 @@ import { accounts } from "../accounts/schema";
 import { atomically, insertWhere } from "../db/batch";
 import type { Database } from "../db/client";
 import { customerInScope, type ReadScope } from "../db/customers";
+import { jsonChunks } from "../db/json-rows";
 import { customers } from "../db/schema";
 import { type RenderRef, renderRefsOf, renderRequestWrites } from "../documents";
 import { statementRenders } from "../documents/schema";
@@ -14,6 +15,7 @@ import type { AccountRecord } from "../domain/account";
 import type { CustomerRecord } from "../domain/customer";
 import { encodeIdSuffix } from "../domain/ids";
 import type { StatementRecord } from "../domain/statement";
+import { insertLineItems, lineItemRows, lineItemsDigest } from "../statements";
 import { statements } from "../statements/schema";
 import { type DeliveryRef, deliveriesOf, statementEventWrites } from "../webhooks";
 import type { ClosedCycle, PreviousStatement } from "./cycle";
@@ -91,6 +93,8 @@ export async function readCycleAccount(
       .select({
         periodEndDate: statements.periodEndDate,
         statementBalance: statements.statementBalance,
+        ytdFees: statements.ytdFees,
+        ytdInterest: statements.ytdInterest,
       })
       .from(statements)
       .where(eq(statements.accountId, accountId))
@@ -156,7 +160,12 @@ export async function storeCycle(
     interest: cycle.interest ?? null,
     fees: cycle.fees ?? null,
     overdueAmount: cycle.overdue_amount,
+    interestRates: cycle.interest_rates ?? null,
+    ytdFees: cycle.year_to_date?.fees ?? null,
+    ytdInterest: cycle.year_to_date?.interest ?? null,
   };
+  const withItems = { statement_id: statement.statementId, line_items: cycle.line_items };
+  const digest = await lineItemsDigest(withItems);
   const owned = sql`EXISTS (SELECT 1 FROM accounts AS a JOIN customers AS c
       ON c.customer_id = a.customer_id
     WHERE a.account_id = ${input.accountId} AND a.customer_id = ${input.customerId}
@@ -166,8 +175,23 @@ export async function storeCycle(
     WHERE account_id = ${input.accountId}) IS ${input.follows?.periodEndDate ?? null}`;
   const rows = JSON.stringify([[statement.statementId]]);
   const announced = statementEventWrites("statement.created", rows, at);
+  // Its line items only with it: kept out when the guards keep the statement out.
+  const stored = sql`EXISTS (SELECT 1 FROM statements WHERE statement_id = ${statement.statementId})`;
+  const items = jsonChunks(lineItemRows(withItems), (row) => row).map((chunk) =>
+    insertLineItems(chunk, stored),
+  );
   const results = await atomically(db, [
-    insertWhere(statements, { ...statement, createdAt: at }, sql`${owned} AND ${unchanged}`),
+    insertWhere(
+      statements,
+      {
+        ...statement,
+        // Stored as its JSON text (a value of `insertWhere` is bound as it is).
+        interestRates: sql`${statement.interestRates ? JSON.stringify(statement.interestRates) : null}`,
+        lineItemsDigest: digest,
+        createdAt: at,
+      },
+      sql`${owned} AND ${unchanged}`,
+    ),
     sql`UPDATE accounts SET current_balance = ${cycle.statement_balance},
         available_credit = CASE WHEN credit_limit IS NULL THEN available_credit
           ELSE credit_limit - ${cycle.statement_balance} END
@@ -176,13 +200,14 @@ export async function storeCycle(
     announced.events,
     announced.deliveries,
     renderRequestWrites(rows, at, true),
+    ...items,
   ]);
   if ((results[0]?.meta.changes ?? 0) === 0) return { stored: false };
   return {
     stored: true,
     statement,
     deliveries: deliveriesOf(results.slice(3, 4), shard),
-    renders: renderRefsOf(results.slice(4), shard),
+    renders: renderRefsOf(results.slice(4, 5), shard),
   };
 }
 
