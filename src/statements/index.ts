@@ -3,6 +3,7 @@
 
 export { insertLineItems, lineItemRows, lineItemsDigest } from "./line-item-writes";
 export * from "./routes";
-export { buildStatementPage } from "./statement-page";
+export { buildStatement, buildStatementPage } from "./statement-page";
 export { type AccountOwner, readStatementPage } from "./statement-pages";
+export { readStatementWithLineItems } from "./statement-reads";
 export * from "./statement-routes";

@@ -1,9 +1,10 @@
 // One statement, and a page of its line items, each read in the key lookup's own statement (one
 // D1 round trip): the account's owner, the statement row by its primary key, and for a page up to
 // `limit + 1` line items per keyset branch (one branch, or one per type filtered on).
-import { and, asc, eq, type SQL, sql } from "drizzle-orm";
-import { QueryBuilder } from "drizzle-orm/sqlite-core";
+import { and, asc, eq, fillPlaceholders, type SQL, sql } from "drizzle-orm";
+import { QueryBuilder, SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import { accounts } from "../accounts/schema";
+import type { Database } from "../db/client";
 import { keyLookup, type ReadAhead, type ReadAheadResults } from "../db/key-lookup";
 import {
   documentOrder,
@@ -225,6 +226,49 @@ export function lineItemPageReads(
       return { owner: ownerOf(results), statement, rows };
     },
   };
+}
+
+/** One statement and a page of its line items, read without a key lookup (see below). */
+const dialect = new SQLiteSyncDialect();
+const ALONE = {
+  first: dialect.sqlToQuery(
+    sql`SELECT ${STATEMENT_ROW} AS statement, ${pageAsJson([branch(null, false)])} AS page`,
+  ),
+  next: dialect.sqlToQuery(
+    sql`SELECT ${STATEMENT_ROW} AS statement, ${pageAsJson([branch(null, true)])} AS page`,
+  ),
+};
+
+/**
+ * A statement (hidden or not: the caller decides) and up to `limit + 1` of its line items after
+ * `after`, in document order, in one round trip, through the same SQL as the API's reads: for
+ * the dashboard, whose reader its session already authorised.
+ */
+export async function readStatementWithLineItems(
+  db: Database,
+  statementId: string,
+  after: LineItemPosition | null,
+  limit: number,
+): Promise<{ statement: StatementFound<StatementRecord>["statement"]; rows: LineItemRecord[] }> {
+  const query = ALONE[after ? "next" : "first"];
+  const values: Record<string, unknown> = { statementId, limit: limit + 1 };
+  if (after) {
+    values.afterPosted = after.postedAt;
+    values.afterId = after.lineItemId;
+  }
+  const found = await db.$client
+    .prepare(query.sql)
+    .bind(...fillPlaceholders(query.params, values))
+    .first<{ statement: string | null; page: string }>();
+  const read = statementReads("", statementId).read({ statement: found?.statement ?? null });
+  const rows = (JSON.parse(found?.page ?? "[]") as LineItemRow[]).map(toLineItemRecord);
+  rows.sort((a, b) =>
+    documentOrder(
+      { postedAt: a.postedAt, lineItemId: a.lineItemId },
+      { postedAt: b.postedAt, lineItemId: b.lineItemId },
+    ),
+  );
+  return { statement: read.statement, rows };
 }
 
 function toLineItemRecord(row: LineItemRow): LineItemRecord {

@@ -12,7 +12,7 @@ import { atomically } from "../db/batch";
  */
 export async function auditDataView(
   c: Context<AppEnv>,
-  page: "customers" | "customer" | "account",
+  page: "customers" | "customer" | "account" | "statement",
   target: string,
 ): Promise<void> {
   const environment = c.var.environment;
