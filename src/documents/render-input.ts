@@ -34,8 +34,9 @@ export interface RenderJob {
 
 /** The renderer's input for `job`; `logo` is the logo's bytes when the product has one. */
 export function renderInputOf(job: RenderJob, logo: Uint8Array | null): StatementDocumentInput {
-  // The renderer draws the summary: its rates, year-to-date totals, correction link and line items
-  // are not part of its input yet.
+  // The summary only, for now: the statement's rates, year-to-date totals, correction link and
+  // line items are not handed to the renderer here yet (its input takes them: see
+  // renderer/src/statement-document.ts), so a document draws what it drew before them.
   const {
     customer_id,
     account_id,
