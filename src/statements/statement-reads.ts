@@ -72,17 +72,16 @@ export function statementReads(
   return {
     lookup: RETRIEVE,
     values: { accountId, statementId },
-    read(results) {
-      const raw = results.statement;
-      let statement: StatementFound<StatementRecord>["statement"] = null;
-      if (raw !== null && raw !== undefined) {
-        const [visible, ...row] = JSON.parse(String(raw)) as [number, ...unknown[]];
-        const record = toRecord(row as PageRow);
-        statement = { accountId: record.accountId, visible: visible === 1, row: record };
-      }
-      return { owner: ownerOf(results), statement };
-    },
+    read: (results) => ({ owner: ownerOf(results), statement: statementOf(results.statement) }),
   };
+}
+
+/** The statement a STATEMENT_ROW read found (its visibility, then its row), or null. */
+function statementOf(raw: unknown): StatementFound<StatementRecord>["statement"] {
+  if (raw === null || raw === undefined) return null;
+  const [visible, ...row] = JSON.parse(String(raw)) as [number, ...unknown[]];
+  const record = toRecord(row as PageRow);
+  return { accountId: record.accountId, visible: visible === 1, row: record };
 }
 
 // Line items, in document order, as one JSON array of arrays (see LINE_ITEM_VALUES).
@@ -260,7 +259,6 @@ export async function readStatementWithLineItems(
     .prepare(query.sql)
     .bind(...fillPlaceholders(query.params, values))
     .first<{ statement: string | null; page: string }>();
-  const read = statementReads("", statementId).read({ statement: found?.statement ?? null });
   const rows = (JSON.parse(found?.page ?? "[]") as LineItemRow[]).map(toLineItemRecord);
   rows.sort((a, b) =>
     documentOrder(
@@ -268,7 +266,7 @@ export async function readStatementWithLineItems(
       { postedAt: b.postedAt, lineItemId: b.lineItemId },
     ),
   );
-  return { statement: read.statement, rows };
+  return { statement: statementOf(found?.statement), rows };
 }
 
 function toLineItemRecord(row: LineItemRow): LineItemRecord {
