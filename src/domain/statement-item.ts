@@ -1,6 +1,6 @@
 // The statement item the operator sends (in an import, or as a restatement): its dates and
 // figures, its line items, rates and year-to-date totals, each field checked, and for a statement
-// that carries line items the figures checked to add up (CONTRACT §9).
+// that carries line items the figures checked to add up (CONTRACT §9, statement-figures.ts).
 import * as z from "zod";
 import { isCountryCode } from "./country-codes";
 import { amount, currency, id, readableText, timestamp } from "./import-fields";
@@ -13,6 +13,7 @@ import {
   MCC_PATTERN,
 } from "./line-item";
 import { APR_PATTERN, BALANCE_TYPES } from "./statement";
+import { figureProblems } from "./statement-figures";
 import { describeProblem, relevantIssues } from "./validation-messages";
 
 /**
@@ -149,151 +150,11 @@ const StatementFields = z.strictObject({
   year_to_date: YearToDate.optional(),
 });
 
-type StatementFields = z.output<typeof StatementFields>;
-
-/** `4000` → `4000`, a bigint sum → its decimal text. */
-const show = (value: bigint | number) => String(value);
-
-/** The issue of a figure that its parts do not add up to, with the difference. */
-function mismatch(stated: bigint, parts: bigint, what: string): string {
-  return `is ${show(stated)} but ${what} ${show(parts)}: a difference of ${show(stated - parts)}`;
-}
-
-/** Each line item id once, each inside the statement's period. */
-function checkLineItemPlaces(s: StatementFields, ctx: z.RefinementCtx): void {
-  const seen = new Map<string, number>();
-  (s.line_items ?? []).forEach((item, i) => {
-    const earlier = seen.get(item.line_item_id);
-    if (earlier !== undefined) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["line_items", i, "line_item_id"],
-        message: `repeats line_items[${earlier}]: a line item id is unique in its statement`,
-      });
-    } else seen.set(item.line_item_id, i);
-    const before = s.period_start_date !== undefined && item.posted_at < s.period_start_date;
-    if (before || item.posted_at > s.period_end_date) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["line_items", i, "posted_at"],
-        message:
-          `must be inside the statement's period (${s.period_start_date ?? "its start"} to ` +
-          `${s.period_end_date})`,
-      });
-    }
-  });
-}
-
-/**
- * For a statement that carries line items: each type sums to its total (an absent total means no
- * item of that type), and the previous balance plus every line item is the statement balance.
- * Sums are exact (bigint): a thousand amounts near 2^53 would lose digits as numbers.
- */
-function checkSums(s: StatementFields, ctx: z.RefinementCtx): void {
-  const items = s.line_items ?? [];
-  if (items.length === 0) return;
-  const sums = new Map<string, bigint>();
-  let all = 0n;
-  for (const item of items) {
-    const { total } = LINE_ITEM_TOTALS[item.type];
-    sums.set(total, (sums.get(total) ?? 0n) + BigInt(item.amount));
-    all += BigInt(item.amount);
-  }
-  for (const type of LINE_ITEM_TYPES) {
-    const { total } = LINE_ITEM_TOTALS[type];
-    const sum = sums.get(total) ?? 0n;
-    const stated = s[total];
-    if (stated === undefined) {
-      if (items.some((item) => item.type === type)) {
-        ctx.addIssue({
-          code: "custom",
-          path: [total],
-          message:
-            `is absent, which means no ${type} line items, but they sum to ${show(sum)}: a ` +
-            `difference of ${show(-sum)}`,
-        });
-      }
-    } else if (BigInt(stated) !== sum) {
-      ctx.addIssue({
-        code: "custom",
-        path: [total],
-        message: mismatch(BigInt(stated), sum, `its ${type} line items sum to`),
-      });
-    }
-  }
-  if (s.previous_balance !== undefined && s.statement_balance !== undefined) {
-    const expected = BigInt(s.previous_balance) + all;
-    if (expected !== BigInt(s.statement_balance)) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["statement_balance"],
-        message: mismatch(
-          BigInt(s.statement_balance),
-          expected,
-          `previous_balance (${s.previous_balance}) plus the line items (${show(all)}) is`,
-        ),
-      });
-    }
-  }
-}
-
-/** Each balance type once, the rates' interest summing to the cycle's, the year's at least it. */
-function checkRates(s: StatementFields, ctx: z.RefinementCtx): void {
-  const rates = s.interest_rates;
-  if (rates !== undefined) {
-    const seen = new Set<string>();
-    rates.forEach((rate, i) => {
-      if (seen.has(rate.balance_type)) {
-        ctx.addIssue({
-          code: "custom",
-          path: ["interest_rates", i, "balance_type"],
-          message: `repeats ${rate.balance_type}: each balance type has one rate`,
-        });
-      }
-      seen.add(rate.balance_type);
-    });
-    const sum = rates.reduce((n, rate) => n + BigInt(rate.interest), 0n);
-    const stated = BigInt(s.interest ?? 0);
-    if (sum !== stated) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["interest_rates"],
-        message:
-          `interest sums to ${show(sum)} but the statement's interest is ` +
-          `${s.interest === undefined ? "absent (none)" : show(stated)}: a difference of ` +
-          show(stated - sum),
-      });
-    }
-  }
-  const ytd = s.year_to_date;
-  if (ytd !== undefined) {
-    for (const field of ["fees", "interest"] as const) {
-      const cycle = s[field] ?? 0;
-      if (ytd[field] < cycle) {
-        ctx.addIssue({
-          code: "custom",
-          path: ["year_to_date", field],
-          message:
-            `is ${ytd[field]}, less than the cycle's own ${field} (${cycle}): the year to date ` +
-            "includes this cycle",
-        });
-      }
-    }
-  }
-}
-
 /** The statement item: the import's `statements[]` entry, and a restatement's body. */
 export const StatementItem = StatementFields.superRefine((s, ctx) => {
-  if (s.period_start_date !== undefined && s.period_start_date > s.period_end_date) {
-    ctx.addIssue({
-      code: "custom",
-      path: ["period_start_date"],
-      message: "must not be after period_end_date",
-    });
+  for (const { path, message } of figureProblems(s)) {
+    ctx.addIssue({ code: "custom", path, message });
   }
-  checkLineItemPlaces(s, ctx);
-  checkSums(s, ctx);
-  checkRates(s, ctx);
 });
 
 export type StatementInput = z.output<typeof StatementItem>;
