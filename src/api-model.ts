@@ -19,6 +19,8 @@ function errorSchemaOf(type: ErrorType): SchemaName {
     case "CUSTOMER_NOT_FOUND_ERROR":
     case "ACCOUNT_NOT_FOUND_ERROR":
       return "CustomerNotFoundError";
+    case "STATEMENT_NOT_FOUND_ERROR":
+      return "StatementNotFoundError";
     default:
       return "ApiError";
   }

@@ -12,7 +12,7 @@ import { versionPage } from "./saved-versions";
 import { sandboxPage } from "./simulations";
 import { teamPage } from "./team";
 import { endpointActionsPage, endpointPage, webhooksPage } from "./webhooks";
-import { accountPage, customersPage, overviewPage } from "./workbench";
+import { accountPage, customersPage, overviewPage, statementPage } from "./workbench";
 
 export const PAGES: readonly DashboardPage[] = [
   overviewPage,
@@ -28,6 +28,7 @@ export const PAGES: readonly DashboardPage[] = [
   documentsPage,
   customersPage,
   accountPage,
+  statementPage,
   teamPage,
   auditPage,
   signOutPage,

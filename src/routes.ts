@@ -26,6 +26,8 @@ export const ROUTES = [
   accounts.retrieveAccount,
   notImplemented.listRewardsCategories,
   statements.listStatements,
+  statements.retrieveStatement,
+  statements.listLineItems,
   customers.listCustomers,
   customers.retrieveCustomer,
   customers.linkPartnerCustomer,

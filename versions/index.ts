@@ -3,7 +3,8 @@
 import type { ApiVersion } from "../src/version-changes";
 import { v2025_05_05 } from "./2025-05-05";
 import { v2026_10_13 } from "./2026-10-13";
+import { v2026_11_28 } from "./2026-11-28";
 import { latest } from "./latest";
 
 /** Newest first. Adding a version: `npm run version:new -- YYYY-MM-DD` writes both. */
-export const VERSIONS: readonly ApiVersion[] = [latest, v2026_10_13, v2025_05_05];
+export const VERSIONS: readonly ApiVersion[] = [latest, v2026_11_28, v2026_10_13, v2025_05_05];

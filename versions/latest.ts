@@ -74,6 +74,21 @@ export const useApiErrorEnvelopeForAllErrors: VersionChange = {
       from: ({ error: { type, message, param } }: Json) =>
         param === undefined ? { type, message } : { type, message, param },
     }),
+    error("STATEMENT_NOT_FOUND_ERROR").had({
+      schema: "StatementNotFoundError",
+      shape: {
+        type: "object",
+        description: "The statement is not one of the account's, or has been hidden.",
+        properties: {
+          type: { type: "string", enum: ["STATEMENT_NOT_FOUND_ERROR"] },
+          message: { type: "string" },
+          param: { type: "string", description: "The parameter naming the missing record." },
+        },
+        required: ["type", "message"],
+      },
+      from: ({ error: { type, message, param } }: Json) =>
+        param === undefined ? { type, message } : { type, message, param },
+    }),
   ],
 };
 

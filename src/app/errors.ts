@@ -137,6 +137,18 @@ export function accountNotFound(accountId: string): ApiError {
   );
 }
 
+/**
+ * 404 for a statement that is not the account's to read: the same bytes whether it never existed,
+ * belongs to another account, or has been hidden.
+ */
+export function statementNotFound(statementId: string): ApiError {
+  return new ApiError(
+    "STATEMENT_NOT_FOUND_ERROR",
+    `No such statement for this account: ${JSON.stringify(statementId.slice(0, 128))}`,
+    { param: "statement_id" },
+  );
+}
+
 /** How long a client waits before retrying a write refused while its partner is being moved. */
 const MOVE_RETRY_AFTER_SECONDS = 10;
 

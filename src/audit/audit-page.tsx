@@ -33,6 +33,7 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   "user.signed_out_everywhere": "Signed out everywhere",
   "customer_data.viewed": "Viewed customer data",
   "sandbox.reset": "Reset sandbox data",
+  "statement.restated": "Restated a statement",
 };
 
 const ACTOR_LABELS = { user: "User", key: "API key", operator: "Operator" } as const;
@@ -56,8 +57,8 @@ function AuditView(props: { entries: AuditEntry[]; olderBefore: string | null })
     <>
       <p>
         Every change to keys, webhook endpoints, saved versions, products and users, every re-sent
-        event, every sign-in and every view of production customers' data, whoever made it: a
-        dashboard user, an API key or the operator.
+        event, every restated statement, every sign-in and every view of production customers' data,
+        whoever made it: a dashboard user, an API key or the operator.
       </p>
       {props.entries.length === 0 ? (
         <p>Nothing yet.</p>

@@ -1,13 +1,24 @@
 // The canonical (newest) schemas of every /v2 body, in zod: the source the reference is built from.
 import * as z from "zod";
 import type { Account } from "../domain/account";
+import { isCountryCode } from "../domain/country-codes";
 import {
   type Customer,
   PARTNER_CUSTOMER_ID_MAX,
   partnerCustomerIdProblem,
 } from "../domain/customer";
+import { ID_PATTERN } from "../domain/import-fields";
+import {
+  CARD_LAST4_PATTERN,
+  LINE_ITEM_TOTALS,
+  LINE_ITEM_TYPES,
+  type LineItem,
+  MAX_DESCRIPTION_LENGTH,
+  MAX_LINE_ITEMS_PER_STATEMENT,
+  MCC_PATTERN,
+} from "../domain/line-item";
 import { SCOPES } from "../domain/scopes";
-import type { Statement } from "../domain/statement";
+import { APR_PATTERN, BALANCE_TYPES, type Statement } from "../domain/statement";
 import { normaliseTimestamp } from "../domain/timestamp";
 import type { SchemaMap } from "../versioning";
 import {
@@ -57,6 +68,48 @@ export const StatementSchema = z
     interest: amount("Interest charged in the cycle. Positive."),
     fees: amount("Fees charged in the cycle. Positive."),
     overdue_amount: amount("Portion of `statement_balance` already past due at cycle close."),
+    interest_rates: z
+      .array(
+        z.object({
+          balance_type: z
+            .enum(BALANCE_TYPES)
+            .describe("The balance the rate applies to: purchases, cash advances or transfers."),
+          annual_percentage_rate: z
+            .string()
+            .meta({ pattern: APR_PATTERN.source })
+            .describe('The APR as a decimal string, e.g. `"24.99"` (up to 4 decimals).'),
+          balance_subject_to_interest: z
+            .int()
+            .describe("The balance the rate was applied to, in the smallest currency unit."),
+          interest: z.int().describe("Interest the rate charged in the cycle. Positive."),
+        }),
+      )
+      .optional()
+      .describe(
+        "Each periodic rate of the cycle, one per balance type; their `interest` sums to the " +
+          "statement's. Omitted when not recorded.",
+      ),
+    year_to_date: z
+      .object({
+        fees: z.int().describe("Fees charged in the calendar year so far, this cycle included."),
+        interest: z
+          .int()
+          .describe("Interest charged in the calendar year so far, this cycle included."),
+      })
+      .optional()
+      .describe("Totals for the calendar year of `period_end_date`. Omitted when not recorded."),
+    restated_by: z
+      .string()
+      .optional()
+      .describe(
+        "The `statement_id` of the correction that replaced this statement. A restated " +
+          "statement leaves the list (its correction stands in its place) but can still be " +
+          "retrieved by id.",
+      ),
+    restates: z
+      .string()
+      .optional()
+      .describe("The `statement_id` of the statement this one corrects."),
   })
   .describe(
     "One closed billing cycle. Amounts are integers in the smallest currency unit; a line " +
@@ -65,6 +118,72 @@ export const StatementSchema = z
 
 export const StatementListSchema = z.object({
   data: z.array(StatementSchema).describe("Statements of the page, newest first."),
+  has_more: z.boolean().describe("True when another page exists."),
+  next_page_token: z
+    .string()
+    .optional()
+    .describe("Opaque cursor for the next page, sent back as `starting_after`; only with more."),
+});
+
+export const LineItemSchema = z
+  .object({
+    line_item_id: z.string().describe("Unique identifier of the line item in its statement."),
+    type: z
+      .enum(LINE_ITEM_TYPES)
+      .describe(
+        "`PURCHASE`, `INTEREST` and `FEE` are charges (positive or zero); `PAYMENT`, `CREDIT` " +
+          "and `REFUND` are money credited back (negative or zero).",
+      ),
+    posted_at: timestamp("When the transaction was posted to the account, inside the cycle"),
+    transaction_date: timestamp("When the transaction happened").optional(),
+    description: z
+      .string()
+      .meta({ minLength: 1, maxLength: MAX_DESCRIPTION_LENGTH })
+      .describe("The transaction as the cardholder sees it on the statement."),
+    amount: z
+      .int()
+      .describe("In the smallest currency unit of the statement, in the card-statement sign."),
+    merchant: z
+      .object({
+        name: z.string(),
+        category_code: z
+          .string()
+          .meta({ pattern: MCC_PATTERN.source })
+          .describe("The merchant category code (MCC), four digits."),
+        city: z.string().optional(),
+        country: z
+          .string()
+          .meta({ pattern: "^[A-Z]{2}$" })
+          .optional()
+          .describe("ISO 3166-1 alpha-2 country code."),
+      })
+      .optional()
+      .describe("Where the card was used; omitted for payments, interest and most fees."),
+    original_amount: z
+      .int()
+      .optional()
+      .describe("For a foreign transaction: its amount in `original_currency`'s smallest unit."),
+    original_currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/)
+      .optional()
+      .describe("For a foreign transaction: its ISO 4217 currency."),
+    card_last4: z
+      .string()
+      .meta({ pattern: CARD_LAST4_PATTERN.source })
+      .optional()
+      .describe("The last four digits of the card used."),
+  })
+  .describe(
+    "One transaction of a statement. The line items of a type sum to the statement's total of " +
+      "that type (`PURCHASE` to `purchases`, …), and `previous_balance` plus every line item " +
+      "is `statement_balance`.",
+  );
+
+export const LineItemListSchema = z.object({
+  data: z
+    .array(LineItemSchema)
+    .describe("Line items of the page, in the document's order: `posted_at`, then id."),
   has_more: z.boolean().describe("True when another page exists."),
   next_page_token: z
     .string()
@@ -168,6 +287,10 @@ export const CustomerNotFoundErrorSchema = envelope(
   ["CUSTOMER_NOT_FOUND_ERROR", "ACCOUNT_NOT_FOUND_ERROR"],
   "The customer, or the customer's account, does not exist for this key.",
 );
+export const StatementNotFoundErrorSchema = envelope(
+  ["STATEMENT_NOT_FOUND_ERROR"],
+  "The statement is not one of the account's, or has been hidden.",
+);
 
 // Request bodies are closed: a field the version does not have is refused, not ignored. Each is
 // the one schema its route validates with and the reference publishes.
@@ -235,6 +358,73 @@ export const SimulateCustomerRequestSchema = z.strictObject({
     ),
 });
 
+/** Text a cardholder reads on a simulated line item: 1 to `max` characters, not blank. */
+const simulatedText = (max: number) =>
+  z
+    .string()
+    .refine((value) => value.trim() !== "", "must not be empty or blank")
+    .refine((value) => [...value].length <= max, `must be at most ${max} characters long`)
+    .meta({ minLength: 1, maxLength: max });
+
+/** A line item a simulation is given: the operator import's line item (CONTRACT §9). */
+export const SimulatedLineItemSchema = z
+  .strictObject({
+    line_item_id: z
+      .string()
+      .regex(ID_PATTERN, "must be 1 to 128 letters, digits, '_', '-' or '.'")
+      .describe("Unique in the statement."),
+    type: z.enum(LINE_ITEM_TYPES),
+    posted_at: timestampField("posted_at", "When it posted: inside the cycle"),
+    transaction_date: timestampField("transaction_date", "When it happened").optional(),
+    description: simulatedText(MAX_DESCRIPTION_LENGTH).describe("As the cardholder sees it."),
+    amount: z
+      .int()
+      .min(-MAX_SIMULATED, `must be at least -${MAX_SIMULATED}`)
+      .max(MAX_SIMULATED, `must be at most ${MAX_SIMULATED}`)
+      .describe(
+        "In the card-statement sign: `PURCHASE`, `INTEREST`, `FEE` ≥ 0; `PAYMENT`, `CREDIT`, " +
+          "`REFUND` ≤ 0.",
+      ),
+    merchant: z
+      .strictObject({
+        name: simulatedText(MAX_DESCRIPTION_LENGTH),
+        category_code: z.string().regex(MCC_PATTERN, "must be a 4-digit merchant category code"),
+        city: simulatedText(100).optional(),
+        country: z
+          .string()
+          .refine(isCountryCode, "must be an ISO 3166-1 alpha-2 country code, such as US")
+          .meta({ pattern: "^[A-Z]{2}$" })
+          .optional(),
+      })
+      .optional(),
+    original_amount: z.int().min(-MAX_SIMULATED).max(MAX_SIMULATED).optional(),
+    original_currency: z
+      .string()
+      .regex(/^[A-Z]{3}$/, "must be 3 capital letters (ISO 4217)")
+      .optional(),
+    card_last4: z.string().regex(CARD_LAST4_PATTERN, "must be 4 digits").optional(),
+  })
+  .superRefine((item, ctx) => {
+    const { sign } = LINE_ITEM_TOTALS[item.type];
+    if (sign === "charge" ? item.amount < 0 : item.amount > 0) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["amount"],
+        message:
+          sign === "charge"
+            ? `must not be negative: a ${item.type} is a charge`
+            : `must not be positive: a ${item.type} is money credited back`,
+      });
+    }
+    if ((item.original_amount === undefined) !== (item.original_currency === undefined)) {
+      ctx.addIssue({
+        code: "custom",
+        path: [item.original_amount === undefined ? "original_amount" : "original_currency"],
+        message: "is required with original_amount or original_currency: send both or neither",
+      });
+    }
+  });
+
 export const SimulateStatementRequestSchema = z.strictObject({
   customer_id: z.string().min(1).max(255).describe("A sandbox customer of the key's product."),
   account_id: z.string().min(1).max(255).describe("One of that customer's accounts."),
@@ -254,6 +444,16 @@ export const SimulateStatementRequestSchema = z.strictObject({
   fees: simulatedAmount("charge", "Fees charged in the cycle. Positive."),
   minimum_due: simulatedAmount("balance", "Minimum payment due; by default worked out."),
   overdue_amount: simulatedAmount("balance", "Portion already past due; by default 0."),
+  line_items: z
+    .array(SimulatedLineItemSchema)
+    .max(MAX_LINE_ITEMS_PER_STATEMENT)
+    .optional()
+    .describe(
+      "The cycle's transactions. The totals are their sums per type (a total sent beside them " +
+        "must equal it); without them, line items that add up to the totals are made up: " +
+        "purchases at merchants with their category codes, the payment, refunds and credits, " +
+        "the interest an APR charged.",
+    ),
 });
 
 const { Event, EventList, EventResend } = eventSchemas(StatementSchema);
@@ -276,6 +476,8 @@ const registry = z.registry<{ id: string }>();
 const NAMED = {
   Statement: StatementSchema,
   StatementList: StatementListSchema,
+  LineItem: LineItemSchema,
+  LineItemList: LineItemListSchema,
   Account: AccountSchema,
   AccountList: listOf(AccountSchema),
   Customer: CustomerSchema,
@@ -285,6 +487,7 @@ const NAMED = {
   ApiError: ApiErrorSchema,
   InvalidRequestError: InvalidRequestErrorSchema,
   CustomerNotFoundError: CustomerNotFoundErrorSchema,
+  StatementNotFoundError: StatementNotFoundErrorSchema,
   Event,
   EventList,
   EventResend,
@@ -321,6 +524,7 @@ export type CanonicalFields = {
 export const RESOURCES = [
   "Statement",
   "StatementList",
+  "LineItemList",
   "Account",
   "AccountList",
   "Customer",
@@ -379,8 +583,9 @@ export function canonicalSchemas(): SchemaMap {
 type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
 const drift: [
   Same<z.infer<typeof StatementSchema>, Statement>,
+  Same<z.infer<typeof LineItemSchema>, LineItem>,
   Same<z.infer<typeof AccountSchema>, Account>,
   Same<z.infer<typeof CustomerSchema>, Customer>,
   Same<z.infer<typeof SimulatedCustomerSchema>, Customer & { accounts: Account[] }>,
-] = [true, true, true, true];
+] = [true, true, true, true, true];
 void drift;

@@ -18,7 +18,9 @@ export function eventSchemas(statement: z.ZodType) {
         .describe(
           "`statement.created`: a closed statement became readable. " +
             "`statement.pdf_available`: its PDF can now be linked. " +
-            "`statement.hidden`: the statement left every read.",
+            "`statement.hidden`: the statement left every read. `statement.restated`: a " +
+            "correction replaced the statement (`data.statement.restated_by` names it); the " +
+            "correction announces itself with `statement.created`.",
         ),
       created_at: timestamp("When the change happened"),
       // The registered Statement itself (not a described copy), so that each version's document

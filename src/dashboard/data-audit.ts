@@ -14,6 +14,7 @@ export type DataPage =
   | "customers"
   | "customer"
   | "account"
+  | "statement"
   | "request_log"
   | "request"
   | "version_preview";

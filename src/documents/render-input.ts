@@ -34,12 +34,21 @@ export interface RenderJob {
 
 /** The renderer's input for `job`; `logo` is the logo's bytes when the product has one. */
 export function renderInputOf(job: RenderJob, logo: Uint8Array | null): StatementDocumentInput {
-  const { customer_id, account_id, as_of, pdf, period_end_date, ...figures } = toStatement(
-    job.statement,
-    job.customerId,
-    "",
-    undefined,
-  );
+  // The summary only, for now: the statement's rates, year-to-date totals, correction link and
+  // line items are not handed to the renderer here yet (its input takes them: see
+  // renderer/src/statement-document.ts), so a document draws what it drew before them.
+  const {
+    customer_id,
+    account_id,
+    as_of,
+    pdf,
+    period_end_date,
+    interest_rates,
+    year_to_date,
+    restated_by,
+    restates,
+    ...figures
+  } = toStatement(job.statement, job.customerId, "", undefined);
   const { product } = job;
   return {
     statement: { ...figures, period_end_date: period_end_date ?? job.statement.periodEndDate },

@@ -36,6 +36,7 @@ export const AUDIT_ACTIONS = [
   "user.signed_out_everywhere",
   "customer_data.viewed",
   "sandbox.reset",
+  "statement.restated",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
@@ -44,7 +45,7 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export interface AuditChange {
   action: AuditAction;
   environment?: Environment | null;
-  /** The key id, user id, endpoint id, event id or version the action was about. */
+  /** The key id, user id, endpoint id, event id, statement id or version the action was about. */
   target?: string | null;
   details?: Record<string, unknown>;
 }

@@ -5,6 +5,7 @@ export const EVENT_TYPES = [
   "statement.created",
   "statement.pdf_available",
   "statement.hidden",
+  "statement.restated",
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
@@ -15,7 +16,8 @@ export const EVENT_RETENTION_MS = 30 * 24 * 3600 * 1000;
 /**
  * The canonical event. `data.statement` is the statement as it reads when the event is read or
  * delivered: its figures never change, while `as_of` and the PDF link are that moment's, and a
- * statement hidden since keeps only its identifiers (a hidden statement leaves every read).
+ * statement hidden since keeps only its identifiers (a hidden statement leaves every read). A
+ * restated statement is read in full, with its `restated_by`: it can still be retrieved.
  */
 export interface StatementEvent {
   event_id: string;

@@ -1,65 +1,18 @@
 // Validation of the operator import payload: every problem is reported with its item and field.
 import * as z from "zod";
 import type { Environment } from "./environment";
+import { amount, currency, id } from "./import-fields";
+import { MAX_LINE_ITEMS_PER_IMPORT } from "./line-item";
 import { SHARD_CODE } from "./shard-code";
-import { normaliseTimestamp } from "./timestamp";
+import { describeItemPath, StatementItem } from "./statement-item";
 import { describeProblem, relevantIssues } from "./validation-messages";
 
-/**
- * The import's amount fields, with the column each one is stored in. The import's names, not the
- * API's: they change only with the operator import, never with an API version.
- */
-export const IMPORT_AMOUNT_FIELDS = [
-  ["statement_balance", "statementBalance"],
-  ["minimum_due", "minimumDue"],
-  ["previous_balance", "previousBalance"],
-  ["purchases", "purchases"],
-  ["payments", "payments"],
-  ["credits", "credits"],
-  ["refunds", "refunds"],
-  ["interest", "interest"],
-  ["fees", "fees"],
-  ["overdue_amount", "overdueAmount"],
-] as const;
-
-type ImportAmountField = (typeof IMPORT_AMOUNT_FIELDS)[number][0];
-
-/** Card-statement sign convention: charges positive, money credited back negative. */
-const AMOUNT_SIGNS: Partial<Record<ImportAmountField, "positive" | "negative">> = {
-  purchases: "positive",
-  interest: "positive",
-  fees: "positive",
-  payments: "negative",
-  credits: "negative",
-  refunds: "negative",
-};
+export { ID_PATTERN } from "./import-fields";
+export { IMPORT_AMOUNT_FIELDS, type StatementInput } from "./statement-item";
 
 const MAX_ITEMS = 5000;
 
-/** Ids every route can address: no dot segments, no controls or spaces, nothing to escape. */
-export const ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,127}$/;
-
-const id = z
-  .string()
-  .regex(
-    ID_PATTERN,
-    "must be 1 to 128 letters, digits, '_', '-' or '.', starting with a letter or digit",
-  );
 const environment = z.enum(["sandbox", "production"]);
-const amount = z
-  .number()
-  .int()
-  .refine(Number.isSafeInteger, "is out of range: integers up to 2^53 - 1 in size");
-
-/** An RFC 3339 timestamp, normalised to UTC with milliseconds (the stored and served form). */
-const timestamp = z.string().transform((value, ctx) => {
-  const normalised = normaliseTimestamp(value);
-  if (normalised === null) {
-    ctx.addIssue({ code: "custom", message: "must be an RFC 3339 timestamp" });
-    return z.NEVER;
-  }
-  return normalised;
-});
 
 /** How a product's statement documents come to be: rendered by the service, or uploaded. */
 export const DOCUMENT_SOURCES = ["rendered", "uploaded"] as const;
@@ -109,8 +62,6 @@ const Customer = z.strictObject({
   authorized_users: z.array(AuthorizedUser).max(100).optional(),
 });
 
-const currency = z.string().regex(/^[A-Z]{3}$/, "must be 3 capital letters (ISO 4217)");
-
 const Account = z.strictObject({
   account_id: id,
   customer_id: id,
@@ -120,39 +71,6 @@ const Account = z.strictObject({
   current_balance: amount.optional(),
   available_credit: amount.optional(),
 });
-
-const amountShape = Object.fromEntries(
-  IMPORT_AMOUNT_FIELDS.map(([field]) => {
-    const sign = AMOUNT_SIGNS[field];
-    let rule = amount;
-    if (sign === "positive") rule = rule.refine((v) => v >= 0, "must not be negative (a charge)");
-    if (sign === "negative") rule = rule.refine((v) => v <= 0, "must not be positive (a credit)");
-    if (field === "minimum_due" || field === "overdue_amount") {
-      rule = rule.refine((v) => v >= 0, "must not be negative");
-    }
-    return [field, rule.optional()];
-  }),
-) as Record<ImportAmountField, z.ZodOptional<typeof amount>>;
-
-const Statement = z
-  .strictObject({
-    statement_id: id,
-    account_id: id,
-    period_start_date: timestamp.optional(),
-    period_end_date: timestamp,
-    due_date: timestamp.optional(),
-    currency: currency.optional(),
-    ...amountShape,
-  })
-  .superRefine((s, ctx) => {
-    if (s.period_start_date !== undefined && s.period_start_date > s.period_end_date) {
-      ctx.addIssue({
-        code: "custom",
-        path: ["period_start_date"],
-        message: "must not be after period_end_date",
-      });
-    }
-  });
 
 /** The id field of each payload section. */
 const ID_FIELD: Record<string, string> = {
@@ -182,7 +100,7 @@ export const importPayloadSchema = (offered: VersionOffered) =>
       partners: z.array(partnerOf(offered)).max(MAX_ITEMS).optional(),
       customers: z.array(Customer).max(MAX_ITEMS).optional(),
       accounts: z.array(Account).max(MAX_ITEMS).optional(),
-      statements: z.array(Statement).max(MAX_ITEMS).optional(),
+      statements: z.array(StatementItem).max(MAX_ITEMS).optional(),
     })
     .superRefine((payload, ctx) => {
       for (const [section, field] of Object.entries(ID_FIELD)) {
@@ -195,6 +113,19 @@ export const importPayloadSchema = (offered: VersionOffered) =>
             where: `${section}[${i}]`,
           })),
         );
+      }
+      const lineItems = (payload.statements ?? []).reduce(
+        (n, s) => n + (s.line_items?.length ?? 0),
+        0,
+      );
+      if (lineItems > MAX_LINE_ITEMS_PER_IMPORT) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["statements"],
+          message:
+            `carry at most ${MAX_LINE_ITEMS_PER_IMPORT} line items in all (${lineItems} sent); ` +
+            "send the rest in another import",
+        });
       }
       const productCount = (payload.partners ?? []).reduce(
         (n, p) => n + (p.products?.length ?? 0),
@@ -224,20 +155,17 @@ export type ImportPayload = z.infer<ReturnType<typeof importPayloadSchema>>;
 export type PartnerInput = NonNullable<ImportPayload["partners"]>[number];
 export type CustomerInput = z.infer<typeof Customer>;
 export type AccountInput = z.infer<typeof Account>;
-export type StatementInput = z.infer<typeof Statement>;
 
-/** `statements[3] ("st_9").period_end_date: must be an RFC 3339 timestamp` */
+/** `statements[3] ("st_9").line_items[0] ("li_1").amount: must not be negative: …` */
 function describeIssue(input: unknown, issue: z.core.$ZodIssue): string {
   const [section, index, ...rest] = issue.path;
   let where = issue.path.length === 0 ? "body" : String(section);
-  if (typeof index === "number") {
-    where += `[${index}]`;
-    const item = (input as Record<string, unknown[]>)[String(section)]?.[index];
-    const itemId = (item as Record<string, unknown> | undefined)?.[ID_FIELD[String(section)] ?? ""];
-    if (typeof itemId === "string") where += ` (${JSON.stringify(itemId.slice(0, 64))})`;
-  }
-  for (const part of rest) where += typeof part === "number" ? `[${part}]` : `.${String(part)}`;
-  return `${where}: ${describeProblem(input, issue)}`;
+  if (typeof index !== "number") return `${where}: ${describeProblem(input, issue)}`;
+  where += `[${index}]`;
+  const item = (input as Record<string, unknown[]>)[String(section)]?.[index];
+  const itemId = (item as Record<string, unknown> | undefined)?.[ID_FIELD[String(section)] ?? ""];
+  if (typeof itemId === "string") where += ` (${JSON.stringify(itemId.slice(0, 64))})`;
+  return `${where}${describeItemPath(item, rest)}: ${describeProblem(input, issue)}`;
 }
 
 /** Built once per set of versions offered. */

@@ -1,8 +1,9 @@
 // Page tokens: the last row's sort key and the shard that served the page, signed and bound to
-// who may continue the listing (and with which filters). Statements pages and events pages each
-// sign under their own purpose. The key, not the token, routes the next page (a partner moved
+// who may continue the listing (and with which filters). Statements, line items and events pages
+// each sign under their own purpose. The key, not the token, routes the next page (a partner moved
 // since reads it from its new shard), so tokens issued before a move keep working.
 import { fromBase64Url, toBase64Url } from "./encoding";
+import type { LineItemPosition } from "./line-item";
 import { FIRST_SHARD, isShardCode } from "./shard-code";
 import { KEY_ID, type Signer } from "./signing";
 
@@ -192,4 +193,48 @@ function parsePayload(payload: string): Payload | null {
   } catch {
     return null;
   }
+}
+
+/** What a line items page token is bound to: one statement as one product's key reads it. */
+export interface LineItemPageBinding extends PageBinding {
+  statementId: string;
+}
+
+const LINE_ITEM_PAGES: TokenKind<LineItemPageBinding, LineItemPosition> = {
+  purpose: "line-item-page:v1",
+  parts: (binding) => {
+    const parts = [
+      ...STATEMENT_PAGES.parts({ ...binding, filters: undefined }),
+      binding.statementId,
+    ];
+    if (binding.filters !== undefined) parts.push(`filters:${binding.filters}`);
+    return parts;
+  },
+  pair: (position) => [position.postedAt, position.lineItemId],
+  position: ([postedAt, lineItemId]) => ({ postedAt, lineItemId }),
+};
+
+export function encodeLineItemPageToken(
+  signer: Signer,
+  binding: LineItemPageBinding,
+  position: LineItemPosition,
+  shard: string,
+): Promise<string> {
+  return encodeToken(LINE_ITEM_PAGES, signer, binding, position, shard);
+}
+
+/** The position in a token this endpoint issued for this binding, or null for anything else. */
+export function decodeLineItemPageToken(
+  signer: Signer,
+  binding: LineItemPageBinding,
+  token: string,
+): Promise<(LineItemPosition & { shard: string }) | null> {
+  return decodeToken(LINE_ITEM_PAGES, signer, binding, token);
+}
+
+/** The position a line items token claims, unverified: only for planning reads (see above). */
+export function peekLineItemPosition(token: string): LineItemPosition | null {
+  const split = splitToken(token);
+  const payload = split && parsePayload(split.payload);
+  return payload && LINE_ITEM_PAGES.position(payload.pair);
 }

@@ -1,5 +1,29 @@
 // The canonical (newest) Statement: what handlers build before version modules reshape it.
 
+/** The balances an APR applies to, as Regulation Z's periodic statement lists them. */
+export const BALANCE_TYPES = ["PURCHASES", "CASH_ADVANCES", "BALANCE_TRANSFERS"] as const;
+export type BalanceType = (typeof BALANCE_TYPES)[number];
+
+/**
+ * An annual percentage rate as a decimal string: 0 to 999, then up to four decimals, without
+ * leading zeros or a sign (`"24.99"`, `"0"`, `"7.5"`, `"19.9900"`).
+ */
+export const APR_PATTERN = /^(0|[1-9][0-9]{0,2})(\.[0-9]{1,4})?$/;
+
+/** One periodic rate of the cycle: the APR, the balance it applied to, the interest it charged. */
+export interface InterestRate {
+  balance_type: BalanceType;
+  annual_percentage_rate: string;
+  balance_subject_to_interest: number;
+  interest: number;
+}
+
+/** Fees and interest charged in the calendar year of the statement date, this cycle included. */
+export interface YearToDate {
+  fees: number;
+  interest: number;
+}
+
 /** What a listing reads of a stored statement; absent figures are null. */
 export interface StatementRecord {
   statementId: string;
@@ -20,6 +44,14 @@ export interface StatementRecord {
   overdueAmount: number | null;
   /** Whether the PDF is stored (the storage key itself never leaves the data layer). */
   hasPdf: boolean;
+  /** The cycle's rates; null (or absent, for a reader that does not select it) when not recorded. */
+  interestRates?: InterestRate[] | null;
+  ytdFees?: number | null;
+  ytdInterest?: number | null;
+  /** The correction that replaced this statement, once restated. */
+  restatedBy?: string | null;
+  /** The statement this one corrects. */
+  restates?: string | null;
 }
 
 /** The canonical statement; `pdf` replaced `pdf_url` in `latest` (see versions/latest.ts). */
@@ -43,6 +75,10 @@ export interface Statement {
   interest?: number;
   fees?: number;
   overdue_amount?: number;
+  interest_rates?: InterestRate[];
+  year_to_date?: YearToDate;
+  restated_by?: string;
+  restates?: string;
 }
 
 /**
@@ -97,5 +133,12 @@ export function toStatement(
   if (row.interest !== null) out.interest = row.interest;
   if (row.fees !== null) out.fees = row.fees;
   if (row.overdueAmount !== null) out.overdue_amount = row.overdueAmount;
+  if (row.interestRates) out.interest_rates = row.interestRates;
+  // Both or neither: the import takes them together.
+  if (row.ytdFees != null && row.ytdInterest != null) {
+    out.year_to_date = { fees: row.ytdFees, interest: row.ytdInterest };
+  }
+  if (row.restatedBy) out.restated_by = row.restatedBy;
+  if (row.restates) out.restates = row.restates;
   return out;
 }

@@ -2,27 +2,8 @@
 // statement per table (per chunk of ids), with only the columns the review compares.
 import type { Database } from "../db/client";
 import { jsonChunks } from "../db/json-rows";
-import { IMPORT_AMOUNT_FIELDS, type ImportPayload } from "../domain/import-payload";
-import { statements } from "../statements/schema";
-
-/**
- * The statement fields an import writes, in row order: each import field with the column it is
- * stored in. The import's names, not the API's (domain/import-payload.ts).
- */
-export const STATEMENT_COLUMNS = (
-  [
-    ["statement_id", "statementId"],
-    ["account_id", "accountId"],
-    ["period_start_date", "periodStartDate"],
-    ["period_end_date", "periodEndDate"],
-    ["due_date", "dueDate"],
-    ["currency", "currency"],
-    ...IMPORT_AMOUNT_FIELDS,
-  ] as const
-).map(([field, key]) => [field, statements[key].name] as const);
-
-/** A stored statement's owner and figures, by column (see STATEMENT_COLUMNS). */
-export type StoredStatement = Record<string, string | number | null>;
+import type { ImportPayload } from "../domain/import-payload";
+import { STATEMENT_COLUMNS, type StoredStatement } from "./statement-rows";
 
 export interface Existing {
   partners: Set<string>;
@@ -48,8 +29,7 @@ const LOOKUPS = {
     `WHERE ${idsIn("customer_id")}`,
   account: `SELECT account_id, customer_id FROM accounts WHERE ${idsIn("account_id")}`,
   statement:
-    `SELECT ${STATEMENT_COLUMNS.map(([, column]) => column).join(", ")} FROM statements ` +
-    `WHERE ${idsIn("statement_id")}`,
+    `SELECT ${STATEMENT_COLUMNS.join(", ")} FROM statements ` + `WHERE ${idsIn("statement_id")}`,
 } as const;
 
 type Kind = keyof typeof LOOKUPS;

@@ -11,8 +11,10 @@ import type { Actor } from "../domain/audit";
 import type { EventType } from "../domain/event";
 import type { ImportPayload, StatementInput } from "../domain/import-payload";
 import { importedVersionRecords } from "../saved-versions";
+import { insertLineItems, lineItemRows } from "../statements";
 import { statementEventWrites } from "../webhooks";
-import { type Existing, STATEMENT_COLUMNS } from "./import-existing";
+import type { Existing } from "./import-existing";
+import { STATEMENT_COLUMNS, statementRow } from "./statement-rows";
 
 /** `?1` is a chunk of rows; each row is a JSON array read back with `value ->> n`. */
 const FROM_ROWS = "FROM json_each(?1) WHERE true";
@@ -87,7 +89,7 @@ const UPSERT_ACCOUNTS =
   `${keptOrNull("accounts", "customer_id", ["customer_id"])}, ` +
   ACCOUNT_FIGURES.map((f) => `${f} = coalesce(excluded.${f}, accounts.${f})`).join(", ");
 
-const COLUMN_NAMES = STATEMENT_COLUMNS.map(([, column]) => column);
+const COLUMN_NAMES = STATEMENT_COLUMNS;
 
 /**
  * Rows: the statement's fields in STATEMENT_COLUMNS order. Only statements the review found new are
@@ -104,8 +106,6 @@ const INSERT_STATEMENTS =
 
 /** The event each new statement of an import announces. */
 const CREATED: EventType = "statement.created";
-
-const statementRow = (s: StatementInput) => STATEMENT_COLUMNS.map(([f]) => s[f] ?? null);
 
 /**
  * An import's writes for one atomic batch: those from `deliveriesFrom` answer webhook deliveries,
@@ -128,6 +128,7 @@ export function writesOf(
   payload: ImportPayload,
   existing: Existing,
   newStatements: StatementInput[],
+  digests: ReadonlyMap<string, string | null>,
   { now, defaultVersion, actor }: { now: Date; defaultVersion: string; actor: Actor },
 ): ImportWrites {
   const createdAt = now.toISOString();
@@ -218,8 +219,13 @@ export function writesOf(
   // Events belong in this batch too, written from the same chunks of new statements (one
   // INSERT … SELECT per chunk), so that they commit or roll back with the rows. Statements already
   // stored at the review get none: a re-import announces nothing.
-  const statementChunks = jsonChunks(newStatements, statementRow);
+  const statementChunks = jsonChunks(newStatements, (s) =>
+    statementRow(s, digests.get(s.statement_id) ?? null),
+  );
   each(INSERT_STATEMENTS, statementChunks, createdAt);
+  for (const chunk of jsonChunks(newStatements.flatMap(lineItemRows), (row) => row)) {
+    writes.push(prepared(db, insertLineItems(chunk)));
+  }
   const announced = statementChunks.map((rows) => statementEventWrites(CREATED, rows, createdAt));
   for (const { events } of announced) writes.push(prepared(db, events));
   const deliveriesFrom = writes.length;

@@ -7,13 +7,9 @@ import { type RenderRef, renderRefsOf } from "../documents";
 import type { Actor } from "../domain/audit";
 import type { ImportPayload, StatementInput } from "../domain/import-payload";
 import { type DeliveryRef, deliveriesOf } from "../webhooks";
-import {
-  type Existing,
-  readExisting,
-  STATEMENT_COLUMNS,
-  type StoredStatement,
-} from "./import-existing";
+import { type Existing, readExisting } from "./import-existing";
 import { type ImportWrites, OWNERSHIP_GUARDS, writesOf } from "./import-writes";
+import { digestsOf, sameFigures, statementRow } from "./statement-rows";
 
 /** Who an import's audit rows name when the caller does not say. */
 const OPERATOR: Actor = { type: "operator", id: null, label: "operator", ip: null };
@@ -25,12 +21,6 @@ export interface ImportCounts {
   statements: number;
 }
 
-function sameFigures(existing: StoredStatement, incoming: StatementInput): boolean {
-  return STATEMENT_COLUMNS.every(
-    ([field, column]) => existing[column] === (incoming[field] ?? null),
-  );
-}
-
 /**
  * What a refusal says of an item that would take over what another partner holds, after the
  * item's name (see `label`): the placement refuses an id another shard holds in the same words.
@@ -40,7 +30,9 @@ export const TAKEN = {
     `.merchant_key: ${JSON.stringify(merchantKey)} belongs to another partner`,
   customer: ": a customer's partner, environment and product never change",
   account: ".customer_id: an account never moves to another customer",
-  statement: ": a closed statement's figures never change",
+  statement:
+    ": a closed statement's figures never change (its line items, rates and year-to-date " +
+    "totals included)",
 } as const;
 
 /** How a refusal names an item: its section, index and id. */
@@ -48,7 +40,12 @@ export const label = (section: string, index: number, id: string) =>
   `${section}[${index}] (${JSON.stringify(id.slice(0, 64))})`;
 
 /** What the stored rows say about the payload: 400 problems, 409 conflicts, statements to add. */
-function review(payload: ImportPayload, existing: Existing, now: Date) {
+function review(
+  payload: ImportPayload,
+  existing: Existing,
+  digests: ReadonlyMap<string, string | null>,
+  now: Date,
+) {
   const invalid: string[] = [];
   const conflicts: string[] = [];
 
@@ -111,7 +108,9 @@ function review(payload: ImportPayload, existing: Existing, now: Date) {
     }
     const stored = existing.statements.get(s.statement_id);
     if (!stored) newStatements.push(s);
-    else if (!sameFigures(stored, s)) conflicts.push(`${where}${TAKEN.statement}`);
+    else if (!sameFigures(stored, statementRow(s, digests.get(s.statement_id) ?? null))) {
+      conflicts.push(`${where}${TAKEN.statement}`);
+    }
   });
   return { invalid, conflicts, newStatements };
 }
@@ -162,8 +161,11 @@ export async function reviewImport(
   payload: ImportPayload,
   { now, defaultVersion, actor = OPERATOR }: ImportContext,
 ): Promise<ImportReview> {
-  const existing = await readExisting(db, payload);
-  const { invalid, conflicts, newStatements } = review(payload, existing, now);
+  const [existing, digests] = await Promise.all([
+    readExisting(db, payload),
+    digestsOf(payload.statements ?? []),
+  ]);
+  const { invalid, conflicts, newStatements } = review(payload, existing, digests, now);
   if (invalid.length > 0) return { kind: "invalid", problems: invalid.slice(0, MAX_PROBLEMS) };
   if (conflicts.length > 0) {
     return { kind: "conflict", problems: conflicts.slice(0, MAX_PROBLEMS) };
@@ -174,7 +176,11 @@ export async function reviewImport(
     accounts: payload.accounts?.length ?? 0,
     statements: payload.statements?.length ?? 0,
   };
-  const writes = writesOf(db, payload, existing, newStatements, { now, defaultVersion, actor });
+  const writes = writesOf(db, payload, existing, newStatements, digests, {
+    now,
+    defaultVersion,
+    actor,
+  });
   return { kind: "reviewed", counts, writes };
 }
 

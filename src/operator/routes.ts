@@ -46,6 +46,7 @@ import { operatorAuth } from "./auth";
 import { applyImport, type ReviewedImport, reviewImport } from "./import";
 import { placeImport } from "./import-placement";
 import { operatorPartnerRoutes } from "./partners";
+import { operatorRestatementRoutes } from "./restatements";
 import { operatorVersionRoutes } from "./versions";
 
 /** Largest accepted statement PDF. */
@@ -292,6 +293,7 @@ export const operatorRoutes = new Hono<AppEnv>()
     return c.body(null, 204);
   })
 
+  .route("/", operatorRestatementRoutes)
   .route("/", operatorPartnerRoutes)
   .route("/", operatorMoveRoutes)
   .route("/", operatorVersionRoutes)

@@ -66,7 +66,9 @@ function operationOf(route: Route, headers: HeaderNames, deprecated: boolean): J
   responses[400] = errors(route.implemented ? "InvalidRequest" : "BadRequest");
   responses[401] = errors("Unauthorized");
   if (route.scope) responses[403] = errors("Forbidden");
-  if (route.implemented && namesCustomer(route)) {
+  if (route.implemented && route.path.includes(":statement_id")) {
+    responses[404] = errors("StatementNotFound");
+  } else if (route.implemented && namesCustomer(route)) {
     responses[404] = errors("CustomerNotFound");
   } else if (route.implemented && /:(event_id|webhook_endpoint_id)/.test(route.path)) {
     responses[404] = errors("NotFound");
@@ -212,9 +214,11 @@ export function buildOpenApiDocument(
     referenced(paths, "responses", new Set()),
     "responses",
   );
-  const webhooks = webhooksOf();
+  const versionSchemas = bundle.schemasOf(version);
+  // One webhook per event type the version's Event has: a type newer than it is never sent.
+  const webhooks = webhooksOf(versionSchemas.Event?.properties?.type?.enum);
   const schemas = withoutUnused(
-    bundle.schemasOf(version),
+    versionSchemas,
     referenced([paths, webhooks, responses], "schemas", new Set()),
     "schemas",
   );

@@ -127,6 +127,11 @@ export function errorResponses(
       "No such customer for this key and product, or the account is not the customer's.",
       ["CUSTOMER_NOT_FOUND_ERROR", "ACCOUNT_NOT_FOUND_ERROR"],
     ),
+    StatementNotFound: error(
+      "No such customer for this key and product, the account is not the customer's, or the " +
+        "statement is not the account's (or has been hidden): `param` names the id.",
+      ["CUSTOMER_NOT_FOUND_ERROR", "ACCOUNT_NOT_FOUND_ERROR", "STATEMENT_NOT_FOUND_ERROR"],
+    ),
     NotImplemented: error("`501`: not available in this service, type `NOT_IMPLEMENTED_ERROR`.", [
       "NOT_IMPLEMENTED_ERROR",
     ]),

@@ -23,7 +23,7 @@ import { statementRenders } from "../documents/schema";
 import { requestLogDays, requestLogs } from "../request-logs/schema";
 import { savedVersionChanges } from "../saved-versions/schema";
 import { sandboxUsage } from "../simulations/schema";
-import { statements } from "../statements/schema";
+import { statementLineItems, statements } from "../statements/schema";
 import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../webhooks/schema";
 import { moveFences } from "./schema";
 
@@ -64,6 +64,16 @@ const through = (parent: string, key: string): Owner => ({
   belongs: (row) => `${row}.${key} IN (SELECT p.${key} FROM ${parent} p WHERE p.partner_id = ?1)`,
 });
 
+/** Line items belong to their statement's account's partner. */
+const throughStatement: Owner = {
+  partnerOf: (row) =>
+    `(SELECT a.partner_id FROM statements s JOIN accounts a ON a.account_id = s.account_id ` +
+    `WHERE s.statement_id = ${row}.statement_id)`,
+  belongs: (row) =>
+    `${row}.statement_id IN (SELECT s.statement_id FROM statements s JOIN accounts a ` +
+    "ON a.account_id = s.account_id WHERE a.partner_id = ?1)",
+};
+
 /** A move's own columns: the copy sets them, the comparison leaves them out. */
 const MOVE_COLUMNS = new Set(["moving_to", "moved_to"]);
 
@@ -92,6 +102,7 @@ export const PARTNER_TABLES: readonly PartnerTable[] = [
   entry(customers, own()),
   entry(accounts, own()),
   entry(statements, through("accounts", "account_id")),
+  entry(statementLineItems, throughStatement),
   entry(statementRenders, own()),
   entry(users, own(), { forwards: true }),
   entry(signInTokens, through("users", "user_id"), { forwards: true }),

@@ -1,7 +1,13 @@
 // A sandbox billing cycle, closed on request: its dates (by default the month after the account's
-// newest statement) and its figures (those asked for, or a plausible cycle made up), chained to
-// the previous statement's balance and in the card-statement sign convention, so that
-// statement_balance = previous_balance + purchases + payments + credits + refunds + interest + fees.
+// newest statement) and its figures (those asked for, those its line items add up to, or a
+// plausible cycle made up), chained to the previous statement's balance and in the card-statement
+// sign convention, so that
+// statement_balance = previous_balance + purchases + payments + credits + refunds + interest + fees,
+// with line items that add up to each total, the rate its interest was charged at, and the year's
+// fees and interest so far.
+import type { LineItem } from "../domain/line-item";
+import type { InterestRate, YearToDate } from "../domain/statement";
+import { interestOn, madeUpLineItems, ratesFor, totalsOf } from "./line-items";
 
 /** The lines of activity a cycle may record; a quiet line is omitted, never 0. */
 export const ACTIVITY_FIELDS = [
@@ -21,12 +27,17 @@ export interface CycleRequest extends Partial<Record<ActivityField, number>> {
   due_date?: string;
   minimum_due?: number;
   overdue_amount?: number;
+  /** The cycle's transactions, as given; made up when absent. */
+  line_items?: LineItem[];
 }
 
 /** The account's newest statement, which the cycle follows. */
 export interface PreviousStatement {
   periodEndDate: string;
   statementBalance: number | null;
+  /** Its year's fees and interest so far, when recorded. */
+  ytdFees?: number | null;
+  ytdInterest?: number | null;
 }
 
 /** A closed cycle: its dates and figures, as a statement stores them. */
@@ -38,11 +49,14 @@ export interface ClosedCycle extends Partial<Record<ActivityField, number>> {
   minimum_due: number;
   previous_balance: number;
   overdue_amount: number;
+  line_items: LineItem[];
+  interest_rates?: InterestRate[];
+  year_to_date?: YearToDate;
 }
 
 export type CycleOutcome =
   | { ok: true; cycle: ClosedCycle }
-  | { ok: false; field: keyof CycleRequest; problem: string };
+  | { ok: false; field: string; problem: string };
 
 /** Payment is due this many days after the cycle closes. */
 const DUE_AFTER_DAYS = 25;
@@ -86,25 +100,73 @@ const between = (random: () => number, low: number, high: number) =>
 function madeUpActivity(
   previous: number,
   random: () => number,
-): Partial<Record<ActivityField, number>> {
+): { activity: Partial<Record<ActivityField, number>>; carried?: number } {
   const activity: Partial<Record<ActivityField, number>> = {
     purchases: between(random, 2_000, 120_000),
   };
+  let carried: number | undefined;
   if (previous > 0) {
     const inFull = random() < 0.7;
     const paid = inFull
       ? previous
       : Math.min(previous, Math.max(2_500, Math.round(previous * 0.3)));
     activity.payments = -paid;
-    if (!inFull) {
-      activity.interest = Math.max(1, Math.round((previous - paid) * 0.0199));
+    if (!inFull && previous > paid) {
+      carried = previous - paid;
+      activity.interest = interestOn(carried);
       if (random() < 0.3) activity.fees = 2_500;
     }
   }
   if (random() < 0.25)
     activity.refunds = -between(random, 500, Math.min(15_000, activity.purchases ?? 500));
   if (random() < 0.1) activity.credits = -between(random, 100, 2_000);
-  return activity;
+  return carried === undefined ? { activity } : { activity, carried };
+}
+
+/** Why the given line items do not fit the cycle, or null: unique ids, postings inside it. */
+function lineItemProblem(
+  items: readonly LineItem[],
+  start: Date,
+  end: Date,
+): { field: string; problem: string } | null {
+  const seen = new Set<string>();
+  for (const [i, item] of items.entries()) {
+    if (seen.has(item.line_item_id)) {
+      return {
+        field: "line_items",
+        problem: `line_items[${i}].line_item_id repeats ${JSON.stringify(item.line_item_id)}`,
+      };
+    }
+    seen.add(item.line_item_id);
+    const posted = Date.parse(item.posted_at);
+    if (posted < start.getTime() || posted > end.getTime()) {
+      return {
+        field: "line_items",
+        problem:
+          `line_items[${i}].posted_at must be inside the cycle, ${start.toISOString()} to ` +
+          `${end.toISOString()}`,
+      };
+    }
+  }
+  return null;
+}
+
+/**
+ * The year's fees and interest so far: this cycle's alone when it is the year's first, else the
+ * previous statement's plus this cycle's (none when the previous one did not record them).
+ */
+function yearToDate(
+  previous: PreviousStatement | null,
+  end: Date,
+  activity: Partial<Record<ActivityField, number>>,
+): YearToDate | undefined {
+  const fees = activity.fees ?? 0;
+  const interest = activity.interest ?? 0;
+  if (!previous || new Date(previous.periodEndDate).getUTCFullYear() < end.getUTCFullYear()) {
+    return { fees, interest };
+  }
+  if (previous.ytdFees == null || previous.ytdInterest == null) return undefined;
+  return { fees: previous.ytdFees + fees, interest: previous.ytdInterest + interest };
 }
 
 /** The minimum due: all of a small balance, else 1% plus the cycle's interest and fees, at least 25.00. */
@@ -140,15 +202,40 @@ export function closeCycle(
   }
   const previousBalance = previous?.statementBalance ?? 0;
   const given = ACTIVITY_FIELDS.filter((field) => request[field] !== undefined);
-  const activity =
-    given.length > 0
-      ? Object.fromEntries(given.map((field) => [field, request[field] as number]))
-      : madeUpActivity(previousBalance, random);
+  const asked = Object.fromEntries(given.map((field) => [field, request[field] as number]));
+  let activity: Partial<Record<ActivityField, number>>;
+  let carried: number | undefined;
+  let lineItems: LineItem[];
+  if (request.line_items !== undefined) {
+    // The given line items make the totals; a total given beside them must be their sum.
+    const misfit = lineItemProblem(request.line_items, start, end);
+    if (misfit) return { ok: false, ...misfit };
+    const sums = totalsOf(request.line_items);
+    for (const field of given) {
+      const sum = sums[field] ?? 0;
+      if (request[field] !== sum) {
+        return {
+          ok: false,
+          field,
+          problem:
+            `${field} is ${request[field]} but its line items sum to ${sum}: a difference of ` +
+            `${(request[field] as number) - sum}`,
+        };
+      }
+    }
+    activity = { ...asked, ...sums };
+    lineItems = request.line_items;
+  } else {
+    if (given.length > 0) activity = asked;
+    else ({ activity, carried } = madeUpActivity(previousBalance, random));
+    lineItems = madeUpLineItems(activity, start, end, random);
+  }
   const balance = ACTIVITY_FIELDS.reduce(
     (sum, field) => sum + (activity[field] ?? 0),
     previousBalance,
   );
   const owed = Math.max(balance, 0);
+  const ytd = yearToDate(previous, end, activity);
   for (const field of ["minimum_due", "overdue_amount"] as const) {
     const value = request[field];
     if (value !== undefined && value > owed) {
@@ -170,6 +257,9 @@ export function closeCycle(
       previous_balance: previousBalance,
       ...activity,
       overdue_amount: request.overdue_amount ?? 0,
+      line_items: lineItems,
+      ...(activity.interest ? { interest_rates: ratesFor(activity.interest, carried) } : {}),
+      ...(ytd ? { year_to_date: ytd } : {}),
     },
   };
 }

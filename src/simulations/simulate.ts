@@ -121,10 +121,19 @@ export async function closeSandboxCycle(
   if (!found.customerFound) return { kind: "customer_not_found" };
   if (!found.account) return { kind: "account_not_found" };
   // Dates as they are stored: UTC with milliseconds (the schema checked they are RFC 3339).
-  const cycleRequest: CycleRequest = { ...asked };
+  const { line_items: lineItems, ...figures } = asked;
+  const cycleRequest: CycleRequest = { ...figures };
   for (const field of ["period_end_date", "due_date"] as const) {
     const date = asked[field];
     if (date !== undefined) cycleRequest[field] = normaliseTimestamp(date) ?? date;
+  }
+  if (lineItems !== undefined) {
+    const normal = (date: string) => normaliseTimestamp(date) ?? date;
+    cycleRequest.line_items = lineItems.map(({ transaction_date, ...item }) => ({
+      ...item,
+      posted_at: normal(item.posted_at),
+      ...(transaction_date === undefined ? {} : { transaction_date: normal(transaction_date) }),
+    }));
   }
   const closed = closeCycle(cycleRequest, found.newest, deps.now);
   if (!closed.ok) return { kind: "invalid", field: closed.field, problem: closed.problem };

@@ -8,6 +8,7 @@ import { accounts } from "../accounts/schema";
 import { atomically, insertWhere } from "../db/batch";
 import type { Database } from "../db/client";
 import { customerInScope, type ReadScope } from "../db/customers";
+import { jsonChunks } from "../db/json-rows";
 import { customers } from "../db/schema";
 import { type RenderRef, renderRefsOf, renderRequestWrites } from "../documents";
 import { statementRenders } from "../documents/schema";
@@ -15,6 +16,7 @@ import type { AccountRecord } from "../domain/account";
 import type { CustomerRecord } from "../domain/customer";
 import { encodeIdSuffix } from "../domain/ids";
 import type { StatementRecord } from "../domain/statement";
+import { insertLineItems, lineItemRows, lineItemsDigest } from "../statements";
 import { statements } from "../statements/schema";
 import { type DeliveryRef, deliveriesOf, statementEventWrites } from "../webhooks";
 import type { ClosedCycle, PreviousStatement } from "./cycle";
@@ -102,6 +104,8 @@ export async function readCycleAccount(
       .select({
         periodEndDate: statements.periodEndDate,
         statementBalance: statements.statementBalance,
+        ytdFees: statements.ytdFees,
+        ytdInterest: statements.ytdInterest,
       })
       .from(statements)
       .where(eq(statements.accountId, accountId))
@@ -176,7 +180,12 @@ export async function storeCycle(
     interest: cycle.interest ?? null,
     fees: cycle.fees ?? null,
     overdueAmount: cycle.overdue_amount,
+    interestRates: cycle.interest_rates ?? null,
+    ytdFees: cycle.year_to_date?.fees ?? null,
+    ytdInterest: cycle.year_to_date?.interest ?? null,
   };
+  const withItems = { statement_id: statement.statementId, line_items: cycle.line_items };
+  const digest = await lineItemsDigest(withItems);
   const owned = sql`EXISTS (SELECT 1 FROM accounts AS a JOIN customers AS c
       ON c.customer_id = a.customer_id
     WHERE a.account_id = ${input.accountId} AND a.customer_id = ${input.customerId}
@@ -189,10 +198,20 @@ export async function storeCycle(
   const stored = sql`EXISTS (SELECT 1 FROM statements WHERE statement_id = ${statement.statementId})`;
   const rows = JSON.stringify([[statement.statementId]]);
   const announced = statementEventWrites("statement.created", rows, at);
+  // Its line items only with it: kept out when the guards keep the statement out.
+  const items = jsonChunks(lineItemRows(withItems), (row) => row).map((chunk) =>
+    insertLineItems(chunk, stored),
+  );
   const results = await atomically(db, [
     insertWhere(
       statements,
-      { ...statement, createdAt: at },
+      {
+        ...statement,
+        // Stored as its JSON text (a value of `insertWhere` is bound as it is).
+        interestRates: sql`${statement.interestRates ? JSON.stringify(statement.interestRates) : null}`,
+        lineItemsDigest: digest,
+        createdAt: at,
+      },
       sql`${owned} AND ${unchanged} AND ${closedToday} < ${quota.max}`,
     ),
     sql`UPDATE accounts SET current_balance = ${cycle.statement_balance},
@@ -207,6 +226,7 @@ export async function storeCycle(
       SELECT ${scope.partnerId}, ${quota.day}, 1 WHERE ${stored}
       ON CONFLICT (partner_id, day) DO UPDATE SET statements = statements + 1`,
     sql`SELECT ${closedToday} AS closed`,
+    ...items,
   ]);
   if ((results[0]?.meta.changes ?? 0) === 0) {
     const closed = (results[6]?.results[0] as { closed?: number } | undefined)?.closed ?? 0;

@@ -1,4 +1,9 @@
-// Statements: the /v2 statements list, its page reads and the canonical page built from them.
+// Statements: the /v2 statements list, one statement and its line items, their reads and the
+// canonical bodies built from them.
+
+export { insertLineItems, lineItemRows, lineItemsDigest } from "./line-item-writes";
 export * from "./routes";
-export { buildStatementPage } from "./statement-page";
+export { buildStatement, buildStatementPage } from "./statement-page";
 export { type AccountOwner, readStatementPage } from "./statement-pages";
+export { readStatementWithLineItems } from "./statement-reads";
+export * from "./statement-routes";

@@ -1,10 +1,9 @@
 // GET /v2/customers/{customer_id}/accounts/{account_id}/statements: closed statements, newest first.
-import { accountNotFound, customerNotFound } from "../app/errors";
 import { requestOrigin } from "../app/request-context";
 import { route } from "../app/route";
 import { schemas } from "../canonical/schemas";
-import { customerExists } from "../db/customers";
 import { decodePageToken } from "../domain/page-token";
+import { readBinding, requireAccountOwner } from "./account-owner";
 import { buildStatementPage } from "./statement-page";
 import { statementPageReads } from "./statement-pages";
 import { filterBinding, foreignCursor, statementListQuery } from "./statement-query";
@@ -27,16 +26,9 @@ export const listStatements = route({
     ),
   response: { status: 200, schema: schemas.StatementList },
   async handler(c, { query, reads, reply }) {
-    const customerId = c.req.param("customer_id");
-    const accountId = c.req.param("account_id");
-    const caller = c.get("caller");
     const filtered = filterBinding(query.filters);
     const binding = {
-      partnerId: caller.partnerId,
-      environment: caller.environment,
-      merchantKey: c.get("merchantKey"),
-      customerId,
-      accountId,
+      ...readBinding(c),
       ...(filtered === undefined ? {} : { filters: filtered }),
     };
     // Nothing read is used before the cursor's signature proves it was issued for this binding.
@@ -44,30 +36,15 @@ export const listStatements = route({
     if (startingAfter && !(await decodePageToken(c.get("signer"), binding, startingAfter.token))) {
       throw foreignCursor();
     }
-
     // A continuation's token proves ownership; a first page checks the account's owner row.
-    const { owner, rows } = reads;
-    const owned =
-      owner === undefined ||
-      (owner !== null &&
-        owner.customerId === customerId &&
-        owner.partnerId === binding.partnerId &&
-        owner.environment === binding.environment &&
-        owner.merchantKey === binding.merchantKey);
-    if (!owned) {
-      // Only a miss pays a second round trip, to tell which of the two ids is unknown.
-      if (!(await customerExists(c.get("db"), binding, customerId))) {
-        throw customerNotFound(customerId);
-      }
-      throw accountNotFound(accountId);
-    }
+    await requireAccountOwner(c, binding, reads.owner);
 
     const deps = {
       signer: c.get("signer"),
       now: c.get("now")(),
       origin: requestOrigin(c),
-      shard: caller.shard,
+      shard: c.get("caller").shard,
     };
-    return reply(await buildStatementPage(deps, binding, rows, query.limit));
+    return reply(await buildStatementPage(deps, binding, reads.rows, query.limit));
   },
 });

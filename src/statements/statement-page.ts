@@ -56,3 +56,28 @@ export async function buildStatementPage(
   }
   return body;
 }
+
+/**
+ * One statement as the API shows it, read at `deps.now`: `as_of` that instant and, when the PDF is
+ * stored, its link signed for one hour from it (naming shard `deps.shard`).
+ */
+export async function buildStatement(
+  deps: { signer: Signer; now: Date; origin: string; shard: string },
+  customerId: string,
+  row: StatementRecord,
+): Promise<Statement> {
+  const asOf = deps.now.toISOString();
+  const expiresAt = deps.now.getTime() + LINK_LIFETIME_MS;
+  let pdf: Statement["pdf"];
+  if (row.hasPdf) {
+    const [url] = await signStatementLinks(
+      deps.signer,
+      deps.origin,
+      [row.statementId],
+      expiresAt,
+      deps.shard,
+    );
+    pdf = { url: url as string, expires_at: new Date(expiresAt).toISOString() };
+  }
+  return toStatement(row, customerId, asOf, pdf);
+}

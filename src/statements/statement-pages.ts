@@ -6,7 +6,7 @@ import { accounts } from "../accounts/schema";
 import type { Database } from "../db/client";
 import { keyLookup, type ReadAhead, type ReadAheadResults } from "../db/key-lookup";
 import type { PagePosition } from "../domain/page-token";
-import type { StatementRecord } from "../domain/statement";
+import type { InterestRate, StatementRecord } from "../domain/statement";
 import { statements } from "./schema";
 
 const qb = new QueryBuilder();
@@ -42,9 +42,24 @@ const PAGE_COLUMNS = {
   fees: statements.fees,
   overdue_amount: statements.overdueAmount,
   has_pdf: sql<number>`${statements.pdfKey} IS NOT NULL`.as("has_pdf"),
+  // Embedded as JSON (not as its text), so that parsing the page parses the rates too.
+  interest_rates: sql<string>`json(${statements.interestRates})`.as("interest_rates"),
+  ytd_fees: statements.ytdFees,
+  ytd_interest: statements.ytdInterest,
+  restated_by: statements.restatedBy,
+  restates: statements.restates,
 };
 
-type PageRow = [
+/** A statement row's values in PAGE_COLUMNS order, for a `json_array`. */
+export const STATEMENT_VALUES = sql.join(
+  Object.values(PAGE_COLUMNS).map((column) =>
+    "fieldAlias" in column ? sql`${column.sql}` : sql`${column}`,
+  ),
+  sql`, `,
+);
+
+/** A row of a page: PAGE_COLUMNS' values, in order. */
+export type PageRow = [
   string,
   string,
   string | null,
@@ -54,13 +69,15 @@ type PageRow = [
   ...(number | null)[],
 ];
 
+/** Listed: neither hidden nor replaced by a correction (the terms of `statements_page_idx`). */
 const visibleStatements = and(
   eq(statements.accountId, placeholder("accountId")),
   isNull(statements.hiddenAt),
+  isNull(statements.restatedBy),
 );
 
 /**
- * Up to `limit` visible statements of the account from `where`, newest first, through
+ * Up to `limit` listed statements of the account from `where`, newest first, through
  * `statements_page_idx`, as one JSON array (see PAGE_COLUMNS).
  */
 function pageAsJson(where: SQL | undefined): SQL<string> {
@@ -175,7 +192,18 @@ export async function readStatementPage(
 const newestFirst = (a: PageRow, b: PageRow) =>
   a[3] === b[3] ? (a[0] < b[0] ? 1 : a[0] > b[0] ? -1 : 0) : a[3] < b[3] ? 1 : -1;
 
-function toRecord(row: PageRow): StatementRecord {
+/**
+ * The rates as the row holds them: embedded JSON, or its text where SQLite did not carry the
+ * value's JSON subtype through the page's subquery.
+ */
+function ratesOf(value: unknown): InterestRate[] | null {
+  if (value === null || value === undefined) return null;
+  return (typeof value === "string" ? JSON.parse(value) : value) as InterestRate[];
+}
+
+/** A statement of a page (or read alone, in the same columns) as the data layer answers it. */
+export function toRecord(row: PageRow): StatementRecord {
+  const more = row as unknown as unknown[];
   return {
     statementId: row[0],
     accountId: row[1],
@@ -194,6 +222,11 @@ function toRecord(row: PageRow): StatementRecord {
     fees: row[14] ?? null,
     overdueAmount: row[15] ?? null,
     hasPdf: row[16] === 1,
+    interestRates: ratesOf(more[17]),
+    ytdFees: (more[18] as number | null) ?? null,
+    ytdInterest: (more[19] as number | null) ?? null,
+    restatedBy: (more[20] as string | null) ?? null,
+    restates: (more[21] as string | null) ?? null,
   };
 }
 

@@ -5,8 +5,11 @@ import type { Json } from "../versioning";
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
-/** What each webhook endpoint receives: one signed POST per event, in the endpoint's version. */
-export function webhooksOf(): Record<string, Json> {
+/**
+ * What each webhook endpoint receives: one signed POST per event, in the endpoint's version, for
+ * each of `types` (a version's event types; every type when not given).
+ */
+export function webhooksOf(types: readonly string[] = EVENT_TYPES): Record<string, Json> {
   const header = (name: string, description: string) => ({
     name,
     in: "header",
@@ -15,7 +18,7 @@ export function webhooksOf(): Record<string, Json> {
     schema: { type: "string" },
   });
   const out: Record<string, Json> = {};
-  for (const type of EVENT_TYPES) {
+  for (const type of types) {
     out[type] = {
       post: {
         operationId: `receive${type

@@ -9,6 +9,7 @@ import {
   uniqueIndex,
 } from "drizzle-orm/sqlite-core";
 import { partners } from "../db/schema";
+import { EVENT_TYPES } from "../domain/event";
 import { statements } from "../statements/schema";
 
 /**
@@ -20,9 +21,7 @@ export const events = sqliteTable(
   "events",
   {
     eventId: text("event_id").primaryKey(),
-    type: text("type", {
-      enum: ["statement.created", "statement.pdf_available", "statement.hidden"],
-    }).notNull(),
+    type: text("type", { enum: EVENT_TYPES }).notNull(),
     statementId: text("statement_id")
       .notNull()
       .references(() => statements.statementId),

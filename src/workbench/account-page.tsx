@@ -1,5 +1,6 @@
 // /dashboard/{environment}/customers/{customer_id}/accounts/{account_id}: the account and its
-// statements, newest first, with their PDF links: the page the statements route answers, built
+// statements, newest first, with their PDF links and each linking its own page (statement-page.tsx,
+// its line items and corrections): the page the statements route answers, built
 // by the same reads, page builder and signed page tokens, in the customer's scope. Read-only;
 // production data is for Admins, and each view of it is in the audit log.
 import { Hono } from "hono";
@@ -19,7 +20,7 @@ import { Day, Fact, Money } from "./data-view";
 
 const PAGE_SIZE = 12;
 
-function Statements(props: { statements: Statement[] }) {
+function Statements(props: { statements: Statement[]; link: (id: string) => string }) {
   return (
     <Table
       caption="Statements, newest first"
@@ -28,7 +29,10 @@ function Statements(props: { statements: Statement[] }) {
       {props.statements.map((s) => (
         <tr>
           <td>
-            <code>{s.statement_id}</code>
+            <a href={props.link(s.statement_id)}>
+              <code>{s.statement_id}</code>
+            </a>
+            {s.restates && <span class="muted"> (a correction)</span>}
           </td>
           <td>
             <Day at={s.period_start_date} /> to <Day at={s.period_end_date} />
@@ -135,7 +139,10 @@ export const accountPage: DashboardPage = {
                 {new Date(now.getTime() + LINK_LIFETIME_MS).toISOString().slice(11, 16)} UTC; reload
                 the page for fresh ones.
               </p>
-              <Statements statements={page.data} />
+              <Statements
+                statements={page.data}
+                link={(id) => `${here}/statements/${encodeURIComponent(id)}`}
+              />
             </>
           )}
           <p class="pages">

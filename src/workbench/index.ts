@@ -2,3 +2,4 @@
 export { accountPage } from "./account-page";
 export { customersPage } from "./customers-page";
 export { overviewPage } from "./overview-page";
+export { statementPage } from "./statement-page";

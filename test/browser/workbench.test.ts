@@ -179,6 +179,10 @@ describe("the workbench in a browser", () => {
     const download = await page.request.get((await pdfLink.getAttribute("href")) as string);
     expect(download.status()).toBe(200);
     expect(download.headers()["content-type"]).toBe("application/pdf");
+    // A statement's own page: its figures and line items.
+    await page.getByRole("link", { name: "st_workbench_2", exact: true }).click();
+    await page.waitForURL(/\/statements\/st_workbench_2$/);
+    await expectAccessible(page, pagesChecked);
 
     // Production, for an Admin: the Overview and the customers there (each view audited).
     await page.getByRole("link", { name: "Production", exact: true }).click();
@@ -203,6 +207,7 @@ describe("the workbench in a browser", () => {
         "/dashboard/sandbox/customers",
         `/dashboard/sandbox/customers/${CUSTOMER}`,
         `/dashboard/sandbox/customers/${CUSTOMER}/accounts/${ACCOUNT}`,
+        `/dashboard/sandbox/customers/${CUSTOMER}/accounts/${ACCOUNT}/statements/st_workbench_2`,
         "/dashboard/production/customers",
         "/dashboard/production",
       ]),

@@ -85,6 +85,14 @@ describe("contract: every version's reference matches what the API answers", () 
       await expectJson(await call(statementsPath(f, "?starting_after=nope")), 400);
       await expectJson(await call(statementsPath({ ...f, customerId: "cus_missing" })), 404);
       await expectJson(await call(statementsPath({ ...f, accountId: "acc_missing" })), 404);
+      // One statement and its line items: a success, a refused filter and a missing statement.
+      const one = `${statementsPath(f)}/${first.statement_id}`;
+      await expectJson(await call(one), 200);
+      const items = await expectJson<Json>(await call(`${one}/line_items?limit=1`), 200);
+      expect(items).toEqual({ data: [], has_more: false });
+      await expectJson(await call(`${one}/line_items?type=NOPE`), 400);
+      await expectJson(await call(`${statementsPath(f)}/st_missing`), 404);
+      await expectJson(await call(`${statementsPath(f)}/st_missing/line_items`), 404);
       await expectJson(await call(`/v2/customers/${f.customerId}/accounts`), 200);
       await expectJson(await call(`/v2/customers/${f.customerId}/accounts/${f.accountId}`), 200);
       await expectJson(await call(`/v2/customers/${f.customerId}`), 200);

@@ -238,6 +238,11 @@ describe("GET /openapi/{version}.json", () => {
       "interest",
       "fees",
       "overdue_amount",
+      // New optional fields ship to every version (SPEC, Versioning 2).
+      "interest_rates",
+      "year_to_date",
+      "restated_by",
+      "restates",
     ]);
   });
 

@@ -47,6 +47,15 @@ const INTEGRATION: readonly [string, Scope | null][] = [
   ["POST /v2/webhook_endpoints/:webhook_endpoint_id/enable", "ACCOUNT_READ"],
 ];
 
+/** One statement and its line items (CONTRACT §9): new routes, in every version. */
+const STATEMENT_IN_FULL: readonly [string, Scope | null][] = [
+  ["GET /v2/customers/:customer_id/accounts/:account_id/statements/:statement_id", "ACCOUNT_READ"],
+  [
+    "GET /v2/customers/:customer_id/accounts/:account_id/statements/:statement_id/line_items",
+    "ACCOUNT_READ",
+  ],
+];
+
 /** The sandbox's simulations: sandbox data of the partner's own making. */
 const SIMULATIONS: readonly [string, Scope | null][] = [
   ["POST /v2/simulations/customers", "ACCOUNT_READ"],
@@ -107,6 +116,7 @@ function pathOf(route: { path: string }, endpoint = endpointId): string {
     if (name === "account_id") return fixture.accountId;
     if (name === "event_id") return eventId;
     if (name === "webhook_endpoint_id") return endpoint;
+    if (name === "statement_id") return `${fixture.accountId}_st_001`;
     return `${name}_1`;
   });
 }
@@ -144,8 +154,12 @@ async function call(route: Route, key: string, version?: string): Promise<Respon
 
 describe("the route list", () => {
   it("is SPEC.md's scope table, the routes it names without a scope, the event routes and the simulations", () => {
+    // A statement and its line items are listed right after the statements list.
+    const list = SPECIFIED.findIndex(([name]) => name.endsWith("/statements")) + 1;
     expect(ROUTES.map((r) => [nameOf(r), r.scope])).toEqual([
-      ...SPECIFIED,
+      ...SPECIFIED.slice(0, list),
+      ...STATEMENT_IN_FULL,
+      ...SPECIFIED.slice(list),
       ...INTEGRATION,
       ...SIMULATIONS,
     ]);

@@ -349,4 +349,75 @@ export const SCENARIOS: Scenario[] = [
       };
     },
   },
+  {
+    name: "restating a statement",
+    status: 201,
+    async prepare() {
+      const f = await seedAccount({ statements: 1 });
+      const id = `${f.accountId}_st_001`;
+      const correction = {
+        ...monthlyStatement(f.accountId, 1, `${f.accountId}_fix`),
+        fees: 0,
+        line_items: [
+          {
+            line_item_id: "li_1",
+            type: "PURCHASE",
+            posted_at: "2024-01-15T12:00:00Z",
+            description: "BOOKSHOP",
+            amount: 4000,
+          },
+          {
+            line_item_id: "li_2",
+            type: "PAYMENT",
+            posted_at: "2024-01-20T12:00:00Z",
+            description: "PAYMENT - THANK YOU",
+            amount: -3000,
+          },
+          {
+            line_item_id: "li_3",
+            type: "REFUND",
+            posted_at: "2024-01-21T12:00:00Z",
+            description: "BOOKSHOP REFUND",
+            amount: -200,
+          },
+          {
+            line_item_id: "li_4",
+            type: "INTEREST",
+            posted_at: "2024-01-31T12:00:00Z",
+            description: "INTEREST CHARGE",
+            amount: 150,
+          },
+        ],
+        statement_balance: 9950,
+      };
+      return {
+        request: () =>
+          operatorRequest(`/statements/${id}/restatements`, {
+            method: "POST",
+            body: JSON.stringify(correction),
+          }),
+        // Both statements, the correction's line items, their events and the audit row.
+        state: async () => ({
+          statements: await row(
+            "SELECT statement_id, restated_by, restates, fees FROM statements " +
+              "WHERE account_id = ? ORDER BY statement_id",
+            f.accountId,
+          ),
+          items: await row(
+            "SELECT count(*) AS n FROM statement_line_items WHERE statement_id = ?",
+            correction.statement_id,
+          ),
+          events: await row(
+            "SELECT type, statement_id FROM events WHERE account_id = ? ORDER BY type, statement_id",
+            f.accountId,
+          ),
+          audit: await row(
+            "SELECT count(*) AS n FROM audit_events WHERE partner_id = ? AND target = ?",
+            f.partnerId,
+            id,
+          ),
+        }),
+      };
+    },
+  },
 ];

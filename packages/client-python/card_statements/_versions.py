@@ -11,13 +11,14 @@ from typing import TYPE_CHECKING, Any, overload
 if TYPE_CHECKING:
     from typing import Literal
 
-    from . import latest, v2025_05_05, v2026_10_13
+    from . import latest, v2025_05_05, v2026_10_13, v2026_11_28
 
-VERSIONS = ("latest", "2026-10-13", "2025-05-05")
+VERSIONS = ("latest", "2026-11-28", "2026-10-13", "2025-05-05")
 
 #: The module of each version.
 MODULES = {
     "latest": "latest",
+    "2026-11-28": "v2026_11_28",
     "2026-10-13": "v2026_10_13",
     "2025-05-05": "v2025_05_05",
 }
@@ -27,6 +28,12 @@ MODULES = {
 def create_client(
     api_key: str, version: Literal["latest"], **settings: Any
 ) -> latest.Client: ...
+
+
+@overload
+def create_client(
+    api_key: str, version: Literal["2026-11-28"], **settings: Any
+) -> v2026_11_28.Client: ...
 
 
 @overload

@@ -52,7 +52,10 @@ class AccountNotFoundError(CustomerNotFoundError):
 
 
 class StatementNotFoundError(NotFoundError):
-    """`STATEMENT_NOT_FOUND_ERROR`."""
+    """`STATEMENT_NOT_FOUND_ERROR`. 404: No such customer for this key and product, the account is
+    not the customer's, or the statement is not the account's (or has been hidden): `param`
+    names the id.
+    """
 
 
 class ConflictError(ApiError):

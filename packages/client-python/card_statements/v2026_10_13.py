@@ -53,6 +53,34 @@ class AccountList(Model):
 
 
 @dataclass(repr=False)
+class StatementInterestRate(Model):
+    """The `StatementInterestRate` object."""
+
+    #: The balance the rate applies to: purchases, cash advances or transfers.
+    balance_type: Literal["PURCHASES", "CASH_ADVANCES", "BALANCE_TRANSFERS"]
+    #: The APR as a decimal string, e.g. `"24.99"` (up to 4 decimals).
+    annual_percentage_rate: str
+    #: The balance the rate was applied to, in the smallest currency unit.
+    balance_subject_to_interest: int
+    #: Interest the rate charged in the cycle. Positive.
+    interest: int
+    #: Fields this version's reference does not name, as the API sent them.
+    extra: Dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(repr=False)
+class StatementYearToDate(Model):
+    """Totals for the calendar year of `period_end_date`. Omitted when not recorded."""
+
+    #: Fees charged in the calendar year so far, this cycle included.
+    fees: int
+    #: Interest charged in the calendar year so far, this cycle included.
+    interest: int
+    #: Fields this version's reference does not name, as the API sent them.
+    extra: Dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(repr=False)
 class Statement(Model):
     """One closed billing cycle. Amounts are integers in the smallest currency unit; a line without
     activity in the cycle is omitted rather than reported as 0.
@@ -98,6 +126,16 @@ class Statement(Model):
     fees: Optional[int] = None
     #: Portion of `statement_balance` already past due at cycle close.
     overdue_amount: Optional[int] = None
+    #: Each periodic rate of the cycle, one per balance type; their `interest` sums to the
+    #: statement's. Omitted when not recorded.
+    interest_rates: Optional[List[StatementInterestRate]] = None
+    #: Totals for the calendar year of `period_end_date`. Omitted when not recorded.
+    year_to_date: Optional[StatementYearToDate] = None
+    #: The `statement_id` of the correction that replaced this statement. A restated statement
+    #: leaves the list (its correction stands in its place) but can still be retrieved by id.
+    restated_by: Optional[str] = None
+    #: The `statement_id` of the statement this one corrects.
+    restates: Optional[str] = None
     #: Fields this version's reference does not name, as the API sent them.
     extra: Dict[str, Any] = field(default_factory=dict)
 
@@ -108,6 +146,66 @@ class StatementList(Model):
 
     #: Statements of the page, newest first.
     data: List[Statement]
+    #: True when another page exists.
+    has_more: bool
+    #: Opaque cursor for the next page, sent back as `starting_after`; only with more.
+    next_page_token: Optional[str] = None
+    #: Fields this version's reference does not name, as the API sent them.
+    extra: Dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(repr=False)
+class LineItemMerchant(Model):
+    """Where the card was used; omitted for payments, interest and most fees."""
+
+    name: str
+    #: The merchant category code (MCC), four digits.
+    category_code: str
+    city: Optional[str] = None
+    #: ISO 3166-1 alpha-2 country code.
+    country: Optional[str] = None
+    #: Fields this version's reference does not name, as the API sent them.
+    extra: Dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(repr=False)
+class LineItem(Model):
+    """One transaction of a statement. The line items of a type sum to the statement's total of
+    that type (`PURCHASE` to `purchases`, …), and `previous_balance` plus every line item is
+    `statement_balance`.
+    """
+
+    #: Unique identifier of the line item in its statement.
+    line_item_id: str
+    #: `PURCHASE`, `INTEREST` and `FEE` are charges (positive or zero); `PAYMENT`, `CREDIT` and
+    #: `REFUND` are money credited back (negative or zero).
+    type: Literal["PURCHASE", "PAYMENT", "CREDIT", "REFUND", "INTEREST", "FEE"]
+    #: When the transaction was posted to the account, inside the cycle (RFC 3339).
+    posted_at: str
+    #: The transaction as the cardholder sees it on the statement.
+    description: str
+    #: In the smallest currency unit of the statement, in the card-statement sign.
+    amount: int
+    #: When the transaction happened (RFC 3339).
+    transaction_date: Optional[str] = None
+    #: Where the card was used; omitted for payments, interest and most fees.
+    merchant: Optional[LineItemMerchant] = None
+    #: For a foreign transaction: its amount in `original_currency`'s smallest unit.
+    original_amount: Optional[int] = None
+    #: For a foreign transaction: its ISO 4217 currency.
+    original_currency: Optional[str] = None
+    #: The last four digits of the card used.
+    card_last4: Optional[str] = None
+    #: Fields this version's reference does not name, as the API sent them.
+    extra: Dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(repr=False)
+class LineItemList(Model):
+    """The `LineItemList` object."""
+
+    #: Line items of the page, in the document's order: `posted_at`, then id.
+    data: List[LineItem]
     #: True when another page exists.
     has_more: bool
     #: Opaque cursor for the next page, sent back as `starting_after`; only with more.
@@ -185,7 +283,8 @@ class Event(Model):
     #: Unique identifier; the `webhook-id` of its deliveries.
     event_id: str
     #: `statement.created`: a closed statement became readable. `statement.pdf_available`: its
-    #: PDF can now be linked. `statement.hidden`: the statement left every read.
+    #: PDF can now be linked. `statement.hidden`: the statement left every list (hidden, or
+    #: replaced by a correction: `data.statement.restated_by` then names it).
     type: Literal["statement.created", "statement.pdf_available", "statement.hidden"]
     #: When the change happened (RFC 3339).
     created_at: str
@@ -754,6 +853,89 @@ class StatementsResource(Resource):
             timeout=timeout,
         )
 
+    def retrieve(
+        self,
+        customer_id: str,
+        account_id: str,
+        statement_id: str,
+        *,
+        version: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> Statement:
+        """Retrieve a statement.
+
+        Requires the `ACCOUNT_READ` scope. Named by the specification's scope table: statement
+        reads.
+
+        `GET /v2/customers/{customer_id}/accounts/{account_id}/statements/{statement_id}`.
+
+        Args:
+            customer_id: The `customer_id` of the customer.
+            account_id: The `account_id` of the account.
+            statement_id: The `statement_id` of the statement.
+        """
+        return self._client._request(
+            "GET",
+            "/v2/customers/{customer_id}/accounts/{account_id}/statements/{statement_id}",
+            path_params={
+                "customer_id": customer_id,
+                "account_id": account_id,
+                "statement_id": statement_id,
+            },
+            model="Statement",
+            version=version,
+            timeout=timeout,
+        )
+
+
+class LineItemsResource(Resource):
+    """`client.line_items`. Statements: Closed billing cycles of an account, newest first."""
+
+    def list(
+        self,
+        customer_id: str,
+        account_id: str,
+        statement_id: str,
+        *,
+        limit: Optional[int] = None,
+        starting_after: Optional[str] = None,
+        type: Optional[str] = None,
+        version: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> Pager[LineItem]:
+        """List a statement's line items.
+
+        Requires the `ACCOUNT_READ` scope. Named by the specification's scope table: statement
+        reads.
+
+        Every item, across as many pages as it takes (`GET
+        /v2/customers/{customer_id}/accounts/{account_id}/statements/{statement_id}/line_items`):
+        iterate the Pager; `limit` is the page size.
+
+        Args:
+            customer_id: The `customer_id` of the customer.
+            account_id: The `account_id` of the account.
+            statement_id: The `statement_id` of the statement.
+            limit: Maximum number of objects returned.
+            starting_after: The `next_page_token` of the previous page: an opaque cursor, not an
+                object id.
+            type: Only line items of these types: one or more of `PURCHASE`, `PAYMENT`,
+                `CREDIT`, `REFUND`, `INTEREST`, `FEE`, comma-separated (`type=PURCHASE,REFUND`).
+                Page tokens are bound to the filter: send the same one with `starting_after`.
+        """
+        return self._client._page(
+            "/v2/customers/{customer_id}/accounts/{account_id}/statements/{statement_id}/line_items",
+            path_params={
+                "customer_id": customer_id,
+                "account_id": account_id,
+                "statement_id": statement_id,
+            },
+            query={"limit": limit, "starting_after": starting_after, "type": type},
+            model="LineItemList",
+            version=version,
+            timeout=timeout,
+        )
+
 
 class CustomersResource(Resource):
     """`client.customers`. Customers: The customers of the product your key reads."""
@@ -1269,6 +1451,7 @@ class SimulationsStatementsResource(Resource):
         fees: Optional[int] = None,
         minimum_due: Optional[int] = None,
         overdue_amount: Optional[int] = None,
+        line_items: Optional[List[Dict[str, Any]]] = None,
         idempotency_key: Optional[str] = None,
         version: Optional[str] = None,
         timeout: Optional[float] = None,
@@ -1295,6 +1478,10 @@ class SimulationsStatementsResource(Resource):
             fees: Fees charged in the cycle. Positive.
             minimum_due: Minimum payment due; by default worked out.
             overdue_amount: Portion already past due; by default 0.
+            line_items: The cycle's transactions. The totals are their sums per type (a total
+                sent beside them must equal it); without them, line items that add up to the totals
+                are made up: purchases at merchants with their category codes, the payment, refunds
+                and credits, the interest an APR charged.
         """
         return self._client._request(
             "POST",
@@ -1312,6 +1499,7 @@ class SimulationsStatementsResource(Resource):
                 "fees": fees,
                 "minimum_due": minimum_due,
                 "overdue_amount": overdue_amount,
+                "line_items": line_items,
             },
             model="Statement",
             idempotent=True,
@@ -1390,6 +1578,11 @@ class Client(BaseClient):
         return StatementsResource(self)
 
     @property
+    def line_items(self) -> LineItemsResource:
+        """`client.line_items`. Statements: Closed billing cycles of an account, newest first."""
+        return LineItemsResource(self)
+
+    @property
     def customers(self) -> CustomersResource:
         """`client.customers`. Customers: The customers of the product your key reads."""
         return CustomersResource(self)
@@ -1447,6 +1640,8 @@ ROUTES = {
     "retrieveAccount": ("GET", "/v2/customers/{customer_id}/accounts/{account_id}", "accounts.retrieve"),
     "listAccountRewardsCategories": ("GET", "/v2/customers/{customer_id}/accounts/{account_id}/rewards_categories", "rewards_categories.list"),
     "listAccountStatements": ("GET", "/v2/customers/{customer_id}/accounts/{account_id}/statements", "statements.list"),
+    "retrieveStatement": ("GET", "/v2/customers/{customer_id}/accounts/{account_id}/statements/{statement_id}", "statements.retrieve"),
+    "listStatementLineItems": ("GET", "/v2/customers/{customer_id}/accounts/{account_id}/statements/{statement_id}/line_items", "line_items.list"),
     "listCustomers": ("GET", "/v2/customers", "customers.list"),
     "retrieveCustomer": ("GET", "/v2/customers/{customer_id}", "customers.retrieve"),
     "linkPartnerCustomerId": ("POST", "/v2/customers/{customer_id}/link", "customers.link"),

@@ -2,16 +2,18 @@
 // Do not edit: regenerate.
 
 import type * as latest from "./latest.ts";
+import type * as v2026_11_28 from "./v2026_11_28.ts";
 import type * as v2026_10_13 from "./v2026_10_13.ts";
 import type * as v2025_05_05 from "./v2025_05_05.ts";
 
-export const VERSIONS = ["latest","2026-10-13","2025-05-05"] as const;
+export const VERSIONS = ["latest","2026-11-28","2026-10-13","2025-05-05"] as const;
 
 export type Version = (typeof VERSIONS)[number];
 
 /** Per version, the generated `paths`, `components` and `webhooks`. */
 export interface VersionModules {
   "latest": { paths: latest.paths; components: latest.components; webhooks: latest.webhooks };
+  "2026-11-28": { paths: v2026_11_28.paths; components: v2026_11_28.components; webhooks: v2026_11_28.webhooks };
   "2026-10-13": { paths: v2026_10_13.paths; components: v2026_10_13.components; webhooks: v2026_10_13.webhooks };
   "2025-05-05": { paths: v2025_05_05.paths; components: v2025_05_05.components; webhooks: v2025_05_05.webhooks };
 }

@@ -258,6 +258,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/customers/{customer_id}/accounts/{account_id}/statements/{statement_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a statement
+         * @description Requires the `ACCOUNT_READ` scope. Named by the specification's scope table: statement reads.
+         */
+        get: operations["retrieveStatement"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/customers/{customer_id}/accounts/{account_id}/statements/{statement_id}/line_items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a statement's line items
+         * @description Requires the `ACCOUNT_READ` scope. Named by the specification's scope table: statement reads.
+         */
+        get: operations["listStatementLineItems"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/customers": {
         parameters: {
             query?: never;
@@ -608,6 +648,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "statement.restated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The statement.restated event
+         * @description Sent to every enabled endpoint of the product, shaped in the endpoint's `api_version`. Verify the signature over the raw body before parsing it; answer 2xx within 10 seconds. Failed deliveries are retried with backoff for 3 days; delivery is at least once, so de-duplicate on `webhook-id`.
+         */
+        post: operations["receiveStatementRestated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface components {
     schemas: {
@@ -704,10 +764,100 @@ export interface components {
              * @description Portion of `statement_balance` already past due at cycle close.
              */
             overdue_amount?: number;
+            /** @description Each periodic rate of the cycle, one per balance type; their `interest` sums to the statement's. Omitted when not recorded. */
+            interest_rates?: {
+                /**
+                 * @description The balance the rate applies to: purchases, cash advances or transfers.
+                 * @enum {string}
+                 */
+                balance_type: "PURCHASES" | "CASH_ADVANCES" | "BALANCE_TRANSFERS";
+                /** @description The APR as a decimal string, e.g. `"24.99"` (up to 4 decimals). */
+                annual_percentage_rate: string;
+                /**
+                 * Format: int64
+                 * @description The balance the rate was applied to, in the smallest currency unit.
+                 */
+                balance_subject_to_interest: number;
+                /**
+                 * Format: int64
+                 * @description Interest the rate charged in the cycle. Positive.
+                 */
+                interest: number;
+            }[];
+            /** @description Totals for the calendar year of `period_end_date`. Omitted when not recorded. */
+            year_to_date?: {
+                /**
+                 * Format: int64
+                 * @description Fees charged in the calendar year so far, this cycle included.
+                 */
+                fees: number;
+                /**
+                 * Format: int64
+                 * @description Interest charged in the calendar year so far, this cycle included.
+                 */
+                interest: number;
+            };
+            /** @description The `statement_id` of the correction that replaced this statement. A restated statement leaves the list (its correction stands in its place) but can still be retrieved by id. */
+            restated_by?: string;
+            /** @description The `statement_id` of the statement this one corrects. */
+            restates?: string;
         };
         StatementList: {
             /** @description Statements of the page, newest first. */
             data: components["schemas"]["Statement"][];
+            /** @description True when another page exists. */
+            has_more: boolean;
+            /** @description Opaque cursor for the next page, sent back as `starting_after`; only with more. */
+            next_page_token?: string;
+        };
+        /** @description One transaction of a statement. The line items of a type sum to the statement's total of that type (`PURCHASE` to `purchases`, …), and `previous_balance` plus every line item is `statement_balance`. */
+        LineItem: {
+            /** @description Unique identifier of the line item in its statement. */
+            line_item_id: string;
+            /**
+             * @description `PURCHASE`, `INTEREST` and `FEE` are charges (positive or zero); `PAYMENT`, `CREDIT` and `REFUND` are money credited back (negative or zero).
+             * @enum {string}
+             */
+            type: "PURCHASE" | "PAYMENT" | "CREDIT" | "REFUND" | "INTEREST" | "FEE";
+            /**
+             * Format: date-time
+             * @description When the transaction was posted to the account, inside the cycle (RFC 3339).
+             */
+            posted_at: string;
+            /**
+             * Format: date-time
+             * @description When the transaction happened (RFC 3339).
+             */
+            transaction_date?: string;
+            /** @description The transaction as the cardholder sees it on the statement. */
+            description: string;
+            /**
+             * Format: int64
+             * @description In the smallest currency unit of the statement, in the card-statement sign.
+             */
+            amount: number;
+            /** @description Where the card was used; omitted for payments, interest and most fees. */
+            merchant?: {
+                name: string;
+                /** @description The merchant category code (MCC), four digits. */
+                category_code: string;
+                city?: string;
+                /** @description ISO 3166-1 alpha-2 country code. */
+                country?: string;
+            };
+            /**
+             * Format: int64
+             * @description For a foreign transaction: its amount in `original_currency`'s smallest unit.
+             */
+            original_amount?: number;
+            /** @description For a foreign transaction: its ISO 4217 currency. */
+            original_currency?: string;
+            /** @description The last four digits of the card used. */
+            card_last4?: string;
+        };
+        LineItemList: {
+            /** @description Line items of the page, in the document's order: `posted_at`, then id. */
+            data: components["schemas"]["LineItem"][];
             /** @description True when another page exists. */
             has_more: boolean;
             /** @description Opaque cursor for the next page, sent back as `starting_after`; only with more. */
@@ -824,15 +974,27 @@ export interface components {
                 details?: string[];
             };
         };
+        /** @description The statement is not one of the account's, or has been hidden. */
+        StatementNotFoundError: {
+            error: {
+                /** @enum {string} */
+                type: "STATEMENT_NOT_FOUND_ERROR";
+                message: string;
+                /** @description The parameter or header at fault. */
+                param?: string;
+                /** @description Each problem found, for validation. */
+                details?: string[];
+            };
+        };
         /** @description Something that happened to a statement; kept 30 days. */
         Event: {
             /** @description Unique identifier; the `webhook-id` of its deliveries. */
             event_id: string;
             /**
-             * @description `statement.created`: a closed statement became readable. `statement.pdf_available`: its PDF can now be linked. `statement.hidden`: the statement left every read.
+             * @description `statement.created`: a closed statement became readable. `statement.pdf_available`: its PDF can now be linked. `statement.hidden`: the statement left every read. `statement.restated`: a correction replaced the statement (`data.statement.restated_by` names it); the correction announces itself with `statement.created`.
              * @enum {string}
              */
-            type: "statement.created" | "statement.pdf_available" | "statement.hidden";
+            type: "statement.created" | "statement.pdf_available" | "statement.hidden" | "statement.restated";
             /**
              * Format: date-time
              * @description When the change happened (RFC 3339).
@@ -987,6 +1149,36 @@ export interface components {
             minimum_due?: number;
             /** @description Portion already past due; by default 0. */
             overdue_amount?: number;
+            /** @description The cycle's transactions. The totals are their sums per type (a total sent beside them must equal it); without them, line items that add up to the totals are made up: purchases at merchants with their category codes, the payment, refunds and credits, the interest an APR charged. */
+            line_items?: {
+                /** @description Unique in the statement. */
+                line_item_id: string;
+                /** @enum {string} */
+                type: "PURCHASE" | "PAYMENT" | "CREDIT" | "REFUND" | "INTEREST" | "FEE";
+                /**
+                 * Format: date-time
+                 * @description When it posted: inside the cycle (RFC 3339).
+                 */
+                posted_at: string;
+                /**
+                 * Format: date-time
+                 * @description When it happened (RFC 3339).
+                 */
+                transaction_date?: string;
+                /** @description As the cardholder sees it. */
+                description: string;
+                /** @description In the card-statement sign: `PURCHASE`, `INTEREST`, `FEE` ≥ 0; `PAYMENT`, `CREDIT`, `REFUND` ≤ 0. */
+                amount: number;
+                merchant?: {
+                    name: string;
+                    category_code: string;
+                    city?: string;
+                    country?: string;
+                };
+                original_amount?: number;
+                original_currency?: string;
+                card_last4?: string;
+            }[];
         };
     };
     responses: {
@@ -1044,6 +1236,17 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["CustomerNotFoundError"];
+            };
+        };
+        /** @description No such customer for this key and product, the account is not the customer's, or the statement is not the account's (or has been hidden): `param` names the id. */
+        StatementNotFound: {
+            headers: {
+                "x-service-version": components["headers"]["Version"];
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerNotFoundError"] | components["schemas"]["StatementNotFoundError"];
             };
         };
         /** @description `501`: not available in this service, type `NOT_IMPLEMENTED_ERROR`. */
@@ -1134,7 +1337,7 @@ export interface components {
          * @description The API version for this request; without it, the version saved for your key's environment. `latest` is for sandbox keys only.
          * @example latest
          */
-        Version: "latest" | "2026-10-13" | "2025-05-05";
+        Version: "latest" | "2026-11-28" | "2026-10-13" | "2025-05-05";
         /** @description Makes the request safe to retry: the same key with the same request (method, path, version, product and body) within 24 hours answers the first response again, marked `Idempotent-Replayed: true`, without doing anything twice. Keys belong to the API key that sends them: the same key from another API key runs as a request of its own. Use a new random one (a UUID) per request. A key is 1 to 255 characters, each a printable ASCII character other than space (0x21 to 0x7E: letters, digits and punctuation); any other answers `400`. */
         IdempotencyKey: string;
         /** @description The product to read, as supplied at onboarding. Required when you have several. */
@@ -1635,6 +1838,103 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["CustomerNotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retrieveStatement: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The API version for this request; without it, the version saved for your key's environment. `latest` is for sandbox keys only.
+                 * @example latest
+                 */
+                "x-service-version"?: components["parameters"]["Version"];
+                /** @description The product to read, as supplied at onboarding. Required when you have several. */
+                "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
+            };
+            path: {
+                /** @description The `customer_id` of the customer. */
+                customer_id: string;
+                /** @description The `account_id` of the account. */
+                account_id: string;
+                /** @description The `statement_id` of the statement. */
+                statement_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-service-version": components["headers"]["Version"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Statement"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["StatementNotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listStatementLineItems: {
+        parameters: {
+            query?: {
+                /** @description Maximum number of objects returned. */
+                limit?: number;
+                /** @description The `next_page_token` of the previous page: an opaque cursor, not an object id. */
+                starting_after?: string;
+                /** @description Only line items of these types: one or more of `PURCHASE`, `PAYMENT`, `CREDIT`, `REFUND`, `INTEREST`, `FEE`, comma-separated (`type=PURCHASE,REFUND`). Page tokens are bound to the filter: send the same one with `starting_after`. */
+                type?: string;
+            };
+            header?: {
+                /**
+                 * @description The API version for this request; without it, the version saved for your key's environment. `latest` is for sandbox keys only.
+                 * @example latest
+                 */
+                "x-service-version"?: components["parameters"]["Version"];
+                /** @description The product to read, as supplied at onboarding. Required when you have several. */
+                "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
+            };
+            path: {
+                /** @description The `customer_id` of the customer. */
+                customer_id: string;
+                /** @description The `account_id` of the account. */
+                account_id: string;
+                /** @description The `statement_id` of the statement. */
+                statement_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-service-version": components["headers"]["Version"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LineItemList"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["StatementNotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2408,6 +2708,35 @@ export interface operations {
         };
     };
     receiveStatementHidden: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id: the same on every retry and re-send. */
+                "webhook-id": string;
+                /** @description Unix seconds when this attempt was signed. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of id.timestamp.body>` per live secret, space-separated. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["Event"];
+            };
+        };
+        responses: {
+            /** @description Received; any other answer is retried. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    receiveStatementRestated: {
         parameters: {
             query?: never;
             header: {
