@@ -6,6 +6,7 @@ import { rendersResent } from "./documents";
 import { requestLogsPurged } from "./request-logs";
 import {
   deliveriesResent,
+  endpointHealthChecked,
   endpointSecretsSealed,
   eventsPurged,
   idempotencyKeysPurged,
@@ -13,6 +14,7 @@ import {
 
 export const MAINTENANCE_STEPS = [
   deliveriesResent,
+  endpointHealthChecked,
   rendersResent,
   eventsPurged,
   idempotencyKeysPurged,

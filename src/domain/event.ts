@@ -9,6 +9,13 @@ export const EVENT_TYPES = [
 
 export type EventType = (typeof EVENT_TYPES)[number];
 
+/** What each event type announces: the catalogue's and the reference's descriptions. */
+export const EVENT_TYPE_DESCRIPTIONS: Record<EventType, string> = {
+  "statement.created": "A closed statement became readable.",
+  "statement.pdf_available": "The statement's PDF can now be linked.",
+  "statement.hidden": "The statement left every read.",
+};
+
 /** How long events stay listable (and re-sendable). */
 export const EVENT_RETENTION_MS = 30 * 24 * 3600 * 1000;
 

@@ -6,9 +6,17 @@ import type { Database } from "../db/client";
 import { idempotencyKeys } from "../db/schema";
 import { statements } from "../statements/schema";
 import type { AttemptStatus } from "./delivery-attempt";
+import {
+  advanceHealth,
+  type HealthChange,
+  type HealthPolicy,
+  healthChanges,
+} from "./endpoint-health";
 import { EVENT_FIELDS, type EventRow, toEventRow } from "./event-store";
+import type { StoredFilter } from "./event-types";
 import { DELIVERY_RETURNING, type DeliveryRef, type DeliveryRow, withShard } from "./event-writes";
 import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from "./schema";
+import { secondOf, slotInstant, takeSlots } from "./throttle";
 
 /** What an attempt needs: the event, its statement, and the endpoint with its secrets. */
 export interface ClaimedDelivery {
@@ -27,8 +35,16 @@ export interface ClaimedDelivery {
     previousSecretKeyId: string | null;
     previousSecretExpiresAt: string | null;
     status: "enabled" | "disabled";
+    /** Its filter, in its version's type names (null: every type), and how it is stored. */
+    filter: StoredFilter;
   };
 }
+
+/** What a message may do now: attempt, wait for its throttle slot, or nothing. */
+export type Claim =
+  | { kind: "claimed"; delivery: ClaimedDelivery }
+  | { kind: "throttled"; slot: number }
+  | { kind: "none" };
 
 function deliveryOf(ref: DeliveryRef) {
   return and(
@@ -38,40 +54,81 @@ function deliveryOf(ref: DeliveryRef) {
   );
 }
 
+export interface ClaimMoment {
+  now: Date;
+  leaseUntil: Date;
+  /** The endpoint's throttle: attempts per second at most. */
+  perSecond: number;
+}
+
 /**
  * Takes the delivery for one attempt, if this message may make it: the delivery is still pending
- * in this message's generation, due, and not held by another attempt. The lease keeps duplicate
- * messages (the queue delivers at least once; the sweep re-sends lost ones) from attempting
- * together. One round trip: the claim and the reads of what the attempt sends.
+ * in this message's generation, due, not held by another attempt, and its endpoint's throttle has
+ * a slot this second. A due delivery without a slot yet takes the endpoint's next free one: now,
+ * or in a later second, to which it is deferred (`throttled`); a delivery back at its slot takes
+ * it. The lease keeps duplicate messages (the queue delivers at least once; the sweep re-sends
+ * lost ones) from attempting together. One round trip: the slot, the claim, and the reads of what
+ * the attempt sends.
  */
 export async function claimDelivery(
   db: Database,
   ref: DeliveryRef,
-  now: Date,
-  leaseUntil: Date,
-): Promise<ClaimedDelivery | null> {
+  moment: ClaimMoment,
+): Promise<Claim> {
+  const { now, perSecond } = moment;
   const at = now.toISOString();
+  const second = secondOf(now);
   // Queue delays are not exact to the second.
   const due = new Date(now.getTime() + 5000).toISOString();
-  const [claimed, rows] = await db.batch([
+  const free = and(
+    deliveryOf(ref),
+    eq(webhookDeliveries.status, "pending"),
+    or(isNull(webhookDeliveries.leaseUntil), lt(webhookDeliveries.leaseUntil, at)),
+  );
+  // Due, and no slot reserved yet: it takes the endpoint's next one.
+  const fresh = and(
+    free,
+    isNull(webhookDeliveries.throttleSecond),
+    lte(webhookDeliveries.nextAttemptAt, due),
+  );
+  const endpointSlot = sql`(SELECT w.throttle_second FROM webhook_endpoints w
+    WHERE w.endpoint_id = ${ref.endpoint_id})`;
+  const [, claimed, , state, rows] = await db.batch([
+    db
+      .update(webhookEndpoints)
+      .set(takeSlots(second, perSecond, 1))
+      .where(
+        and(
+          eq(webhookEndpoints.endpointId, ref.endpoint_id),
+          sql`EXISTS (SELECT 1 FROM ${webhookDeliveries} WHERE ${fresh})`,
+        ),
+      ),
     db
       .update(webhookDeliveries)
       .set({
-        leaseUntil: leaseUntil.toISOString(),
+        leaseUntil: moment.leaseUntil.toISOString(),
         attempts: sql`${webhookDeliveries.attempts} + 1`,
+        throttleSecond: null,
       })
       .where(
-        and(
-          deliveryOf(ref),
-          eq(webhookDeliveries.status, "pending"),
-          lte(webhookDeliveries.nextAttemptAt, due),
-          or(isNull(webhookDeliveries.leaseUntil), lt(webhookDeliveries.leaseUntil, at)),
+        or(
+          and(free, lte(webhookDeliveries.throttleSecond, second)),
+          and(fresh, sql`${endpointSlot} <= ${second}`),
         ),
       )
       .returning({
         attempts: webhookDeliveries.attempts,
         cycleStartedAt: webhookDeliveries.cycleStartedAt,
       }),
+    // Its slot lies in a later second: reserved, and the attempt deferred to it.
+    db
+      .update(webhookDeliveries)
+      .set({ throttleSecond: endpointSlot, nextAttemptAt: slotInstant(endpointSlot) })
+      .where(fresh),
+    db
+      .select({ slot: webhookDeliveries.throttleSecond })
+      .from(webhookDeliveries)
+      .where(and(free, sql`${webhookDeliveries.throttleSecond} > ${second}`)),
     db
       .select({
         ...EVENT_FIELDS,
@@ -85,6 +142,9 @@ export async function claimDelivery(
         previousSecretKeyId: webhookEndpoints.previousSecretKeyId,
         previousSecretExpiresAt: webhookEndpoints.previousSecretExpiresAt,
         endpointStatus: webhookEndpoints.status,
+        enabledEvents: webhookEndpoints.enabledEvents,
+        eventTypes: webhookEndpoints.eventTypes,
+        eventTypesRevision: webhookEndpoints.eventTypesRevision,
       })
       .from(events)
       .innerJoin(statements, eq(statements.statementId, events.statementId))
@@ -93,24 +153,64 @@ export async function claimDelivery(
   ]);
   const claim = claimed[0];
   const row = rows[0];
-  if (!claim || !row) return null;
+  if (!claim || !row) {
+    const slot = state[0]?.slot;
+    return typeof slot === "number" ? { kind: "throttled", slot } : { kind: "none" };
+  }
   return {
-    attempts: claim.attempts,
-    cycleStartedAt: claim.cycleStartedAt,
-    partnerId: row.partnerId,
-    event: toEventRow(row),
-    endpoint: {
-      url: row.url,
-      apiVersion: row.apiVersion,
-      apiOrigin: row.apiOrigin,
-      secret: row.secret,
-      secretKeyId: row.secretKeyId,
-      previousSecret: row.previousSecret,
-      previousSecretKeyId: row.previousSecretKeyId,
-      previousSecretExpiresAt: row.previousSecretExpiresAt,
-      status: row.endpointStatus,
+    kind: "claimed",
+    delivery: {
+      attempts: claim.attempts,
+      cycleStartedAt: claim.cycleStartedAt,
+      partnerId: row.partnerId,
+      event: toEventRow(row),
+      endpoint: {
+        url: row.url,
+        apiVersion: row.apiVersion,
+        apiOrigin: row.apiOrigin,
+        secret: row.secret,
+        secretKeyId: row.secretKeyId,
+        previousSecret: row.previousSecret,
+        previousSecretKeyId: row.previousSecretKeyId,
+        previousSecretExpiresAt: row.previousSecretExpiresAt,
+        status: row.endpointStatus,
+        filter: {
+          enabledEvents: row.enabledEvents,
+          eventTypes: row.eventTypes,
+          eventTypesRevision: row.eventTypesRevision,
+        },
+      },
     },
   };
+}
+
+/**
+ * Drops a claimed delivery whose event the endpoint does not take (its filter changed, or the
+ * fan-out went by a filter worked out under other event types), storing its filter worked out
+ * anew when it was stale.
+ */
+export async function dropDelivery(
+  db: Database,
+  ref: DeliveryRef,
+  refreshed: StoredFilter | null,
+): Promise<void> {
+  const drop = db.delete(webhookDeliveries).where(deliveryOf(ref));
+  if (!refreshed) {
+    await drop;
+    return;
+  }
+  await db.batch([
+    drop,
+    db
+      .update(webhookEndpoints)
+      .set(refreshed)
+      .where(
+        and(
+          eq(webhookEndpoints.endpointId, ref.endpoint_id),
+          sql`${webhookEndpoints.enabledEvents} IS ${refreshed.enabledEvents}`,
+        ),
+      ),
+  ]);
 }
 
 export interface AttemptRecord {
@@ -128,22 +228,11 @@ export type DeliveryNext =
   | { status: "pending"; nextAttemptAt: string }
   | { status: "failed" };
 
-export interface DisabledEndpoint {
-  endpointId: string;
-  partnerId: string;
-  environment: string;
-  url: string;
-  /** Where the endpoint was registered: its dashboard page is there. */
-  apiOrigin: string;
-  failingSince: string;
-  disabledAt: string;
-}
-
 /**
  * Records an attempt and its consequences in one batch: the attempt row, the delivery's next
- * state (within its generation only), and the endpoint's failure run. An endpoint whose failures
- * began at or before `disableIfFailingSince` is disabled, exactly once; it is answered so that
- * its Admins can be told.
+ * state (within its generation only), and the endpoint's health: a success ends its run of
+ * failures, a failure extends it and may move it to a further stage (failing, to be disabled,
+ * disabled), exactly once per run; a change of stage is answered so that its Admins are told.
  */
 export async function recordAttempt(
   db: Database,
@@ -151,8 +240,8 @@ export async function recordAttempt(
   attempt: AttemptRecord | null,
   next: DeliveryNext,
   now: Date,
-  disableIfFailingSince: string,
-): Promise<DisabledEndpoint | null> {
+  policy: HealthPolicy,
+): Promise<HealthChange | null> {
   const at = now.toISOString();
   const writes: BatchItem<"sqlite">[] = [];
   if (attempt) {
@@ -182,7 +271,12 @@ export async function recordAttempt(
     return null;
   }
   if (attempt.status === "succeeded") {
-    writes.push(db.update(webhookEndpoints).set({ failingSince: null }).where(endpoint));
+    writes.push(
+      db
+        .update(webhookEndpoints)
+        .set({ failingSince: null, failureStreak: 0, healthNotice: 0 })
+        .where(endpoint),
+    );
     await db.batch(writes as [BatchItem<"sqlite">]);
     return null;
   }
@@ -191,34 +285,13 @@ export async function recordAttempt(
       .update(webhookEndpoints)
       .set({
         failingSince: sql`coalesce(${webhookEndpoints.failingSince}, ${attempt.attemptedAt})`,
+        failureStreak: sql`${webhookEndpoints.failureStreak} + 1`,
       })
       .where(endpoint),
-    db
-      .update(webhookEndpoints)
-      .set({
-        status: "disabled",
-        disabledAt: at,
-        disabledReason: "Every delivery attempt failed for too long.",
-      })
-      .where(
-        and(
-          endpoint,
-          eq(webhookEndpoints.status, "enabled"),
-          lte(webhookEndpoints.failingSince, disableIfFailingSince),
-        ),
-      )
-      .returning({
-        endpointId: webhookEndpoints.endpointId,
-        partnerId: webhookEndpoints.partnerId,
-        environment: webhookEndpoints.environment,
-        url: webhookEndpoints.url,
-        apiOrigin: webhookEndpoints.apiOrigin,
-        failingSince: webhookEndpoints.failingSince,
-      }),
+    advanceHealth(db, policy, now, endpoint),
   );
   const results = await db.batch(writes as [BatchItem<"sqlite">]);
-  const disabled = (results.at(-1) as DisabledEndpoint[] | undefined)?.[0];
-  return disabled ? { ...disabled, disabledAt: at } : null;
+  return healthChanges(results.at(-1) as unknown[])[0] ?? null;
 }
 
 /**

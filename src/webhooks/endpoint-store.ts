@@ -9,29 +9,55 @@ import { atomically, insertWhere, type Query } from "../db/batch";
 import type { Database } from "../db/client";
 import type { ReadScope } from "../db/customers";
 import type { Actor, AuditAction } from "../domain/audit";
+import { toBase62 } from "../domain/encoding";
 import type { Environment } from "../domain/environment";
 import {
   type EndpointFields,
+  HEALTH_SAMPLE,
+  HEALTH_WINDOW_MS,
   MAX_ENDPOINTS,
   type ProductEndpoint,
+  type RecentAttempts,
 } from "../domain/webhook-endpoint";
+import type { StoredFilter } from "./event-types";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "./schema";
 import type { SealedSecret } from "./secret-sealing";
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 
-/** The public columns: everything but the secrets. */
-const PUBLIC = {
-  endpointId: webhookEndpoints.endpointId,
-  url: webhookEndpoints.url,
-  description: webhookEndpoints.description,
-  apiVersion: webhookEndpoints.apiVersion,
-  status: webhookEndpoints.status,
-  disabledAt: webhookEndpoints.disabledAt,
-  disabledReason: webhookEndpoints.disabledReason,
-  previousSecretExpiresAt: webhookEndpoints.previousSecretExpiresAt,
-  createdAt: webhookEndpoints.createdAt,
-};
+/**
+ * The endpoint's latest attempts of the health window, as `{"attempts","succeeded"}`: at most
+ * `HEALTH_SAMPLE` rows of `webhook_attempts_endpoint_idx` (attempt ids sort by their start).
+ */
+function recentAttempts(now: Date) {
+  const oldest = `att_${toBase62(now.getTime() - HEALTH_WINDOW_MS, 9)}`;
+  return sql<string>`(SELECT json_object('attempts', count(*),
+      'succeeded', coalesce(sum(r.status = 'succeeded'), 0))
+    FROM (SELECT a.status FROM ${webhookAttempts} a
+      WHERE a.endpoint_id = ${webhookEndpoints.endpointId} AND a.attempt_id >= ${oldest}
+      ORDER BY a.attempt_id DESC LIMIT ${HEALTH_SAMPLE}) r)`.mapWith((raw: string) =>
+    raw ? (JSON.parse(raw) as RecentAttempts) : { attempts: 0, succeeded: 0 },
+  );
+}
+
+/** The public columns at `now`: everything but the secrets, with the endpoint's recent health. */
+function publicColumns(now: Date) {
+  return {
+    endpointId: webhookEndpoints.endpointId,
+    url: webhookEndpoints.url,
+    description: webhookEndpoints.description,
+    apiVersion: webhookEndpoints.apiVersion,
+    enabledEvents: webhookEndpoints.enabledEvents,
+    status: webhookEndpoints.status,
+    disabledAt: webhookEndpoints.disabledAt,
+    disabledReason: webhookEndpoints.disabledReason,
+    failingSince: webhookEndpoints.failingSince,
+    failureStreak: webhookEndpoints.failureStreak,
+    previousSecretExpiresAt: webhookEndpoints.previousSecretExpiresAt,
+    createdAt: webhookEndpoints.createdAt,
+    recent: recentAttempts(now).as("recent"),
+  };
+}
 
 function ofScope(scope: ReadScope): SQL {
   return and(
@@ -102,6 +128,7 @@ export function endpointInsert(row: EndpointRow, actor: Actor, now: Date): Query
           merchant_key: row.merchantKey,
           api_version: row.apiVersion,
           description: row.description,
+          enabled_events: row.enabledEvents === null ? ["*"] : JSON.parse(row.enabledEvents),
         },
       },
       now,
@@ -116,12 +143,13 @@ export function readEndpointPage(
   scope: ReadScope,
   after: string | null,
   limit: number,
+  now: Date,
 ): Promise<EndpointFields[]> {
   const where = after
     ? and(ofScope(scope), gt(webhookEndpoints.endpointId, after))
     : ofScope(scope);
   return db
-    .select(PUBLIC)
+    .select(publicColumns(now))
     .from(webhookEndpoints)
     .where(where)
     .orderBy(asc(webhookEndpoints.endpointId))
@@ -132,8 +160,12 @@ export async function findEndpoint(
   db: Database,
   scope: ReadScope,
   endpointId: string,
+  now: Date,
 ): Promise<EndpointFields | null> {
-  const [row] = await db.select(PUBLIC).from(webhookEndpoints).where(oneOfScope(scope, endpointId));
+  const [row] = await db
+    .select(publicColumns(now))
+    .from(webhookEndpoints)
+    .where(oneOfScope(scope, endpointId));
   return row ?? null;
 }
 
@@ -152,9 +184,10 @@ export function listPartnerEndpoints(
   db: Database,
   partnerId: string,
   environment: Environment,
+  now: Date,
 ): Promise<ProductEndpoint[]> {
   return db
-    .select({ ...PUBLIC, merchantKey: webhookEndpoints.merchantKey })
+    .select({ ...publicColumns(now), merchantKey: webhookEndpoints.merchantKey })
     .from(webhookEndpoints)
     .where(ofPartner(partnerId, environment))
     .orderBy(asc(webhookEndpoints.merchantKey), asc(webhookEndpoints.endpointId));
@@ -166,9 +199,10 @@ export async function findPartnerEndpoint(
   partnerId: string,
   environment: Environment,
   endpointId: string,
+  now: Date,
 ): Promise<ProductEndpoint | null> {
   const [row] = await db
-    .select({ ...PUBLIC, merchantKey: webhookEndpoints.merchantKey })
+    .select({ ...publicColumns(now), merchantKey: webhookEndpoints.merchantKey })
     .from(webhookEndpoints)
     .where(and(ofPartner(partnerId, environment), eq(webhookEndpoints.endpointId, endpointId)));
   return row ?? null;
@@ -226,10 +260,64 @@ export async function enableEndpoint(
     ),
     db
       .update(webhookEndpoints)
-      .set({ status: "enabled", disabledAt: null, disabledReason: null, failingSince: null })
+      .set({
+        status: "enabled",
+        disabledAt: null,
+        disabledReason: null,
+        failingSince: null,
+        failureStreak: 0,
+        healthNotice: 0,
+      })
       .where(oneOfScope(scope, endpointId)),
   ]);
-  return findEndpoint(db, scope, endpointId);
+  return findEndpoint(db, scope, endpointId, change.now);
+}
+
+/** What an update sets: only the fields given change. */
+export interface EndpointUpdate {
+  url?: string;
+  description?: string | null;
+  filter?: StoredFilter;
+}
+
+/**
+ * Changes the endpoint's URL, description or event filter, with its audit row (naming the fields
+ * changed) and `alongside`, in one batch; false outside the scope.
+ */
+export async function updateEndpoint(
+  db: Database,
+  change: EndpointChange & { update: EndpointUpdate },
+  alongside: Query[] = [],
+): Promise<boolean> {
+  const { scope, endpointId, update } = change;
+  const details: Record<string, unknown> = {};
+  if (update.url !== undefined) details.url = update.url;
+  if (update.description !== undefined) details.description = update.description;
+  if (update.filter !== undefined) {
+    details.enabled_events =
+      update.filter.enabledEvents === null ? ["*"] : JSON.parse(update.filter.enabledEvents);
+  }
+  const set = {
+    ...(update.url === undefined ? {} : { url: update.url }),
+    ...(update.description === undefined ? {} : { description: update.description }),
+    ...(update.filter ?? {}),
+  };
+  // Nothing to change: nothing is written but the stored response.
+  if (Object.keys(set).length === 0) {
+    if (alongside.length > 0) await atomically(db, alongside);
+    return true;
+  }
+  const [, updated] = await atomically(db, [
+    auditOf(
+      change,
+      "webhook_endpoint.updated",
+      endpointExists(scope, endpointId),
+      sql`json(${JSON.stringify(details)})`,
+    ),
+    db.update(webhookEndpoints).set(set).where(oneOfScope(scope, endpointId)),
+    ...alongside,
+  ]);
+  return updated?.meta.changes === 1;
 }
 
 /**

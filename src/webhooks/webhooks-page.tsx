@@ -7,7 +7,7 @@ import type { AppEnv } from "../app/context";
 import { ApiError } from "../app/errors";
 import { parseRequest } from "../app/request-body";
 import { schemas } from "../canonical/schemas";
-import { field } from "../dashboard/forms";
+import { field, readForm } from "../dashboard/forms";
 import { CsrfField, Time } from "../dashboard/layout";
 import { allow, type DashboardPage, may } from "../dashboard/page";
 import { Table } from "../dashboard/table";
@@ -19,9 +19,11 @@ import type { Product } from "../domain/product";
 import type { ProductEndpoint } from "../domain/webhook-endpoint";
 import { readSavedVersion } from "../saved-versions";
 import { NewSecretView } from "./endpoint-actions";
+import { EventTypes, HealthCell } from "./endpoint-health-view";
 import { EndpointStatus, ProductName } from "./endpoint-page";
 import { listPartnerEndpoints } from "./endpoint-store";
 import { prepareEndpoint } from "./endpoints";
+import { type EventTypeEntry, eventTypesOf } from "./event-types";
 
 const NOTICES: Record<string, string> = { deleted: "Webhook endpoint deleted." };
 
@@ -71,6 +73,8 @@ interface WebhooksViewProps {
   /** The versions a new endpoint may be pinned to, and the one offered first. */
   versions: readonly string[];
   savedVersion: string;
+  /** The event types of the saved version, with what each announces. */
+  eventTypes: readonly EventTypeEntry[];
   canCreate: boolean;
   canManage: boolean;
   refusal: string;
@@ -110,6 +114,35 @@ function CreateEndpointForm(props: WebhooksViewProps) {
             </select>
           </>
         )}
+        <fieldset aria-describedby="endpoint-events-hint">
+          <legend>Event types it receives</legend>
+          <div>
+            <input
+              type="checkbox"
+              id="endpoint-events-all"
+              name="enabled_events"
+              value="*"
+              checked
+            />{" "}
+            <label for="endpoint-events-all">Every event type, present and future</label>
+          </div>
+          {props.eventTypes.map((entry) => (
+            <div>
+              <input
+                type="checkbox"
+                id={`endpoint-events-${entry.type}`}
+                name="enabled_events"
+                value={entry.type}
+              />{" "}
+              <label for={`endpoint-events-${entry.type}`}>
+                <code>{entry.type}</code>: {entry.description}
+              </label>
+            </div>
+          ))}
+          <span id="endpoint-events-hint" class="muted">
+            Uncheck the first to receive only the types checked, as your saved version names them.
+          </span>
+        </fieldset>
         <label for="endpoint-version">API version of its payloads</label>
         <select id="endpoint-version" name="api_version" aria-describedby="endpoint-version-hint">
           {versions.map((v) => (
@@ -144,7 +177,9 @@ function EndpointTable(props: {
         "Endpoint",
         "Description",
         "API version",
+        "Event types",
         "Status",
+        "Health",
         "Created",
         ...(canManage ? ["Actions"] : []),
       ]}
@@ -163,7 +198,13 @@ function EndpointTable(props: {
             <code>{e.apiVersion}</code>
           </td>
           <td>
+            <EventTypes endpoint={e} />
+          </td>
+          <td>
             <EndpointStatus endpoint={e} />
+          </td>
+          <td>
+            <HealthCell endpoint={e} />
           </td>
           <td>
             <Time at={e.createdAt} />
@@ -229,7 +270,7 @@ export const webhooksPage: DashboardPage = {
       const { user } = c.var.session;
       const db = c.get("db");
       const [endpoints, products, savedVersion] = await Promise.all([
-        listPartnerEndpoints(db, user.partnerId, environment),
+        listPartnerEndpoints(db, user.partnerId, environment, c.get("now")()),
         productsOf(db, user.partnerId),
         savedVersionOf(db, user.partnerId, environment),
       ]);
@@ -240,6 +281,7 @@ export const webhooksPage: DashboardPage = {
           products={products}
           versions={c.get("bundle").supported(environment)}
           savedVersion={savedVersion}
+          eventTypes={eventTypesOf(c.get("bundle"), savedVersion)}
           canCreate={may(c, "webhooks.create", environment)}
           canManage={may(c, "webhooks.roll_secret", environment)}
           refusal={refusalOf(user.role, "webhooks.create", environment)}
@@ -256,18 +298,23 @@ export const webhooksPage: DashboardPage = {
       const product = chosenProduct(products, await field(c, "product"));
       const description = await field(c, "description");
       const version = await field(c, "api_version");
+      // Every type when "*" stays checked (or nothing is), else the types checked.
+      const checked = (await readForm(c)).getAll("enabled_events");
+      const enabledEvents = checked.length === 0 || checked.includes("*") ? undefined : checked;
       // The form is the API's create request: the same schema checks it.
       const body = parseRequest(schemas.CreateWebhookEndpointRequest, {
         url: await field(c, "url"),
         ...(description === "" ? {} : { description }),
         api_version:
           version === "" ? await savedVersionOf(db, user.partnerId, environment) : version,
+        ...(enabledEvents === undefined ? {} : { enabled_events: enabledEvents }),
       });
       const prepared = await prepareEndpoint(c, {
         scope: { partnerId: user.partnerId, environment, merchantKey: product.merchantKey },
         url: body.url,
         description: body.description ?? null,
         apiVersion: body.api_version ?? version,
+        enabledEvents: body.enabled_events,
         actor: userActor(c, user),
       });
       await prepared.commit();
