@@ -205,7 +205,7 @@ export function buildOpenApiDocument(
     referenced(paths, "responses", new Set()),
     "responses",
   );
-  const webhooks = webhooksOf();
+  const webhooks = webhooksOf(bundle, version);
   const schemas = withoutUnused(
     bundle.schemasOf(version),
     referenced([paths, webhooks, responses], "schemas", new Set()),

@@ -27,14 +27,15 @@ export type EndpointRow = typeof webhookEndpoints.$inferSelect;
 
 /**
  * The endpoint's latest attempts of the health window, as `{"attempts","succeeded"}`: at most
- * `HEALTH_SAMPLE` rows of `webhook_attempts_endpoint_idx` (attempt ids sort by their start).
+ * `HEALTH_SAMPLE` rows of `webhook_attempts_endpoint_idx` (attempt ids sort by their start). The
+ * endpoint is named by its table, which a select of it renders unqualified.
  */
 function recentAttempts(now: Date) {
   const oldest = `att_${toBase62(now.getTime() - HEALTH_WINDOW_MS, 9)}`;
   return sql<string>`(SELECT json_object('attempts', count(*),
       'succeeded', coalesce(sum(r.status = 'succeeded'), 0))
     FROM (SELECT a.status FROM ${webhookAttempts} a
-      WHERE a.endpoint_id = ${webhookEndpoints.endpointId} AND a.attempt_id >= ${oldest}
+      WHERE a.endpoint_id = webhook_endpoints.endpoint_id AND a.attempt_id >= ${oldest}
       ORDER BY a.attempt_id DESC LIMIT ${HEALTH_SAMPLE}) r)`.mapWith((raw: string) =>
     raw ? (JSON.parse(raw) as RecentAttempts) : { attempts: 0, succeeded: 0 },
   );
