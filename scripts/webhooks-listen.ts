@@ -119,14 +119,17 @@ try {
   });
   endpointId = endpoint.webhook_endpoint_id;
   secret = endpoint.secret ?? "";
+  // Written before anything is printed: a receiver started on the first line finds it.
+  if (forwardTo !== undefined) {
+    mkdirSync(path.dirname(SECRET_ENV), { recursive: true });
+    writeFileSync(SECRET_ENV, `export WEBHOOK_SECRET=${secret}\n`, { mode: 0o600 });
+  }
   console.log(
     `Listening on ${url}, webhook endpoint ${endpointId} (API version ${endpoint.api_version}).`,
   );
   if (forwardTo === undefined) {
     console.log("Each delivery is verified and printed here; Ctrl-C deletes the endpoint.");
   } else {
-    mkdirSync(path.dirname(SECRET_ENV), { recursive: true });
-    writeFileSync(SECRET_ENV, `export WEBHOOK_SECRET=${secret}\n`, { mode: 0o600 });
     console.log(`Forwarding each verified delivery to ${forwardTo}; Ctrl-C deletes the endpoint.`);
     console.log(
       `Your webhook signing secret is ${secret} ` +

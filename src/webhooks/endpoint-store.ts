@@ -157,11 +157,12 @@ export function readEndpointPage(
     .limit(limit + 1);
 }
 
+/** The endpoint of the scope with its health at `now` (by default, the current time), or null. */
 export async function findEndpoint(
   db: Database,
   scope: ReadScope,
   endpointId: string,
-  now: Date,
+  now: Date = new Date(),
 ): Promise<EndpointFields | null> {
   const [row] = await db
     .select(publicColumns(now))
