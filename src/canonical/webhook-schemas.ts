@@ -186,7 +186,7 @@ export const WebhookEndpointRecoverySchema = z
   })
   .describe(
     "The events of the endpoint's types in the window that it has not received, queued once " +
-      "each, through its delivery throttle.",
+      "each in the order they happened, through its delivery throttle (10 deliveries a second).",
   );
 
 export const EventTypeSchema = z.object({

@@ -355,8 +355,8 @@ class WebhookEndpointList(Model):
 
 @dataclass(repr=False)
 class WebhookEndpointRecovery(Model):
-    """The events of the endpoint's types in the window that it has not received, queued once each,
-    through its delivery throttle.
+    """The events of the endpoint's types in the window that it has not received, queued once each
+    in the order they happened, through its delivery throttle (10 deliveries a second).
     """
 
     webhook_endpoint_id: str

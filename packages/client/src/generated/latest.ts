@@ -961,7 +961,7 @@ export interface components {
             /** @description True when another page exists; page on with the last id. */
             has_more: boolean;
         };
-        /** @description The events of the endpoint's types in the window that it has not received, queued once each, through its delivery throttle. */
+        /** @description The events of the endpoint's types in the window that it has not received, queued once each in the order they happened, through its delivery throttle (10 deliveries a second). */
         WebhookEndpointRecovery: {
             webhook_endpoint_id: string;
             /**
