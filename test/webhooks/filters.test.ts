@@ -14,6 +14,7 @@ import {
   seedAccount,
   uniqueId,
 } from "../support/fixtures";
+import { withRequestLog } from "../support/request-log";
 import { RECEIVER, type Receiver, startReceiver } from "../support/webhook-receiver";
 
 interface Endpoint {
@@ -288,6 +289,26 @@ describe("listing events by type", () => {
       const text = await res.text();
       expect(res.status, query).toBe(400);
       expect(text).toContain(detail);
+    }
+  });
+});
+
+describe("a page of events of one type", () => {
+  it("reads the rows of that type's page only, however many events of other types there are", async () => {
+    const f = await seedAccount({ statements: 30 });
+    const hide = await operator("POST", `/statements/${f.accountId}_st_007/hide`);
+    expect(hide.status).toBe(204);
+    for (const [query, shown] of [
+      ["?type=statement.hidden&limit=10", 1],
+      ["?type=statement.created&limit=10", 10],
+      ["?type=statement.hidden,statement.pdf_available&limit=10", 1],
+    ] as const) {
+      const { res, log } = await withRequestLog(() => api(`/v2/events${query}`, { key: f.key }));
+      const body = await expectJson<{ data: unknown[] }>(res, 200);
+      expect(body.data).toHaveLength(shown);
+      // The key lookup's rows, then per type at most limit + 1 index entries and their events
+      // and statements: nothing near the 31 events of the product.
+      expect(log.d1_rows_read, query).toBeLessThanOrEqual(6 + 4 * (shown + 1));
     }
   });
 });
