@@ -306,9 +306,10 @@ describe("a page of events of one type", () => {
       const { res, log } = await withRequestLog(() => api(`/v2/events${query}`, { key: f.key }));
       const body = await expectJson<{ data: unknown[] }>(res, 200);
       expect(body.data).toHaveLength(shown);
-      // The key lookup's rows, then per type at most limit + 1 index entries and their events
-      // and statements: nothing near the 31 events of the product.
-      expect(log.d1_rows_read, query).toBeLessThanOrEqual(6 + 4 * (shown + 1));
+      // The key lookup's rows, then per type at most limit + 1 index entries, the list of their
+      // ids, and each event and its statement by key: bounded by the page, not by the product
+      // (a hidden event among 31 reads a handful of rows).
+      expect(log.d1_rows_read, query).toBeLessThanOrEqual(6 + 5 * (shown + 1));
     }
   });
 });
