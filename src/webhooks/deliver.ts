@@ -26,6 +26,7 @@ import {
   type DeliveryNext,
   dropDelivery,
   recordAttempt,
+  storeFilter,
 } from "./delivery-work";
 import { DISABLED, type HealthChange } from "./endpoint-health";
 import { secretSealerOf } from "./endpoints";
@@ -137,10 +138,13 @@ async function attemptDelivery(d: Delivery, ref: DeliveryRef): Promise<Verdict> 
   const ctx = { path: "", status: 200, timestamp: now.toISOString() };
   const shaped = eventInVersion(d.bundle, endpoint.apiVersion, event, ctx);
   // The endpoint takes the types of its version: the event is matched as its version shows it.
+  // A filter worked out under other event types is worked out anew, once, for the fan-out.
+  const refreshed = refreshedFilter(d, claim);
   if (!takesEvent(endpoint.filter.enabledEvents, shaped.type)) {
-    await dropDelivery(d.db, ref, refreshedFilter(d, claim));
+    await dropDelivery(d.db, ref, refreshed);
     return { ack: true };
   }
+  if (refreshed) await storeFilter(d.db, ref.endpoint_id, refreshed);
   const body = JSON.stringify(shaped);
   const problem =
     webhookUrlProblem(endpoint.url, { allowLoopback: d.config.allowLoopback }) ??

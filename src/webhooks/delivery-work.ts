@@ -185,6 +185,31 @@ export async function claimDelivery(
 }
 
 /**
+ * The write that stores an endpoint's filter worked out anew, unless the filter was changed
+ * meanwhile (the change stored its own).
+ */
+function filterWrite(db: Database, endpointId: string, refreshed: StoredFilter) {
+  return db
+    .update(webhookEndpoints)
+    .set(refreshed)
+    .where(
+      and(
+        eq(webhookEndpoints.endpointId, endpointId),
+        sql`${webhookEndpoints.enabledEvents} IS ${refreshed.enabledEvents}`,
+      ),
+    );
+}
+
+/** Stores an endpoint's filter worked out anew under this build's event types. */
+export async function storeFilter(
+  db: Database,
+  endpointId: string,
+  refreshed: StoredFilter,
+): Promise<void> {
+  await filterWrite(db, endpointId, refreshed);
+}
+
+/**
  * Drops a claimed delivery whose event the endpoint does not take (its filter changed, or the
  * fan-out went by a filter worked out under other event types), storing its filter worked out
  * anew when it was stale.
@@ -195,22 +220,8 @@ export async function dropDelivery(
   refreshed: StoredFilter | null,
 ): Promise<void> {
   const drop = db.delete(webhookDeliveries).where(deliveryOf(ref));
-  if (!refreshed) {
-    await drop;
-    return;
-  }
-  await db.batch([
-    drop,
-    db
-      .update(webhookEndpoints)
-      .set(refreshed)
-      .where(
-        and(
-          eq(webhookEndpoints.endpointId, ref.endpoint_id),
-          sql`${webhookEndpoints.enabledEvents} IS ${refreshed.enabledEvents}`,
-        ),
-      ),
-  ]);
+  if (refreshed) await db.batch([drop, filterWrite(db, ref.endpoint_id, refreshed)]);
+  else await drop;
 }
 
 export interface AttemptRecord {

@@ -6,6 +6,7 @@ import { bundle } from "../../src/bundle";
 import { eventTypesOf } from "../../src/webhooks/event-types";
 import { api, expectJson, operator } from "../support/api";
 import { ALL_VERSIONS } from "../support/bundle-versions";
+import { eventually } from "../support/eventually";
 import {
   type Fixture,
   importData,
@@ -15,7 +16,9 @@ import {
   uniqueId,
 } from "../support/fixtures";
 import { withRequestLog } from "../support/request-log";
+import { partnerDatabase } from "../support/shards";
 import { RECEIVER, type Receiver, startReceiver } from "../support/webhook-receiver";
+import { request } from "../support/worker";
 
 interface Endpoint {
   webhook_endpoint_id: string;
@@ -176,6 +179,48 @@ describe.concurrent("event types per endpoint", { timeout: 30_000 }, () => {
   });
 });
 
+describe("a filter worked out under other event types", { timeout: 30_000 }, () => {
+  it("lets the fan-out through, while the consumer delivers only what it takes and works it out anew", async () => {
+    const f = await seedAccount();
+    const path = `/ok/${uniqueId("stale")}`;
+    const endpoint = await expectJson<Endpoint>(
+      await create(f, { url: `${RECEIVER}${path}`, enabled_events: ["statement.created"] }),
+      201,
+    );
+    const db = await partnerDatabase(f.partnerId);
+    const row = () =>
+      db
+        .prepare(
+          "SELECT event_types, event_types_revision FROM webhook_endpoints WHERE endpoint_id = ?",
+        )
+        .bind(endpoint.webhook_endpoint_id)
+        .first<{ event_types: string; event_types_revision: string }>();
+    const current = await row();
+    expect(current?.event_types).toBe('["statement.created"]');
+    // As if stored by a build that knew other canonical types, and got them wrong.
+    await db
+      .prepare(
+        "UPDATE webhook_endpoints SET event_types = '[]', event_types_revision = 'statement.created' WHERE endpoint_id = ?",
+      )
+      .bind(endpoint.webhook_endpoint_id)
+      .run();
+    await importData({ statements: [monthlyStatement(f.accountId, 1)] });
+    const upload = await operator("PUT", `/statements/${f.accountId}_st_001/pdf`, pdfBytes(), {
+      "content-type": "application/pdf",
+    });
+    expect(upload.status).toBe(204);
+    const [delivered] = await receiver.waitFor(path, 1);
+    expect(JSON.parse(delivered?.body ?? "{}").type).toBe("statement.created");
+    const refreshed = await eventually(
+      row,
+      (r) => r?.event_types_revision === current?.event_types_revision,
+    );
+    expect(refreshed).toEqual(current);
+    await sleep(1500);
+    expect(receiver.received.filter((r) => r.path === path)).toHaveLength(1);
+  });
+});
+
 describe.concurrent("updating an endpoint", { timeout: 30_000 }, () => {
   it("changes only the fields sent, keeps its version, and checks them as creation does", async () => {
     const f = await seedAccount();
@@ -238,6 +283,19 @@ describe("the event type catalogue", () => {
       const reference = bundle.schemasOf(version).Event?.properties.type.enum;
       expect(body.data.map((e) => e.type)).toEqual(reference);
       for (const entry of body.data) expect(entry.description.length).toBeGreaterThan(10);
+      // The same catalogue in the version's reference: one webhook per type, described, with
+      // the delivery rules and their numbers (the throttle's among them).
+      const doc = await expectJson<{ webhooks: Record<string, { post: { description: string } }> }>(
+        await request(`/openapi/${version}.json`),
+        200,
+      );
+      expect(Object.keys(doc.webhooks)).toEqual(body.data.map((e) => e.type));
+      for (const entry of body.data) {
+        const { description } = doc.webhooks[entry.type]?.post ?? { description: "" };
+        expect(description.startsWith(entry.description)).toBe(true);
+        expect(description).toContain("at most 10 deliveries a second");
+        expect(description).toContain("answer 2xx within 10 seconds");
+      }
     }
   });
 });
