@@ -19,15 +19,9 @@ import { signingSecrets } from "../domain/webhook-endpoint";
 import { webhookUrlProblem } from "../domain/webhook-url";
 import { mailerFor } from "../mail/mailer";
 import type { VersionBundle } from "../versioning";
+import { type ClaimedDelivery, claimDelivery, dropDelivery, storeFilter } from "./delivery-claim";
 import { type DeliveryConfig, deliveryConfig } from "./delivery-config";
-import {
-  type ClaimedDelivery,
-  claimDelivery,
-  type DeliveryNext,
-  dropDelivery,
-  recordAttempt,
-  storeFilter,
-} from "./delivery-work";
+import { type DeliveryNext, recordAttempt } from "./delivery-work";
 import { DISABLED, type HealthChange } from "./endpoint-health";
 import { secretSealerOf } from "./endpoints";
 import { EVENT_TYPES_REVISION, type StoredFilter, storedFilter, takesEvent } from "./event-types";
@@ -36,7 +30,7 @@ import type { DeliveryRef } from "./event-writes";
 import { type NoticeDependencies, notifyEndpointHealth } from "./health-notice";
 import { type PostOutcome, postWebhook } from "./post-webhook";
 import type { SecretSealer } from "./secret-sealing";
-import { delayUntil } from "./throttle";
+import { delayUntil, slotSecond } from "./throttle";
 import { signWebhook } from "./webhook-signature";
 
 const USER_AGENT = "CardStatements-Webhooks/1.0";
@@ -116,9 +110,10 @@ async function attemptDelivery(d: Delivery, ref: DeliveryRef): Promise<Verdict> 
     leaseUntil,
     perSecond: d.config.maxPerSecond,
   });
-  // Its throttle slot lies in a later second: the message waits for it.
-  if (claimed.kind === "throttled")
-    return { ack: false, delaySeconds: delayUntil(claimed.slot, now) };
+  // Its slot lies in a later second, or the throttle holds it back this one: it waits.
+  if (claimed.kind === "throttled") {
+    return { ack: false, delaySeconds: Math.max(1, delayUntil(slotSecond(claimed.slot), now)) };
+  }
   // Done, superseded, not due, or attempting elsewhere.
   if (claimed.kind === "none") return { ack: true };
   const claim = claimed.delivery;

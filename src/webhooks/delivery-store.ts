@@ -121,7 +121,7 @@ export async function resendEvent(db: Database, resend: Resend): Promise<Deliver
           nextAttemptAt: at,
           leaseUntil: null,
           completedAt: null,
-          throttleSecond: null,
+          throttleSlot: null,
         },
       })
       .returning(DELIVERY_RETURNING),

@@ -1,228 +1,19 @@
-// The delivery outbox seen from the queue consumer and the scheduled sweep: claiming a delivery
-// for one attempt, recording its outcome, and finding deliveries whose message was lost.
-import { and, eq, isNull, lt, lte, or, sql } from "drizzle-orm";
+// The delivery outbox seen from the queue consumer and the scheduled sweep: recording an attempt's
+// outcome (claiming one: delivery-claim.ts), and finding deliveries whose message was lost.
+import { eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../db/client";
 import { idempotencyKeys } from "../db/schema";
-import { statements } from "../statements/schema";
 import type { AttemptStatus } from "./delivery-attempt";
+import { deliveryOf } from "./delivery-claim";
 import {
   advanceHealth,
   type HealthChange,
   type HealthPolicy,
   healthChanges,
 } from "./endpoint-health";
-import { EVENT_FIELDS, type EventRow, toEventRow } from "./event-store";
-import type { StoredFilter } from "./event-types";
 import { DELIVERY_RETURNING, type DeliveryRef, type DeliveryRow, withShard } from "./event-writes";
 import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from "./schema";
-import { secondOf, slotInstant, takeSlots } from "./throttle";
-
-/** What an attempt needs: the event, its statement, and the endpoint with its secrets. */
-export interface ClaimedDelivery {
-  attempts: number;
-  cycleStartedAt: string;
-  partnerId: string;
-  event: EventRow;
-  endpoint: {
-    url: string;
-    apiVersion: string;
-    apiOrigin: string;
-    /** Sealed (see secret-sealing.ts), under the key id beside it. */
-    secret: string;
-    secretKeyId: string | null;
-    previousSecret: string | null;
-    previousSecretKeyId: string | null;
-    previousSecretExpiresAt: string | null;
-    status: "enabled" | "disabled";
-    /** Its filter, in its version's type names (null: every type), and how it is stored. */
-    filter: StoredFilter;
-  };
-}
-
-/** What a message may do now: attempt, wait for its throttle slot, or nothing. */
-export type Claim =
-  | { kind: "claimed"; delivery: ClaimedDelivery }
-  | { kind: "throttled"; slot: number }
-  | { kind: "none" };
-
-function deliveryOf(ref: DeliveryRef) {
-  return and(
-    eq(webhookDeliveries.eventId, ref.event_id),
-    eq(webhookDeliveries.endpointId, ref.endpoint_id),
-    eq(webhookDeliveries.generation, ref.generation),
-  );
-}
-
-export interface ClaimMoment {
-  now: Date;
-  leaseUntil: Date;
-  /** The endpoint's throttle: attempts per second at most. */
-  perSecond: number;
-}
-
-/**
- * Takes the delivery for one attempt, if this message may make it: the delivery is still pending
- * in this message's generation, due, not held by another attempt, and its endpoint's throttle has
- * a slot this second. A due delivery without a slot yet takes the endpoint's next free one: now,
- * or in a later second, to which it is deferred (`throttled`); a delivery back at its slot takes
- * it. The lease keeps duplicate messages (the queue delivers at least once; the sweep re-sends
- * lost ones) from attempting together. One round trip: the slot, the claim, and the reads of what
- * the attempt sends.
- */
-export async function claimDelivery(
-  db: Database,
-  ref: DeliveryRef,
-  moment: ClaimMoment,
-): Promise<Claim> {
-  const { now, perSecond } = moment;
-  const at = now.toISOString();
-  const second = secondOf(now);
-  // Queue delays are not exact to the second.
-  const due = new Date(now.getTime() + 5000).toISOString();
-  const free = and(
-    deliveryOf(ref),
-    eq(webhookDeliveries.status, "pending"),
-    or(isNull(webhookDeliveries.leaseUntil), lt(webhookDeliveries.leaseUntil, at)),
-  );
-  // Due, and no slot reserved yet: it takes the endpoint's next one.
-  const fresh = and(
-    free,
-    isNull(webhookDeliveries.throttleSecond),
-    lte(webhookDeliveries.nextAttemptAt, due),
-  );
-  const endpointSlot = sql`(SELECT w.throttle_second FROM webhook_endpoints w
-    WHERE w.endpoint_id = ${ref.endpoint_id})`;
-  const [, claimed, , state, rows] = await db.batch([
-    db
-      .update(webhookEndpoints)
-      .set(takeSlots(second, perSecond, 1))
-      .where(
-        and(
-          eq(webhookEndpoints.endpointId, ref.endpoint_id),
-          sql`EXISTS (SELECT 1 FROM ${webhookDeliveries} WHERE ${fresh})`,
-        ),
-      ),
-    db
-      .update(webhookDeliveries)
-      .set({
-        leaseUntil: moment.leaseUntil.toISOString(),
-        attempts: sql`${webhookDeliveries.attempts} + 1`,
-        throttleSecond: null,
-      })
-      .where(
-        or(
-          and(free, lte(webhookDeliveries.throttleSecond, second)),
-          and(fresh, sql`${endpointSlot} <= ${second}`),
-        ),
-      )
-      .returning({
-        attempts: webhookDeliveries.attempts,
-        cycleStartedAt: webhookDeliveries.cycleStartedAt,
-      }),
-    // Its slot lies in a later second: reserved, and the attempt deferred to it.
-    db
-      .update(webhookDeliveries)
-      .set({ throttleSecond: endpointSlot, nextAttemptAt: slotInstant(endpointSlot) })
-      .where(fresh),
-    db
-      .select({ slot: webhookDeliveries.throttleSecond })
-      .from(webhookDeliveries)
-      .where(and(free, sql`${webhookDeliveries.throttleSecond} > ${second}`)),
-    db
-      .select({
-        ...EVENT_FIELDS,
-        partnerId: events.partnerId,
-        url: webhookEndpoints.url,
-        apiVersion: webhookEndpoints.apiVersion,
-        apiOrigin: webhookEndpoints.apiOrigin,
-        secret: webhookEndpoints.secret,
-        secretKeyId: webhookEndpoints.secretKeyId,
-        previousSecret: webhookEndpoints.previousSecret,
-        previousSecretKeyId: webhookEndpoints.previousSecretKeyId,
-        previousSecretExpiresAt: webhookEndpoints.previousSecretExpiresAt,
-        endpointStatus: webhookEndpoints.status,
-        enabledEvents: webhookEndpoints.enabledEvents,
-        eventTypes: webhookEndpoints.eventTypes,
-        eventTypesRevision: webhookEndpoints.eventTypesRevision,
-      })
-      .from(events)
-      .innerJoin(statements, eq(statements.statementId, events.statementId))
-      .innerJoin(webhookEndpoints, eq(webhookEndpoints.endpointId, ref.endpoint_id))
-      .where(eq(events.eventId, ref.event_id)),
-  ]);
-  const claim = claimed[0];
-  const row = rows[0];
-  if (!claim || !row) {
-    const slot = state[0]?.slot;
-    return typeof slot === "number" ? { kind: "throttled", slot } : { kind: "none" };
-  }
-  return {
-    kind: "claimed",
-    delivery: {
-      attempts: claim.attempts,
-      cycleStartedAt: claim.cycleStartedAt,
-      partnerId: row.partnerId,
-      event: toEventRow(row),
-      endpoint: {
-        url: row.url,
-        apiVersion: row.apiVersion,
-        apiOrigin: row.apiOrigin,
-        secret: row.secret,
-        secretKeyId: row.secretKeyId,
-        previousSecret: row.previousSecret,
-        previousSecretKeyId: row.previousSecretKeyId,
-        previousSecretExpiresAt: row.previousSecretExpiresAt,
-        status: row.endpointStatus,
-        filter: {
-          enabledEvents: row.enabledEvents,
-          eventTypes: row.eventTypes,
-          eventTypesRevision: row.eventTypesRevision,
-        },
-      },
-    },
-  };
-}
-
-/**
- * The write that stores an endpoint's filter worked out anew, unless the filter was changed
- * meanwhile (the change stored its own).
- */
-function filterWrite(db: Database, endpointId: string, refreshed: StoredFilter) {
-  return db
-    .update(webhookEndpoints)
-    .set(refreshed)
-    .where(
-      and(
-        eq(webhookEndpoints.endpointId, endpointId),
-        sql`${webhookEndpoints.enabledEvents} IS ${refreshed.enabledEvents}`,
-      ),
-    );
-}
-
-/** Stores an endpoint's filter worked out anew under this build's event types. */
-export async function storeFilter(
-  db: Database,
-  endpointId: string,
-  refreshed: StoredFilter,
-): Promise<void> {
-  await filterWrite(db, endpointId, refreshed);
-}
-
-/**
- * Drops a claimed delivery whose event the endpoint does not take (its filter changed, or the
- * fan-out went by a filter worked out under other event types), storing its filter worked out
- * anew when it was stale.
- */
-export async function dropDelivery(
-  db: Database,
-  ref: DeliveryRef,
-  refreshed: StoredFilter | null,
-): Promise<void> {
-  const drop = db.delete(webhookDeliveries).where(deliveryOf(ref));
-  if (refreshed) await db.batch([drop, filterWrite(db, ref.endpoint_id, refreshed)]);
-  else await drop;
-}
 
 export interface AttemptRecord {
   attemptId: string;
@@ -273,6 +64,8 @@ export async function recordAttempt(
         ...(next.status === "pending"
           ? { nextAttemptAt: next.nextAttemptAt }
           : { completedAt: at }),
+        // No attempt was made (its endpoint is disabled): the claim's count is taken back.
+        ...(attempt ? {} : { attempts: sql`max(0, ${webhookDeliveries.attempts} - 1)` }),
       })
       .where(deliveryOf(ref)),
   );

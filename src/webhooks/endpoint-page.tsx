@@ -23,7 +23,8 @@ import type { EndpointAttempt } from "./delivery-attempt";
 import { deliveryConfig } from "./delivery-config";
 import { readEndpointAttempts } from "./delivery-store";
 import { EventTypes, HealthDetails, prefilledInstant, RecoverForm } from "./endpoint-health-view";
-import { type EndpointChange, enableEndpoint, findPartnerEndpoint } from "./endpoint-store";
+import { findPartnerEndpoint } from "./endpoint-reads";
+import { type EndpointChange, enableEndpoint } from "./endpoint-store";
 import type { EndpointScope } from "./endpoints";
 import { resendEventTo } from "./events";
 

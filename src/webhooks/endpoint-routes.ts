@@ -5,7 +5,8 @@ import { idPage, idPageQuery } from "../app/query";
 import { route } from "../app/route";
 import { schemas } from "../canonical/schemas";
 import { DEFAULT_PREVIOUS_SECRET_SECONDS, toWebhookEndpoint } from "../domain/webhook-endpoint";
-import { deleteEndpoint, enableEndpoint, findEndpoint, readEndpointPage } from "./endpoint-store";
+import { findEndpoint, readEndpointPage } from "./endpoint-reads";
+import { deleteEndpoint, enableEndpoint } from "./endpoint-store";
 import {
   endpointNotFound,
   prepareEndpoint,

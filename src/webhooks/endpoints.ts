@@ -18,11 +18,11 @@ import {
 } from "../domain/webhook-endpoint";
 import { webhookUrlProblem } from "../domain/webhook-url";
 import { deliveryConfig } from "./delivery-config";
+import { findEndpoint } from "./endpoint-reads";
 import {
   type EndpointUpdate,
   endpointInScope,
   endpointInsert,
-  findEndpoint,
   rollEndpointSecret,
   updateEndpoint,
 } from "./endpoint-store";
@@ -171,6 +171,8 @@ export async function prepareEndpoint(
     ...filter,
     throttleSecond: null,
     throttleUsed: 0,
+    admittedSecond: null,
+    admittedCount: 0,
     createdAt: now.toISOString(),
   };
   return {

@@ -8,7 +8,7 @@ import type { Actor } from "../domain/audit";
 import { EVENT_RETENTION_MS } from "../domain/event";
 import { enqueueDeliveries } from "./delivery-queue";
 import { resendEvent } from "./delivery-store";
-import { findEndpoint } from "./endpoint-store";
+import { findEndpoint } from "./endpoint-reads";
 import { endpointNotFound } from "./endpoints";
 import { type EventRow, findEvent } from "./event-store";
 import { enabledEventsOf, takesEvent, typeSeenIn } from "./event-types";

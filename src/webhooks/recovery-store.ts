@@ -35,7 +35,7 @@ export interface Recovery {
 
 /** A delivery queued by a recovery, with its throttle slot and its event's creation. */
 export interface RecoveredDelivery extends DeliveryRef {
-  /** The Unix second its attempt may start at. */
+  /** Its throttle slot (see throttle.ts): the second its attempt may start in, and its turn. */
   slot: number;
   createdAt: string;
 }
@@ -64,7 +64,7 @@ export async function recoverEvents(
       AND e.merchant_key = ${scope.merchantKey}
       AND e.created_at >= ${recovery.since} AND e.created_at < ${recovery.until} ${types}
       AND (d.event_id IS NULL OR d.status = 'failed'
-        OR (d.status = 'pending' AND d.throttle_second IS NULL
+        OR (d.status = 'pending' AND d.throttle_slot IS NULL
           AND (d.lease_until IS NULL OR d.lease_until < ${at})))`;
   const endpoint = sql`FROM webhook_endpoints w WHERE w.endpoint_id = ${id}
     AND w.partner_id = ${scope.partnerId} AND w.environment = ${scope.environment}
@@ -72,24 +72,24 @@ export async function recoverEvents(
   const slot = slotOfRank("st", second, perSecond, sql`p.rn`);
   // The deliveries this call queued: its cycle's start, with a slot.
   const queued = sql`FROM webhook_deliveries q WHERE q.endpoint_id = ${id}
-    AND q.status = 'pending' AND q.cycle_started_at = ${at} AND q.throttle_second IS NOT NULL`;
+    AND q.status = 'pending' AND q.cycle_started_at = ${at} AND q.throttle_slot IS NOT NULL`;
   const results = await atomically(db, [
     sql`WITH st AS (SELECT w.throttle_second, w.throttle_used ${endpoint}),
       picked AS (SELECT e.event_id,
           row_number() OVER (ORDER BY e.created_at, e.event_id) AS rn
         ${missed} ORDER BY e.created_at, e.event_id LIMIT ${MAX_RECOVERED})
       INSERT INTO webhook_deliveries (event_id, endpoint_id, status, generation, attempts,
-        cycle_started_at, next_attempt_at, lease_until, completed_at, throttle_second)
+        cycle_started_at, next_attempt_at, lease_until, completed_at, throttle_slot)
       SELECT p.event_id, ${id}, 'pending', 0, 0, ${at}, ${slotInstant(slot)}, NULL, NULL, ${slot}
       FROM picked p, st WHERE true
       ON CONFLICT (event_id, endpoint_id) DO UPDATE SET status = 'pending',
         generation = webhook_deliveries.generation + 1, attempts = 0,
         cycle_started_at = excluded.cycle_started_at, next_attempt_at = excluded.next_attempt_at,
-        lease_until = NULL, completed_at = NULL, throttle_second = excluded.throttle_second
+        lease_until = NULL, completed_at = NULL, throttle_slot = excluded.throttle_slot
       RETURNING event_id, endpoint_id, generation,
         (SELECT w.partner_id FROM webhook_endpoints w
           WHERE w.endpoint_id = webhook_deliveries.endpoint_id) AS partner_id,
-        throttle_second AS slot,
+        throttle_slot AS slot,
         (SELECT e.created_at FROM events e WHERE e.event_id = webhook_deliveries.event_id)
           AS created_at`,
     // The endpoint's throttle gives up the slots taken.

@@ -8,12 +8,12 @@ import type { Actor } from "../domain/audit";
 import { normaliseTimestamp } from "../domain/timestamp";
 import { deliveryConfig } from "./delivery-config";
 import { sendMessages } from "./delivery-queue";
-import { findEndpoint } from "./endpoint-store";
+import { findEndpoint } from "./endpoint-reads";
 import { type EndpointScope, endpointNotFound } from "./endpoints";
 import { canonicalTypesFor } from "./event-types";
 import { retainedSince } from "./events";
 import { type RecoveredDelivery, recoverEvents } from "./recovery-store";
-import { delayUntil } from "./throttle";
+import { delayUntil, slotSecond } from "./throttle";
 
 export interface RecoveryRequest {
   scope: EndpointScope;
@@ -64,14 +64,10 @@ async function enqueueInOrder(
   let i = 0;
   try {
     while (i < deliveries.length) {
-      const delay = delayUntil((deliveries[i] as RecoveredDelivery).slot, now);
+      const delayOf = (d: RecoveredDelivery) => delayUntil(slotSecond(d.slot), now);
+      const delay = delayOf(deliveries[i] as RecoveredDelivery);
       let j = i;
-      while (
-        j < deliveries.length &&
-        delayUntil((deliveries[j] as RecoveredDelivery).slot, now) === delay
-      ) {
-        j++;
-      }
+      while (j < deliveries.length && delayOf(deliveries[j] as RecoveredDelivery) === delay) j++;
       const bodies = deliveries.slice(i, j).map(({ slot: _, createdAt: __, ...ref }) => ref);
       await sendMessages(queue, bodies, delay);
       i = j;

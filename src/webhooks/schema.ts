@@ -107,11 +107,14 @@ export const webhookEndpoints = sqliteTable(
     eventTypes: text("event_types"),
     eventTypesRevision: text("event_types_revision"),
     /**
-     * The delivery throttle (see throttle.ts): the Unix second of the latest slot handed out,
-     * and how many of that second's slots are taken.
+     * The delivery throttle (see throttle.ts): the Unix second of the latest slot handed out and
+     * how many of its slots are taken (the schedule), and the second of the latest attempt
+     * started and how many started in it (what is admitted).
      */
     throttleSecond: integer("throttle_second"),
     throttleUsed: integer("throttle_used").notNull().default(0),
+    admittedSecond: integer("admitted_second"),
+    admittedCount: integer("admitted_count").notNull().default(0),
     createdAt: text("created_at").notNull(),
   },
   (t) => [
@@ -146,10 +149,11 @@ export const webhookDeliveries = sqliteTable(
     /** While an attempt runs: no other message may attempt before this instant. */
     leaseUntil: text("lease_until"),
     /**
-     * The Unix second of the throttle slot reserved for the next attempt (deferred by the
-     * endpoint's throttle, or queued by a recovery); null when none is reserved.
+     * The throttle slot reserved for the next attempt (see throttle.ts): its Unix second × 1000
+     * + its place in that second, so that slots sort in the order they were handed out; null
+     * when none is reserved.
      */
-    throttleSecond: integer("throttle_second"),
+    throttleSlot: integer("throttle_slot"),
     completedAt: text("completed_at"),
   },
   (t) => [
@@ -157,6 +161,8 @@ export const webhookDeliveries = sqliteTable(
     // The sweeper finds deliveries whose message was lost, or whose retry window closed.
     index("webhook_deliveries_due_idx").on(t.status, t.nextAttemptAt),
     index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.status),
+    // An endpoint's reserved slots in order: an attempt waits for those handed out before it.
+    index("webhook_deliveries_slot_idx").on(t.endpointId, t.throttleSlot),
   ],
 );
 

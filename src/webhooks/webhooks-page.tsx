@@ -8,7 +8,7 @@ import { ApiError } from "../app/errors";
 import { parseRequest } from "../app/request-body";
 import { schemas } from "../canonical/schemas";
 import { field, readForm } from "../dashboard/forms";
-import { CsrfField, Time } from "../dashboard/layout";
+import { Time } from "../dashboard/layout";
 import { allow, type DashboardPage, may } from "../dashboard/page";
 import { Table } from "../dashboard/table";
 import type { Database } from "../db/client";
@@ -18,10 +18,11 @@ import { refusalOf } from "../domain/permissions";
 import type { Product } from "../domain/product";
 import type { ProductEndpoint } from "../domain/webhook-endpoint";
 import { readSavedVersion } from "../saved-versions";
+import { CreateEndpointForm } from "./create-endpoint-form";
 import { NewSecretView } from "./endpoint-actions";
 import { EventTypes, HealthCell } from "./endpoint-health-view";
 import { EndpointStatus, ProductName } from "./endpoint-page";
-import { listPartnerEndpoints } from "./endpoint-store";
+import { listPartnerEndpoints } from "./endpoint-reads";
 import { prepareEndpoint } from "./endpoints";
 import { type EventTypeEntry, eventTypesOf } from "./event-types";
 
@@ -78,88 +79,6 @@ interface WebhooksViewProps {
   canCreate: boolean;
   canManage: boolean;
   refusal: string;
-}
-
-function CreateEndpointForm(props: WebhooksViewProps) {
-  const { environment, products, versions, savedVersion } = props;
-  if (products.length === 0) {
-    return <p>No card product yet, so no event to send.</p>;
-  }
-  return (
-    <section aria-labelledby="create-heading">
-      <h2 id="create-heading">Add a {environment} endpoint</h2>
-      <form method="post" action={`/dashboard/${environment}/webhooks`} class="stack">
-        <CsrfField />
-        <label for="endpoint-url">URL</label>
-        <input
-          id="endpoint-url"
-          name="url"
-          type="url"
-          required
-          maxlength={2048}
-          aria-describedby="endpoint-url-hint"
-        />
-        <span id="endpoint-url-hint" class="muted">
-          https, on a public host. Redirects are not followed.
-        </span>
-        <label for="endpoint-description">Description (optional)</label>
-        <input id="endpoint-description" name="description" type="text" maxlength={255} />
-        {products.length > 1 && (
-          <>
-            <label for="endpoint-product">Product</label>
-            <select id="endpoint-product" name="product" required>
-              {products.map((p) => (
-                <option value={p.merchantKey}>{`${p.name} (${p.merchantKey})`}</option>
-              ))}
-            </select>
-          </>
-        )}
-        <fieldset aria-describedby="endpoint-events-hint">
-          <legend>Event types it receives</legend>
-          <div>
-            <input
-              type="checkbox"
-              id="endpoint-events-all"
-              name="enabled_events"
-              value="*"
-              checked
-            />{" "}
-            <label for="endpoint-events-all">Every event type, present and future</label>
-          </div>
-          {props.eventTypes.map((entry) => (
-            <div>
-              <input
-                type="checkbox"
-                id={`endpoint-events-${entry.type}`}
-                name="enabled_events"
-                value={entry.type}
-              />{" "}
-              <label for={`endpoint-events-${entry.type}`}>
-                <code>{entry.type}</code>: {entry.description}
-              </label>
-            </div>
-          ))}
-          <span id="endpoint-events-hint" class="muted">
-            Uncheck the first to receive only the types checked, as your saved version names them.
-          </span>
-        </fieldset>
-        <label for="endpoint-version">API version of its payloads</label>
-        <select id="endpoint-version" name="api_version" aria-describedby="endpoint-version-hint">
-          {versions.map((v) => (
-            <option value={v} selected={v === savedVersion}>
-              {v === savedVersion ? `${v} (your saved version)` : v}
-            </option>
-          ))}
-        </select>
-        <span id="endpoint-version-hint" class="muted">
-          Pinned for good: to move versions, add a new endpoint.
-        </span>
-        <div>
-          <button type="submit">Add endpoint</button>
-        </div>
-      </form>
-    </section>
-  );
 }
 
 function EndpointTable(props: {
