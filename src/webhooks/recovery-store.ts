@@ -44,7 +44,8 @@ export interface RecoveredDelivery extends DeliveryRef {
  * Queues, once each, every event of the window the endpoint takes and has not received: none
  * delivered, given up, or pending without a throttle slot nor an attempt under way (one pending
  * with a slot is queued already). Each starts a new delivery cycle (a new generation, so an older
- * message attempts nothing) with the next slot of the endpoint's throttle, in event order; at
+ * message attempts nothing) with the next slot of the endpoint's throttle from the next second
+ * on, in event order; at
  * most `MAX_RECOVERED` per call, `hasMore` saying whether more remain. Nothing is queued for an
  * endpoint that is not enabled, or not in the scope. One batch.
  */
@@ -54,7 +55,9 @@ export async function recoverEvents(
 ): Promise<{ deliveries: RecoveredDelivery[]; hasMore: boolean }> {
   const { scope, endpointId: id, now, perSecond } = recovery;
   const at = now.toISOString();
-  const second = secondOf(now);
+  // From the next whole second on: its messages are sent as it begins (recovery.ts), so that each
+  // second's attempts start as their second begins, not part-way through it.
+  const second = secondOf(now) + 1;
   const types: SQL = recovery.types
     ? sql`AND e.type IN (SELECT value FROM json_each(${JSON.stringify(recovery.types)}))`
     : sql``;

@@ -53,14 +53,19 @@ export function disabledEndpoint(endpointId: string): ApiError {
 
 /**
  * Sends the recovered deliveries, in event order, each delayed to its throttle slot (those of one
- * second in one send, in order). A send that fails is logged: the sweep re-sends what is overdue.
+ * second in one send, in order), once the next second begins (their slots start there), so that
+ * each second's messages arrive as it begins. A send that fails is logged: the sweep re-sends
+ * what is overdue.
  */
 async function enqueueInOrder(
   queue: Queue,
   deliveries: readonly RecoveredDelivery[],
-  now: Date,
   requestId: string,
 ): Promise<void> {
+  if (deliveries.length === 0) return;
+  const first = slotSecond((deliveries[0] as RecoveredDelivery).slot);
+  await new Promise((resolve) => setTimeout(resolve, Math.max(0, first * 1000 - Date.now())));
+  const now = new Date();
   let i = 0;
   try {
     while (i < deliveries.length) {
@@ -126,7 +131,10 @@ export async function recoverEndpoint(
     actor: request.actor,
     now,
   });
-  await enqueueInOrder(c.env.WEBHOOK_DELIVERIES, deliveries, now, c.get("requestId"));
+  // Sent after the answer, as the next second begins (under a second from now).
+  c.executionCtx.waitUntil(
+    enqueueInOrder(c.env.WEBHOOK_DELIVERIES, deliveries, c.get("requestId")),
+  );
   return {
     webhook_endpoint_id: endpointId,
     since,
