@@ -2,6 +2,7 @@ import path from "node:path";
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 import { freshRenderer, rendererWorkerOptions } from "./renderer/build.ts";
+import { PROCESS_HOOK_MS, PROCESS_TEST_MS } from "./test/support/node/timeouts.ts";
 
 /** A limiter no test run can exhaust. */
 const unlimited = (namespace_id: string) => ({
@@ -110,7 +111,9 @@ export default defineConfig(async () => {
             name: "e2e",
             environment: "node",
             include: ["test/e2e/**/*.test.ts"],
-            testTimeout: 60_000,
+            // Sized for a busy 2-core machine (test/support/node/timeouts.ts).
+            testTimeout: PROCESS_TEST_MS,
+            hookTimeout: PROCESS_HOOK_MS,
           },
         },
         {
@@ -127,8 +130,8 @@ export default defineConfig(async () => {
             name: "node",
             environment: "node",
             include: ["test/node/**/*.test.ts", "renderer/test/node/**/*.test.ts"],
-            testTimeout: 60_000,
-            hookTimeout: 180_000,
+            testTimeout: PROCESS_TEST_MS,
+            hookTimeout: PROCESS_HOOK_MS,
           },
         },
         {
@@ -136,8 +139,8 @@ export default defineConfig(async () => {
             name: "browser",
             environment: "node",
             include: ["test/browser/**/*.test.ts"],
-            testTimeout: 60_000,
-            hookTimeout: 180_000,
+            testTimeout: PROCESS_TEST_MS,
+            hookTimeout: PROCESS_HOOK_MS,
             // Each file runs its own wrangler and Chromium: one at a time on a small machine.
             fileParallelism: false,
           },

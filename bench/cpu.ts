@@ -26,7 +26,17 @@ export interface CpuSample {
   /** Miniflare's rate-limiter binding (its entry Worker and object), per request (ms). */
   limiterMs?: number;
   requests: number;
+  /** Why the arm's profile failed in this round (its figures are then NaN). */
+  error?: string;
 }
+
+/** An arm's sample in a round where its profile failed: no figures, and why. */
+const failedSample = (error: unknown): CpuSample => ({
+  workerMs: Number.NaN,
+  d1Ms: Number.NaN,
+  requests: 0,
+  error: error instanceof Error ? error.message : String(error),
+});
 
 /** Per round, per arm id, the CPU a request cost. */
 export type CpuRounds = Map<string, CpuSample>[];
@@ -43,13 +53,21 @@ export async function measureCpu(
     const round = new Map<string, CpuSample>();
     for (const arm of r % 2 === 0 ? arms : [...arms].reverse()) {
       const isolates = [workerIsolate(arm.worker), ...D1_ISOLATES, ...LIMITER_ISOLATES];
-      const { requests, profiles } = await profileDuring(inspectorPort, isolates, async () => {
+      // A profile that fails (its load, or an inspector that stops answering) fails that arm in
+      // that round; the other arms and rounds are still measured.
+      const profiled = await profileDuring(inspectorPort, isolates, async () => {
         const result = await measure(arm.target, {
           connections: options.connections,
           seconds: options.seconds,
         });
         return result.requests;
+      }).catch((error: unknown) => {
+        progress(`  ${arm.id}: failed in round ${r + 1}: ${failedSample(error).error}`);
+        round.set(arm.id, failedSample(error));
+        return null;
       });
+      if (!profiled) continue;
+      const { requests, profiles } = profiled;
       const busyMs = (isolate: string) => {
         const profile = profiles.get(isolate);
         return profile ? cpuByName(profile, () => "").busyMicros / 1000 / requests : Number.NaN;
@@ -85,7 +103,7 @@ export async function measureCpuPaired(
       `paired CPU profiles, round ${r + 1} of ${options.rounds}: ${arms[0].id}, ${arms[1].id}`,
     );
     const counts: number[] = [];
-    const { profiles } = await profileDuring(inspectorPort, isolates, async () => {
+    const profiled = await profileDuring(inspectorPort, isolates, async () => {
       const results = await Promise.all(
         arms.map((arm) =>
           measure(arm.target, {
@@ -96,8 +114,17 @@ export async function measureCpuPaired(
       );
       for (const result of results) counts.push(result.requests);
       return counts.reduce((a, b) => a + b, 0);
+    }).catch((error: unknown) => {
+      progress(`  failed in round ${r + 1}: ${failedSample(error).error}`);
+      return null;
     });
     const round = new Map<string, CpuSample>();
+    if (!profiled) {
+      for (const arm of arms) round.set(arm.id, failedSample("the paired profile failed"));
+      rounds.push(round);
+      continue;
+    }
+    const { profiles } = profiled;
     arms.forEach((arm, i) => {
       const profile = profiles.get(workerIsolate(arm.worker));
       const requests = counts[i] ?? 0;

@@ -1,7 +1,10 @@
 // The import arms: the operator import of the production bundle against its floor (the same rows
 // inserted with raw prepared statements in one D1 batch per request), month by month until each
 // table holds `total` statements; then the largest body the import accepts, with the Worker's
-// heap sampled. Both run on their own workerd over empty databases, rebuilt every run.
+// heap sampled. Both run on their own workerd over empty databases, rebuilt every run. Each part
+// (the growth, the index sizes, each run of the largest body, the headroom check) fills its own
+// figures and is reported as it finishes; one that fails is named, and the next still runs (a run
+// of the largest body that kills the runtime leaves the next one a fresh runtime).
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import { applyMigrations, migrateService } from "./data.ts";
@@ -15,7 +18,7 @@ const FLOOR = "import-floor";
 /** Statements per segment of the growth curve. */
 const SEGMENT = 100_000;
 /** The import body limit (src/operator/routes.ts MAX_IMPORT_BYTES). */
-const MAX_IMPORT_BYTES = 20 * 1024 * 1024;
+export const MAX_IMPORT_BYTES = 20 * 1024 * 1024;
 /** A Worker isolate's memory limit in production; the import arms cap V8's heap at it. */
 const PRODUCTION_HEAP_MB = 128;
 /** The headroom check: the largest body must also pass with half of that. */
@@ -68,6 +71,26 @@ export interface ImportResults {
   headroom: { capMb: number; status: number | string; ms: number };
 }
 
+/** The import arms' figures before any is measured: a part that fails leaves them so. */
+export function emptyImports(): ImportResults {
+  const none = { usedBytes: 0, totalBytes: 0, samples: 0 };
+  return {
+    statementsPerRequest: IMPORT_ACCOUNTS,
+    total: 0,
+    service: [],
+    floor: [],
+    segments: [],
+    monthlyHeap: none,
+    largest: [],
+    bytesPerStatement: { service: Number.NaN, floor: Number.NaN },
+    indexBytesPerStatement: { page: Number.NaN, id: Number.NaN, event: Number.NaN },
+    headroom: { capMb: HEADROOM_HEAP_MB, status: "not measured", ms: Number.NaN },
+  };
+}
+
+/** Told as each part finishes: its name, and why it failed (undefined when it did not). */
+export type OnImportPart = (part: string, failure?: string) => Promise<void>;
+
 interface ImportLog {
   status: number;
   d1_queries: number;
@@ -93,6 +116,16 @@ async function post(
     // An isolate out of memory may never answer: fail the run rather than wait for ever.
     signal: AbortSignal.timeout(120_000),
   });
+}
+
+/** An operator import on the bench Worker `worker`. */
+export function postImport(
+  server: BenchServer,
+  worker: string,
+  body: string,
+  requestId: string,
+): Promise<Response> {
+  return post(server, worker, "/operator/v1/import", body, requestId);
 }
 
 async function sizeOf(server: BenchServer, worker: string): Promise<number> {
@@ -179,108 +212,105 @@ interface ImportOptions {
   progress: (message: string) => void;
 }
 
-export async function runImportArms(options: ImportOptions): Promise<ImportResults> {
-  const measured = await monthlyAndLargest(options);
-  options.progress(`import arms: the largest body with V8's heap capped at ${HEADROOM_HEAP_MB} MB`);
-  return { ...measured, headroom: await largestUnderCap(options, HEADROOM_HEAP_MB) };
-}
+/** Runs of the largest accepted body in the import arms. */
+const LARGEST_RUNS = ["a", "b", "c"] as const;
 
-async function monthlyAndLargest(options: ImportOptions): Promise<Omit<ImportResults, "headroom">> {
+/**
+ * Runs the import arms into `imports`, part by part, telling `onPart` as each finishes; answers
+ * `imports`. A part that fails is told with its reason and the next part still runs.
+ */
+export async function runImportArms(
+  options: ImportOptions,
+  imports: ImportResults = emptyImports(),
+  onPart: OnImportPart = async () => {},
+): Promise<ImportResults> {
+  const part = async (name: string, work: () => Promise<void>) => {
+    try {
+      await work();
+      await onPart(name);
+    } catch (err) {
+      const reason = err instanceof Error ? err.message : String(err);
+      options.progress(`✖ ${name} failed: ${reason}`);
+      await onPart(name, reason);
+    }
+  };
   const stateDir = path.join(options.dataDir, "import-state");
-  await rm(stateDir, { recursive: true, force: true });
-  const server = await startServer({
-    stateDir,
-    apiScript: options.apiScript,
-    floorScript: options.floorScript,
-    watchPrefix: "bench-import-",
-    inspectorPort: INSPECTOR_PORT,
-    v8Flags: heapCap(PRODUCTION_HEAP_MB),
-    workers: [
-      { name: SERVICE, script: "api", database: "bench-import" },
-      { name: FLOOR, script: "floor", database: "bench-import-floor" },
-    ],
-  });
-  try {
+  const fresh = async () => {
+    await rm(stateDir, { recursive: true, force: true });
+    const server = await startServer({
+      stateDir,
+      apiScript: options.apiScript,
+      floorScript: options.floorScript,
+      watchPrefix: "bench-import-",
+      inspectorPort: INSPECTOR_PORT,
+      v8Flags: heapCap(PRODUCTION_HEAP_MB),
+      workers: [
+        { name: SERVICE, script: "api", database: "bench-import" },
+        { name: FLOOR, script: "floor", database: "bench-import-floor" },
+      ],
+    });
     await migrateService(server, SERVICE);
     await applyMigrations(await server.database(FLOOR));
     for (const worker of [SERVICE, FLOOR]) await seedImportTenants(await server.database(worker));
-    const sizeBefore = {
-      service: await sizeOf(server, SERVICE),
-      floor: await sizeOf(server, FLOOR),
-    };
-
-    const months = Math.max(1, Math.round(options.total / IMPORT_ACCOUNTS));
-    const service: ImportSample[] = [];
-    const floor: ImportSample[] = [];
-    const monthlyHeap: HeapPeak = { usedBytes: 0, totalBytes: 0, samples: 0 };
-    options.progress(
-      `import arms: ${months} requests of ${IMPORT_ACCOUNTS.toLocaleString("en")} statements ` +
-        "each, service and floor alternately",
-    );
-    for (let month = 0; month < months; month++) {
-      const body = monthlyBody(month);
-      const runService = async () => {
-        const requestId = `bench-import-${month}`;
-        const started = performance.now();
-        const { result: res, peak } = await heapPeakDuring(
-          INSPECTOR_PORT,
-          workerIsolate(SERVICE),
-          () => post(server, SERVICE, "/operator/v1/import", body, requestId),
-        );
-        const text = await res.text();
-        const ms = performance.now() - started;
-        if (res.status !== 200) throw new Error(`import ${month}: ${res.status} ${text}`);
-        const log = (await server.logOf(requestId)) as unknown as ImportLog;
-        monthlyHeap.usedBytes = Math.max(monthlyHeap.usedBytes, peak.usedBytes);
-        monthlyHeap.totalBytes = Math.max(monthlyHeap.totalBytes, peak.totalBytes);
-        monthlyHeap.samples += peak.samples;
-        service.push({
-          statements: IMPORT_ACCOUNTS,
-          ms,
-          longestD1Ms: log.d1_longest_ms ?? 0,
-          rowsWritten: log.d1_rows_written ?? 0,
-        });
-      };
-      const runFloor = async () => {
-        const started = performance.now();
-        const res = await post(server, FLOOR, "/import", body, `floor-${month}`);
-        const text = await res.text();
-        const ms = performance.now() - started;
-        if (res.status !== 200) throw new Error(`floor import ${month}: ${res.status} ${text}`);
-        floor.push({
-          statements: IMPORT_ACCOUNTS,
-          ms,
-          longestD1Ms: Number(res.headers.get("x-d1-ms")),
-          rowsWritten: Number(res.headers.get("x-d1-rows-written")),
-        });
-      };
-      // Each side goes first every other request, so neither always meets a warmer machine.
-      if (month % 2 === 0) {
-        await runService();
-        await runFloor();
-      } else {
-        await runFloor();
-        await runService();
-      }
-      const done = (month + 1) * IMPORT_ACCOUNTS;
-      if (done % SEGMENT === 0 || month === months - 1) {
-        options.progress(`import arms: ${done.toLocaleString("en")} statements in each table`);
+    return server;
+  };
+  let server = await fresh();
+  try {
+    await part("import arms: growth", () => monthly(server, options, imports));
+    await part("import arms: index sizes", async () => {
+      options.progress("import arms: index sizes (building a copy of each statement index)");
+      imports.indexBytesPerStatement = await indexBytes(server, FLOOR, imports.total);
+    });
+    options.progress(`import arms: the largest accepted body, ${LARGEST_RUNS.length} times`);
+    for (const tag of LARGEST_RUNS) {
+      let failed = false;
+      await part(`import arms: largest body, run ${tag}`, async () => {
+        try {
+          imports.largest.push(await largest(server, tag));
+        } catch (err) {
+          failed = true;
+          throw err;
+        }
+      });
+      // A run that failed may have taken the runtime with it: the next run gets a fresh one.
+      if (failed) {
+        await server.dispose().catch(() => {});
+        server = await fresh();
       }
     }
+  } finally {
+    await server.dispose().catch(() => {});
+    await rm(stateDir, { recursive: true, force: true });
+  }
+  await part("import arms: headroom", async () => {
+    options.progress(
+      `import arms: the largest body with V8's heap capped at ${HEADROOM_HEAP_MB} MB`,
+    );
+    imports.headroom = await largestUnderCap(options, HEADROOM_HEAP_MB);
+  });
+  return imports;
+}
 
-    const sizeAfter = {
-      service: await sizeOf(server, SERVICE),
-      floor: await sizeOf(server, FLOOR),
-    };
-    const stored = months * IMPORT_ACCOUNTS;
-    options.progress("import arms: index sizes (building a copy of each statement index)");
-    const indexBytesPerStatement = await indexBytes(server, FLOOR, stored);
-
-    options.progress("import arms: the largest accepted body, three times");
-    const largest: LargestImport[] = [];
-    for (const tag of ["a", "b", "c"]) {
-      const body = largestBody(tag, MAX_IMPORT_BYTES);
-      const requestId = `bench-import-largest-${tag}`;
+/** Month by month, both sides, until each table holds `options.total` statements. */
+async function monthly(
+  server: BenchServer,
+  options: ImportOptions,
+  imports: ImportResults,
+): Promise<void> {
+  const sizeBefore = {
+    service: await sizeOf(server, SERVICE),
+    floor: await sizeOf(server, FLOOR),
+  };
+  const months = Math.max(1, Math.round(options.total / IMPORT_ACCOUNTS));
+  const { service, floor, monthlyHeap } = imports;
+  options.progress(
+    `import arms: ${months} requests of ${IMPORT_ACCOUNTS.toLocaleString("en")} statements ` +
+      "each, service and floor alternately",
+  );
+  for (let month = 0; month < months; month++) {
+    const body = monthlyBody(month);
+    const runService = async () => {
+      const requestId = `bench-import-${month}`;
       const started = performance.now();
       const { result: res, peak } = await heapPeakDuring(
         INSPECTOR_PORT,
@@ -289,38 +319,78 @@ async function monthlyAndLargest(options: ImportOptions): Promise<Omit<ImportRes
       );
       const text = await res.text();
       const ms = performance.now() - started;
-      if (res.status !== 200)
-        throw new Error(`largest import: ${res.status} ${text.slice(0, 500)}`);
+      if (res.status !== 200) throw new Error(`import ${month}: ${res.status} ${text}`);
       const log = (await server.logOf(requestId)) as unknown as ImportLog;
-      largest.push({
-        bytes: Buffer.byteLength(body),
-        status: res.status,
+      monthlyHeap.usedBytes = Math.max(monthlyHeap.usedBytes, peak.usedBytes);
+      monthlyHeap.totalBytes = Math.max(monthlyHeap.totalBytes, peak.totalBytes);
+      monthlyHeap.samples += peak.samples;
+      service.push({
+        statements: IMPORT_ACCOUNTS,
         ms,
         longestD1Ms: log.d1_longest_ms ?? 0,
-        d1Queries: log.d1_queries,
         rowsWritten: log.d1_rows_written ?? 0,
-        heap: peak,
       });
-    }
-
-    return {
-      statementsPerRequest: IMPORT_ACCOUNTS,
-      total: stored,
-      service,
-      floor,
-      segments: segmentsOf(service, floor),
-      monthlyHeap,
-      largest,
-      bytesPerStatement: {
-        service: (sizeAfter.service - sizeBefore.service) / stored,
-        floor: (sizeAfter.floor - sizeBefore.floor) / stored,
-      },
-      indexBytesPerStatement,
     };
-  } finally {
-    await server.dispose();
-    await rm(stateDir, { recursive: true, force: true });
+    const runFloor = async () => {
+      const started = performance.now();
+      const res = await post(server, FLOOR, "/import", body, `floor-${month}`);
+      const text = await res.text();
+      const ms = performance.now() - started;
+      if (res.status !== 200) throw new Error(`floor import ${month}: ${res.status} ${text}`);
+      floor.push({
+        statements: IMPORT_ACCOUNTS,
+        ms,
+        longestD1Ms: Number(res.headers.get("x-d1-ms")),
+        rowsWritten: Number(res.headers.get("x-d1-rows-written")),
+      });
+    };
+    // Each side goes first every other request, so neither always meets a warmer machine.
+    if (month % 2 === 0) {
+      await runService();
+      await runFloor();
+    } else {
+      await runFloor();
+      await runService();
+    }
+    imports.total = (month + 1) * IMPORT_ACCOUNTS;
+    imports.segments = segmentsOf(service, floor);
+    if (imports.total % SEGMENT === 0 || month === months - 1) {
+      options.progress(
+        `import arms: ${imports.total.toLocaleString("en")} statements in each table`,
+      );
+    }
   }
+  const sizeAfter = {
+    service: await sizeOf(server, SERVICE),
+    floor: await sizeOf(server, FLOOR),
+  };
+  imports.bytesPerStatement = {
+    service: (sizeAfter.service - sizeBefore.service) / imports.total,
+    floor: (sizeAfter.floor - sizeBefore.floor) / imports.total,
+  };
+}
+
+/** The largest accepted body once, with new ids (`tag`), the Worker's memory sampled. */
+async function largest(server: BenchServer, tag: string): Promise<LargestImport> {
+  const body = largestBody(tag, MAX_IMPORT_BYTES);
+  const requestId = `bench-import-largest-${tag}`;
+  const started = performance.now();
+  const { result: res, peak } = await heapPeakDuring(INSPECTOR_PORT, workerIsolate(SERVICE), () =>
+    post(server, SERVICE, "/operator/v1/import", body, requestId),
+  );
+  const text = await res.text();
+  const ms = performance.now() - started;
+  if (res.status !== 200) throw new Error(`largest import: ${res.status} ${text.slice(0, 500)}`);
+  const log = (await server.logOf(requestId)) as unknown as ImportLog;
+  return {
+    bytes: Buffer.byteLength(body),
+    status: res.status,
+    ms,
+    longestD1Ms: log.d1_longest_ms ?? 0,
+    d1Queries: log.d1_queries,
+    rowsWritten: log.d1_rows_written ?? 0,
+    heap: peak,
+  };
 }
 
 /** Statements per second of each side, per segment of SEGMENT statements. */

@@ -32,31 +32,69 @@ export interface Session {
   close(): void;
 }
 
-/** A DevTools protocol session over the inspector's WebSocket. */
+/**
+ * How long a DevTools call may take before it fails (a profile of a busy isolate takes seconds to
+ * serialise; an answer that never comes, from a runtime that died or dropped the message, used to
+ * hang the bench for good).
+ */
+export const INSPECTOR_CALL_MS = 120_000;
+
+/**
+ * A DevTools protocol session over the inspector's WebSocket. Each call fails after `callMs`
+ * without an answer, and every call fails at once when the socket closes or errs.
+ */
 export async function openSession(
   url: string,
   headers: Record<string, string> = {},
+  callMs = INSPECTOR_CALL_MS,
 ): Promise<Session> {
   // Node's WebSocket takes headers as an extension of its init (wrangler's proxy wants an Origin).
   const socket = new WebSocket(url, { headers } as unknown as string[]);
   await new Promise((resolve, reject) => {
-    socket.addEventListener("open", resolve);
-    socket.addEventListener("error", reject);
+    const timer = setTimeout(() => {
+      socket.close();
+      reject(new Error(`the inspector at ${url} did not open within ${callMs / 1000} s`));
+    }, callMs);
+    socket.addEventListener("open", () => resolve(clearTimeout(timer)));
+    socket.addEventListener("error", () => {
+      clearTimeout(timer);
+      reject(new Error(`the inspector at ${url} refused the connection`));
+    });
   });
   let next = 0;
-  const pending = new Map<number, (result: unknown) => void>();
+  let closed: Error | undefined;
+  const pending = new Map<number, { resolve(result: unknown): void; reject(e: Error): void }>();
+  const fail = (error: Error) => {
+    closed ??= error;
+    for (const call of pending.values()) call.reject(error);
+    pending.clear();
+  };
   socket.addEventListener("message", (event) => {
     const message = JSON.parse(String(event.data)) as { id?: number; result?: unknown };
-    if (message.id !== undefined) pending.get(message.id)?.(message.result);
+    if (message.id !== undefined) pending.get(message.id)?.resolve(message.result);
   });
+  socket.addEventListener("close", () => fail(new Error(`the inspector at ${url} closed`)));
+  socket.addEventListener("error", () => fail(new Error(`the inspector at ${url} failed`)));
   return {
     send<T>(method: string, params: object = {}): Promise<T> {
+      if (closed) return Promise.reject(closed);
       next += 1;
       const id = next;
-      return new Promise((resolve) => {
-        pending.set(id, (result) => {
+      return new Promise((resolve, reject) => {
+        const timer = setTimeout(() => {
           pending.delete(id);
-          resolve(result as T);
+          reject(new Error(`${method}: no answer from the inspector within ${callMs / 1000} s`));
+        }, callMs);
+        pending.set(id, {
+          resolve: (result) => {
+            clearTimeout(timer);
+            pending.delete(id);
+            resolve(result as T);
+          },
+          reject: (error) => {
+            clearTimeout(timer);
+            reject(error);
+          },
         });
         socket.send(JSON.stringify({ id, method, params }));
       });
@@ -67,7 +105,10 @@ export async function openSession(
 
 /** Opens a session on the named isolate of the inspector listening on `port`. */
 export async function attach(port: number, isolate: string): Promise<Session> {
-  const targets = (await (await fetch(`http://127.0.0.1:${port}/json/list`)).json()) as {
+  const listed = await fetch(`http://127.0.0.1:${port}/json/list`, {
+    signal: AbortSignal.timeout(30_000),
+  });
+  const targets = (await listed.json()) as {
     webSocketDebuggerUrl: string;
   }[];
   const target = targets.find((t) => t.webSocketDebuggerUrl.endsWith(`/${isolate}`));
@@ -75,30 +116,35 @@ export async function attach(port: number, isolate: string): Promise<Session> {
   return openSession(target.webSocketDebuggerUrl);
 }
 
-/** CPU profiles of `isolates` taken while `load` runs; `load` returns how many requests it sent. */
+/**
+ * CPU profiles of `isolates` taken while `load` runs; `load` returns how many requests it sent.
+ * Every session is closed whatever fails, so that the next profile attaches to a free isolate.
+ */
 export async function profileDuring(
   port: number,
   isolates: readonly string[],
   load: () => Promise<number>,
 ): Promise<{ requests: number; profiles: Map<string, CpuProfile> }> {
-  const sessions = await Promise.all(
-    isolates.map(async (isolate) => {
+  const sessions: { isolate: string; session: Session }[] = [];
+  try {
+    for (const isolate of isolates) {
       const session = await attach(port, isolate);
+      sessions.push({ isolate, session });
       await session.send("Profiler.enable");
       await session.send("Profiler.setSamplingInterval", { interval: SAMPLING_MICROS });
       await session.send("Profiler.start");
-      return { isolate, session };
-    }),
-  );
-  const requests = await load();
-  const profiles = new Map<string, CpuProfile>();
-  for (const { isolate, session } of sessions) {
-    const { profile } = await session.send<{ profile: CpuProfile }>("Profiler.stop");
-    await session.send("Profiler.disable");
-    session.close();
-    profiles.set(isolate, profile);
+    }
+    const requests = await load();
+    const profiles = new Map<string, CpuProfile>();
+    for (const { isolate, session } of sessions) {
+      const { profile } = await session.send<{ profile: CpuProfile }>("Profiler.stop");
+      await session.send("Profiler.disable");
+      profiles.set(isolate, profile);
+    }
+    return { requests, profiles };
+  } finally {
+    for (const { session } of sessions) session.close();
   }
-  return { requests, profiles };
 }
 
 /**
@@ -219,10 +265,13 @@ export async function heapPeakDuring<T>(
   const session = await attach(port, isolate);
   const peak: HeapPeak = { usedBytes: 0, totalBytes: 0, samples: 0 };
   let running = true;
+  // A runtime that dies mid-request ends the sampling (its calls fail), not the measurement.
   const sampler = (async () => {
     while (running) {
-      const usage = await session.send<HeapUsage>("Runtime.getHeapUsage");
-      peak.usedBytes = Math.max(peak.usedBytes, usage.usedSize + (usage.backingStorageSize ?? 0));
+      const usage = await session.send<HeapUsage>("Runtime.getHeapUsage").catch(() => null);
+      if (!usage) return;
+      const used = usage.usedSize + (usage.backingStorageSize ?? 0);
+      peak.usedBytes = Math.max(peak.usedBytes, used);
       peak.totalBytes = Math.max(peak.totalBytes, usage.totalSize);
       peak.samples += 1;
       await new Promise((resolve) => setTimeout(resolve, 2));

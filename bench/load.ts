@@ -28,9 +28,13 @@ export function percentile(sorted: ArrayLike<number>, p: number): number {
   return sorted[Math.max(0, index)] as number;
 }
 
+/** How long past its `seconds` a load may run before it is stopped and failed. */
+export const LOAD_GRACE_SECONDS = 30;
+
 /**
  * Runs `connections` keep-alive connections against `target` for `seconds`. Any error or non-2xx
- * answer fails the run: a bench that measures failures measures nothing.
+ * answer fails the run: a bench that measures failures measures nothing. A load still running
+ * `LOAD_GRACE_SECONDS` past its time (a runtime that stopped answering) is stopped and fails.
  */
 export async function measure(
   target: Target,
@@ -59,7 +63,21 @@ export async function measure(
     if (status >= 200 && status < 300) times.push(time);
     else failures += 1;
   });
-  const result = await instance;
+  let timer: NodeJS.Timeout | undefined;
+  const overrun = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => {
+        instance.stop();
+        reject(
+          new Error(
+            `${target.url}: the load did not end within ${options.seconds} s + ${LOAD_GRACE_SECONDS} s`,
+          ),
+        );
+      },
+      (options.seconds + LOAD_GRACE_SECONDS) * 1000,
+    );
+  });
+  const result = await Promise.race([instance, overrun]).finally(() => clearTimeout(timer));
   if (failures > 0 || result.errors > 0 || result.timeouts > 0) {
     throw new Error(
       `${target.url}: ${failures} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts`,

@@ -20,6 +20,7 @@ import path from "node:path";
 import { buildWorkerAt } from "./build.ts";
 import { type CpuArm, measureCpu, measureCpuPaired } from "./cpu.ts";
 import { CUSTOMER, MAIN_ACCOUNT } from "./data.ts";
+import { fixed } from "./format.ts";
 import {
   bundleOrigins,
   type CpuProfile,
@@ -32,6 +33,10 @@ import {
   workerIsolate,
 } from "./inspector.ts";
 import { measure, median, type Target } from "./load.ts";
+
+/** The median of the rounds that measured something (a round whose profile failed has NaN). */
+const medianOf = (values: number[]) => median(values.filter(Number.isFinite));
+
 import { floorPath, floorReadsPath, statementsPath } from "./probe.ts";
 import { LARGE_DB, type WorkerSpec } from "./serve.ts";
 import { DATA_DIR, setUpBench } from "./setup.ts";
@@ -141,11 +146,11 @@ async function main(): Promise<void> {
         const ms = (round: Map<string, { workerMs: number }>, arm: string) =>
           round.get(arm)?.workerMs ?? Number.NaN;
         const ratios = measured.map((round) => ms(round, id) / ms(round, otherId));
-        const list = (values: number[]) => values.map((x) => x.toFixed(3)).join(", ");
+        const list = (values: number[]) => values.map((x) => fixed(x, 3)).join(", ");
         console.log(
-          `${id}: ${median(measured.map((r) => ms(r, id))).toFixed(3)} ms, ${otherId}: ` +
-            `${median(measured.map((r) => ms(r, otherId))).toFixed(3)} ms, ratio ` +
-            `${median(ratios).toFixed(3)} (${list(ratios)})`,
+          `${id}: ${fixed(medianOf(measured.map((r) => ms(r, id))), 3)} ms, ${otherId}: ` +
+            `${fixed(medianOf(measured.map((r) => ms(r, otherId))), 3)} ms, ratio ` +
+            `${fixed(medianOf(ratios), 3)} (${list(ratios)})`,
         );
       }
       return;
@@ -162,14 +167,14 @@ async function main(): Promise<void> {
         round.get(id)?.workerMs ?? Number.NaN;
       for (const id of names) {
         const each = measured.map((round) => perRequest(round, id));
-        let line = `${id.padEnd(16)} ${median(each).toFixed(3)} ms (${each.map((x) => x.toFixed(3)).join(", ")})`;
+        let line = `${id.padEnd(16)} ${fixed(medianOf(each), 3)} ms (${each.map((x) => fixed(x, 3)).join(", ")})`;
         for (const other of ["floor", "one-trip", "base", "unlogged"]) {
           const otherId = id.replace(/^statements-/, `${other}-`);
           if (otherId === id || !names.includes(otherId)) continue;
           const ratios = measured.map(
             (round) => perRequest(round, id) / perRequest(round, otherId),
           );
-          line += `  ÷ ${other} ${median(ratios).toFixed(2)} (${ratios.map((x) => x.toFixed(2)).join(", ")})`;
+          line += `  ÷ ${other} ${fixed(medianOf(ratios))} (${ratios.map((x) => fixed(x)).join(", ")})`;
         }
         console.log(line);
       }

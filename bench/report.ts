@@ -54,8 +54,51 @@ function armMedian(results: RunResults, id: string, metric: keyof Measurement): 
   return median(results.rounds.map((round) => round.get(id)?.[metric] ?? Number.NaN));
 }
 
+/** A goal whose figures this run lacks (its step failed): reported as not met. */
+const notMeasured = (name: string, target = ""): Goal => ({
+  name,
+  measured: "**not measured** (its step failed: see “Failed steps”)",
+  target,
+  met: false,
+  earlier: "",
+});
+
+/**
+ * `lines()` without the lines whose figures this run lacks (made of an empty list: NaN, an
+ * infinity), then a note that they were not measured; or only that note when the part cannot be
+ * written at all.
+ */
+function guarded(title: string, lines: () => string[]): string[] {
+  const note = `${title}: not measured in this run (see “Failed steps”).`;
+  try {
+    const written = lines();
+    const kept = written.filter((line) => !/NaN|Infinity/.test(line));
+    if (kept.length === written.length) return kept;
+    return [
+      ...kept,
+      `Some figures of “${title}” were not measured in this run (see “Failed steps”).`,
+      "",
+    ];
+  } catch {
+    return [note, ""];
+  }
+}
+
 function goals(results: RunResults): Goal[] {
   const out: Goal[] = [];
+  /** Pushes what `build` pushes, or one goal `name` not measured when its figures are missing. */
+  const goal = (name: string, build: () => void) => {
+    const before = out.length;
+    try {
+      build();
+      // A figure made of nothing: an empty list's maximum, or no rounds.
+      const missing = /n\/a|NaN|Infinity/;
+      if (out.slice(before).some((g) => missing.test(g.measured))) throw new Error("missing");
+    } catch {
+      out.splice(before);
+      out.push(notMeasured(name));
+    }
+  };
   const add = (
     name: string,
     r: { median: number; rounds: number[] },
@@ -66,94 +109,112 @@ function goals(results: RunResults): Goal[] {
     const each = r.rounds.map((x) => fixed(x)).join(", ");
     out.push({ name, measured: `**${fixed(r.median)}** (rounds: ${each})`, target, met, earlier });
   };
-  const s10 = ratio(results, "statements-10", "floor-10", "rps");
-  const s10Earlier = EARLIER.statementsVsFloor[10];
-  add("Statements ÷ floor, req/s, limit=10", s10, "≥ 0.85", s10.median >= 0.85, s10Earlier);
-  const s100 = ratio(results, "statements-100", "floor-100", "rps");
-  const s100Earlier = EARLIER.statementsVsFloor[100];
-  add("Statements ÷ floor, req/s, limit=100", s100, "≥ 0.80", s100.median >= 0.8, s100Earlier);
+  goal("Statements ÷ floor, req/s, limit=10", () => {
+    const s10 = ratio(results, "statements-10", "floor-10", "rps");
+    const s10Earlier = EARLIER.statementsVsFloor[10];
+    add("Statements ÷ floor, req/s, limit=10", s10, "≥ 0.85", s10.median >= 0.85, s10Earlier);
+  });
+  goal("Statements ÷ floor, req/s, limit=100", () => {
+    const s100 = ratio(results, "statements-100", "floor-100", "rps");
+    const s100Earlier = EARLIER.statementsVsFloor[100];
+    add("Statements ÷ floor, req/s, limit=100", s100, "≥ 0.80", s100.median >= 0.8, s100Earlier);
+  });
   for (const limit of [10, 100] as const) {
-    const cpu = workerCpuRatio(results.cpu, limit);
-    add(
-      `Worker CPU per request, statements ÷ floor, limit=${limit} (profiled, see below)`,
-      cpu,
-      "≤ 1.50",
-      cpu.median <= 1.5,
-      EARLIER.workerCpu[limit],
-    );
+    const name = `Worker CPU per request, statements ÷ floor, limit=${limit} (profiled, see below)`;
+    goal(name, () => {
+      const cpu = workerCpuRatio(results.cpu, limit);
+      add(name, cpu, "≤ 1.50", cpu.median <= 1.5, EARLIER.workerCpu[limit]);
+    });
   }
-  const imported = importRatio(results.imports);
-  out.push({
-    name:
-      "Import ÷ floor, statements/s, each table growing to " +
-      `${results.imports.total.toLocaleString("en")} (per 100,000)`,
-    measured:
-      `**${fixed(imported.median)}** median, lowest ${fixed(imported.lowest)} ` +
-      `(segments: ${imported.rounds.map((x) => fixed(x)).join(", ")})`,
-    target: "≥ 0.70 in every segment",
-    met: imported.lowest >= 0.7,
-    earlier: EARLIER.import,
+  goal("Import ÷ floor, statements/s (per 100,000)", () => {
+    const imported = importRatio(results.imports);
+    out.push({
+      name:
+        "Import ÷ floor, statements/s, each table growing to " +
+        `${results.imports.total.toLocaleString("en")} (per 100,000)`,
+      measured:
+        `**${fixed(imported.median)}** median, lowest ${fixed(imported.lowest)} ` +
+        `(segments: ${imported.rounds.map((x) => fixed(x)).join(", ")})`,
+      target: "≥ 0.70 in every segment",
+      met: imported.lowest >= 0.7,
+      earlier: EARLIER.import,
+    });
   });
-  const peaks = largestPeaks(results.imports);
-  const headroom = results.imports.headroom;
-  out.push({
-    name: "Largest accepted import (20 MiB): most memory in use, of 3 runs",
-    measured:
-      `**${(peaks.memory / 2 ** 20).toFixed(1)} MB**; answers ${headroom.status} with V8's heap ` +
-      `capped at ${headroom.capMb} MB`,
-    target: "≤ 128 MB, and passes at 64 MB",
-    met: peaks.memory <= ISOLATE_BYTES && headroom.status === 200,
-    earlier: EARLIER.largestImport,
+  goal("Largest accepted import (20 MiB): most memory in use", () => {
+    const peaks = largestPeaks(results.imports);
+    const headroom = results.imports.headroom;
+    out.push({
+      name: "Largest accepted import (20 MiB): most memory in use, of 3 runs",
+      measured:
+        `**${(peaks.memory / 2 ** 20).toFixed(1)} MB**; answers ${headroom.status} with V8's heap ` +
+        `capped at ${headroom.capMb} MB`,
+      target: "≤ 128 MB, and passes at 64 MB",
+      met: peaks.memory <= ISOLATE_BYTES && headroom.status === 200,
+      earlier: EARLIER.largestImport,
+    });
   });
-  const monthlyLongest = Math.max(...results.imports.service.map((s) => s.longestD1Ms));
-  out.push({
-    name: "Longest single D1 call: largest import; 5,000-statement import",
-    measured: `**${(peaks.longestD1Ms / 1000).toFixed(2)} s**; ${(monthlyLongest / 1000).toFixed(2)} s`,
-    target: "≤ 10 s (a third of D1's 30 s)",
-    met: Math.max(peaks.longestD1Ms, monthlyLongest) <= D1_CALL_BUDGET_MS,
-    earlier: EARLIER.longestD1,
+  goal("Longest single D1 call: largest import; 5,000-statement import", () => {
+    const peaks = largestPeaks(results.imports);
+    const monthlyLongest = Math.max(...results.imports.service.map((s) => s.longestD1Ms));
+    out.push({
+      name: "Longest single D1 call: largest import; 5,000-statement import",
+      measured: `**${(peaks.longestD1Ms / 1000).toFixed(2)} s**; ${(monthlyLongest / 1000).toFixed(2)} s`,
+      target: "≤ 10 s (a third of D1's 30 s)",
+      met: Math.max(peaks.longestD1Ms, monthlyLongest) <= D1_CALL_BUDGET_MS,
+      earlier: EARLIER.longestD1,
+    });
   });
 
-  const deepest = Math.max(...results.arms.map((a) => a.depth ?? 0));
-  const depth = ratio(results, `depth-${deepest}`, "depth-0", "p50");
-  const rowsAt = (d: number) =>
-    results.costs.find((c) => c.limit === 10 && c.depth === d && c.label.startsWith("deep"))
-      ?.rowsRead;
-  const equalRows = rowsAt(deepest) === rowsAt(0);
-  add(
-    `Depth: p50 ${deepest.toLocaleString("en")} deep ÷ p50 first page ` +
-      `(rows read ${rowsAt(deepest)} vs ${rowsAt(0)})`,
-    depth,
-    "≤ 1.10, equal rows read",
-    depth.median <= 1.1 && equalRows,
-    EARLIER.depth,
-  );
-  const table = ratio(results, "large-table-10", "small-table-10", "p50");
-  const [large, small] = [results.tables.large, results.tables.small].map((n) =>
-    n.toLocaleString("en"),
-  );
-  const sizes = `${large} ÷ ${small}`;
-  const tableMet = table.median <= 1.2;
-  add(`Table size: p50 with ${sizes} statements`, table, "≤ 1.20", tableMet, EARLIER.tableSize);
-  const version = ratio(results, `version-${OLDEST_VERSION}`, "version-latest", "rps");
-  const versionMet = version.median >= 0.95;
-  const versionName = `Version chain: req/s ${OLDEST_VERSION} ÷ latest`;
-  add(versionName, version, "≥ 0.95", versionMet, EARLIER.versionChain);
+  goal("Depth: p50 deepest ÷ p50 first page", () => {
+    const deepest = Math.max(...results.arms.map((a) => a.depth ?? 0));
+    const depth = ratio(results, `depth-${deepest}`, "depth-0", "p50");
+    const rowsAt = (d: number) =>
+      results.costs.find((c) => c.limit === 10 && c.depth === d && c.label.startsWith("deep"))
+        ?.rowsRead;
+    const equalRows = rowsAt(deepest) === rowsAt(0);
+    add(
+      `Depth: p50 ${deepest.toLocaleString("en")} deep ÷ p50 first page ` +
+        `(rows read ${rowsAt(deepest)} vs ${rowsAt(0)})`,
+      depth,
+      "≤ 1.10, equal rows read",
+      depth.median <= 1.1 && equalRows,
+      EARLIER.depth,
+    );
+  });
+  goal("Table size: p50 ratio", () => {
+    const table = ratio(results, "large-table-10", "small-table-10", "p50");
+    const [large, small] = [results.tables.large, results.tables.small].map((n) =>
+      n.toLocaleString("en"),
+    );
+    const sizes = `${large} ÷ ${small}`;
+    const tableMet = table.median <= 1.2;
+    add(`Table size: p50 with ${sizes} statements`, table, "≤ 1.20", tableMet, EARLIER.tableSize);
+  });
+  goal("Version chain: req/s oldest ÷ latest", () => {
+    const version = ratio(results, `version-${OLDEST_VERSION}`, "version-latest", "rps");
+    const versionMet = version.median >= 0.95;
+    const versionName = `Version chain: req/s ${OLDEST_VERSION} ÷ latest`;
+    add(versionName, version, "≥ 0.95", versionMet, EARLIER.versionChain);
+  });
 
-  out.push(...requestLogGoals(results));
+  goal("Request log", () => {
+    out.push(...requestLogGoals(results));
+  });
 
-  const maxTrips = Math.max(...results.costs.map((c) => c.roundTrips));
-  const worst = results.costs.reduce((a, c) =>
-    c.rowsRead - c.limit > a.rowsRead - a.limit ? c : a,
-  );
-  out.push({
-    name: "Cost per request (log line), every depth and limit",
-    measured:
-      `max ${maxTrips} round trips; max rows read = limit + ${worst.rowsRead - worst.limit} ` +
-      `(${worst.label}, limit=${worst.limit})`,
-    target: "≤ 2 round trips, ≤ limit + 4 rows",
-    met: maxTrips <= 2 && results.costs.every((c) => c.rowsRead <= c.limit + 4),
-    earlier: EARLIER.cost,
+  goal("Cost per request (log line), every depth and limit", () => {
+    const maxTrips = Math.max(...results.costs.map((c) => c.roundTrips));
+    const worst = results.costs.reduce((a, c) =>
+      c.rowsRead - c.limit > a.rowsRead - a.limit ? c : a,
+    );
+    out.push({
+      name: "Cost per request (log line), every depth and limit",
+      measured:
+        `max ${maxTrips} round trips; max rows read = limit + ${worst.rowsRead - worst.limit} ` +
+        `(${worst.label}, limit=${worst.limit})`,
+      target: "≤ 2 round trips, ≤ limit + 4 rows",
+      met: maxTrips <= 2 && results.costs.every((c) => c.rowsRead <= c.limit + 4),
+      earlier: EARLIER.cost,
+    });
   });
   out.push({
     name: "Bundle gzip (wrangler deploy --dry-run --outdir)",
@@ -261,6 +322,22 @@ function machine(results: RunResults): string[] {
   ];
 }
 
+/** What failed or overran in this run, and whether it is still going. */
+function failedSteps(results: RunResults): string[] {
+  const failures = Object.entries(results.failures ?? {});
+  const lines = ["## Failed steps", ""];
+  if (results.finished === false) {
+    lines.push(
+      "**This run has not finished** (or stopped): the figures below are those measured so far.",
+      "",
+    );
+  }
+  if (failures.length === 0) lines.push("None: every step finished within its time limit.");
+  for (const [name, reason] of failures) lines.push(`- **${name}**: ${reason}`);
+  lines.push("");
+  return lines;
+}
+
 export async function writeResults(file: string, chartFile: string, results: RunResults) {
   const lines: string[] = [
     "# Benchmark results",
@@ -269,6 +346,7 @@ export async function writeResults(file: string, chartFile: string, results: Run
     "",
     ...machine(results),
     "",
+    ...failedSteps(results),
     "## Goals",
     "",
     `| goal | measured (median of rounds) | target | met | earlier run (${EARLIER.date}) |`,
@@ -278,8 +356,8 @@ export async function writeResults(file: string, chartFile: string, results: Run
         `| ${g.name} | ${g.measured} | ${g.target} | ${g.met ? "yes" : "**no**"} | ${g.earlier} |`,
     ),
     "",
-    ...cpuSection(results.cpu),
-    ...importSection(results.imports),
+    ...guarded("CPU per request", () => cpuSection(results.cpu)),
+    ...guarded("Import", () => importSection(results.imports)),
     "## Arms",
     "",
     "| arm | req/s | p50 ms | p99 ms |",
@@ -355,20 +433,22 @@ export async function writeResults(file: string, chartFile: string, results: Run
         "sampled window."
       : "- Start-up: `wrangler check startup` is not available with this wrangler.",
     "",
-    ...closingNote(
-      results,
-      {
-        10: ratio(results, "statements-10", "floor-10", "rps"),
-        100: ratio(results, "statements-100", "floor-100", "rps"),
-      },
-      {
-        10: ratio(results, "statements-10", "unlimited-10", "rps"),
-        100: ratio(results, "statements-100", "unlimited-100", "rps"),
-      },
-      {
-        10: ratio(results, "statements-10", "unlogged-10", "rps"),
-        100: ratio(results, "statements-100", "unlogged-100", "rps"),
-      },
+    ...guarded("Closing note", () =>
+      closingNote(
+        results,
+        {
+          10: ratio(results, "statements-10", "floor-10", "rps"),
+          100: ratio(results, "statements-100", "floor-100", "rps"),
+        },
+        {
+          10: ratio(results, "statements-10", "unlimited-10", "rps"),
+          100: ratio(results, "statements-100", "unlimited-100", "rps"),
+        },
+        {
+          10: ratio(results, "statements-10", "unlogged-10", "rps"),
+          100: ratio(results, "statements-100", "unlogged-100", "rps"),
+        },
+      ),
     ),
   ];
   await writeFile(file, `${lines.join("\n")}\n`);
@@ -381,7 +461,9 @@ export async function writeResults(file: string, chartFile: string, results: Run
         depth: a.depth as number,
         p50: armMedian(results, a.id, "p50"),
         p99: armMedian(results, a.id, "p99"),
-      }));
+      }))
+      // A depth whose arm failed in every round has no point.
+      .filter((point) => Number.isFinite(point.p50));
   await writeFile(
     chartFile,
     depthChart([

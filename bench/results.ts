@@ -33,6 +33,10 @@ export interface RunResults {
   startup: StartupProfile | null;
   tables: { large: number; small: number };
   imports: ImportResults;
+  /** The steps (or arms) that failed or overran their time limit, with why. */
+  failures?: Record<string, string>;
+  /** False while the run is still going (RESULTS.md is written after every step). */
+  finished?: boolean;
 }
 
 /** Writes the run's measurements as JSON (its Maps as entry lists). */

@@ -1,7 +1,10 @@
 // `npm run bench`: builds the bundles and the data, serves every read arm from one workerd, loads
 // them side by side in interleaved rounds, profiles the CPU a request costs the service and the
 // floor, runs the import arms on a second workerd, and writes bench/RESULTS.md and
-// bench/depth.svg: every figure of the goals comes from this one run.
+// bench/depth.svg: every figure of the goals comes from this one run. Each step has its own time
+// limit, and what it measured is saved (and RESULTS.md written again) as soon as it finishes: a
+// step that fails or overruns is reported as failed in RESULTS.md, and the steps after it still
+// run, so a bad moment costs its own figures, not the run's.
 import os from "node:os";
 import path from "node:path";
 import { type Arm, defineArms } from "./arms.ts";
@@ -15,7 +18,7 @@ import {
   ON_SHARD_01,
   SMALL_TOTAL,
 } from "./data.ts";
-import { runImportArms } from "./import.ts";
+import { emptyImports, runImportArms } from "./import.ts";
 import { type Measurement, measure } from "./load.ts";
 import {
   costOf,
@@ -61,6 +64,61 @@ function progress(message: string): void {
   console.log(`[bench ${((Date.now() - started) / 1000).toFixed(0).padStart(3)}s] ${message}`);
 }
 
+/** Time limits of the steps (minutes); a step past its limit fails, and the run goes on. */
+const LIMIT_MINUTES = {
+  startup: 5,
+  costs: 10,
+  /** Each arm's load in a round: its seconds, plus load.ts's grace; this is the round's margin. */
+  round: 10,
+  requestLog: 10,
+  cpu: 30,
+  /** The import arms' growth to 1,000,000 statements a table (about 12 minutes when quiet). */
+  imports: 90,
+};
+
+/**
+ * Runs one step of the bench within `minutes`; answers its result, or undefined when it failed or
+ * overran, recording why in `results.failures` under `name`. Either way the run's measurements so
+ * far are saved and RESULTS.md written again.
+ */
+async function step<T>(
+  results: RunResults,
+  name: string,
+  minutes: number,
+  work: () => Promise<T>,
+): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  const limit = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new Error(`did not finish within its ${minutes} minutes`)),
+      minutes * 60_000,
+    );
+  });
+  try {
+    return await Promise.race([work(), limit]);
+  } catch (err) {
+    const reason = err instanceof Error ? err.message : String(err);
+    results.failures = { ...results.failures, [name]: reason };
+    progress(`✖ ${name} failed: ${reason}`);
+    return undefined;
+  } finally {
+    clearTimeout(timer);
+    await record(results);
+  }
+}
+
+/** Saves the measurements so far and writes RESULTS.md and depth.svg from them. */
+async function record(results: RunResults): Promise<void> {
+  results.load.after = os.loadavg();
+  results.durationSeconds = (Date.now() - started) / 1000;
+  await saveResults(RAW_RESULTS, results);
+  await writeResults(
+    path.join(BENCH_DIR, "RESULTS.md"),
+    path.join(BENCH_DIR, "depth.svg"),
+    results,
+  );
+}
+
 async function main(): Promise<void> {
   const loadBefore = os.loadavg();
   // The timed rounds run on a workerd without the inspector; the CPU profiles need it, so they
@@ -68,83 +126,121 @@ async function main(): Promise<void> {
   const inspector = { inspectorPort: INSPECTOR_PORT };
   const setup = await setUpBench(progress, SETTINGS.inspectorInRounds ? inspector : {});
   const { bundle, floor, dataset } = setup;
+  const { keys } = dataset;
   let server = setup.server;
-  let read: Omit<RunResults, "imports" | "durationSeconds" | "load">;
+  // What every step fills in as it finishes; a failed step leaves its part empty.
+  const results: RunResults = {
+    date: new Date(),
+    settings: SETTINGS,
+    arms: [],
+    rounds: [],
+    cpu: [],
+    costs: [],
+    bundle,
+    startup: null,
+    tables: { large: LARGE_TOTAL, small: SMALL_TOTAL },
+    imports: emptyImports(),
+    load: { before: loadBefore, after: loadBefore },
+    durationSeconds: 0,
+    failures: {},
+    finished: false,
+  };
   try {
     progress("profiling start-up (wrangler check startup)");
-    const startup = await profileStartup(path.join(DATA_DIR, "startup.cpuprofile"));
-    const { keys } = dataset;
+    results.startup =
+      (await step(results, "start-up profile", LIMIT_MINUTES.startup, () =>
+        profileStartup(path.join(DATA_DIR, "startup.cpuprofile")),
+      )) ?? null;
 
     progress("paging through the deep account for page tokens");
-    const positions = await positionsAt(server, DEEP_ACCOUNT, keys.large, DEPTHS);
-    const costs = await measureCosts(server, keys, positions);
+    const positions =
+      (await step(results, "page tokens and cost per request", LIMIT_MINUTES.costs, async () => {
+        const found = await positionsAt(server, DEEP_ACCOUNT, keys.large, DEPTHS);
+        results.costs = await measureCosts(server, keys, found);
+        return found;
+      })) ?? [];
 
-    const arms = defineArms((worker, route) => new URL(route, server.url(worker)).href, {
+    results.arms = defineArms((worker, route) => new URL(route, server.url(worker)).href, {
       keys,
       positions,
     });
     progress("waiting for the request log to settle");
-    const logBefore = await settledLogSize(server, "api");
-    const rounds = await runRounds(arms);
-    progress("request log: its growth over the rounds, and its delay");
-    const logAfter = await settledLogSize(server, "api");
-    const requestLog = {
-      logged: logAfter.logged - logBefore.logged,
-      grewBytes: logAfter.bytes - logBefore.bytes,
-      delaysMs: await logDelays(server, keys.large, LOG_DELAY_PROBES),
-    };
-    if (!SETTINGS.inspectorInRounds) {
-      progress("restarting workerd with its inspector open, for the CPU profiles; warming up");
-      await server.dispose();
-      server = await serveBench(bundle, floor, inspector);
-    }
-    const profiled = cpuArms(server, keys.large);
-    if (!SETTINGS.inspectorInRounds) {
-      // Fresh isolates: each arm is warmed up as the rounds' arms were, so no profile compiles.
-      const warmup = { connections: SETTINGS.connections, seconds: SETTINGS.warmupSeconds };
-      for (const arm of profiled) await measure(arm.target, warmup);
-    }
-    const cpu = await measureCpu(
-      INSPECTOR_PORT,
-      profiled,
-      { rounds: SETTINGS.cpuRounds, seconds: SETTINGS.cpuSeconds, connections: 4 },
-      progress,
+    const logBefore = await step(results, "request log", LIMIT_MINUTES.requestLog, () =>
+      settledLogSize(server, "api"),
     );
-    read = {
-      date: new Date(),
-      settings: SETTINGS,
-      arms,
-      rounds,
-      cpu,
-      costs,
-      requestLog,
-      bundle,
-      startup,
-      tables: { large: LARGE_TOTAL, small: SMALL_TOTAL },
-    };
+    await runRounds(results);
+    if (logBefore) {
+      progress("request log: its growth over the rounds, and its delay");
+      results.requestLog = await step(
+        results,
+        "request log growth and delay",
+        LIMIT_MINUTES.requestLog,
+        async () => {
+          const logAfter = await settledLogSize(server, "api");
+          return {
+            logged: logAfter.logged - logBefore.logged,
+            grewBytes: logAfter.bytes - logBefore.bytes,
+            delaysMs: await logDelays(server, keys.large, LOG_DELAY_PROBES),
+          };
+        },
+      );
+    }
+    await step(results, "CPU profiles", LIMIT_MINUTES.cpu, async () => {
+      if (!SETTINGS.inspectorInRounds) {
+        progress("restarting workerd with its inspector open, for the CPU profiles; warming up");
+        await server.dispose();
+        server = await serveBench(bundle, floor, inspector);
+      }
+      const profiled = cpuArms(server, keys.large);
+      if (!SETTINGS.inspectorInRounds) {
+        // Fresh isolates: each arm is warmed up as the rounds' arms were, so no profile compiles.
+        const warmup = { connections: SETTINGS.connections, seconds: SETTINGS.warmupSeconds };
+        for (const arm of profiled) await measure(arm.target, warmup);
+      }
+      results.cpu = await measureCpu(
+        INSPECTOR_PORT,
+        profiled,
+        { rounds: SETTINGS.cpuRounds, seconds: SETTINGS.cpuSeconds, connections: 4 },
+        progress,
+      );
+      // An arm that failed in a round is reported as failed there; the rounds' others stand.
+      const failed = results.cpu.flatMap((round, r) =>
+        [...round].flatMap(([id, sample]) =>
+          sample.error ? [`${id} in round ${r + 1}: ${sample.error}`] : [],
+        ),
+      );
+      if (failed.length > 0) {
+        results.failures = { ...results.failures, "CPU profiles (arms)": failed.join("; ") };
+      }
+    });
   } finally {
-    await server.dispose();
+    await server.dispose().catch(() => {});
   }
-  const imports = await runImportArms({
-    dataDir: DATA_DIR,
-    apiScript: bundle.main,
-    floorScript: floor.main,
-    total: SETTINGS.importStatements,
-    progress,
-  });
-  const results: RunResults = {
-    ...read,
-    imports,
-    load: { before: loadBefore, after: os.loadavg() },
-    durationSeconds: (Date.now() - started) / 1000,
-  };
-  await saveResults(RAW_RESULTS, results);
-  await writeResults(
-    path.join(BENCH_DIR, "RESULTS.md"),
-    path.join(BENCH_DIR, "depth.svg"),
-    results,
+  await step(results, "import arms", LIMIT_MINUTES.imports, () =>
+    runImportArms(
+      {
+        dataDir: DATA_DIR,
+        apiScript: bundle.main,
+        floorScript: floor.main,
+        total: SETTINGS.importStatements,
+        progress,
+      },
+      results.imports,
+      async (part, reason) => {
+        if (reason !== undefined) results.failures = { ...results.failures, [part]: reason };
+        await record(results);
+      },
+    ),
   );
-  progress("wrote bench/RESULTS.md and bench/depth.svg");
+  results.finished = true;
+  await record(results);
+  const failed = Object.keys(results.failures ?? {});
+  progress(
+    failed.length === 0
+      ? "wrote bench/RESULTS.md and bench/depth.svg"
+      : `wrote bench/RESULTS.md and bench/depth.svg; failed: ${failed.join(", ")}`,
+  );
+  if (failed.length > 0) process.exitCode = 1;
 }
 
 /** `npm run bench -- --report`: RESULTS.md again from the last run's measurements. */
@@ -278,23 +374,39 @@ async function measureCosts(
 /**
  * Warms every arm up, then runs `rounds` rounds; each round loads every arm once. Arms compared
  * with each other are listed next to each other, and every other round runs the list backwards,
- * so each pair runs back to back, each arm of a pair first as often as second.
+ * so each pair runs back to back, each arm of a pair first as often as second. An arm that fails
+ * (an error, a non-2xx answer, a load that overran) is left out of that round and reported as
+ * failed; each round is saved as it finishes.
  */
-async function runRounds(arms: Arm[]): Promise<Map<string, Measurement>[]> {
+async function runRounds(results: RunResults): Promise<void> {
+  const arms: Arm[] = results.arms;
   const options = { connections: SETTINGS.connections, seconds: SETTINGS.seconds };
+  const failedArms: string[] = [];
+  const load = (arm: Arm, seconds: number) =>
+    measure(arm, { ...options, seconds }).catch((err: Error) => {
+      failedArms.push(`${arm.id}: ${err.message}`);
+      progress(`✖ ${arm.id} failed: ${err.message}`);
+      return undefined;
+    });
   progress(`warming up ${arms.length} arms`);
-  for (const arm of arms) {
-    await measure(arm, { ...options, seconds: SETTINGS.warmupSeconds });
-  }
-  const rounds: Map<string, Measurement>[] = [];
+  await step(results, "warm-up", LIMIT_MINUTES.round, async () => {
+    for (const arm of arms) await load(arm, SETTINGS.warmupSeconds);
+  });
   for (let r = 0; r < SETTINGS.rounds; r++) {
     progress(`round ${r + 1} of ${SETTINGS.rounds}: ${arms.length} arms × ${options.seconds} s`);
     const round = new Map<string, Measurement>();
+    results.rounds.push(round);
     const order = r % 2 === 0 ? arms : [...arms].reverse();
-    for (const arm of order) round.set(arm.id, await measure(arm, options));
-    rounds.push(round);
+    await step(results, `round ${r + 1}`, LIMIT_MINUTES.round, async () => {
+      for (const arm of order) {
+        const measured = await load(arm, options.seconds);
+        if (measured) round.set(arm.id, measured);
+      }
+    });
+    if (failedArms.length > 0) {
+      results.failures = { ...results.failures, "timed arms": failedArms.join("; ") };
+    }
   }
-  return rounds;
 }
 
 (process.argv.includes("--report") ? reportOnly() : main()).catch((err) => {

@@ -1,6 +1,7 @@
 // `npm start`: the local run. Creates .dev.vars when missing, migrates the local D1 database,
 // serves the Worker with `wrangler dev`, loads the demo data through the operator API, and prints
-// a curl that works. Ctrl-C stops wrangler too.
+// a curl that works, and fires the five-minute cron, which `wrangler dev` leaves unfired
+// (scripts/local-cron.ts). Ctrl-C stops wrangler too.
 import { type ChildProcess, spawn } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
@@ -16,6 +17,7 @@ import {
   type DemoAccountRef,
   demoImports,
 } from "./demo-data.ts";
+import { startLocalCron } from "./local-cron.ts";
 import { migrateAll } from "./migrate.ts";
 import { runtimeLogFilter } from "./runtime-log.ts";
 
@@ -398,6 +400,7 @@ async function main(): Promise<void> {
   const base = `http://localhost:${port}`;
   try {
     await waitUntilServing(`http://127.0.0.1:${port}`, wrangler);
+    startLocalCron(`http://127.0.0.1:${port}`);
     const statements = await importDemo(base, operator);
     const keys = await ensureKeys(base, brand, operator);
     const rendered = await renderDemoDocuments(base, operator);

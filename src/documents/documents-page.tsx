@@ -132,7 +132,7 @@ async function changeFromForm(c: Parameters<typeof field>[0], product: ProductSe
   } else if (product.logoKey && altText !== product.logoAltText) {
     change.logo_alt_text = altText;
   }
-  const parsed = ProductChangeSchema.safeParse(change);
+  const parsed = await ProductChangeSchema.safeParseAsync(change);
   if (!parsed.success) throw validationError(parsed.error, change);
   const problem = changeProblem(product, parsed.data);
   if (problem) throw invalidRequest([problem]);

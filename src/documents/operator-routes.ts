@@ -59,7 +59,7 @@ export const documentOperatorRoutes = new Hono<AppEnv>()
   .patch("/operator/v1/products/:merchant_key", async (c) => {
     const merchantKey = c.req.param("merchant_key");
     const body = await readJsonBody(c.req.raw, { maxBytes: MAX_PRODUCT_CHANGE_BYTES });
-    const parsed = ProductChangeSchema.safeParse(body);
+    const parsed = await ProductChangeSchema.safeParseAsync(body);
     if (!parsed.success) throw validationError(parsed.error, body);
     if (!(await useProductShard(c, merchantKey))) throw productNotFound(merchantKey);
     const db = c.get("db");

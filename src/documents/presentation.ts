@@ -1,15 +1,21 @@
 // How a product presents its statement documents, and the rules a change must pass before it is
 // stored: the renderer's own (logoProblem: a logo's bytes are the image its media type says, its
 // alternative text is not blank; ACCENT_COLOUR: a colour is `#RRGGBB`), and limits that keep every
-// render within a Worker's memory (a PNG is decoded to its pixels). The operator API and the
-// dashboard check changes with this one schema, so a render never fails on settings accepted.
+// render within a Worker's memory (a logo is one well-formed image whose decoding is bounded,
+// logo-image.ts). The operator API and the dashboard check changes with this one schema (parsed
+// asynchronously: a PNG's image data is inflated, counted), so a render never fails on settings
+// accepted.
 import * as z from "zod";
 import { ACCENT_COLOUR, logoProblem } from "../../renderer/src/statement-document";
 import { DOCUMENT_SOURCES } from "../domain/import-payload";
+import { imageProblem } from "./logo-image";
 
 /** A logo file is at most this large, */
 export const MAX_LOGO_BYTES = 256 * 1024;
-/** and at most this many pixels wide and high: a statement draws it about 160 × 48 points. */
+/**
+ * and at most this many pixels wide and high: a statement draws it about 160 × 48 points. A PNG's
+ * image data therefore inflates to at most 1024 × (1 + 1024 × 8) bytes (16-bit RGBA), about 8 MiB.
+ */
 export const MAX_LOGO_PIXELS = 1024;
 export const MAX_DISPLAY_NAME = 80;
 export const MAX_ALT_TEXT = 200;
@@ -24,50 +30,15 @@ export interface LogoUpload {
   alt_text: string;
 }
 
-/** Width and height of a PNG (its IHDR) or a JPEG (its first frame header); null if unreadable. */
-export function imageSize(
-  bytes: Uint8Array,
-  mediaType: LogoMediaType,
-): { width: number; height: number } | null {
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (mediaType === "image/png") {
-    if (bytes.length < 24) return null;
-    return { width: view.getUint32(16), height: view.getUint32(20) };
-  }
-  // JPEG: walk the marker segments to the first start-of-frame (SOF0..SOF15 but DHT, JPG, DAC).
-  let at = 2;
-  while (at + 9 < bytes.length) {
-    if (bytes[at] !== 0xff) return null;
-    const marker = bytes[at + 1] as number;
-    if (marker === 0xff) {
-      at += 1;
-      continue;
-    }
-    const length = view.getUint16(at + 2);
-    if (marker >= 0xc0 && marker <= 0xcf && ![0xc4, 0xc8, 0xcc].includes(marker)) {
-      return { height: view.getUint16(at + 5), width: view.getUint16(at + 7) };
-    }
-    at += 2 + length;
-  }
-  return null;
-}
-
-/** Why `logo` cannot be a product's logo, or null when it can. */
-export function logoUploadProblem(logo: LogoUpload): string | null {
+/**
+ * Why `logo` cannot be a product's logo, or null when it can: one well-formed PNG or JPEG within
+ * the limits, its decoding bounded before the renderer ever decodes it (logo-image.ts).
+ */
+export async function logoUploadProblem(logo: LogoUpload): Promise<string | null> {
   if (logo.bytes.length > MAX_LOGO_BYTES) {
     return `logo must be at most ${MAX_LOGO_BYTES} bytes; got ${logo.bytes.length}`;
   }
-  const problem = logoProblem(logo);
-  if (problem !== null) return problem;
-  const size = imageSize(logo.bytes, logo.media_type);
-  if (!size || size.width < 1 || size.height < 1) return "logo: the image's size cannot be read";
-  if (size.width > MAX_LOGO_PIXELS || size.height > MAX_LOGO_PIXELS) {
-    return (
-      `logo must be at most ${MAX_LOGO_PIXELS} × ${MAX_LOGO_PIXELS} pixels; ` +
-      `got ${size.width} × ${size.height}`
-    );
-  }
-  return null;
+  return logoProblem(logo) ?? (await imageProblem(logo.bytes, logo.media_type, MAX_LOGO_PIXELS));
 }
 
 /** Base64 text to bytes; null when it is not base64. */
@@ -106,14 +77,14 @@ export const ProductChangeSchema = z
         data: z.string().max(Math.ceil(MAX_LOGO_BYTES / 3) * 4 + 4),
         alt_text: altText,
       })
-      .transform((logo, ctx) => {
+      .transform(async (logo, ctx) => {
         const bytes = fromBase64(logo.data);
         if (!bytes) {
           ctx.addIssue({ code: "custom", path: ["data"], message: "must be base64" });
           return z.NEVER;
         }
         const upload: LogoUpload = { media_type: logo.media_type, bytes, alt_text: logo.alt_text };
-        const problem = logoUploadProblem(upload);
+        const problem = await logoUploadProblem(upload);
         if (problem) {
           ctx.addIssue({ code: "custom", path: ["data"], message: problem });
           return z.NEVER;

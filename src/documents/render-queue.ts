@@ -17,6 +17,8 @@ import {
 import { FIRST_SHARD } from "../domain/shard-code";
 import { enqueueMessages } from "../webhooks";
 import { storeStatementDocument } from "./attach";
+import { imageProblem } from "./logo-image";
+import { MAX_LOGO_PIXELS } from "./presentation";
 import {
   type ProductLook,
   type RenderJob,
@@ -52,6 +54,14 @@ interface Rendering {
   now: () => Date;
 }
 
+/**
+ * How long one message's attempt may take (a render is a fraction of a second): one that has not
+ * settled by then is retried like any unexpected failure, so that no I/O that never answers can
+ * hold a batch, and with it the queue's messages, for ever. Miniflare dispatches a queue's batches
+ * one at a time, so locally a batch that never settles stops the whole queue.
+ */
+export const RENDER_ATTEMPT_DEADLINE_MS = 120_000;
+
 /** What the queue should do with the message. */
 type Verdict = { ack: true } | { ack: false; delaySeconds: number };
 
@@ -68,9 +78,21 @@ async function logoOf(documents: DocumentStore, product: ProductLook): Promise<U
   const object = await documents.get(key);
   if (!object) throw new Error(`the product's logo ${key} is not in the bucket`);
   const bytes = new Uint8Array(await object.arrayBuffer());
+  // A logo stored before uploads were checked as they are now never reaches the renderer.
+  const problem = await imageProblem(bytes, product.logoMediaType ?? "image/png", MAX_LOGO_PIXELS);
+  if (problem) throw new RangeError(`the product's logo cannot be drawn: ${problem}`);
   if (logos.size >= LOGOS_KEPT) logos.delete(logos.keys().next().value as string);
   logos.set(key, bytes);
   return bytes;
+}
+
+/** `work`, or a rejection once it has taken `ms` (the work itself goes on, unawaited). */
+function withinDeadline<T>(work: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the attempt did not settle within ${ms} ms`)), ms);
+  });
+  return Promise.race([work, late]).finally(() => clearTimeout(timer));
 }
 
 /** A failure as the operator reads it: the error's kind and message, never a stack. */
@@ -158,6 +180,7 @@ async function deadLetter(env: Bindings, ref: RenderRef): Promise<void> {
  */
 export function renderConsumer(
   rendererOf: (env: Bindings) => StatementRenderer = (env) => env.STATEMENT_RENDERER,
+  deadlineMs = RENDER_ATTEMPT_DEADLINE_MS,
 ) {
   return async (batch: MessageBatch<RenderRef>, env: Bindings): Promise<void> => {
     const r: Rendering = {
@@ -169,7 +192,7 @@ export function renderConsumer(
     await Promise.all(
       batch.messages.map(async (message) => {
         try {
-          const verdict = await renderOne(r, message.body);
+          const verdict = await withinDeadline(renderOne(r, message.body), deadlineMs);
           if (verdict.ack) message.ack();
           else message.retry({ delaySeconds: verdict.delaySeconds });
         } catch (err) {

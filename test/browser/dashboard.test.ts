@@ -127,7 +127,7 @@ beforeAll(async () => {
     });
     expect(key.status).toBe(201);
   }
-}, 180_000);
+});
 
 afterAll(async () => {
   await browser?.close();

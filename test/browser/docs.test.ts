@@ -26,7 +26,7 @@ beforeAll(async () => {
     const doc = (await (await fetch(`${service.base}${reference}`)).json()) as any;
     hasPdfUrl.set(version, "pdf_url" in doc.components.schemas.Statement.properties);
   }
-}, 180_000);
+});
 
 afterAll(async () => {
   await browser?.close();

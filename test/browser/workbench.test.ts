@@ -84,7 +84,7 @@ beforeAll(async () => {
     body: JSON.stringify({ email: ADMIN }),
   });
   expect(invited.status).toBe(201);
-}, 180_000);
+});
 
 afterAll(async () => {
   await browser?.close();

@@ -8,6 +8,7 @@ import { MAX_LOGO_BYTES } from "../../src/documents/presentation";
 import { api, type ErrorBody, expectJson, operator, type StatementList } from "../support/api";
 import { eventually } from "../support/eventually";
 import { importData, monthlyStatement, seedAccount, statementsPath } from "../support/fixtures";
+import { concat, ihdr } from "../support/images";
 
 const base64 = (bytes: Uint8Array) =>
   btoa(Array.from(bytes, (b) => String.fromCharCode(b)).join(""));
@@ -33,13 +34,10 @@ async function refused(merchantKey: string, body: unknown): Promise<string[]> {
   return error.error.details ?? [];
 }
 
-/** A PNG whose header says it is `width` × `height` pixels. */
+/** The sample PNG with a header (its CRC valid) saying it is `width` × `height` pixels. */
 function pngOfSize(width: number, height: number): Uint8Array {
-  const bytes = PNG_LOGO.bytes.slice();
-  const view = new DataView(bytes.buffer);
-  view.setUint32(16, width);
-  view.setUint32(20, height);
-  return bytes;
+  const bytes = PNG_LOGO.bytes;
+  return concat([bytes.subarray(0, 8), ihdr({ width, height }), bytes.subarray(8 + 25)]);
 }
 
 function figures(node: StructNode): StructNode[] {

@@ -52,13 +52,13 @@ import { DocShell, OtherShell } from "../support/node/doc-shell.ts";
 import { problemsOf, showsInOrder } from "../support/node/doc-verdict.ts";
 import { freePort } from "../support/node/local-service.ts";
 import { NpmStart, ROOT, STARTUP_MS, scratchCopy, shellEnv } from "../support/node/npm-start.ts";
+import { COMMAND_MS } from "../support/node/timeouts.ts";
 
 const DOCUMENTS = documentsInOrder(ROOT);
 const BLOCKS = new Map(
   DOCUMENTS.map((file) => [file, shellBlocks(file, readFileSync(path.join(ROOT, file), "utf8"))]),
 );
-const COMMAND_MS = 30_000;
-const OTHER_SHELL_MS = 30_000;
+const OTHER_SHELL_MS = COMMAND_MS;
 
 const checkout = scratchCopy();
 let run: NpmStart;

@@ -56,7 +56,7 @@ describe("a sandbox statement of the partner's own making", () => {
     });
     expect(key.status).toBe(201);
     apiKey = ((await key.json()) as { api_key: string }).api_key;
-  }, 180_000);
+  });
 
   afterAll(async () => {
     await service?.stop();

@@ -189,5 +189,5 @@ describe("a failed webhook delivery in a local run", () => {
       }
     }
     expect(run.output).not.toMatch(/\bstack:|Uncaught|internal error|reference =|\[ERROR\]|✘/);
-  }, 90_000);
+  });
 });

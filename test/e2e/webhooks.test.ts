@@ -8,6 +8,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { createClient, verifyWebhook } from "@card-statements/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LocalService, operatorFetch, startLocalService } from "../support/node/local-service";
+import { PROCESS_TEST_MS } from "../support/node/timeouts.ts";
 import { startReceiver, waitFor } from "../support/node/webhook-receiver";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
@@ -77,7 +78,7 @@ describe("partner integration over HTTP", () => {
       scopes: ["ACCOUNT_READ"],
     });
     apiKey = ((await key.json()) as { api_key: string }).api_key;
-  }, 180_000);
+  });
 
   afterAll(async () => {
     await service?.stop();
@@ -182,7 +183,7 @@ describe("partner integration over HTTP", () => {
         cwd: ROOT,
         env: { ...process.env, API_KEY: apiKey, BASE_URL: service.base },
         encoding: "utf8",
-        timeout: 60_000,
+        timeout: PROCESS_TEST_MS,
       });
       expect(run.status, run.stderr).toBe(0);
       const lines = run.stdout.trim().split("\n");

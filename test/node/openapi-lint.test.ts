@@ -29,7 +29,7 @@ beforeAll(async () => {
       files.push(file);
     }
   }
-}, 180_000);
+});
 
 afterAll(async () => {
   await service?.stop();

@@ -152,7 +152,7 @@ beforeAll(async () => {
   run(path.join(BIN, "biome"), ["check", "--write", "--vcs-enabled=false", PAGE_FILE, PAGE_LIST]);
 
   [service] = await Promise.all([startLocalService({ root: copy }), startReceiver()]);
-}, 180_000);
+});
 
 afterAll(async () => {
   await service?.stop();

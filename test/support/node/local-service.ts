@@ -1,18 +1,19 @@
 // A throwaway local run of the Worker for tests that need real HTTP (browsers, webhooks, soak):
 // `wrangler dev` on a free port with its own local D1 and R2 state in a temporary folder, the
-// migrations applied to it first. Nothing is shared with `npm start`'s state in .wrangler/.
+// migrations applied to it first. Nothing is shared with `npm start`'s state in .wrangler/. The
+// five-minute cron runs as it runs deployed (scripts/local-cron.ts).
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { startLocalCron } from "../../../scripts/local-cron.ts";
 import { migrateAll } from "../../../scripts/migrate.ts";
 import { shellEnv } from "./npm-start.ts";
+import { STARTUP_MS } from "./timeouts.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..", "..");
-const WRANGLER = path.join(ROOT, "node_modules", "wrangler", "bin", "wrangler.js");
-const STARTUP_MS = 120_000;
 
 export interface LocalService {
   /** `http://localhost:<port>`, no trailing slash. */
@@ -62,6 +63,15 @@ export interface LocalServiceOptions {
   vars?: Record<string, string>;
   /** The port of wrangler's DevTools inspector for the Worker (default: wrangler's choice). */
   inspectorPort?: number;
+  /**
+   * The folder of the run's local D1 and R2 state, kept when the run stops, so that a second run
+   * can start over it (default: a temporary folder, removed when the run stops).
+   */
+  state?: string;
+  /** False leaves the five-minute cron unfired, as plain `wrangler dev` leaves it (default true). */
+  cron?: boolean;
+  /** Called with each line wrangler prints, as it comes (`output()` keeps only the last ones). */
+  onLine?: (line: string) => void;
 }
 
 /** A free TCP port on the loopback interface. */
@@ -95,7 +105,10 @@ function wranglerEnv(): NodeJS.ProcessEnv {
 /** Starts the Worker on a free port with fresh local state; resolves once it answers HTTP. */
 export async function startLocalService(options: LocalServiceOptions = {}): Promise<LocalService> {
   const root = options.root ?? ROOT;
-  const state = mkdtempSync(path.join(os.tmpdir(), "local-service-"));
+  const state = options.state ?? mkdtempSync(path.join(os.tmpdir(), "local-service-"));
+  const removeState = () => {
+    if (!options.state) rmSync(state, { recursive: true, force: true });
+  };
   const env = wranglerEnv();
   const problem = migrateAll(["--local", "--persist-to", state], {
     apply: true,
@@ -104,14 +117,17 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
     env,
   });
   if (problem) {
-    rmSync(state, { recursive: true, force: true });
+    removeState();
     throw new Error(`migrations failed: ${problem}`);
   }
 
   const secrets = exampleVars();
   const port = await freePort();
   // The API Worker (the first config is the one served) and the renderer Worker it binds.
-  const args = [WRANGLER, "dev", "-c", "wrangler.toml", "-c", "renderer/wrangler.toml"];
+  // The checkout's own wrangler: one run from another tree would bundle its own templates from
+  // there, and watch that tree's package.json.
+  const wrangler = path.join(root, "node_modules", "wrangler", "bin", "wrangler.js");
+  const args = [wrangler, "dev", "-c", "wrangler.toml", "-c", "renderer/wrangler.toml"];
   args.push("--port", String(port), "--ip", "127.0.0.1");
   args.push("--persist-to", state, "--show-interactive-dev-session=false");
   // .dev.vars may hold a developer's own values; a test run uses the committed example's.
@@ -127,14 +143,23 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
     stdio: ["ignore", "pipe", "pipe"],
   });
   let output = "";
-  const collect = (chunk: Buffer) => {
-    output = (output + chunk.toString()).slice(-20_000);
+  const collector = () => {
+    let partial = "";
+    return (chunk: Buffer) => {
+      output = (output + chunk.toString()).slice(-20_000);
+      if (!options.onLine) return;
+      const lines = (partial + chunk.toString()).split("\n");
+      partial = lines.pop() ?? "";
+      for (const line of lines) options.onLine(line);
+    };
   };
-  child.stdout?.on("data", collect);
-  child.stderr?.on("data", collect);
+  child.stdout?.on("data", collector());
+  child.stderr?.on("data", collector());
   const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
 
+  let cron: { stop(): void } | undefined;
   const stop = async () => {
+    cron?.stop();
     if (child.pid && child.exitCode === null && child.signalCode === null) {
       try {
         process.kill(-child.pid, "SIGINT");
@@ -151,7 +176,7 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
       await exited;
       clearTimeout(killer);
     }
-    rmSync(state, { recursive: true, force: true });
+    removeState();
   };
 
   const deadline = Date.now() + STARTUP_MS;
@@ -159,6 +184,7 @@ export async function startLocalService(options: LocalServiceOptions = {}): Prom
     if (child.exitCode !== null) break;
     try {
       await fetch(`http://127.0.0.1:${port}/changelog`, { signal: AbortSignal.timeout(5_000) });
+      if (options.cron !== false) cron = startLocalCron(`http://127.0.0.1:${port}`);
       return {
         base: `http://localhost:${port}`,
         port,

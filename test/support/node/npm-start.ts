@@ -7,9 +7,10 @@ import { copyFileSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from "node:
 import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
+import { STARTUP_MS } from "./timeouts.ts";
 
 export const ROOT = path.resolve(import.meta.dirname, "..", "..", "..");
-export const STARTUP_MS = 150_000;
+export { STARTUP_MS } from "./timeouts.ts";
 
 /** The environment a developer's shell has: none of vitest's variables. */
 export function shellEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
@@ -36,9 +37,16 @@ export function checkoutFiles(): string[] {
 
 /**
  * A temporary copy of the working tree as a fresh clone has it (edits included), with the
- * installed node_modules linked in; `files` are the ones copied.
+ * installed node_modules linked in; `files` are the ones copied. `modules: "hardlinks"` gives the
+ * copy a tree of hard links to node_modules instead of a link to the folder: a `wrangler dev` of
+ * the copy then reads no file of the working tree (through a linked node_modules, esbuild reads
+ * and watches the working tree's own package.json, and any edit of it reloads the Worker).
  */
-export function scratchCopy(): { root: string; files: string[]; remove(): void } {
+export function scratchCopy(options: { modules?: "link" | "hardlinks" } = {}): {
+  root: string;
+  files: string[];
+  remove(): void;
+} {
   const root = mkdtempSync(path.join(os.tmpdir(), "checkout-"));
   const files = checkoutFiles();
   for (const file of files) {
@@ -49,7 +57,14 @@ export function scratchCopy(): { root: string; files: string[]; remove(): void }
       // Listed but deleted in the working tree: a fresh clone of these edits lacks it too.
     }
   }
-  symlinkSync(path.join(ROOT, "node_modules"), path.join(root, "node_modules"), "dir");
+  const modules = path.join(root, "node_modules");
+  const hardlinked =
+    options.modules === "hardlinks" &&
+    spawnSync("cp", ["-al", path.join(ROOT, "node_modules"), modules]).status === 0;
+  if (!hardlinked) {
+    rmSync(modules, { recursive: true, force: true });
+    symlinkSync(path.join(ROOT, "node_modules"), modules, "dir");
+  }
   return { root, files, remove: () => rmSync(root, { recursive: true, force: true }) };
 }
 
