@@ -1,4 +1,6 @@
-// The queue consumer: one attempt per message, signed per Standard Webhooks, recorded, and retried
+// The queue consumer: one attempt per message, when its endpoint's throttle admits it
+// (throttle.ts), of an event the endpoint takes as its version shows it (event-types.ts), signed
+// per Standard Webhooks, recorded with the endpoint's health (endpoint-health.ts), and retried
 // with backoff through the queue until the retry window closes (then dead-lettered). At least
 // once: a receiver de-duplicates on `webhook-id`, the event id.
 

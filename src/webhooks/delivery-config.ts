@@ -1,6 +1,7 @@
 // Webhook delivery settings, from `[vars]` (wrangler.toml), so test runs can shrink the timings.
 import type { Bindings } from "../app/context";
 import { positiveSetting as positive, type RetryPolicy } from "../domain/retry-schedule";
+import { SLOTS_PER_SECOND_MAX } from "./throttle";
 
 export interface DeliveryConfig {
   retry: RetryPolicy;
@@ -12,7 +13,7 @@ export interface DeliveryConfig {
   disableWarningSeconds: number;
   /** How long an endpoint has to answer. */
   timeoutMs: number;
-  /** Attempts one endpoint gets per second at most; the others wait their turn. */
+  /** Attempts one endpoint gets per second at most (1 to 1000); the others wait their turn. */
   maxPerSecond: number;
   allowLoopback: boolean;
 }
@@ -42,7 +43,10 @@ export function deliveryConfig(env: Bindings): DeliveryConfig {
     ),
     disableWarningSeconds: positive(env.WEBHOOK_DISABLE_WARNING_SECONDS, d.disableWarningSeconds),
     timeoutMs: positive(env.WEBHOOK_TIMEOUT_MS, d.timeoutMs),
-    maxPerSecond: Math.floor(positive(env.WEBHOOK_MAX_PER_SECOND, d.maxPerSecond)) || 1,
+    maxPerSecond: Math.min(
+      Math.floor(positive(env.WEBHOOK_MAX_PER_SECOND, d.maxPerSecond)) || 1,
+      SLOTS_PER_SECOND_MAX,
+    ),
     allowLoopback: env.WEBHOOK_ALLOW_LOOPBACK === "true",
   };
 }
