@@ -52,8 +52,13 @@ export default defineConfig(async () => {
                   MAILER: "outbox",
                   // Webhook retries in seconds, not days, so delivery tests finish quickly.
                   WEBHOOK_RETRY_BASE_SECONDS: "1",
-                  WEBHOOK_RETRY_WINDOW_SECONDS: "4",
-                  WEBHOOK_DISABLE_AFTER_SECONDS: "3",
+                  // (6 s: a batch held up by a slow endpoint's timeout still leaves room for the
+                  // third attempt of a loaded run.)
+                  WEBHOOK_RETRY_WINDOW_SECONDS: "6",
+                  WEBHOOK_DISABLE_AFTER_SECONDS: "5",
+                  // Health notices in seconds too: failing after 1 s, warned 1 s before the 5 s.
+                  WEBHOOK_FAILING_NOTICE_AFTER_SECONDS: "1",
+                  WEBHOOK_DISABLE_WARNING_SECONDS: "1",
                   WEBHOOK_TIMEOUT_MS: "1000",
                   // As in production: only public https hosts (.dev.vars allows loopback).
                   WEBHOOK_ALLOW_LOOPBACK: "false",

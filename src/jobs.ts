@@ -8,6 +8,7 @@ import { requestLogsPurged } from "./request-logs";
 import { sandboxExpired } from "./simulations";
 import {
   deliveriesResent,
+  endpointHealthChecked,
   endpointSecretsSealed,
   eventsPurged,
   idempotencyKeysPurged,
@@ -15,6 +16,7 @@ import {
 
 export const MAINTENANCE_STEPS = [
   deliveriesResent,
+  endpointHealthChecked,
   rendersResent,
   eventsPurged,
   idempotencyKeysPurged,

@@ -18,6 +18,8 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   "webhook_endpoint.created": "Created a webhook endpoint",
   "webhook_endpoint.secret_rolled": "Rolled a webhook secret",
   "webhook_endpoint.enabled": "Enabled a webhook endpoint",
+  "webhook_endpoint.updated": "Changed a webhook endpoint",
+  "webhook_endpoint.recovered": "Recovered a webhook endpoint's missed events",
   "webhook_endpoint.deleted": "Deleted a webhook endpoint",
   "event.resent": "Re-sent an event",
   "saved_version.changed": "Changed the saved version",

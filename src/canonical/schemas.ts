@@ -24,9 +24,13 @@ import type { SchemaMap } from "../versioning";
 import {
   CreateWebhookEndpointRequestSchema,
   DeliveryAttemptSchema,
+  EventTypeSchema,
   eventSchemas,
+  RecoverWebhookEndpointRequestSchema,
   ResendEventRequestSchema,
   RollWebhookEndpointSecretRequestSchema,
+  UpdateWebhookEndpointRequestSchema,
+  WebhookEndpointRecoverySchema,
   WebhookEndpointSchema,
 } from "./webhook-schemas";
 
@@ -463,6 +467,8 @@ export const REQUEST_SCHEMAS = {
   CustomerLinkRequest: CustomerLinkRequestSchema,
   CreateKeyRequest: CreateKeyRequestSchema,
   CreateWebhookEndpointRequest: CreateWebhookEndpointRequestSchema,
+  UpdateWebhookEndpointRequest: UpdateWebhookEndpointRequestSchema,
+  RecoverWebhookEndpointRequest: RecoverWebhookEndpointRequestSchema,
   RollWebhookEndpointSecretRequest: RollWebhookEndpointSecretRequestSchema,
   ResendEventRequest: ResendEventRequestSchema,
   SimulateCustomerRequest: SimulateCustomerRequestSchema,
@@ -493,6 +499,8 @@ const NAMED = {
   EventResend,
   WebhookEndpoint: WebhookEndpointSchema,
   WebhookEndpointList: listOf(WebhookEndpointSchema),
+  WebhookEndpointRecovery: WebhookEndpointRecoverySchema,
+  EventTypeList: listOf(EventTypeSchema),
   DeliveryAttempt: DeliveryAttemptSchema,
   DeliveryAttemptList: listOf(DeliveryAttemptSchema),
   ...REQUEST_SCHEMAS,
@@ -537,6 +545,8 @@ export const RESOURCES = [
   "WebhookEndpointList",
   "DeliveryAttemptList",
   "EventResend",
+  "WebhookEndpointRecovery",
+  "EventTypeList",
 ] as const satisfies readonly SchemaName[];
 
 /** Names of the response bodies a change can reshape (the canonical schemas), and `Error`. */

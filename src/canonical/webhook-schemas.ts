@@ -50,6 +50,46 @@ export function eventSchemas(statement: z.ZodType) {
   return { Event, EventList, EventResend };
 }
 
+/** The most types one filter may name (far more than there are). */
+const MAX_ENABLED_EVENTS = 100;
+
+const enabledEvents = z
+  .array(z.string().min(1).max(100))
+  .min(1)
+  .max(MAX_ENABLED_EVENTS)
+  .describe(
+    "The event types it receives, as its `api_version` names them (`GET /v2/event_types` in " +
+      'that version lists them), or `["*"]` for every type, present and future (the default).',
+  );
+
+export const EndpointHealthSchema = z
+  .object({
+    recent_attempts: z
+      .int()
+      .min(0)
+      .describe("Attempts counted: its latest, at most 100, of the last 24 hours."),
+    recent_success_rate: z
+      .number()
+      .min(0)
+      .max(1)
+      .optional()
+      .describe("The share of those that succeeded, 0 to 1; omitted when there were none."),
+    failure_streak: z
+      .int()
+      .min(0)
+      .describe("Failed attempts in a row since its last success (or since it was enabled)."),
+    failing_since: timestamp(
+      "When the current run of failed attempts began; omitted while it is not failing",
+    ).optional(),
+    disables_at: timestamp(
+      "When it will be disabled if every attempt keeps failing; only while enabled and failing",
+    ).optional(),
+  })
+  .describe(
+    "How the endpoint has fared lately. Its Admins are mailed when it starts failing, a day " +
+      "before it would be disabled, and when it is disabled.",
+  );
+
 export const WebhookEndpointSchema = z
   .object({
     webhook_endpoint_id: z.string(),
@@ -58,12 +98,14 @@ export const WebhookEndpointSchema = z
     api_version: z
       .string()
       .describe("The API version of every payload sent here, pinned when the endpoint was made."),
+    enabled_events: enabledEvents,
     status: z
       .enum(["enabled", "disabled"])
       .describe("`disabled` after failing for days on end; enable it again once fixed."),
     disabled_at: timestamp("When it was disabled").optional(),
     disabled_reason: z.string().optional(),
     created_at: timestamp("When the endpoint was created"),
+    health: EndpointHealthSchema,
     secret: z
       .string()
       .optional()
@@ -99,6 +141,59 @@ export const CreateWebhookEndpointRequestSchema = z.strictObject({
     .string()
     .optional()
     .describe("The version payloads are shaped in; by default, this request's version."),
+  enabled_events: enabledEvents.optional(),
+});
+
+export const UpdateWebhookEndpointRequestSchema = z.strictObject({
+  url: CreateWebhookEndpointRequestSchema.shape.url.optional(),
+  description: z
+    .string()
+    .max(255)
+    .optional()
+    .describe("A label for the endpoint; an empty string removes it."),
+  enabled_events: enabledEvents.optional(),
+});
+
+export const RecoverWebhookEndpointRequestSchema = z.strictObject({
+  since: z.string().meta({
+    format: "date-time",
+    description:
+      "Recover events created at or after this instant (RFC 3339), within the 30 days events " +
+      "are kept.",
+  }),
+  until: z
+    .string()
+    .meta({
+      format: "date-time",
+      description: "…and before this instant (RFC 3339); by default, now.",
+    })
+    .optional(),
+});
+
+export const WebhookEndpointRecoverySchema = z
+  .object({
+    webhook_endpoint_id: z.string(),
+    since: timestamp("The start of the window (inclusive)"),
+    until: timestamp("The end of the window (exclusive)"),
+    queued: z
+      .int()
+      .min(0)
+      .describe("Events queued for delivery to the endpoint, in the order they happened."),
+    has_more: z
+      .boolean()
+      .describe(
+        "True when the window holds more events than one call queues (10,000): call again " +
+          "with the same window to queue the next ones.",
+      ),
+  })
+  .describe(
+    "The events of the endpoint's types in the window that it has not received, queued once " +
+      "each in the order they happened, through its delivery throttle (10 deliveries a second).",
+  );
+
+export const EventTypeSchema = z.object({
+  type: z.string().describe("The type, as this API version names it."),
+  description: z.string().describe("What an event of this type announces."),
 });
 
 export const RollWebhookEndpointSecretRequestSchema = z.strictObject({

@@ -21,6 +21,8 @@ export const AUDIT_ACTIONS = [
   "webhook_endpoint.created",
   "webhook_endpoint.secret_rolled",
   "webhook_endpoint.enabled",
+  "webhook_endpoint.updated",
+  "webhook_endpoint.recovered",
   "webhook_endpoint.deleted",
   "event.resent",
   "saved_version.changed",

@@ -10,6 +10,15 @@ export const EVENT_TYPES = [
 
 export type EventType = (typeof EVENT_TYPES)[number];
 
+/** What each event type announces: the catalogue's and the reference's descriptions. */
+export const EVENT_TYPE_DESCRIPTIONS: Record<EventType, string> = {
+  "statement.created": "A closed statement became readable.",
+  "statement.pdf_available": "The statement's PDF can now be linked.",
+  "statement.hidden": "The statement left every read.",
+  "statement.restated":
+    "The statement was corrected: its `restated_by` names the correction, which replaces it in the list.",
+};
+
 /** How long events stay listable (and re-sendable). */
 export const EVENT_RETENTION_MS = 30 * 24 * 3600 * 1000;
 

@@ -3,16 +3,33 @@ import { encodeIdSuffix } from "./ids";
 
 export type EndpointStatus = "enabled" | "disabled";
 
+/** How an endpoint has fared lately: what its page and its reads show. */
+export interface EndpointHealth {
+  /** Attempts counted: its latest ones of the last 24 hours, at most `HEALTH_SAMPLE`. */
+  recent_attempts: number;
+  /** The share of those that succeeded, 0 to 1; omitted when there were none. */
+  recent_success_rate?: number;
+  /** Failed attempts in a row since its last success (or since it was enabled). */
+  failure_streak: number;
+  /** When the current run of failed attempts began; omitted while it is not failing. */
+  failing_since?: string;
+  /** When it will be disabled if every attempt keeps failing; only while enabled and failing. */
+  disables_at?: string;
+}
+
 export interface WebhookEndpoint {
   webhook_endpoint_id: string;
   url: string;
   description?: string;
   /** The API version every payload sent to this endpoint is shaped in. */
   api_version: string;
+  /** The event types it receives, as its API version names them; `["*"]` for every type. */
+  enabled_events: string[];
   status: EndpointStatus;
   disabled_at?: string;
   disabled_reason?: string;
   created_at: string;
+  health: EndpointHealth;
   /** The signing secret: only in the responses that create or roll it. */
   secret?: string;
   /** While a rolled secret still signs deliveries beside the new one. */
@@ -30,16 +47,38 @@ export function generateEndpointId(): string {
   return `we_${encodeIdSuffix()}`;
 }
 
+/** Attempts an endpoint's health is worked out from: its latest, of the last 24 hours. */
+export const HEALTH_SAMPLE = 100;
+export const HEALTH_WINDOW_MS = 24 * 3600 * 1000;
+
+/** An endpoint's latest attempts of the health window: how many, how many succeeded. */
+export interface RecentAttempts {
+  attempts: number;
+  succeeded: number;
+}
+
 export interface EndpointFields {
   endpointId: string;
   url: string;
   description: string | null;
   apiVersion: string;
+  /** A JSON array of the types it takes, in its version's names; null for every type. */
+  enabledEvents: string | null;
   status: EndpointStatus;
   disabledAt: string | null;
   disabledReason: string | null;
+  failingSince: string | null;
+  failureStreak: number;
   previousSecretExpiresAt: string | null;
   createdAt: string;
+  recent: RecentAttempts;
+}
+
+/** What an endpoint's read needs besides its row: the moment, and the disable window. */
+export interface EndpointReadContext {
+  now: Date;
+  /** An endpoint whose attempts have all failed for this long is disabled. */
+  disableAfterSeconds: number;
 }
 
 /** An endpoint with the product it serves: how the dashboard lists a partner's endpoints. */
@@ -47,22 +86,46 @@ export interface ProductEndpoint extends EndpointFields {
   merchantKey: string;
 }
 
+/** The endpoint's health, from its row at `ctx.now`. */
+export function healthOf(row: EndpointFields, ctx: EndpointReadContext): EndpointHealth {
+  const { attempts, succeeded } = row.recent;
+  // Fields in the order the reference lists them.
+  const health: EndpointHealth = {
+    recent_attempts: attempts,
+    ...(attempts > 0
+      ? { recent_success_rate: Math.round((succeeded / attempts) * 1e4) / 1e4 }
+      : {}),
+    failure_streak: row.failureStreak,
+  };
+  if (row.failingSince !== null) {
+    health.failing_since = row.failingSince;
+    if (row.status === "enabled") {
+      const at = Date.parse(row.failingSince) + ctx.disableAfterSeconds * 1000;
+      health.disables_at = new Date(at).toISOString();
+    }
+  }
+  return health;
+}
+
 /** The endpoint as partners read it; `secret` only where it was just issued. */
 export function toWebhookEndpoint(
   row: EndpointFields,
-  now: Date,
+  ctx: EndpointReadContext,
   secret?: string,
 ): WebhookEndpoint {
+  const { now } = ctx;
   // Fields in the order the reference lists them; absent optional ones are left out.
   const out: WebhookEndpoint = {
     webhook_endpoint_id: row.endpointId,
     url: row.url,
     ...(row.description === null ? {} : { description: row.description }),
     api_version: row.apiVersion,
+    enabled_events: row.enabledEvents === null ? ["*"] : JSON.parse(row.enabledEvents),
     status: row.status,
     ...(row.disabledAt === null ? {} : { disabled_at: row.disabledAt }),
     ...(row.disabledReason === null ? {} : { disabled_reason: row.disabledReason }),
     created_at: row.createdAt,
+    health: healthOf(row, ctx),
   };
   if (secret !== undefined) out.secret = secret;
   if (row.previousSecretExpiresAt !== null && row.previousSecretExpiresAt > now.toISOString()) {

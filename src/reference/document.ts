@@ -215,8 +215,7 @@ export function buildOpenApiDocument(
     "responses",
   );
   const versionSchemas = bundle.schemasOf(version);
-  // One webhook per event type the version's Event has: a type newer than it is never sent.
-  const webhooks = webhooksOf(versionSchemas.Event?.properties?.type?.enum);
+  const webhooks = webhooksOf(bundle, version);
   const schemas = withoutUnused(
     versionSchemas,
     referenced([paths, webhooks, responses], "schemas", new Set()),

@@ -35,6 +35,12 @@ export const TAGS: readonly (readonly [segment: string, tag: string, description
       "webhook endpoints.",
   ],
   [
+    "event_types",
+    "Event types",
+    "The event types of this API version, with what each announces: what webhook endpoints " +
+      "take (`enabled_events`) and event lists filter on (`type`).",
+  ],
+  [
     "webhook_endpoints",
     "Webhook endpoints",
     "HTTPS endpoints that receive statement events, signed per Standard Webhooks.",

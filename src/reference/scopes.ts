@@ -46,6 +46,12 @@ export const SCOPE_RULES: Record<string, ScopeRule> = {
       "Each event carries a statement of an account: reading events is reading statements, so " +
       "it takes the scope that reads them.",
   },
+  "Event types": {
+    source: "service",
+    why:
+      "The catalogue names what events and webhook endpoints carry, which that scope reads, so " +
+      "it takes the same scope.",
+  },
   "Webhook endpoints": {
     source: "service",
     why:

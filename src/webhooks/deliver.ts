@@ -1,4 +1,6 @@
-// The queue consumer: one attempt per message, signed per Standard Webhooks, recorded, and retried
+// The queue consumer: one attempt per message, when its endpoint's throttle admits it
+// (throttle.ts), of an event the endpoint takes as its version shows it (event-types.ts), signed
+// per Standard Webhooks, recorded with the endpoint's health (endpoint-health.ts), and retried
 // with backoff through the queue until the retry window closes (then dead-lettered). At least
 // once: a receiver de-duplicates on `webhook-id`, the event id.
 
@@ -15,19 +17,18 @@ import { signingSecrets } from "../domain/webhook-endpoint";
 import { webhookUrlProblem } from "../domain/webhook-url";
 import { mailerFor } from "../mail/mailer";
 import type { VersionBundle } from "../versioning";
+import { type ClaimedDelivery, claimDelivery, dropDelivery, storeFilter } from "./delivery-claim";
 import { type DeliveryConfig, deliveryConfig } from "./delivery-config";
-import {
-  type ClaimedDelivery,
-  claimDelivery,
-  type DeliveryNext,
-  recordAttempt,
-} from "./delivery-work";
-import { type NoticeDependencies, notifyEndpointDisabled } from "./disabled-notice";
+import { type DeliveryNext, recordAttempt } from "./delivery-work";
+import { DISABLED, type HealthChange } from "./endpoint-health";
 import { secretSealerOf } from "./endpoints";
+import { EVENT_TYPES_REVISION, type StoredFilter, storedFilter, takesEvent } from "./event-types";
 import { eventInVersion, renderEvent } from "./event-view";
 import type { DeliveryRef } from "./event-writes";
+import { type NoticeDependencies, notifyEndpointHealth } from "./health-notice";
 import { type PostOutcome, postWebhook } from "./post-webhook";
 import type { SecretSealer } from "./secret-sealing";
+import { delayUntil, slotSecond } from "./throttle";
 import { signWebhook } from "./webhook-signature";
 
 const USER_AGENT = "CardStatements-Webhooks/1.0";
@@ -45,8 +46,8 @@ interface Delivery {
   notice: NoticeDependencies;
 }
 
-/** Who hears of a disabled endpoint: the deployment's mailer, to the partner's Admins. */
-function defaultNotice(env: Bindings, db: Database): NoticeDependencies {
+/** Who hears of a failing endpoint: the deployment's mailer, to the partner's Admins. */
+export function defaultNotice(env: Bindings, db: Database): NoticeDependencies {
   return { mailer: mailerFor(env), adminEmailsOf: (partnerId) => adminEmailsOf(db, partnerId) };
 }
 
@@ -75,15 +76,47 @@ async function openSecrets(
 /** What the queue should do with the message. */
 type Verdict = { ack: true } | { ack: false; delaySeconds: number };
 
+/** Tells the endpoint's Admins of a change of its health; a failure to tell is only logged. */
+async function announce(d: Delivery, change: HealthChange | null): Promise<void> {
+  if (!change) return;
+  if (change.stage === DISABLED) {
+    console.warn(JSON.stringify({ webhook_endpoint_disabled: change.endpointId }));
+  }
+  await notifyEndpointHealth(d.notice, change, d.config).catch((err) =>
+    console.error(JSON.stringify({ error: `notice failed: ${String(err)}` })),
+  );
+}
+
+/**
+ * The endpoint's filter worked out anew under this build's event types, when the stored one was
+ * worked out under others (null when it is current, or takes every type).
+ */
+function refreshedFilter(d: Delivery, claim: ClaimedDelivery): StoredFilter | null {
+  const { filter, apiVersion } = claim.endpoint;
+  if (filter.enabledEvents === null || filter.eventTypesRevision === EVENT_TYPES_REVISION) {
+    return null;
+  }
+  return storedFilter(d.bundle, apiVersion, JSON.parse(filter.enabledEvents) as string[]);
+}
+
 /** One attempt of one delivery, recorded; the verdict says whether the queue retries it. */
 async function attemptDelivery(d: Delivery, ref: DeliveryRef): Promise<Verdict> {
   const now = d.now();
-  const lease = new Date(now.getTime() + d.config.timeoutMs + 30_000);
-  const claim = await claimDelivery(d.db, ref, now, lease);
-  if (!claim) return { ack: true }; // done, superseded, not due, or attempting elsewhere
-  const disableBefore = new Date(now.getTime() - d.config.disableAfterSeconds * 1000).toISOString();
+  const leaseUntil = new Date(now.getTime() + d.config.timeoutMs + 30_000);
+  const claimed = await claimDelivery(d.db, ref, {
+    now,
+    leaseUntil,
+    perSecond: d.config.maxPerSecond,
+  });
+  // Its slot lies in a later second, or the throttle holds it back this one: it waits.
+  if (claimed.kind === "throttled") {
+    return { ack: false, delaySeconds: Math.max(1, delayUntil(slotSecond(claimed.slot), now)) };
+  }
+  // Done, superseded, not due, or attempting elsewhere.
+  if (claimed.kind === "none") return { ack: true };
+  const claim = claimed.delivery;
   if (claim.endpoint.status !== "enabled") {
-    await recordAttempt(d.db, ref, null, { status: "failed" }, now, disableBefore);
+    await recordAttempt(d.db, ref, null, { status: "failed" }, now, d.config);
     return { ack: true };
   }
 
@@ -96,7 +129,16 @@ async function attemptDelivery(d: Delivery, ref: DeliveryRef): Promise<Verdict> 
     shard: d.shard,
   });
   const ctx = { path: "", status: 200, timestamp: now.toISOString() };
-  const body = JSON.stringify(eventInVersion(d.bundle, endpoint.apiVersion, event, ctx));
+  const shaped = eventInVersion(d.bundle, endpoint.apiVersion, event, ctx);
+  // The endpoint takes the types of its version: the event is matched as its version shows it.
+  // A filter worked out under other event types is worked out anew, once, for the fan-out.
+  const refreshed = refreshedFilter(d, claim);
+  if (!takesEvent(endpoint.filter.enabledEvents, shaped.type)) {
+    await dropDelivery(d.db, ref, refreshed);
+    return { ack: true };
+  }
+  if (refreshed) await storeFilter(d.db, ref.endpoint_id, refreshed);
+  const body = JSON.stringify(shaped);
   const problem =
     webhookUrlProblem(endpoint.url, { allowLoopback: d.config.allowLoopback }) ??
     (secrets ? null : UNREADABLE_SECRET);
@@ -130,7 +172,7 @@ async function attemptDelivery(d: Delivery, ref: DeliveryRef): Promise<Verdict> 
       verdict = { ack: false, delaySeconds: delay };
     }
   }
-  const disabled = await recordAttempt(
+  const change = await recordAttempt(
     d.db,
     ref,
     {
@@ -140,18 +182,13 @@ async function attemptDelivery(d: Delivery, ref: DeliveryRef): Promise<Verdict> 
     },
     next,
     finished,
-    disableBefore,
+    d.config,
   );
   if (outcome.status !== "succeeded") {
     console.warn(failedAttemptLine(ref, endpoint.url, claim.attempts, outcome, next));
   }
   if (next.status === "failed") await deadLetter(d.env, ref);
-  if (disabled) {
-    console.warn(JSON.stringify({ webhook_endpoint_disabled: disabled.endpointId }));
-    await notifyEndpointDisabled(d.notice, disabled).catch((err) =>
-      console.error(JSON.stringify({ error: `notice failed: ${String(err)}` })),
-    );
-  }
+  await announce(d, change);
   return verdict;
 }
 

@@ -8,7 +8,13 @@ import type { ReadScope } from "../db/customers";
 import type { Actor } from "../domain/audit";
 import type { Environment } from "../domain/environment";
 import type { EndpointAttempt } from "./delivery-attempt";
-import { DELIVERY_RETURNING, type DeliveryRef, type DeliveryRow, withShard } from "./event-writes";
+import {
+  DELIVERY_RETURNING,
+  type DeliveryRef,
+  type DeliveryRow,
+  takesType,
+  withShard,
+} from "./event-writes";
 import { events, webhookAttempts, webhookDeliveries } from "./schema";
 
 export type AttemptRow = typeof webhookAttempts.$inferSelect;
@@ -79,10 +85,12 @@ export async function resendEvent(db: Database, resend: Resend): Promise<Deliver
   const { scope, eventId, endpointId, now } = resend;
   const at = now.toISOString();
   const oneEndpoint = endpointId === null ? sql`` : sql`AND w.endpoint_id = ${endpointId}`;
-  // The (event, endpoint) pairs to deliver: the event's enabled endpoints in its scope.
+  // The (event, endpoint) pairs to deliver: the event's enabled endpoints in its scope that
+  // take its type.
   const pairs = sql`FROM events e JOIN webhook_endpoints w
       ON w.partner_id = e.partner_id AND w.environment = e.environment
      AND w.merchant_key = e.merchant_key AND w.status = 'enabled' ${oneEndpoint}
+     AND ${takesType(sql`w`, sql`e.type`)}
     WHERE e.event_id = ${eventId} AND e.partner_id = ${scope.partnerId}
       AND e.environment = ${scope.environment} AND e.merchant_key = ${scope.merchantKey}`;
   const [, queued] = await atomically(db, [
@@ -100,7 +108,8 @@ export async function resendEvent(db: Database, resend: Resend): Promise<Deliver
     db
       .insert(webhookDeliveries)
       .select(
-        sql`SELECT e.event_id, w.endpoint_id, 'pending', 0, 0, ${at}, ${at}, NULL, NULL ${pairs}`,
+        sql`SELECT e.event_id, w.endpoint_id, 'pending', 0, 0, ${at}, ${at}, NULL, NULL, NULL
+          ${pairs}`,
       )
       .onConflictDoUpdate({
         target: [webhookDeliveries.eventId, webhookDeliveries.endpointId],
@@ -112,6 +121,7 @@ export async function resendEvent(db: Database, resend: Resend): Promise<Deliver
           nextAttemptAt: at,
           leaseUntil: null,
           completedAt: null,
+          throttleSlot: null,
         },
       })
       .returning(DELIVERY_RETURNING),

@@ -1,118 +1,20 @@
-// The delivery outbox seen from the queue consumer and the scheduled sweep: claiming a delivery
-// for one attempt, recording its outcome, and finding deliveries whose message was lost.
-import { and, eq, isNull, lt, lte, or, sql } from "drizzle-orm";
+// The delivery outbox seen from the queue consumer and the scheduled sweep: recording an attempt's
+// outcome (claiming one: delivery-claim.ts), and finding deliveries whose message was lost.
+import { eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../db/client";
 import { fencedPartners, frozenPartners } from "../db/move-fences";
 import { idempotencyKeys } from "../db/schema";
-import { statements } from "../statements/schema";
 import type { AttemptStatus } from "./delivery-attempt";
-import { EVENT_FIELDS, type EventRow, toEventRow } from "./event-store";
+import { deliveryOf } from "./delivery-claim";
+import {
+  advanceHealth,
+  type HealthChange,
+  type HealthPolicy,
+  healthChanges,
+} from "./endpoint-health";
 import { DELIVERY_RETURNING, type DeliveryRef, type DeliveryRow, withShard } from "./event-writes";
 import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from "./schema";
-
-/** What an attempt needs: the event, its statement, and the endpoint with its secrets. */
-export interface ClaimedDelivery {
-  attempts: number;
-  cycleStartedAt: string;
-  partnerId: string;
-  event: EventRow;
-  endpoint: {
-    url: string;
-    apiVersion: string;
-    apiOrigin: string;
-    /** Sealed (see secret-sealing.ts), under the key id beside it. */
-    secret: string;
-    secretKeyId: string | null;
-    previousSecret: string | null;
-    previousSecretKeyId: string | null;
-    previousSecretExpiresAt: string | null;
-    status: "enabled" | "disabled";
-  };
-}
-
-function deliveryOf(ref: DeliveryRef) {
-  return and(
-    eq(webhookDeliveries.eventId, ref.event_id),
-    eq(webhookDeliveries.endpointId, ref.endpoint_id),
-    eq(webhookDeliveries.generation, ref.generation),
-  );
-}
-
-/**
- * Takes the delivery for one attempt, if this message may make it: the delivery is still pending
- * in this message's generation, due, and not held by another attempt. The lease keeps duplicate
- * messages (the queue delivers at least once; the sweep re-sends lost ones) from attempting
- * together. One round trip: the claim and the reads of what the attempt sends.
- */
-export async function claimDelivery(
-  db: Database,
-  ref: DeliveryRef,
-  now: Date,
-  leaseUntil: Date,
-): Promise<ClaimedDelivery | null> {
-  const at = now.toISOString();
-  // Queue delays are not exact to the second.
-  const due = new Date(now.getTime() + 5000).toISOString();
-  const [claimed, rows] = await db.batch([
-    db
-      .update(webhookDeliveries)
-      .set({
-        leaseUntil: leaseUntil.toISOString(),
-        attempts: sql`${webhookDeliveries.attempts} + 1`,
-      })
-      .where(
-        and(
-          deliveryOf(ref),
-          eq(webhookDeliveries.status, "pending"),
-          lte(webhookDeliveries.nextAttemptAt, due),
-          or(isNull(webhookDeliveries.leaseUntil), lt(webhookDeliveries.leaseUntil, at)),
-        ),
-      )
-      .returning({
-        attempts: webhookDeliveries.attempts,
-        cycleStartedAt: webhookDeliveries.cycleStartedAt,
-      }),
-    db
-      .select({
-        ...EVENT_FIELDS,
-        partnerId: events.partnerId,
-        url: webhookEndpoints.url,
-        apiVersion: webhookEndpoints.apiVersion,
-        apiOrigin: webhookEndpoints.apiOrigin,
-        secret: webhookEndpoints.secret,
-        secretKeyId: webhookEndpoints.secretKeyId,
-        previousSecret: webhookEndpoints.previousSecret,
-        previousSecretKeyId: webhookEndpoints.previousSecretKeyId,
-        previousSecretExpiresAt: webhookEndpoints.previousSecretExpiresAt,
-        endpointStatus: webhookEndpoints.status,
-      })
-      .from(events)
-      .innerJoin(statements, eq(statements.statementId, events.statementId))
-      .innerJoin(webhookEndpoints, eq(webhookEndpoints.endpointId, ref.endpoint_id))
-      .where(eq(events.eventId, ref.event_id)),
-  ]);
-  const claim = claimed[0];
-  const row = rows[0];
-  if (!claim || !row) return null;
-  return {
-    attempts: claim.attempts,
-    cycleStartedAt: claim.cycleStartedAt,
-    partnerId: row.partnerId,
-    event: toEventRow(row),
-    endpoint: {
-      url: row.url,
-      apiVersion: row.apiVersion,
-      apiOrigin: row.apiOrigin,
-      secret: row.secret,
-      secretKeyId: row.secretKeyId,
-      previousSecret: row.previousSecret,
-      previousSecretKeyId: row.previousSecretKeyId,
-      previousSecretExpiresAt: row.previousSecretExpiresAt,
-      status: row.endpointStatus,
-    },
-  };
-}
 
 export interface AttemptRecord {
   attemptId: string;
@@ -129,22 +31,11 @@ export type DeliveryNext =
   | { status: "pending"; nextAttemptAt: string }
   | { status: "failed" };
 
-export interface DisabledEndpoint {
-  endpointId: string;
-  partnerId: string;
-  environment: string;
-  url: string;
-  /** Where the endpoint was registered: its dashboard page is there. */
-  apiOrigin: string;
-  failingSince: string;
-  disabledAt: string;
-}
-
 /**
  * Records an attempt and its consequences in one batch: the attempt row, the delivery's next
- * state (within its generation only), and the endpoint's failure run. An endpoint whose failures
- * began at or before `disableIfFailingSince` is disabled, exactly once; it is answered so that
- * its Admins can be told.
+ * state (within its generation only), and the endpoint's health: a success ends its run of
+ * failures, a failure extends it and may move it to a further stage (failing, to be disabled,
+ * disabled), exactly once per run; a change of stage is answered so that its Admins are told.
  */
 export async function recordAttempt(
   db: Database,
@@ -152,8 +43,8 @@ export async function recordAttempt(
   attempt: AttemptRecord | null,
   next: DeliveryNext,
   now: Date,
-  disableIfFailingSince: string,
-): Promise<DisabledEndpoint | null> {
+  policy: HealthPolicy,
+): Promise<HealthChange | null> {
   const at = now.toISOString();
   const writes: BatchItem<"sqlite">[] = [];
   if (attempt) {
@@ -174,6 +65,8 @@ export async function recordAttempt(
         ...(next.status === "pending"
           ? { nextAttemptAt: next.nextAttemptAt }
           : { completedAt: at }),
+        // No attempt was made (its endpoint is disabled): the claim's count is taken back.
+        ...(attempt ? {} : { attempts: sql`max(0, ${webhookDeliveries.attempts} - 1)` }),
       })
       .where(deliveryOf(ref)),
   );
@@ -183,7 +76,12 @@ export async function recordAttempt(
     return null;
   }
   if (attempt.status === "succeeded") {
-    writes.push(db.update(webhookEndpoints).set({ failingSince: null }).where(endpoint));
+    writes.push(
+      db
+        .update(webhookEndpoints)
+        .set({ failingSince: null, failureStreak: 0, healthNotice: 0 })
+        .where(endpoint),
+    );
     await db.batch(writes as [BatchItem<"sqlite">]);
     return null;
   }
@@ -192,34 +90,13 @@ export async function recordAttempt(
       .update(webhookEndpoints)
       .set({
         failingSince: sql`coalesce(${webhookEndpoints.failingSince}, ${attempt.attemptedAt})`,
+        failureStreak: sql`${webhookEndpoints.failureStreak} + 1`,
       })
       .where(endpoint),
-    db
-      .update(webhookEndpoints)
-      .set({
-        status: "disabled",
-        disabledAt: at,
-        disabledReason: "Every delivery attempt failed for too long.",
-      })
-      .where(
-        and(
-          endpoint,
-          eq(webhookEndpoints.status, "enabled"),
-          lte(webhookEndpoints.failingSince, disableIfFailingSince),
-        ),
-      )
-      .returning({
-        endpointId: webhookEndpoints.endpointId,
-        partnerId: webhookEndpoints.partnerId,
-        environment: webhookEndpoints.environment,
-        url: webhookEndpoints.url,
-        apiOrigin: webhookEndpoints.apiOrigin,
-        failingSince: webhookEndpoints.failingSince,
-      }),
+    advanceHealth(db, policy, now, endpoint),
   );
   const results = await db.batch(writes as [BatchItem<"sqlite">]);
-  const disabled = (results.at(-1) as DisabledEndpoint[] | undefined)?.[0];
-  return disabled ? { ...disabled, disabledAt: at } : null;
+  return healthChanges(results.at(-1) as unknown[])[0] ?? null;
 }
 
 /**

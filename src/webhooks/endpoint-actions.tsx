@@ -1,6 +1,7 @@
-// /dashboard/{environment}/webhooks/{webhook_endpoint_id}/roll and …/delete: rolling an
-// endpoint's signing secret (the previous one may keep signing a while) and deleting the endpoint,
-// with the API's own rules, writes and audit rows; and the page that shows a new secret once.
+// /dashboard/{environment}/webhooks/{webhook_endpoint_id}/roll, …/delete and …/recover: rolling
+// an endpoint's signing secret (the previous one may keep signing a while), deleting the endpoint
+// and recovering the events it missed, with the API's own rules, writes and audit rows; and the
+// page that shows a new secret once.
 import { Hono } from "hono";
 import type { AppEnv } from "../app/context";
 import { ApiError } from "../app/errors";
@@ -15,6 +16,7 @@ import type { EndpointFields, WebhookEndpoint } from "../domain/webhook-endpoint
 import { endpointNotFound, endpointOf } from "./endpoint-page";
 import { deleteEndpoint } from "./endpoint-store";
 import { prepareSecretRoll } from "./endpoints";
+import { recoverEndpoint } from "./recovery";
 
 /** A new endpoint's (or a rolled) signing secret, shown once, with a copy button. */
 export function NewSecretView(props: {
@@ -175,6 +177,19 @@ export const endpointActionsPage: DashboardPage = {
         title: "Delete a webhook endpoint",
         section: "webhooks",
       });
+    })
+
+    .post(`${ONE}/recover`, allow("webhooks.resend"), async (c) => {
+      const { change, page } = await endpointOf(c);
+      const until = await field(c, "until");
+      // The form is the API's recover request: the same schema checks it.
+      const body = parseRequest(schemas.RecoverWebhookEndpointRequest, {
+        since: await field(c, "since"),
+        ...(until === "" ? {} : { until }),
+      });
+      const outcome = await recoverEndpoint(c, { ...change, since: body.since, until: body.until });
+      const notice = outcome.queued > 0 ? "recovered" : "recovered-none";
+      return c.redirect(`${page}?notice=${notice}`, 303);
     })
 
     .post(`${ONE}/delete`, allow("webhooks.delete"), async (c) => {

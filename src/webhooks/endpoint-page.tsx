@@ -13,11 +13,18 @@ import { allow, type DashboardPage, may } from "../dashboard/page";
 import { productsOf } from "../db/partners";
 import type { Environment } from "../domain/environment";
 import type { Product } from "../domain/product";
-import type { EndpointFields, ProductEndpoint } from "../domain/webhook-endpoint";
+import type {
+  EndpointFields,
+  EndpointReadContext,
+  ProductEndpoint,
+} from "../domain/webhook-endpoint";
 import { Deliveries, ResendForm } from "./deliveries-view";
 import type { EndpointAttempt } from "./delivery-attempt";
+import { deliveryConfig } from "./delivery-config";
 import { readEndpointAttempts } from "./delivery-store";
-import { type EndpointChange, enableEndpoint, findPartnerEndpoint } from "./endpoint-store";
+import { EventTypes, HealthDetails, prefilledInstant, RecoverForm } from "./endpoint-health-view";
+import { findPartnerEndpoint } from "./endpoint-reads";
+import { type EndpointChange, enableEndpoint } from "./endpoint-store";
 import type { EndpointScope } from "./endpoints";
 import { resendEventTo } from "./events";
 
@@ -28,6 +35,8 @@ const ATTEMPT_ID = /^att_[0-9A-Za-z]{1,64}$/;
 const NOTICES: Record<string, string> = {
   enabled: "Webhook endpoint enabled.",
   resent: "The event is queued for delivery to this endpoint.",
+  recovered: "The events it missed are queued for delivery, in the order they happened.",
+  "recovered-none": "It has missed no event of its types in that window: nothing to queue.",
 };
 
 export function endpointNotFound(): ApiError {
@@ -50,7 +59,8 @@ export async function endpointOf(c: Context<AppEnv>): Promise<PageEndpoint> {
   const { environment } = c.var;
   const { user } = c.var.session;
   const id = c.req.param("webhook_endpoint_id") ?? "";
-  const endpoint = await findPartnerEndpoint(c.get("db"), user.partnerId, environment, id);
+  const now = c.get("now")();
+  const endpoint = await findPartnerEndpoint(c.get("db"), user.partnerId, environment, id, now);
   if (!endpoint) throw endpointNotFound();
   const scope = { partnerId: user.partnerId, environment, merchantKey: endpoint.merchantKey };
   return {
@@ -59,7 +69,7 @@ export async function endpointOf(c: Context<AppEnv>): Promise<PageEndpoint> {
       scope,
       endpointId: endpoint.endpointId,
       actor: userActor(c, user),
-      now: c.get("now")(),
+      now,
     },
     page: `/dashboard/${environment}/webhooks/${endpoint.endpointId}`,
   };
@@ -102,7 +112,10 @@ interface EndpointViewProps {
   /** The `before` of the next page of older attempts, if any. */
   olderBefore: string | null;
   can: { roll: boolean; delete: boolean; enable: boolean; resend: boolean };
-  now: Date;
+  read: EndpointReadContext;
+  /** The recovery form's start: when its failures began, right after an enable. */
+  recoverSince: string | null;
+  perSecond: number;
 }
 
 function Actions(props: EndpointViewProps) {
@@ -113,7 +126,7 @@ function Actions(props: EndpointViewProps) {
       {endpoint.status === "disabled" && can.enable && (
         <form method="post" action={`${base}/enable`} class="stack">
           <CsrfField />
-          <p>It gets no event until enabled. Then re-send the events it missed.</p>
+          <p>It gets no event until enabled. Then recover the events it missed.</p>
           <div>
             <button type="submit">Enable endpoint</button>
           </div>
@@ -130,7 +143,8 @@ function Actions(props: EndpointViewProps) {
 }
 
 function EndpointView(props: EndpointViewProps) {
-  const { endpoint, environment, now } = props;
+  const { endpoint, environment } = props;
+  const { now } = props.read;
   const previousUntil = endpoint.previousSecretExpiresAt;
   return (
     <>
@@ -157,10 +171,15 @@ function EndpointView(props: EndpointViewProps) {
         <dd>
           <code>{endpoint.apiVersion}</code>
         </dd>
+        <dt>Event types</dt>
+        <dd>
+          <EventTypes endpoint={endpoint} />
+        </dd>
         <dt>Status</dt>
         <dd>
           <EndpointStatus endpoint={endpoint} />
         </dd>
+        <HealthDetails endpoint={endpoint} read={props.read} />
         <dt>Created</dt>
         <dd>
           <Time at={endpoint.createdAt} />
@@ -177,8 +196,26 @@ function EndpointView(props: EndpointViewProps) {
         </dd>
       </dl>
       <Actions {...props} />
+      {props.can.resend && props.recoverSince !== null && (
+        <RecoverForm
+          environment={environment}
+          endpoint={endpoint}
+          since={props.recoverSince}
+          afterEnable={true}
+          perSecond={props.perSecond}
+        />
+      )}
       <Deliveries {...props} />
       <ResendForm {...props} />
+      {props.can.resend && props.recoverSince === null && (
+        <RecoverForm
+          environment={environment}
+          endpoint={endpoint}
+          since={new Date(now.getTime() - 24 * 3600_000).toISOString()}
+          afterEnable={false}
+          perSecond={props.perSecond}
+        />
+      )}
       <p>
         <a href={`/dashboard/${environment}/webhooks`}>Back to the webhook endpoints</a>
       </p>
@@ -192,6 +229,7 @@ export const endpointPage: DashboardPage = {
       const { environment } = c.var;
       const before = c.req.query("before") ?? null;
       const { endpoint } = await endpointOf(c);
+      const config = deliveryConfig(c.env);
       if (before !== null && !ATTEMPT_ID.test(before)) {
         throw new ApiError("NOT_FOUND_ERROR", "There is no such page of deliveries.");
       }
@@ -218,7 +256,9 @@ export const endpointPage: DashboardPage = {
             enable: may(c, "webhooks.enable", environment),
             resend: may(c, "webhooks.resend", environment),
           }}
-          now={c.get("now")()}
+          read={{ now: c.get("now")(), disableAfterSeconds: config.disableAfterSeconds }}
+          recoverSince={prefilledInstant(c.req.query("recover_since"))}
+          perSecond={config.maxPerSecond}
         />,
         {
           title: "Webhook endpoint",
@@ -232,9 +272,18 @@ export const endpointPage: DashboardPage = {
       "/:environment/webhooks/:webhook_endpoint_id/enable",
       allow("webhooks.enable"),
       async (c) => {
-        const { change, page } = await endpointOf(c);
+        const { endpoint, change, page } = await endpointOf(c);
         if (!(await enableEndpoint(c.get("db"), change))) throw endpointNotFound();
-        return c.redirect(`${page}?notice=enabled`, 303);
+        // Recovery is offered from when its failures began: the events of the disable window
+        // before it was disabled were given up with it, and those since were never sent.
+        const since = endpoint.failingSince ?? endpoint.disabledAt;
+        if (endpoint.status !== "disabled" || since === null) {
+          return c.redirect(`${page}?notice=enabled`, 303);
+        }
+        return c.redirect(
+          `${page}?notice=enabled&recover_since=${encodeURIComponent(since)}#recover-heading`,
+          303,
+        );
       },
     )
 

@@ -5,8 +5,16 @@ import { idPage, idPageQuery } from "../app/query";
 import { route } from "../app/route";
 import { schemas } from "../canonical/schemas";
 import { DEFAULT_PREVIOUS_SECRET_SECONDS, toWebhookEndpoint } from "../domain/webhook-endpoint";
-import { deleteEndpoint, enableEndpoint, findEndpoint, readEndpointPage } from "./endpoint-store";
-import { endpointNotFound, prepareEndpoint, prepareSecretRoll } from "./endpoints";
+import { findEndpoint, readEndpointPage } from "./endpoint-reads";
+import { deleteEndpoint, enableEndpoint } from "./endpoint-store";
+import {
+  endpointNotFound,
+  prepareEndpoint,
+  prepareSecretRoll,
+  prepareUpdate,
+  readContext,
+} from "./endpoints";
+import { recoverEndpoint } from "./recovery";
 
 export const createWebhookEndpoint = route({
   method: "POST",
@@ -22,6 +30,7 @@ export const createWebhookEndpoint = route({
       url: body.url,
       description: body.description ?? null,
       apiVersion: body.api_version ?? c.get("version"),
+      enabledEvents: body.enabled_events,
       actor: keyActor(c),
     });
     // The endpoint and its replayable response commit together: a retry never creates another.
@@ -40,9 +49,9 @@ export const listWebhookEndpoints = route({
   query: idPageQuery,
   response: { status: 200, schema: schemas.WebhookEndpointList },
   async handler(c, { query: { limit, after }, reply }) {
-    const rows = await readEndpointPage(c.get("db"), readScope(c), after, limit);
-    const now = c.get("now")();
-    return reply(idPage(rows, limit, (row) => toWebhookEndpoint(row, now)));
+    const ctx = readContext(c);
+    const rows = await readEndpointPage(c.get("db"), readScope(c), after, limit, ctx.now);
+    return reply(idPage(rows, limit, (row) => toWebhookEndpoint(row, ctx)));
   },
 });
 
@@ -55,9 +64,34 @@ export const retrieveWebhookEndpoint = route({
   response: { status: 200, schema: schemas.WebhookEndpoint },
   async handler(c, { reply }) {
     const endpointId = c.req.param("webhook_endpoint_id");
-    const row = await findEndpoint(c.get("db"), readScope(c), endpointId);
+    const ctx = readContext(c);
+    const row = await findEndpoint(c.get("db"), readScope(c), endpointId, ctx.now);
     if (!row) throw endpointNotFound(endpointId);
-    return reply(toWebhookEndpoint(row, c.get("now")()));
+    return reply(toWebhookEndpoint(row, ctx));
+  },
+});
+
+export const updateWebhookEndpoint = route({
+  method: "POST",
+  path: "/v2/webhook_endpoints/:webhook_endpoint_id",
+  summary: "Update a webhook endpoint",
+  scope: "ACCOUNT_READ",
+  customerScoped: true,
+  body: { schema: schemas.UpdateWebhookEndpointRequest, required: false },
+  response: { status: 200, schema: schemas.WebhookEndpoint },
+  async handler(c, { body, reply }) {
+    // Only the fields sent change (Stripe's partial update); its API version stays pinned.
+    const prepared = await prepareUpdate(c, {
+      scope: readScope(c),
+      endpointId: c.req.param("webhook_endpoint_id"),
+      url: body.url,
+      description: body.description,
+      enabledEvents: body.enabled_events,
+      actor: keyActor(c),
+    });
+    const answer = reply(prepared.endpoint);
+    await prepared.commit(await storeWithEffect(c, answer, prepared.stored));
+    return answer;
   },
 });
 
@@ -111,6 +145,28 @@ export const enableWebhookEndpoint = route({
     const change = { scope: readScope(c), endpointId, actor: keyActor(c), now: c.get("now")() };
     const row = await enableEndpoint(c.get("db"), change);
     if (!row) throw endpointNotFound(endpointId);
-    return reply(toWebhookEndpoint(row, c.get("now")()));
+    return reply(toWebhookEndpoint(row, readContext(c)));
+  },
+});
+
+export const recoverWebhookEndpoint = route({
+  method: "POST",
+  path: "/v2/webhook_endpoints/:webhook_endpoint_id/recover",
+  summary: "Recover a webhook endpoint's missed events",
+  scope: "ACCOUNT_READ",
+  customerScoped: true,
+  body: { schema: schemas.RecoverWebhookEndpointRequest, required: true },
+  response: { status: 202, schema: schemas.WebhookEndpointRecovery },
+  async handler(c, { body, reply }) {
+    const outcome = await recoverEndpoint(c, {
+      scope: readScope(c),
+      endpointId: c.req.param("webhook_endpoint_id"),
+      since: body.since,
+      until: body.until,
+      actor: keyActor(c),
+    });
+    // Stored after the fact by the idempotency layer, as a re-send's: a crash in between would
+    // leave the events queued, and a retry would find them queued already and queue none again.
+    return reply(outcome);
   },
 });

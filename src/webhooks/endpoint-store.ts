@@ -1,5 +1,5 @@
-// Webhook endpoints of one read scope (partner, environment, product): create, read, roll,
-// enable and delete, whether through the API or the dashboard. Each change is one atomic batch
+// Webhook endpoints of one read scope (partner, environment, product): create, update, roll,
+// enable and delete, whether through the API or the dashboard (reads: endpoint-reads.ts). Each change is one atomic batch
 // with its audit row, gated on the same condition. Deleting an endpoint deletes its deliveries
 // and attempts with it.
 import { and, asc, eq, gt, isNull, ne, or, type SQL, sql } from "drizzle-orm";
@@ -11,40 +11,13 @@ import type { ReadScope } from "../db/customers";
 import { fencedPartners } from "../db/move-fences";
 import type { Actor, AuditAction } from "../domain/audit";
 import type { Environment } from "../domain/environment";
-import {
-  type EndpointFields,
-  MAX_ENDPOINTS,
-  type ProductEndpoint,
-} from "../domain/webhook-endpoint";
+import { type EndpointFields, MAX_ENDPOINTS } from "../domain/webhook-endpoint";
+import { findEndpoint, ofScope, oneOfScope } from "./endpoint-reads";
+import type { StoredFilter } from "./event-types";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "./schema";
 import type { SealedSecret } from "./secret-sealing";
 
 export type EndpointRow = typeof webhookEndpoints.$inferSelect;
-
-/** The public columns: everything but the secrets. */
-const PUBLIC = {
-  endpointId: webhookEndpoints.endpointId,
-  url: webhookEndpoints.url,
-  description: webhookEndpoints.description,
-  apiVersion: webhookEndpoints.apiVersion,
-  status: webhookEndpoints.status,
-  disabledAt: webhookEndpoints.disabledAt,
-  disabledReason: webhookEndpoints.disabledReason,
-  previousSecretExpiresAt: webhookEndpoints.previousSecretExpiresAt,
-  createdAt: webhookEndpoints.createdAt,
-};
-
-function ofScope(scope: ReadScope): SQL {
-  return and(
-    eq(webhookEndpoints.partnerId, scope.partnerId),
-    eq(webhookEndpoints.environment, scope.environment as "sandbox" | "production"),
-    eq(webhookEndpoints.merchantKey, scope.merchantKey),
-  ) as SQL;
-}
-
-function oneOfScope(scope: ReadScope, endpointId: string): SQL {
-  return and(ofScope(scope), eq(webhookEndpoints.endpointId, endpointId)) as SQL;
-}
 
 /** `EXISTS` the endpoint in the scope (and matching `also`): the guard of a change's audit row. */
 function endpointExists(scope: ReadScope, endpointId: string, also?: SQL): SQL {
@@ -103,76 +76,13 @@ export function endpointInsert(row: EndpointRow, actor: Actor, now: Date): Query
           merchant_key: row.merchantKey,
           api_version: row.apiVersion,
           description: row.description,
+          enabled_events: row.enabledEvents === null ? ["*"] : JSON.parse(row.enabledEvents),
         },
       },
       now,
       { guard: endpointInScope(scope, row.endpointId) },
     ),
   ];
-}
-
-/** Up to `limit + 1` endpoints of the scope in id (creation) order, after `after`. */
-export function readEndpointPage(
-  db: Database,
-  scope: ReadScope,
-  after: string | null,
-  limit: number,
-): Promise<EndpointFields[]> {
-  const where = after
-    ? and(ofScope(scope), gt(webhookEndpoints.endpointId, after))
-    : ofScope(scope);
-  return db
-    .select(PUBLIC)
-    .from(webhookEndpoints)
-    .where(where)
-    .orderBy(asc(webhookEndpoints.endpointId))
-    .limit(limit + 1);
-}
-
-export async function findEndpoint(
-  db: Database,
-  scope: ReadScope,
-  endpointId: string,
-): Promise<EndpointFields | null> {
-  const [row] = await db.select(PUBLIC).from(webhookEndpoints).where(oneOfScope(scope, endpointId));
-  return row ?? null;
-}
-
-function ofPartner(partnerId: string, environment: Environment): SQL {
-  return and(
-    eq(webhookEndpoints.partnerId, partnerId),
-    eq(webhookEndpoints.environment, environment),
-  ) as SQL;
-}
-
-/**
- * Every endpoint of the partner in the environment, by product, then in creation order: at most
- * `MAX_ENDPOINTS` per product, read from the leading columns of `webhook_endpoints_scope_idx`.
- */
-export function listPartnerEndpoints(
-  db: Database,
-  partnerId: string,
-  environment: Environment,
-): Promise<ProductEndpoint[]> {
-  return db
-    .select({ ...PUBLIC, merchantKey: webhookEndpoints.merchantKey })
-    .from(webhookEndpoints)
-    .where(ofPartner(partnerId, environment))
-    .orderBy(asc(webhookEndpoints.merchantKey), asc(webhookEndpoints.endpointId));
-}
-
-/** One endpoint of the partner in the environment, whichever its product; null otherwise. */
-export async function findPartnerEndpoint(
-  db: Database,
-  partnerId: string,
-  environment: Environment,
-  endpointId: string,
-): Promise<ProductEndpoint | null> {
-  const [row] = await db
-    .select({ ...PUBLIC, merchantKey: webhookEndpoints.merchantKey })
-    .from(webhookEndpoints)
-    .where(and(ofPartner(partnerId, environment), eq(webhookEndpoints.endpointId, endpointId)));
-  return row ?? null;
 }
 
 /**
@@ -227,10 +137,64 @@ export async function enableEndpoint(
     ),
     db
       .update(webhookEndpoints)
-      .set({ status: "enabled", disabledAt: null, disabledReason: null, failingSince: null })
+      .set({
+        status: "enabled",
+        disabledAt: null,
+        disabledReason: null,
+        failingSince: null,
+        failureStreak: 0,
+        healthNotice: 0,
+      })
       .where(oneOfScope(scope, endpointId)),
   ]);
-  return findEndpoint(db, scope, endpointId);
+  return findEndpoint(db, scope, endpointId, change.now);
+}
+
+/** What an update sets: only the fields given change. */
+export interface EndpointUpdate {
+  url?: string;
+  description?: string | null;
+  filter?: StoredFilter;
+}
+
+/**
+ * Changes the endpoint's URL, description or event filter, with its audit row (naming the fields
+ * changed) and `alongside`, in one batch; false outside the scope.
+ */
+export async function updateEndpoint(
+  db: Database,
+  change: EndpointChange & { update: EndpointUpdate },
+  alongside: Query[] = [],
+): Promise<boolean> {
+  const { scope, endpointId, update } = change;
+  const details: Record<string, unknown> = {};
+  if (update.url !== undefined) details.url = update.url;
+  if (update.description !== undefined) details.description = update.description;
+  if (update.filter !== undefined) {
+    details.enabled_events =
+      update.filter.enabledEvents === null ? ["*"] : JSON.parse(update.filter.enabledEvents);
+  }
+  const set = {
+    ...(update.url === undefined ? {} : { url: update.url }),
+    ...(update.description === undefined ? {} : { description: update.description }),
+    ...(update.filter ?? {}),
+  };
+  // Nothing to change: nothing is written but the stored response.
+  if (Object.keys(set).length === 0) {
+    if (alongside.length > 0) await atomically(db, alongside);
+    return true;
+  }
+  const [, updated] = await atomically(db, [
+    auditOf(
+      change,
+      "webhook_endpoint.updated",
+      endpointExists(scope, endpointId),
+      sql`json(${JSON.stringify(details)})`,
+    ),
+    db.update(webhookEndpoints).set(set).where(oneOfScope(scope, endpointId)),
+    ...alongside,
+  ]);
+  return updated?.meta.changes === 1;
 }
 
 /**

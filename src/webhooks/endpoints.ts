@@ -17,12 +17,16 @@ import {
   type WebhookEndpoint,
 } from "../domain/webhook-endpoint";
 import { webhookUrlProblem } from "../domain/webhook-url";
+import { deliveryConfig } from "./delivery-config";
+import { findEndpoint } from "./endpoint-reads";
 import {
+  type EndpointUpdate,
   endpointInScope,
   endpointInsert,
-  findEndpoint,
   rollEndpointSecret,
+  updateEndpoint,
 } from "./endpoint-store";
+import { ALL_EVENTS, eventTypesOf, storedFilter, unknownEventTypes } from "./event-types";
 import { createSecretSealer, type SecretSealer } from "./secret-sealing";
 import { generateWebhookSecret } from "./webhook-signature";
 
@@ -59,11 +63,62 @@ export function endpointNotFound(endpointId: string): ApiError {
   );
 }
 
+/** How an endpoint's reads are shaped at this request's moment. */
+export function readContext(c: Context<AppEnv>) {
+  return {
+    now: c.get("now")(),
+    disableAfterSeconds: deliveryConfig(c.env).disableAfterSeconds,
+  };
+}
+
+/**
+ * The types an endpoint of `version` is asked to take: null for every type (absent, or `["*"]`),
+ * else the list without repeats; 400 naming each type that version does not have.
+ */
+export function enabledEventsOf(
+  c: Context<AppEnv>,
+  version: string,
+  requested: readonly string[] | undefined,
+): string[] | null {
+  if (requested === undefined) return null;
+  if (requested.includes(ALL_EVENTS)) {
+    if (requested.every((type) => type === ALL_EVENTS)) return null;
+    throw invalidRequest(
+      ['enabled_events: "*" stands for every type; send it alone, or list the types'],
+      "enabled_events",
+    );
+  }
+  const bundle = c.get("bundle");
+  const unknown = unknownEventTypes(bundle, version, requested);
+  if (unknown.length > 0) {
+    const known = eventTypesOf(bundle, version).map((entry) => entry.type);
+    throw invalidRequest(
+      unknown.map(
+        (type) =>
+          `enabled_events: ${JSON.stringify(type.slice(0, 64))} is not an event type of API ` +
+          `version ${version}; its types are ${known.join(", ")}`,
+      ),
+      "enabled_events",
+    );
+  }
+  return [...new Set(requested)];
+}
+
+/** 400 for a URL the webhook URL rules refuse. */
+function checkUrl(c: Context<AppEnv>, url: string): void {
+  const problem = webhookUrlProblem(url, {
+    allowLoopback: c.env.WEBHOOK_ALLOW_LOOPBACK === "true",
+  });
+  if (problem) throw invalidRequest([problem], "url");
+}
+
 export interface NewEndpoint {
   scope: EndpointScope;
   url: string;
   description: string | null;
   apiVersion: string;
+  /** The event types it takes, as `apiVersion` names them; absent: every type. */
+  enabledEvents?: readonly string[] | undefined;
   actor: Actor;
 }
 
@@ -73,10 +128,7 @@ export async function prepareEndpoint(
   input: NewEndpoint,
 ): Promise<PreparedChange> {
   const { scope, apiVersion } = input;
-  const problem = webhookUrlProblem(input.url, {
-    allowLoopback: c.env.WEBHOOK_ALLOW_LOOPBACK === "true",
-  });
-  if (problem) throw invalidRequest([problem], "url");
+  checkUrl(c, input.url);
   const bundle = c.get("bundle");
   if (!bundle.isSupported(apiVersion, scope.environment)) {
     throw invalidRequest(
@@ -87,8 +139,14 @@ export async function prepareEndpoint(
       "api_version",
     );
   }
+  const filter = storedFilter(
+    bundle,
+    apiVersion,
+    enabledEventsOf(c, apiVersion, input.enabledEvents),
+  );
   const db = c.get("db");
-  const now = c.get("now")();
+  const ctx = readContext(c);
+  const { now } = ctx;
   const endpointId = generateEndpointId();
   const secret = generateWebhookSecret();
   const sealed = await secretSealerOf(c.env).seal(secret, endpointId);
@@ -108,10 +166,17 @@ export async function prepareEndpoint(
     disabledAt: null,
     disabledReason: null,
     failingSince: null,
+    failureStreak: 0,
+    healthNotice: 0,
+    ...filter,
+    throttleSecond: null,
+    throttleUsed: 0,
+    admittedSecond: null,
+    admittedCount: 0,
     createdAt: now.toISOString(),
   };
   return {
-    endpoint: toWebhookEndpoint(row, now, secret),
+    endpoint: toWebhookEndpoint({ ...row, recent: { attempts: 0, succeeded: 0 } }, ctx, secret),
     stored: endpointInScope(scope, endpointId),
     commit: async (alongside = []) => {
       // The product's limit is a condition of the insert itself: racing creations cannot pass it.
@@ -139,15 +204,16 @@ export async function prepareSecretRoll(
 ): Promise<PreparedChange> {
   const { scope, endpointId } = input;
   const db = c.get("db");
-  const current = await findEndpoint(db, scope, endpointId);
+  const ctx = readContext(c);
+  const { now } = ctx;
+  const current = await findEndpoint(db, scope, endpointId, now);
   if (!current) throw endpointNotFound(endpointId);
-  const now = c.get("now")();
   const previousExpiresAt = new Date(now.getTime() + input.keepForSeconds * 1000).toISOString();
   const secret = generateWebhookSecret();
   const sealed = await secretSealerOf(c.env).seal(secret, endpointId);
   const rolled = { ...current, previousSecretExpiresAt: previousExpiresAt };
   return {
-    endpoint: toWebhookEndpoint(rolled, now, secret),
+    endpoint: toWebhookEndpoint(rolled, ctx, secret),
     stored: endpointInScope(scope, endpointId),
     commit: async (alongside = []) => {
       const change = {
@@ -159,6 +225,61 @@ export async function prepareSecretRoll(
         previousExpiresAt,
       };
       if (!(await rollEndpointSecret(db, change, alongside))) throw endpointNotFound(endpointId);
+    },
+  };
+}
+
+export interface EndpointChanges {
+  scope: EndpointScope;
+  endpointId: string;
+  url?: string | undefined;
+  /** An empty string removes it. */
+  description?: string | undefined;
+  enabledEvents?: readonly string[] | undefined;
+  actor: Actor;
+}
+
+/**
+ * The endpoint with the fields given changed (a URL by the URL rules, event types of its own
+ * version); 404 when it is not in the scope. Fields not given keep their values.
+ */
+export async function prepareUpdate(
+  c: Context<AppEnv>,
+  input: EndpointChanges,
+): Promise<PreparedChange> {
+  const { scope, endpointId } = input;
+  const db = c.get("db");
+  const ctx = readContext(c);
+  const current = await findEndpoint(db, scope, endpointId, ctx.now);
+  if (!current) throw endpointNotFound(endpointId);
+  const update: EndpointUpdate = {};
+  if (input.url !== undefined) {
+    checkUrl(c, input.url);
+    update.url = input.url;
+  }
+  if (input.description !== undefined) {
+    update.description = input.description === "" ? null : input.description;
+  }
+  if (input.enabledEvents !== undefined) {
+    const version = current.apiVersion;
+    update.filter = storedFilter(
+      c.get("bundle"),
+      version,
+      enabledEventsOf(c, version, input.enabledEvents),
+    );
+  }
+  const updated = {
+    ...current,
+    ...(update.url === undefined ? {} : { url: update.url }),
+    ...(update.description === undefined ? {} : { description: update.description }),
+    ...(update.filter === undefined ? {} : { enabledEvents: update.filter.enabledEvents }),
+  };
+  return {
+    endpoint: toWebhookEndpoint(updated, ctx),
+    stored: endpointInScope(scope, endpointId),
+    commit: async (alongside = []) => {
+      const change = { scope, endpointId, actor: input.actor, now: ctx.now, update };
+      if (!(await updateEndpoint(db, change, alongside))) throw endpointNotFound(endpointId);
     },
   };
 }

@@ -20,6 +20,7 @@ import { decodeEventPageToken, encodeEventPageToken } from "../domain/page-token
 import { toDeliveryAttempt } from "./delivery-attempt";
 import { readAttemptPage } from "./delivery-store";
 import { readEventPage } from "./event-store";
+import { canonicalTypesFor, eventTypesOf, unknownEventTypes } from "./event-types";
 import { renderEvent, renderEvents } from "./event-view";
 import { resendEventTo, retainedEvent, retainedSince } from "./events";
 
@@ -39,14 +40,65 @@ const foreignCursor = () =>
     "starting_after",
   );
 
-/** `limit`, and the signed cursor of the previous page (checked against the caller's scope). */
-const eventListQuery: QueryDefinition<{ limit: number; startingAfter: string | undefined }> = {
-  parameters: pageParameters("token"),
+/** The event types a list is filtered to, as sent: `type=a,b` or `type=a&type=b`. */
+function typesAsked(values: string[] | undefined): string[] | undefined {
+  if (values === undefined) return undefined;
+  const types = values.flatMap((value) => value.split(",")).map((type) => type.trim());
+  if (types.some((type) => type === "") || types.length > 100) {
+    throw invalidRequest(["type must name one or more event types, separated by commas"], "type");
+  }
+  return [...new Set(types)];
+}
+
+interface EventListQuery {
+  limit: number;
+  startingAfter: string | undefined;
+  types: string[] | undefined;
+}
+
+/**
+ * `limit`, the signed cursor of the previous page (checked against the caller's scope), and the
+ * event types to list.
+ */
+const eventListQuery: QueryDefinition<EventListQuery> = {
+  parameters: [
+    ...pageParameters("token"),
+    {
+      name: "type",
+      in: "query",
+      required: false,
+      description:
+        "Only events of these types, as this API version names them (`GET /v2/event_types`): " +
+        "one, or several separated by commas (`statement.created,statement.hidden`).",
+      schema: { type: "string" },
+    },
+  ],
   parse: (query) => ({
     limit: parseLimit(query("limit")),
     startingAfter: startingAfterToken(query, foreignCursor),
+    types: typesAsked(query("type")),
   }),
 };
+
+/** The canonical types of the types asked for in the request's version; 400 naming the unknown. */
+function canonicalTypesAsked(c: Context<AppEnv>, types: string[] | undefined) {
+  if (types === undefined) return null;
+  const bundle = c.get("bundle");
+  const version = c.get("version");
+  const unknown = unknownEventTypes(bundle, version, types);
+  if (unknown.length > 0) {
+    const known = eventTypesOf(bundle, version).map((entry) => entry.type);
+    throw invalidRequest(
+      unknown.map(
+        (type) =>
+          `type: ${JSON.stringify(type.slice(0, 64))} is not an event type of API version ` +
+          `${version}; its types are ${known.join(", ")}`,
+      ),
+      "type",
+    );
+  }
+  return canonicalTypesFor(bundle, version, types);
+}
 
 export const listEvents = route({
   method: "GET",
@@ -58,15 +110,16 @@ export const listEvents = route({
   customerScoped: true,
   query: eventListQuery,
   response: { status: 200, schema: schemas.EventList },
-  async handler(c, { query: { limit, startingAfter }, reply }) {
+  async handler(c, { query: { limit, startingAfter, types }, reply }) {
     const scope = readScope(c);
+    const only = canonicalTypesAsked(c, types);
     let after = null;
     if (startingAfter !== undefined) {
       after = await decodeEventPageToken(c.get("signer"), scope, startingAfter);
       if (!after) throw foreignCursor();
     }
     const since = retainedSince(c.get("now")());
-    const rows = await readEventPage(c.get("db"), scope, since, after, limit);
+    const rows = await readEventPage(c.get("db"), scope, since, after, limit, only);
     const page = rows.slice(0, limit);
     // Canonical events: the bundle reshapes the whole list, statements inside included, once.
     const data = await renderEvents(page, readMoment(c));
@@ -133,5 +186,18 @@ export const resendEvent = route({
     // Stored after the fact by the idempotency layer: a crash in between would only queue the
     // event once more, which at-least-once delivery allows.
     return reply({ event_id: resent.eventId, webhook_endpoint_ids: resent.endpointIds });
+  },
+});
+
+export const listEventTypes = route({
+  method: "GET",
+  path: "/v2/event_types",
+  summary: "List event types",
+  scope: "ACCOUNT_READ",
+  response: { status: 200, schema: schemas.EventTypeList },
+  async handler(c, { reply }) {
+    // The catalogue of the request's version: what its endpoints may take and its lists filter.
+    const data = eventTypesOf(c.get("bundle"), c.get("version")).map((entry) => ({ ...entry }));
+    return reply({ data, has_more: false });
   },
 });

@@ -62,8 +62,33 @@ function inScope(scope: ReadScope, since: string): SQL {
 }
 
 /**
- * Up to `limit + 1` events of the scope created at or after `since`, newest first, after `after`:
- * one range of `events_page_idx`, each event joined to its statement by primary key.
+ * The ids of a page of events of `types` only: per type, the first `limit + 1` of one range of
+ * `events_type_page_idx`, so that a rare type costs no scan of the others.
+ */
+function pageOfTypes(
+  scope: ReadScope,
+  since: string,
+  after: EventPosition | null,
+  limit: number,
+  types: readonly EventType[],
+): SQL {
+  const position = after
+    ? sql`AND (created_at, event_id) < (${after.createdAt}, ${after.eventId})`
+    : sql``;
+  const perType = types.map(
+    (type) => sql`SELECT event_id FROM (SELECT event_id FROM events
+      WHERE partner_id = ${scope.partnerId} AND environment = ${scope.environment}
+        AND merchant_key = ${scope.merchantKey} AND type = ${type} AND created_at >= ${since}
+        ${position}
+      ORDER BY created_at DESC, event_id DESC LIMIT ${limit + 1})`,
+  );
+  return sql.join(perType, sql` UNION ALL `);
+}
+
+/**
+ * Up to `limit + 1` events of the scope created at or after `since`, newest first, after `after`,
+ * of `types` only when given: one range of `events_page_idx` (or one of `events_type_page_idx`
+ * per type), each event joined to its statement by primary key.
  */
 export async function readEventPage(
   db: Database,
@@ -71,13 +96,20 @@ export async function readEventPage(
   since: string,
   after: EventPosition | null,
   limit: number,
+  types: readonly EventType[] | null = null,
 ): Promise<EventRow[]> {
-  const where = after
-    ? and(
-        inScope(scope, since),
-        sql`(${events.createdAt}, ${events.eventId}) < (${after.createdAt}, ${after.eventId})`,
-      )
-    : inScope(scope, since);
+  if (types !== null && types.length === 0) return [];
+  // Of some types: the pages of each type, already in the scope, window and position, read by
+  // primary key (a condition on the scope's range here would let the planner scan it instead).
+  const where =
+    types === null
+      ? and(
+          inScope(scope, since),
+          after
+            ? sql`(${events.createdAt}, ${events.eventId}) < (${after.createdAt}, ${after.eventId})`
+            : undefined,
+        )
+      : sql`${events.eventId} IN (${pageOfTypes(scope, since, after, limit, types)})`;
   const rows = await db
     .select(EVENT_FIELDS)
     .from(events)

@@ -4,6 +4,7 @@
 // statements record the event of one hidden statement or of a whole chunk of an import.
 import { type SQL, sql } from "drizzle-orm";
 import type { EventType } from "../domain/event";
+import { EVENT_TYPES_REVISION } from "./event-types";
 import { webhookDeliveries } from "./schema";
 
 /** A delivery row as a write answers it (`DELIVERY_RETURNING`). */
@@ -44,7 +45,8 @@ export interface EventWrites {
 /**
  * The writes that record event `type` for each statement of `rows` that satisfies `when` (a
  * condition on the statement row `s`, checked before the change in the same batch), and queue
- * its delivery to every enabled endpoint of the statement's product. `rows` is a JSON array of
+ * its delivery to every enabled endpoint of the statement's product that takes it (see
+ * `takesType`). `rows` is a JSON array of
  * rows whose first element is a statement id, such as an import's chunk of statements. Each
  * transition is recorded once per statement: a unique index turns a repeat into a no-op.
  */
@@ -70,10 +72,22 @@ export function statementEventWrites(
           AND e.created_at = ${createdAt}
         JOIN webhook_endpoints AS w ON w.partner_id = e.partner_id
           AND w.environment = e.environment AND w.merchant_key = e.merchant_key
-          AND w.status = 'enabled'
+          AND w.status = 'enabled' AND ${takesType(sql`w`, sql`e.type`)}
       WHERE true ON CONFLICT DO NOTHING
       RETURNING event_id, endpoint_id, generation, ${endpointPartner} AS partner_id`,
   };
+}
+
+/**
+ * SQL: the endpoint `w` takes events of canonical type `type`. Its filter names types of its own
+ * version, worked out into canonical types when it was set (event-types.ts); a filter worked out
+ * under other canonical types than this build's lets everything through, and the consumer, which
+ * holds the version bundle, drops what the endpoint's version does not show under a type it
+ * takes (and works the filter out anew).
+ */
+export function takesType(w: SQL, type: SQL): SQL {
+  return sql`(${w}.event_types IS NULL OR ${w}.event_types_revision IS NOT ${EVENT_TYPES_REVISION}
+    OR EXISTS (SELECT 1 FROM json_each(${w}.event_types) t WHERE t.value = ${type}))`;
 }
 
 /** The deliveries created on shard `shard`, from the batch results of `deliveries` writes. */

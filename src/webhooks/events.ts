@@ -8,9 +8,10 @@ import type { Actor } from "../domain/audit";
 import { EVENT_RETENTION_MS } from "../domain/event";
 import { enqueueDeliveries } from "./delivery-queue";
 import { resendEvent } from "./delivery-store";
-import { findEndpoint } from "./endpoint-store";
+import { findEndpoint } from "./endpoint-reads";
 import { endpointNotFound } from "./endpoints";
 import { type EventRow, findEvent } from "./event-store";
+import { enabledEventsOf, takesEvent, typeSeenIn } from "./event-types";
 
 /** The oldest creation time still kept at `now`. */
 export function retainedSince(now: Date): string {
@@ -45,8 +46,8 @@ export interface ResendRequest {
 
 /**
  * Starts a new delivery cycle of a retained event to the endpoint (or to every enabled endpoint)
- * and queues it; answers the endpoints it is queued for. 404 for an event or endpoint outside
- * the scope, 400 for a disabled endpoint.
+ * that takes its type, and queues it; answers the endpoints it is queued for. 404 for an event
+ * or endpoint outside the scope, 400 for a disabled endpoint or one that does not take it.
  */
 export async function resendEventTo(
   c: Context<AppEnv>,
@@ -56,11 +57,22 @@ export async function resendEventTo(
   const event = await retainedEvent(c, scope, request.eventId);
   const db = c.get("db");
   if (endpointId !== null) {
-    const endpoint = await findEndpoint(db, scope, endpointId);
+    const endpoint = await findEndpoint(db, scope, endpointId, c.get("now")());
     if (!endpoint) throw endpointNotFound(endpointId);
     if (endpoint.status !== "enabled") {
       throw invalidRequest(
         ["This webhook endpoint is disabled: enable it before re-sending events to it."],
+        "webhook_endpoint_id",
+      );
+    }
+    // Matched as the endpoint's version shows the event, as its deliveries are.
+    const shown = typeSeenIn(c.get("bundle"), endpoint.apiVersion, event.type);
+    if (!takesEvent(endpoint.enabledEvents, shown)) {
+      throw invalidRequest(
+        [
+          `This webhook endpoint does not take ${shown} events (its enabled_events are ` +
+            `${enabledEventsOf(endpoint.enabledEvents).join(", ")}).`,
+        ],
         "webhook_endpoint_id",
       );
     }

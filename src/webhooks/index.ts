@@ -16,6 +16,7 @@ export {
 } from "./event-writes";
 export {
   deliveriesResent,
+  endpointHealthChecked,
   endpointSecretsSealed,
   eventsPurged,
   idempotencyKeysPurged,

@@ -1,5 +1,6 @@
 // The webhooks' maintenance steps, on every shard: re-send deliveries whose queue message was lost,
-// purge events past their 30 days (and idempotency keys past their 24 hours), and seal endpoint
+// move failing endpoints on to the stage their failures reached (telling their Admins, and
+// disabling those past the window) even while no attempt is due, purge events past their 30 days (and idempotency keys past their 24 hours), and seal endpoint
 // secrets under the current SIGNING_SECRET (those stored before sealing, and those sealed under a
 // previous secret during a rotation).
 import {
@@ -11,14 +12,18 @@ import {
 } from "../app/maintenance";
 import type { Database } from "../db/client";
 import { EVENT_RETENTION_MS } from "../domain/event";
+import { defaultNotice } from "./deliver";
+import { deliveryConfig } from "./delivery-config";
 import { sendMessages } from "./delivery-queue";
 import {
   overdueDeliveries,
   purgeExpiredEvents,
   purgeExpiredIdempotencyKeys,
 } from "./delivery-work";
+import { advanceHealthOfShard } from "./endpoint-health";
 import { endpointsToReseal, resealSecrets } from "./endpoint-store";
 import { secretSealerOf } from "./endpoints";
+import { notifyEndpointHealth } from "./health-notice";
 import type { SecretSealer } from "./secret-sealing";
 
 /**
@@ -41,6 +46,31 @@ export const deliveriesResent: MaintenanceStep = {
     resendOverdue(env.WEBHOOK_DELIVERIES, (limit) =>
       overdueDeliveries(db, shard, now, SWEEP_GRACE_MS, limit),
     ),
+};
+
+/**
+ * Endpoints whose failures reached a further stage since their last attempt (retries wait up to
+ * 12 hours): each moved on, disabled when past the window, and its Admins told.
+ */
+export const endpointHealthChecked: MaintenanceStep = {
+  name: "endpoint_health",
+  run: async ({ env, db, now }) => {
+    const policy = deliveryConfig(env);
+    let total = 0;
+    for (let i = 0; i < MAX_BATCHES; i++) {
+      const changes = await advanceHealthOfShard(db, policy, now, PER_BATCH);
+      for (const change of changes) {
+        try {
+          await notifyEndpointHealth(defaultNotice(env, db), change, policy);
+        } catch (err) {
+          console.error(JSON.stringify({ error: `notice failed: ${String(err)}` }));
+        }
+      }
+      total += changes.length;
+      if (changes.length < PER_BATCH) break;
+    }
+    return total;
+  },
 };
 
 export const eventsPurged: MaintenanceStep = {

@@ -1,15 +1,27 @@
-// The webhooks an endpoint receives, as the reference documents them (OpenAPI 3.1 `webhooks`):
-// one signed POST per event type.
-import { EVENT_TYPES } from "../domain/event";
-import type { Json } from "../versioning";
+// The webhooks an endpoint receives, as the reference of one version documents them (OpenAPI 3.1
+// `webhooks`): one signed POST per event type of that version, with the delivery rules and their
+// numbers (timeout, retries, the per-endpoint throttle, health notices).
+import type { Json, VersionBundle } from "../versioning";
+import { DELIVERY_DEFAULTS as D } from "./delivery-config";
+import { eventTypesOf } from "./event-types";
+import { spanOf } from "./health-notice";
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
-/**
- * What each webhook endpoint receives: one signed POST per event, in the endpoint's version, for
- * each of `types` (a version's event types; every type when not given).
- */
-export function webhooksOf(types: readonly string[] = EVENT_TYPES): Record<string, Json> {
+/** How every delivery goes, with the defaults' numbers. */
+const DELIVERY_RULES =
+  "Sent to every enabled endpoint of the product whose `enabled_events` take this type, shaped " +
+  "in the endpoint's `api_version`. Verify the signature over the raw body before parsing it; " +
+  `answer 2xx within ${D.timeoutMs / 1000} seconds. Failed deliveries are retried with backoff ` +
+  `for ${spanOf(D.retryWindowSeconds)}; delivery is at least once, so de-duplicate on ` +
+  `\`webhook-id\`. An endpoint gets at most ${D.maxPerSecond} deliveries a second: the others ` +
+  "wait their turn in the queue, none is dropped. Its Admins are mailed once every attempt has " +
+  `failed for ${spanOf(D.failingNoticeAfterSeconds)}, ${spanOf(D.disableWarningSeconds)} before ` +
+  `it would be disabled, and when it is disabled, after ${spanOf(D.disableAfterSeconds)} of ` +
+  "failures; `POST /v2/webhook_endpoints/{id}/recover` then queues what it missed.";
+
+/** What each webhook endpoint of `version` receives: one signed POST per event type. */
+export function webhooksOf(bundle: VersionBundle, version: string): Record<string, Json> {
   const header = (name: string, description: string) => ({
     name,
     in: "header",
@@ -18,7 +30,7 @@ export function webhooksOf(types: readonly string[] = EVENT_TYPES): Record<strin
     schema: { type: "string" },
   });
   const out: Record<string, Json> = {};
-  for (const type of types) {
+  for (const { type, description } of eventTypesOf(bundle, version)) {
     out[type] = {
       post: {
         operationId: `receive${type
@@ -26,11 +38,7 @@ export function webhooksOf(types: readonly string[] = EVENT_TYPES): Record<strin
           .map((w) => (w[0]?.toUpperCase() ?? "") + w.slice(1))
           .join("")}`,
         summary: `The ${type} event`,
-        description:
-          "Sent to every enabled endpoint of the product, shaped in the endpoint's " +
-          "`api_version`. Verify the signature over the raw body before parsing it; answer 2xx " +
-          "within 10 seconds. Failed deliveries are retried with backoff for 3 days; delivery is " +
-          "at least once, so de-duplicate on `webhook-id`.",
+        description: `${description} ${DELIVERY_RULES}`,
         parameters: [
           header("webhook-id", "The event id: the same on every retry and re-send."),
           header("webhook-timestamp", "Unix seconds when this attempt was signed."),

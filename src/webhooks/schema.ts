@@ -35,6 +35,15 @@ export const events = sqliteTable(
   (t) => [
     // The keyset page index of `GET /v2/events`, newest first within one read scope.
     index("events_page_idx").on(t.partnerId, t.environment, t.merchantKey, t.createdAt, t.eventId),
+    // The same page of one event type (`GET /v2/events?type=…`): one range per type.
+    index("events_type_page_idx").on(
+      t.partnerId,
+      t.environment,
+      t.merchantKey,
+      t.type,
+      t.createdAt,
+      t.eventId,
+    ),
     // Each transition happens once per statement: a concurrent import cannot announce it twice.
     uniqueIndex("events_statement_type_idx").on(t.statementId, t.type),
     // The retention purge deletes by age.
@@ -77,6 +86,34 @@ export const webhookEndpoints = sqliteTable(
     disabledReason: text("disabled_reason"),
     /** Start of the current run of failed attempts; null after a success. */
     failingSince: text("failing_since"),
+    /** Failed attempts in a row since the last success (or since it was enabled). */
+    failureStreak: integer("failure_streak").notNull().default(0),
+    /**
+     * The furthest health notice its Admins got in the current run of failures: 0 none, 1
+     * failing, 2 to be disabled in a day, 3 disabled. Back to 0 after a success or an enable.
+     */
+    healthNotice: integer("health_notice").notNull().default(0),
+    /**
+     * The event types it takes, as its API version names them (a JSON array); null for every
+     * type (`["*"]`), as every endpoint made before filters existed.
+     */
+    enabledEvents: text("enabled_events"),
+    /**
+     * The canonical event types those are (a JSON array), worked out through the version bundle
+     * when `enabled_events` was set, and `event_types_revision` the canonical types known then:
+     * the fan-out filters on them while that revision is current (see event-types.ts).
+     */
+    eventTypes: text("event_types"),
+    eventTypesRevision: text("event_types_revision"),
+    /**
+     * The delivery throttle (see throttle.ts): the Unix second of the latest slot handed out and
+     * how many of its slots are taken (the schedule), and the second of the latest attempt
+     * started and how many started in it (what is admitted).
+     */
+    throttleSecond: integer("throttle_second"),
+    throttleUsed: integer("throttle_used").notNull().default(0),
+    admittedSecond: integer("admitted_second"),
+    admittedCount: integer("admitted_count").notNull().default(0),
     createdAt: text("created_at").notNull(),
   },
   (t) => [
@@ -110,6 +147,12 @@ export const webhookDeliveries = sqliteTable(
     nextAttemptAt: text("next_attempt_at").notNull(),
     /** While an attempt runs: no other message may attempt before this instant. */
     leaseUntil: text("lease_until"),
+    /**
+     * The throttle slot reserved for the next attempt (see throttle.ts): its Unix second × 1000
+     * + its place in that second, so that slots sort in the order they were handed out; null
+     * when none is reserved.
+     */
+    throttleSlot: integer("throttle_slot"),
     completedAt: text("completed_at"),
   },
   (t) => [
@@ -117,6 +160,8 @@ export const webhookDeliveries = sqliteTable(
     // The sweeper finds deliveries whose message was lost, or whose retry window closed.
     index("webhook_deliveries_due_idx").on(t.status, t.nextAttemptAt),
     index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.status),
+    // An endpoint's reserved slots in order: an attempt waits for those handed out before it.
+    index("webhook_deliveries_slot_idx").on(t.endpointId, t.throttleSlot),
   ],
 );
 

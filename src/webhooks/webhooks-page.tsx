@@ -7,8 +7,8 @@ import type { AppEnv } from "../app/context";
 import { ApiError } from "../app/errors";
 import { parseRequest } from "../app/request-body";
 import { schemas } from "../canonical/schemas";
-import { field } from "../dashboard/forms";
-import { CsrfField, Time } from "../dashboard/layout";
+import { field, readForm } from "../dashboard/forms";
+import { Time } from "../dashboard/layout";
 import { allow, type DashboardPage, may } from "../dashboard/page";
 import { Table } from "../dashboard/table";
 import type { Database } from "../db/client";
@@ -18,10 +18,13 @@ import { refusalOf } from "../domain/permissions";
 import type { Product } from "../domain/product";
 import type { ProductEndpoint } from "../domain/webhook-endpoint";
 import { readSavedVersion } from "../saved-versions";
+import { CreateEndpointForm } from "./create-endpoint-form";
 import { NewSecretView } from "./endpoint-actions";
+import { EventTypes, HealthCell } from "./endpoint-health-view";
 import { EndpointStatus, ProductName } from "./endpoint-page";
-import { listPartnerEndpoints } from "./endpoint-store";
+import { listPartnerEndpoints } from "./endpoint-reads";
 import { prepareEndpoint } from "./endpoints";
+import { type EventTypeEntry, eventTypesOf } from "./event-types";
 
 const NOTICES: Record<string, string> = { deleted: "Webhook endpoint deleted." };
 
@@ -71,62 +74,11 @@ interface WebhooksViewProps {
   /** The versions a new endpoint may be pinned to, and the one offered first. */
   versions: readonly string[];
   savedVersion: string;
+  /** The event types of the saved version, with what each announces. */
+  eventTypes: readonly EventTypeEntry[];
   canCreate: boolean;
   canManage: boolean;
   refusal: string;
-}
-
-function CreateEndpointForm(props: WebhooksViewProps) {
-  const { environment, products, versions, savedVersion } = props;
-  if (products.length === 0) {
-    return <p>No card product yet, so no event to send.</p>;
-  }
-  return (
-    <section aria-labelledby="create-heading">
-      <h2 id="create-heading">Add a {environment} endpoint</h2>
-      <form method="post" action={`/dashboard/${environment}/webhooks`} class="stack">
-        <CsrfField />
-        <label for="endpoint-url">URL</label>
-        <input
-          id="endpoint-url"
-          name="url"
-          type="url"
-          required
-          maxlength={2048}
-          aria-describedby="endpoint-url-hint"
-        />
-        <span id="endpoint-url-hint" class="muted">
-          https, on a public host. Redirects are not followed.
-        </span>
-        <label for="endpoint-description">Description (optional)</label>
-        <input id="endpoint-description" name="description" type="text" maxlength={255} />
-        {products.length > 1 && (
-          <>
-            <label for="endpoint-product">Product</label>
-            <select id="endpoint-product" name="product" required>
-              {products.map((p) => (
-                <option value={p.merchantKey}>{`${p.name} (${p.merchantKey})`}</option>
-              ))}
-            </select>
-          </>
-        )}
-        <label for="endpoint-version">API version of its payloads</label>
-        <select id="endpoint-version" name="api_version" aria-describedby="endpoint-version-hint">
-          {versions.map((v) => (
-            <option value={v} selected={v === savedVersion}>
-              {v === savedVersion ? `${v} (your saved version)` : v}
-            </option>
-          ))}
-        </select>
-        <span id="endpoint-version-hint" class="muted">
-          Pinned for good: to move versions, add a new endpoint.
-        </span>
-        <div>
-          <button type="submit">Add endpoint</button>
-        </div>
-      </form>
-    </section>
-  );
 }
 
 function EndpointTable(props: {
@@ -144,7 +96,9 @@ function EndpointTable(props: {
         "Endpoint",
         "Description",
         "API version",
+        "Event types",
         "Status",
+        "Health",
         "Created",
         ...(canManage ? ["Actions"] : []),
       ]}
@@ -163,7 +117,13 @@ function EndpointTable(props: {
             <code>{e.apiVersion}</code>
           </td>
           <td>
+            <EventTypes endpoint={e} />
+          </td>
+          <td>
             <EndpointStatus endpoint={e} />
+          </td>
+          <td>
+            <HealthCell endpoint={e} />
           </td>
           <td>
             <Time at={e.createdAt} />
@@ -229,7 +189,7 @@ export const webhooksPage: DashboardPage = {
       const { user } = c.var.session;
       const db = c.get("db");
       const [endpoints, products, savedVersion] = await Promise.all([
-        listPartnerEndpoints(db, user.partnerId, environment),
+        listPartnerEndpoints(db, user.partnerId, environment, c.get("now")()),
         productsOf(db, user.partnerId),
         savedVersionOf(db, user.partnerId, environment),
       ]);
@@ -240,6 +200,7 @@ export const webhooksPage: DashboardPage = {
           products={products}
           versions={c.get("bundle").supported(environment)}
           savedVersion={savedVersion}
+          eventTypes={eventTypesOf(c.get("bundle"), savedVersion)}
           canCreate={may(c, "webhooks.create", environment)}
           canManage={may(c, "webhooks.roll_secret", environment)}
           refusal={refusalOf(user.role, "webhooks.create", environment)}
@@ -256,18 +217,23 @@ export const webhooksPage: DashboardPage = {
       const product = chosenProduct(products, await field(c, "product"));
       const description = await field(c, "description");
       const version = await field(c, "api_version");
+      // Every type when "*" stays checked (or nothing is), else the types checked.
+      const checked = (await readForm(c)).getAll("enabled_events");
+      const enabledEvents = checked.length === 0 || checked.includes("*") ? undefined : checked;
       // The form is the API's create request: the same schema checks it.
       const body = parseRequest(schemas.CreateWebhookEndpointRequest, {
         url: await field(c, "url"),
         ...(description === "" ? {} : { description }),
         api_version:
           version === "" ? await savedVersionOf(db, user.partnerId, environment) : version,
+        ...(enabledEvents === undefined ? {} : { enabled_events: enabledEvents }),
       });
       const prepared = await prepareEndpoint(c, {
         scope: { partnerId: user.partnerId, environment, merchantKey: product.merchantKey },
         url: body.url,
         description: body.description ?? null,
         apiVersion: body.api_version ?? version,
+        enabledEvents: body.enabled_events,
         actor: userActor(c, user),
       });
       await prepared.commit();

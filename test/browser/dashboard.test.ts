@@ -255,11 +255,11 @@ describe("the partner dashboard in a browser", () => {
     await admin.waitForURL(/\/dashboard\/sandbox\/webhooks\/we_\w+$/);
     // The attempt is recorded just after the receiver answers: reload until it is listed.
     for (let attempt = 0; attempt < 50; attempt++) {
-      if ((await admin.getByText("Succeeded").count()) > 0) break;
+      if ((await admin.getByText("Succeeded", { exact: true }).count()) > 0) break;
       await new Promise((resolve) => setTimeout(resolve, 200));
       await admin.reload();
     }
-    await admin.getByText("Succeeded").waitFor();
+    await admin.getByText("Succeeded", { exact: true }).waitFor();
     await expectAccessible(admin, pagesChecked);
     await admin.getByRole("button", { name: /^Re-send evt_/ }).click();
     await admin.getByText("The event is queued for delivery to this endpoint.").waitFor();

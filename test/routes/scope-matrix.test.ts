@@ -39,12 +39,15 @@ const INTEGRATION: readonly [string, Scope | null][] = [
   ["GET /v2/events/:event_id", "ACCOUNT_READ"],
   ["GET /v2/events/:event_id/delivery_attempts", "ACCOUNT_READ"],
   ["POST /v2/events/:event_id/resend", "ACCOUNT_READ"],
+  ["GET /v2/event_types", "ACCOUNT_READ"],
   ["POST /v2/webhook_endpoints", "ACCOUNT_READ"],
   ["GET /v2/webhook_endpoints", "ACCOUNT_READ"],
   ["GET /v2/webhook_endpoints/:webhook_endpoint_id", "ACCOUNT_READ"],
+  ["POST /v2/webhook_endpoints/:webhook_endpoint_id", "ACCOUNT_READ"],
   ["DELETE /v2/webhook_endpoints/:webhook_endpoint_id", "ACCOUNT_READ"],
   ["POST /v2/webhook_endpoints/:webhook_endpoint_id/roll_secret", "ACCOUNT_READ"],
   ["POST /v2/webhook_endpoints/:webhook_endpoint_id/enable", "ACCOUNT_READ"],
+  ["POST /v2/webhook_endpoints/:webhook_endpoint_id/recover", "ACCOUNT_READ"],
 ];
 
 /** One statement and its line items (CONTRACT §9): new routes, in every version. */
@@ -125,6 +128,9 @@ function pathOf(route: { path: string }, endpoint = endpointId): string {
 const BODIES: Record<string, () => unknown> = {
   "/v2/customers/:customer_id/link": () => ({ partner_customer_id: "crm-matrix" }),
   "/v2/webhook_endpoints": () => ({ url: "https://hooks.example.com/matrix" }),
+  "/v2/webhook_endpoints/:webhook_endpoint_id/recover": () => ({
+    since: new Date(Date.now() - 3600_000).toISOString(),
+  }),
   "/v2/simulations/statements": () => ({
     customer_id: fixture.customerId,
     account_id: fixture.accountId,

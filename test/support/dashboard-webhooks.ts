@@ -24,7 +24,7 @@ export interface ApiEndpoint {
 export async function createInPage(
   client: DashboardClient,
   environment: Env,
-  fields: Record<string, string>,
+  fields: Record<string, string | string[]>,
 ): Promise<{ secret: string; endpointId: string; html: string }> {
   const res = await client.post(`/dashboard/${environment}/webhooks`, fields);
   const html = await res.text();

@@ -3,6 +3,7 @@
 //   /ok/…         200                      /fail-twice/…  500, 500, then 200
 //   /always-500/… 500                      /redirect/…    302 to https://hooks.example.com/ok/
 //   /slow/…       answers after the delivery timeout
+//   /outage/…     503 while the test has it down (`setDown`), else 200
 // and fails as the runtime fails when an endpoint cannot be reached (the exact errors workerd
 // throws, the answers Cloudflare gives in production):
 //   /unresolvable/…  throws "internal error; reference = …" (a DNS or TLS failure in workerd)
@@ -23,11 +24,17 @@ export interface Receiver {
   received: Received[];
   /** What the receiver got at `path`, once `count` requests arrived (or the wait ran out). */
   waitFor(path: string, count: number, timeoutMs?: number): Promise<Received[]>;
+  /** Takes an `/outage/…` path down (503) or back up (200). */
+  setDown(path: string, down: boolean): void;
+  /** The answer the receiver gave each request, in order (status per `received` entry). */
+  answered: number[];
   restore(): void;
 }
 
 export function startReceiver(): Receiver {
   const received: Received[] = [];
+  const answered: number[] = [];
+  const down = new Set<string>();
   const seen = new Map<string, number>();
   const original = globalThis.fetch;
   const spy = vi.spyOn(globalThis, "fetch").mockImplementation(async (input, init) => {
@@ -54,6 +61,11 @@ export function startReceiver(): Receiver {
       const status = Number(kind.slice(3));
       return new Response(status === 530 ? "error code: 1016" : "", { status });
     }
+    if (kind === "outage") {
+      const status = down.has(url.pathname) ? 503 : 200;
+      answered[received.length - 1] = status;
+      return new Response("", { status });
+    }
     if (kind === "fail-twice") return new Response("no", { status: count <= 2 ? 500 : 200 });
     if (kind === "always-500") return new Response("no", { status: 500 });
     if (kind === "redirect") {
@@ -72,6 +84,11 @@ export function startReceiver(): Receiver {
   });
   return {
     received,
+    answered,
+    setDown(path, isDown) {
+      if (isDown) down.add(path);
+      else down.delete(path);
+    },
     async waitFor(path, count, timeoutMs = 15_000) {
       const deadline = Date.now() + timeoutMs;
       for (;;) {

@@ -81,7 +81,7 @@ describe("changing an endpoint", () => {
     });
   });
 
-  it("enables a disabled endpoint, and says why it was disabled until then", async () => {
+  it("enables a disabled endpoint, says why it was disabled until then, and offers recovery", async () => {
     const { team, key } = await teamWithKey();
     const { endpointId } = await createInPage(team.admin, "sandbox", { url: URL_A });
     await disableAsConsumerDoes(endpointId);
@@ -93,9 +93,14 @@ describe("changing an endpoint", () => {
     expect(page).not.toContain(`action="${path}/resend"`);
     const enabled = await team.admin.post(`${path}/enable`);
     expect(enabled.status).toBe(303);
-    expect(enabled.headers.get("location")).toBe(`${path}?notice=enabled`);
-    const after = await (await team.admin.get(`${path}?notice=enabled`)).text();
+    // Recovery is offered from when its failures began, which the enable cleared.
+    const recovery = `${path}?notice=enabled&recover_since=2026-11-17T08%3A00%3A00.000Z`;
+    expect(enabled.headers.get("location")).toBe(`${recovery}#recover-heading`);
+    const after = await (await team.admin.get(recovery)).text();
     expect(after).toContain("Webhook endpoint enabled.");
+    expect(after).toContain("Enabled again: recover every event it missed");
+    expect(after).toContain(`action="${path}/recover"`);
+    expect(after).toContain('value="2026-11-17T08:00:00.000Z"');
     expect(after).toContain('<span class="status-active">Enabled</span>');
     expect(after).not.toContain(`action="${path}/enable"`);
     expect((await listThroughApi(key))[0]?.status).toBe("enabled");

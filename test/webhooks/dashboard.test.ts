@@ -128,8 +128,10 @@ describe("creating an endpoint", () => {
       url: URL_A,
       description: "ledger sync",
       api_version: saved,
+      enabled_events: ["*"],
       status: "enabled",
       created_at: expect.any(String),
+      health: { recent_attempts: 0, failure_streak: 0 },
     });
     // Shown once: neither the list nor the endpoint's page shows it again.
     for (const path of [
@@ -154,6 +156,7 @@ describe("creating an endpoint", () => {
           merchant_key: expect.any(String),
           api_version: saved,
           description: "ledger sync",
+          enabled_events: ["*"],
         },
       },
     ]);

@@ -245,6 +245,8 @@ describe("webhook endpoints", () => {
     const path = `/v2/webhook_endpoints/${id}`;
     const roll = { key: f.key, method: "POST", body: { previous_secret_expires_in: 60 } };
     expect((await api(`${path}/roll_secret`, roll)).status).toBe(200);
+    const update = { key: f.key, method: "POST", body: { description: "ledger v2" } };
+    expect((await api(path, update)).status).toBe(200);
     // Enabling an enabled endpoint changes nothing, so it records nothing.
     expect((await api(`${path}/enable`, { key: f.key, method: "POST" })).status).toBe(200);
     // Disabled as the delivery consumer disables it after days of failures
@@ -257,12 +259,15 @@ describe("webhook endpoints", () => {
     );
     expect((await api(`${path}/enable`, { key: f.key, method: "POST" })).status).toBe(200);
     // Another partner's key reaches nothing, so nothing is recorded for it.
-    for (const [method, suffix] of [
-      ["DELETE", ""],
-      ["POST", "/roll_secret"],
-      ["POST", "/enable"],
+    for (const [method, suffix, body] of [
+      ["DELETE", "", undefined],
+      ["POST", "", { description: "theirs" }],
+      ["POST", "/roll_secret", undefined],
+      ["POST", "/enable", undefined],
+      ["POST", "/recover", { since: new Date(Date.now() - 3600_000).toISOString() }],
     ] as const) {
-      expect((await api(`${path}${suffix}`, { key: other.key, method })).status).toBe(404);
+      const res = await api(`${path}${suffix}`, { key: other.key, method, body });
+      expect(res.status, `${method} ${suffix}`).toBe(404);
     }
     expect((await api(path, { key: f.key, method: "DELETE" })).status).toBe(204);
 
@@ -278,9 +283,11 @@ describe("webhook endpoints", () => {
     expect(log.map((e) => e.action)).toEqual([
       "webhook_endpoint.deleted",
       "webhook_endpoint.enabled",
+      "webhook_endpoint.updated",
       "webhook_endpoint.secret_rolled",
       "webhook_endpoint.created",
     ]);
+    expect(log[2]?.details).toEqual({ description: "ledger v2" });
     for (const entry of log) {
       expect(entry).toMatchObject({
         actor: { type: "key", id: f.keyId },
@@ -293,6 +300,7 @@ describe("webhook endpoints", () => {
       merchant_key: f.merchantKey,
       api_version: "latest",
       description: "ledger",
+      enabled_events: ["*"],
     });
     expect(log[0]?.details).toEqual({
       url: "https://hooks.example.com/audited",

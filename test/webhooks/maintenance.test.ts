@@ -14,8 +14,9 @@ import { MAX_DELAY_SECONDS, nextRetryDelay } from "../../src/domain/retry-schedu
 import worker from "../../src/index";
 import type { Mailer, OutgoingMail } from "../../src/mail/mailer";
 import { webhookConsumer } from "../../src/webhooks/deliver";
-import { notifyEndpointDisabled } from "../../src/webhooks/disabled-notice";
+import { DISABLED } from "../../src/webhooks/endpoint-health";
 import type { DeliveryRef } from "../../src/webhooks/event-writes";
+import { notifyEndpointHealth } from "../../src/webhooks/health-notice";
 import { api, expectJson } from "../support/api";
 import { seedTeam } from "../support/dashboard";
 import { importData, monthlyStatement, seedAccount, uniqueId } from "../support/fixtures";
@@ -261,7 +262,7 @@ describe("the disabled-endpoint notice", () => {
     );
     const id = endpoint.webhook_endpoint_id;
     const now = new Date().toISOString();
-    // Failing for a day already (the test window is 3 s), and one delivery due now.
+    // Failing for a day already (the test window is 5 s), and one delivery due now.
     const shard = await shardOf(f.partnerId);
     const db = shardDatabase(shard);
     await db.batch([
@@ -328,20 +329,27 @@ describe("the disabled-endpoint notice", () => {
         sent.push(mail);
       },
     };
-    const told = await notifyEndpointDisabled(
+    const told = await notifyEndpointHealth(
       {
         mailer,
         adminEmailsOf: async (partnerId) =>
           partnerId === "acme" ? ["ops@acme.example", "cto@acme.example", "ops@acme.example"] : [],
       },
       {
+        stage: DISABLED,
         partnerId: "acme",
         environment: "production",
         endpointId: "we_123",
         url: "https://hooks.acme.example/statements",
         apiOrigin: "https://api.acme-cards.example",
         failingSince: "2026-11-20T10:00:00.000Z",
+        failureStreak: 21,
         disabledAt: "2026-11-23T10:00:00.000Z",
+      },
+      {
+        disableAfterSeconds: 259_200,
+        disableWarningSeconds: 86_400,
+        failingNoticeAfterSeconds: 3600,
       },
     );
     expect(told).toBe(2);
@@ -351,6 +359,9 @@ describe("the disabled-endpoint notice", () => {
     );
     expect(sent[0]?.text).toContain("since 2026-11-20T10:00:00.000Z");
     expect(sent[0]?.text).toContain("POST /v2/webhook_endpoints/we_123/enable");
+    expect(sent[0]?.text).toContain(
+      'POST /v2/webhook_endpoints/we_123/recover {"since":"2026-11-20T10:00:00.000Z"}',
+    );
     expect(sent[0]?.text).toContain(
       "https://api.acme-cards.example/dashboard/production/webhooks/we_123",
     );

@@ -365,6 +365,63 @@ class EventResend(Model):
 
 
 @dataclass(repr=False)
+class EventTypeListData(Model):
+    """The `EventTypeListData` object."""
+
+    #: The type, as this API version names it.
+    type: str
+    #: What an event of this type announces.
+    description: str
+    #: Fields this version's reference does not name, as the API sent them.
+    extra: Dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(repr=False)
+class EventTypeList(Model):
+    """The `EventTypeList` object."""
+
+    data: List[EventTypeListData]
+    #: True when another page exists; page on with the last id.
+    has_more: bool
+    #: Fields this version's reference does not name, as the API sent them.
+    extra: Dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(repr=False)
+class EventTypeListItem(Model):
+    """The `EventTypeListItem` object."""
+
+    #: The type, as this API version names it.
+    type: str
+    #: What an event of this type announces.
+    description: str
+    #: Fields this version's reference does not name, as the API sent them.
+    extra: Dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(repr=False)
+class WebhookEndpointHealth(Model):
+    """How the endpoint has fared lately. Its Admins are mailed when it starts failing, a day
+    before it would be disabled, and when it is disabled.
+    """
+
+    #: Attempts counted: its latest, at most 100, of the last 24 hours.
+    recent_attempts: int
+    #: Failed attempts in a row since its last success (or since it was enabled).
+    failure_streak: int
+    #: The share of those that succeeded, 0 to 1; omitted when there were none.
+    recent_success_rate: Optional[float] = None
+    #: When the current run of failed attempts began; omitted while it is not failing (RFC
+    #: 3339).
+    failing_since: Optional[str] = None
+    #: When it will be disabled if every attempt keeps failing; only while enabled and failing
+    #: (RFC 3339).
+    disables_at: Optional[str] = None
+    #: Fields this version's reference does not name, as the API sent them.
+    extra: Dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(repr=False)
 class WebhookEndpoint(Model):
     """An HTTPS endpoint that receives this product's statement events, signed."""
 
@@ -373,10 +430,16 @@ class WebhookEndpoint(Model):
     url: str
     #: The API version of every payload sent here, pinned when the endpoint was made.
     api_version: str
+    #: The event types it receives, as its `api_version` names them (`GET /v2/event_types` in
+    #: that version lists them), or `["*"]` for every type, present and future (the default).
+    enabled_events: List[str]
     #: `disabled` after failing for days on end; enable it again once fixed.
     status: Literal["enabled", "disabled"]
     #: When the endpoint was created (RFC 3339).
     created_at: str
+    #: How the endpoint has fared lately. Its Admins are mailed when it starts failing, a day
+    #: before it would be disabled, and when it is disabled.
+    health: WebhookEndpointHealth
     description: Optional[str] = None
     #: When it was disabled (RFC 3339).
     disabled_at: Optional[str] = None
@@ -396,6 +459,26 @@ class WebhookEndpointList(Model):
 
     data: List[WebhookEndpoint]
     #: True when another page exists; page on with the last id.
+    has_more: bool
+    #: Fields this version's reference does not name, as the API sent them.
+    extra: Dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(repr=False)
+class WebhookEndpointRecovery(Model):
+    """The events of the endpoint's types in the window that it has not received, queued once each
+    in the order they happened, through its delivery throttle (10 deliveries a second).
+    """
+
+    webhook_endpoint_id: str
+    #: The start of the window (inclusive) (RFC 3339).
+    since: str
+    #: The end of the window (exclusive) (RFC 3339).
+    until: str
+    #: Events queued for delivery to the endpoint, in the order they happened.
+    queued: int
+    #: True when the window holds more events than one call queues (10,000): call again with the
+    #: same window to queue the next ones.
     has_more: bool
     #: Fields this version's reference does not name, as the API sent them.
     extra: Dict[str, Any] = field(default_factory=dict)
@@ -1085,6 +1168,7 @@ class EventsResource(Resource):
         *,
         limit: Optional[int] = None,
         starting_after: Optional[str] = None,
+        type: Optional[str] = None,
         version: Optional[str] = None,
         timeout: Optional[float] = None,
     ) -> Pager[Event]:
@@ -1100,11 +1184,14 @@ class EventsResource(Resource):
             limit: Maximum number of objects returned.
             starting_after: The `next_page_token` of the previous page: an opaque cursor, not an
                 object id.
+            type: Only events of these types, as this API version names them (`GET
+                /v2/event_types`): one, or several separated by commas
+                (`statement.created,statement.hidden`).
         """
         return self._client._page(
             "/v2/events",
             path_params={},
-            query={"limit": limit, "starting_after": starting_after},
+            query={"limit": limit, "starting_after": starting_after, "type": type},
             model="EventList",
             version=version,
             timeout=timeout,
@@ -1208,6 +1295,34 @@ class DeliveryAttemptsResource(Resource):
         )
 
 
+class EventTypesResource(Resource):
+    """`client.event_types`. Event types: The event types of this API version, with what each
+    announces: what webhook endpoints take (`enabled_events`) and event lists filter on
+    (`type`).
+    """
+
+    def list(
+        self,
+        *,
+        version: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> EventTypeList:
+        """List event types.
+
+        Requires the `ACCOUNT_READ` scope. The catalogue names what events and webhook endpoints
+        carry, which that scope reads, so it takes the same scope.
+
+        `GET /v2/event_types`.
+        """
+        return self._client._request(
+            "GET",
+            "/v2/event_types",
+            model="EventTypeList",
+            version=version,
+            timeout=timeout,
+        )
+
+
 class WebhookEndpointsResource(Resource):
     """`client.webhook_endpoints`. Webhook endpoints: HTTPS endpoints that receive statement
     events, signed per Standard Webhooks.
@@ -1250,6 +1365,7 @@ class WebhookEndpointsResource(Resource):
         url: str,
         description: Optional[str] = None,
         api_version: Optional[str] = None,
+        enabled_events: Optional[List[str]] = None,
         idempotency_key: Optional[str] = None,
         version: Optional[str] = None,
         timeout: Optional[float] = None,
@@ -1265,11 +1381,19 @@ class WebhookEndpointsResource(Resource):
         Args:
             url: An https URL of a public host. No credentials; no redirects are followed.
             api_version: The version payloads are shaped in; by default, this request's version.
+            enabled_events: The event types it receives, as its `api_version` names them (`GET
+                /v2/event_types` in that version lists them), or `["*"]` for every type, present and
+                future (the default).
         """
         return self._client._request(
             "POST",
             "/v2/webhook_endpoints",
-            body={"url": url, "description": description, "api_version": api_version},
+            body={
+                "url": url,
+                "description": description,
+                "api_version": api_version,
+                "enabled_events": enabled_events,
+            },
             model="WebhookEndpoint",
             idempotent=True,
             idempotency_key=idempotency_key,
@@ -1300,6 +1424,45 @@ class WebhookEndpointsResource(Resource):
             "/v2/webhook_endpoints/{webhook_endpoint_id}",
             path_params={"webhook_endpoint_id": webhook_endpoint_id},
             model="WebhookEndpoint",
+            version=version,
+            timeout=timeout,
+        )
+
+    def update(
+        self,
+        webhook_endpoint_id: str,
+        *,
+        url: Optional[str] = None,
+        description: Optional[str] = None,
+        enabled_events: Optional[List[str]] = None,
+        idempotency_key: Optional[str] = None,
+        version: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> WebhookEndpoint:
+        """Update a webhook endpoint.
+
+        Requires the `ACCOUNT_READ` scope. An endpoint receives statement events, so managing
+        one takes the scope that reads statements (as it always has: a key with it manages its
+        endpoints).
+
+        `POST /v2/webhook_endpoints/{webhook_endpoint_id}`.
+
+        Args:
+            webhook_endpoint_id: The `webhook_endpoint_id` of the webhook endpoint.
+            url: An https URL of a public host. No credentials; no redirects are followed.
+            description: A label for the endpoint; an empty string removes it.
+            enabled_events: The event types it receives, as its `api_version` names them (`GET
+                /v2/event_types` in that version lists them), or `["*"]` for every type, present and
+                future (the default).
+        """
+        return self._client._request(
+            "POST",
+            "/v2/webhook_endpoints/{webhook_endpoint_id}",
+            path_params={"webhook_endpoint_id": webhook_endpoint_id},
+            body={"url": url, "description": description, "enabled_events": enabled_events},
+            model="WebhookEndpoint",
+            idempotent=True,
+            idempotency_key=idempotency_key,
             version=version,
             timeout=timeout,
         )
@@ -1389,6 +1552,42 @@ class WebhookEndpointsResource(Resource):
             "/v2/webhook_endpoints/{webhook_endpoint_id}/enable",
             path_params={"webhook_endpoint_id": webhook_endpoint_id},
             model="WebhookEndpoint",
+            idempotent=True,
+            idempotency_key=idempotency_key,
+            version=version,
+            timeout=timeout,
+        )
+
+    def recover(
+        self,
+        webhook_endpoint_id: str,
+        *,
+        since: str,
+        until: Optional[str] = None,
+        idempotency_key: Optional[str] = None,
+        version: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> WebhookEndpointRecovery:
+        """Recover a webhook endpoint's missed events.
+
+        Requires the `ACCOUNT_READ` scope. An endpoint receives statement events, so managing
+        one takes the scope that reads statements (as it always has: a key with it manages its
+        endpoints).
+
+        `POST /v2/webhook_endpoints/{webhook_endpoint_id}/recover`.
+
+        Args:
+            webhook_endpoint_id: The `webhook_endpoint_id` of the webhook endpoint.
+            since: Recover events created at or after this instant (RFC 3339), within the 30
+                days events are kept.
+            until: …and before this instant (RFC 3339); by default, now.
+        """
+        return self._client._request(
+            "POST",
+            "/v2/webhook_endpoints/{webhook_endpoint_id}/recover",
+            path_params={"webhook_endpoint_id": webhook_endpoint_id},
+            body={"since": since, "until": until},
+            model="WebhookEndpointRecovery",
             idempotent=True,
             idempotency_key=idempotency_key,
             version=version,
@@ -1619,6 +1818,14 @@ class Client(BaseClient):
         return DeliveryAttemptsResource(self)
 
     @property
+    def event_types(self) -> EventTypesResource:
+        """`client.event_types`. Event types: The event types of this API version, with what each
+        announces: what webhook endpoints take (`enabled_events`) and event lists filter on
+        (`type`).
+        """
+        return EventTypesResource(self)
+
+    @property
     def webhook_endpoints(self) -> WebhookEndpointsResource:
         """`client.webhook_endpoints`. Webhook endpoints: HTTPS endpoints that receive statement
         events, signed per Standard Webhooks.
@@ -1662,12 +1869,15 @@ ROUTES = {
     "retrieveEvent": ("GET", "/v2/events/{event_id}", "events.retrieve"),
     "listEventDeliveryAttempts": ("GET", "/v2/events/{event_id}/delivery_attempts", "delivery_attempts.list"),
     "resendEvent": ("POST", "/v2/events/{event_id}/resend", "events.resend"),
+    "listEventTypes": ("GET", "/v2/event_types", "event_types.list"),
     "listWebhookEndpoints": ("GET", "/v2/webhook_endpoints", "webhook_endpoints.list"),
     "createWebhookEndpoint": ("POST", "/v2/webhook_endpoints", "webhook_endpoints.create"),
     "retrieveWebhookEndpoint": ("GET", "/v2/webhook_endpoints/{webhook_endpoint_id}", "webhook_endpoints.retrieve"),
+    "updateWebhookEndpoint": ("POST", "/v2/webhook_endpoints/{webhook_endpoint_id}", "webhook_endpoints.update"),
     "deleteWebhookEndpoint": ("DELETE", "/v2/webhook_endpoints/{webhook_endpoint_id}", "webhook_endpoints.delete"),
     "rollWebhookEndpointSecret": ("POST", "/v2/webhook_endpoints/{webhook_endpoint_id}/roll_secret", "webhook_endpoints.roll_secret"),
     "enableWebhookEndpoint": ("POST", "/v2/webhook_endpoints/{webhook_endpoint_id}/enable", "webhook_endpoints.enable"),
+    "recoverWebhookEndpointMissedEvents": ("POST", "/v2/webhook_endpoints/{webhook_endpoint_id}/recover", "webhook_endpoints.recover"),
     "createSandboxCustomer": ("POST", "/v2/simulations/customers", "simulations.customers.create"),
     "closeSandboxBillingCycle": ("POST", "/v2/simulations/statements", "simulations.statements.create"),
 }

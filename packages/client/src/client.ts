@@ -11,12 +11,14 @@ import type {
   DeliveryAttempt,
   Event,
   EventResend,
+  EventType,
   Paths,
   SimulatedCustomer,
   Statement,
   StatementList,
   Version,
   WebhookEndpoint,
+  WebhookEndpointRecovery,
 } from "./types.ts";
 
 export interface ClientOptions<V extends Version> {
@@ -53,6 +55,10 @@ type RequestBody<P extends keyof RequestPaths> = RequestPaths[P] extends {
   : never;
 
 export type ListQuery = { limit?: number };
+export type EventQuery = ListQuery & {
+  /** Only events of these types, as the client's version names them. */
+  type?: string | readonly string[];
+};
 export type StatementQuery = ListQuery & {
   /** Only statements whose period_end_date is at or after this RFC 3339 instant. */
   period_end_date_gte?: string;
@@ -177,13 +183,15 @@ export function createClient<V extends Version>(options: ClientOptions<V>) {
     },
 
     events: {
-      /** Every event of the last 30 days, newest first. */
-      list(query: ListQuery = {}): AsyncGenerator<Event<V>> {
+      /** Every event of the last 30 days, newest first; of some types only with `type`. */
+      list(query: EventQuery = {}): AsyncGenerator<Event<V>> {
+        const { type, ...rest } = query;
+        const types = type === undefined ? {} : { type: [type].flat().join(",") };
         return everyItem<Event<V>>(
           (startingAfter) =>
             unwrap(
               http.GET("/v2/events", {
-                params: { query: { ...query, starting_after: startingAfter } },
+                params: { query: { ...rest, ...types, starting_after: startingAfter } },
               }),
             ),
           byToken,
@@ -220,12 +228,52 @@ export function createClient<V extends Version>(options: ClientOptions<V>) {
       },
     },
 
+    eventTypes: {
+      /** The event types of the client's version, with what each announces. */
+      async list(): Promise<EventType<V>[]> {
+        const page = await unwrap<{ data: EventType<V>[] }>(http.GET("/v2/event_types"));
+        return page.data;
+      },
+    },
+
     webhookEndpoints: {
+      /** `enabled_events`: the types it receives, as the client's version names them. */
       create(
-        body: { url: string; description?: string; api_version?: string },
+        body: RequestBody<"/v2/webhook_endpoints">,
         o?: PostOptions,
       ): Promise<WebhookEndpoint<V>> {
         return unwrap(http.POST("/v2/webhook_endpoints", { body, ...post(o) }));
+      },
+      /** Changes only the fields given (`description: ""` removes it). */
+      update(
+        id: string,
+        body: RequestBody<"/v2/webhook_endpoints/{webhook_endpoint_id}">,
+        o?: PostOptions,
+      ): Promise<WebhookEndpoint<V>> {
+        return unwrap(
+          http.POST("/v2/webhook_endpoints/{webhook_endpoint_id}", {
+            params: { path: { webhook_endpoint_id: id } },
+            body,
+            ...post(o),
+          }),
+        );
+      },
+      /**
+       * Queues, once each and in order, every event of its types since `since` (and before
+       * `until`) that the endpoint has not received; `has_more` asks for another call.
+       */
+      recover(
+        id: string,
+        body: RequestBody<"/v2/webhook_endpoints/{webhook_endpoint_id}/recover">,
+        o?: PostOptions,
+      ): Promise<WebhookEndpointRecovery<V>> {
+        return unwrap(
+          http.POST("/v2/webhook_endpoints/{webhook_endpoint_id}/recover", {
+            params: { path: { webhook_endpoint_id: id } },
+            body,
+            ...post(o),
+          }),
+        );
       },
       list(query: ListQuery = {}): AsyncGenerator<WebhookEndpoint<V>> {
         return everyItem<WebhookEndpoint<V>>(

@@ -3,6 +3,7 @@ export {
   type CardStatementsClient,
   type ClientOptions,
   createClient,
+  type EventQuery,
   type ListQuery,
   type PostOptions,
   type StatementQuery,

@@ -19,3 +19,5 @@ export type EventList<V extends Version> = Schemas<V>["EventList"];
 export type WebhookEndpoint<V extends Version> = Schemas<V>["WebhookEndpoint"];
 export type DeliveryAttempt<V extends Version> = Schemas<V>["DeliveryAttempt"];
 export type EventResend<V extends Version> = Schemas<V>["EventResend"];
+export type EventType<V extends Version> = Schemas<V>["EventTypeList"]["data"][number];
+export type WebhookEndpointRecovery<V extends Version> = Schemas<V>["WebhookEndpointRecovery"];

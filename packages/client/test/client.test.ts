@@ -95,6 +95,54 @@ describe("requests", () => {
     for (const request of seen) expect(request.headers.get("idempotency-key")).toBeTruthy();
   });
 
+  it("filters endpoints and events by type, updates and recovers endpoints, lists event types", async () => {
+    const { c, seen } = client((request) => {
+      const url = new URL(request.url);
+      if (url.pathname === "/v2/event_types") {
+        return json({ data: [{ type: "statement.created", description: "d" }], has_more: false });
+      }
+      if (url.pathname === "/v2/events") return json({ data: [], has_more: false });
+      if (url.pathname.endsWith("/recover")) {
+        return json({ webhook_endpoint_id: "we_1", queued: 3, has_more: false }, 202);
+      }
+      return json({ webhook_endpoint_id: "we_1", enabled_events: ["statement.created"] });
+    });
+    await c.webhookEndpoints.create({
+      url: "https://hooks.example.com/a",
+      enabled_events: ["statement.created"],
+    });
+    const updated = await c.webhookEndpoints.update("we_1", { description: "" });
+    expect(updated.enabled_events).toEqual(["statement.created"]);
+    const recovered = await c.webhookEndpoints.recover("we_1", {
+      since: "2026-11-27T00:00:00Z",
+    });
+    expect(recovered.queued).toBe(3);
+    expect(await c.eventTypes.list()).toEqual([{ type: "statement.created", description: "d" }]);
+    for await (const _ of c.events.list({ type: ["statement.created", "statement.hidden"] })) {
+      // no events
+    }
+    expect(seen.map((r) => [r.method, new URL(r.url).pathname])).toEqual([
+      ["POST", "/v2/webhook_endpoints"],
+      ["POST", "/v2/webhook_endpoints/we_1"],
+      ["POST", "/v2/webhook_endpoints/we_1/recover"],
+      ["GET", "/v2/event_types"],
+      ["GET", "/v2/events"],
+    ]);
+    expect(await seen[0]?.json()).toEqual({
+      url: "https://hooks.example.com/a",
+      enabled_events: ["statement.created"],
+    });
+    expect(await seen[1]?.json()).toEqual({ description: "" });
+    expect(await seen[2]?.json()).toEqual({ since: "2026-11-27T00:00:00Z" });
+    expect(new URL(seen[4]?.url ?? "").searchParams.get("type")).toBe(
+      "statement.created,statement.hidden",
+    );
+    // Each POST is safe to retry.
+    for (const request of seen.filter((r) => r.method === "POST")) {
+      expect(request.headers.get("idempotency-key")).toBeTruthy();
+    }
+  });
+
   it("pages statements by token and accounts by last id, fetching each page when needed", async () => {
     const { c, seen } = client((request) => {
       const url = new URL(request.url);

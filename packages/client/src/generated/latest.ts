@@ -458,6 +458,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/event_types": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List event types
+         * @description Requires the `ACCOUNT_READ` scope. The catalogue names what events and webhook endpoints carry, which that scope reads, so it takes the same scope.
+         */
+        get: operations["listEventTypes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/webhook_endpoints": {
         parameters: {
             query?: never;
@@ -495,7 +515,11 @@ export interface paths {
          */
         get: operations["retrieveWebhookEndpoint"];
         put?: never;
-        post?: never;
+        /**
+         * Update a webhook endpoint
+         * @description Requires the `ACCOUNT_READ` scope. An endpoint receives statement events, so managing one takes the scope that reads statements (as it always has: a key with it manages its endpoints).
+         */
+        post: operations["updateWebhookEndpoint"];
         /**
          * Delete a webhook endpoint
          * @description Requires the `ACCOUNT_READ` scope. An endpoint receives statement events, so managing one takes the scope that reads statements (as it always has: a key with it manages its endpoints).
@@ -540,6 +564,26 @@ export interface paths {
          * @description Requires the `ACCOUNT_READ` scope. An endpoint receives statement events, so managing one takes the scope that reads statements (as it always has: a key with it manages its endpoints).
          */
         post: operations["enableWebhookEndpoint"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/webhook_endpoints/{webhook_endpoint_id}/recover": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Recover a webhook endpoint's missed events
+         * @description Requires the `ACCOUNT_READ` scope. An endpoint receives statement events, so managing one takes the scope that reads statements (as it always has: a key with it manages its endpoints).
+         */
+        post: operations["recoverWebhookEndpointMissedEvents"];
         delete?: never;
         options?: never;
         head?: never;
@@ -599,7 +643,7 @@ export interface webhooks {
         put?: never;
         /**
          * The statement.created event
-         * @description Sent to every enabled endpoint of the product, shaped in the endpoint's `api_version`. Verify the signature over the raw body before parsing it; answer 2xx within 10 seconds. Failed deliveries are retried with backoff for 3 days; delivery is at least once, so de-duplicate on `webhook-id`.
+         * @description A closed statement became readable. Sent to every enabled endpoint of the product whose `enabled_events` take this type, shaped in the endpoint's `api_version`. Verify the signature over the raw body before parsing it; answer 2xx within 10 seconds. Failed deliveries are retried with backoff for 3 days; delivery is at least once, so de-duplicate on `webhook-id`. An endpoint gets at most 10 deliveries a second: the others wait their turn in the queue, none is dropped. Its Admins are mailed once every attempt has failed for 1 hour, 1 day before it would be disabled, and when it is disabled, after 3 days of failures; `POST /v2/webhook_endpoints/{id}/recover` then queues what it missed.
          */
         post: operations["receiveStatementCreated"];
         delete?: never;
@@ -619,7 +663,7 @@ export interface webhooks {
         put?: never;
         /**
          * The statement.pdf_available event
-         * @description Sent to every enabled endpoint of the product, shaped in the endpoint's `api_version`. Verify the signature over the raw body before parsing it; answer 2xx within 10 seconds. Failed deliveries are retried with backoff for 3 days; delivery is at least once, so de-duplicate on `webhook-id`.
+         * @description The statement's PDF can now be linked. Sent to every enabled endpoint of the product whose `enabled_events` take this type, shaped in the endpoint's `api_version`. Verify the signature over the raw body before parsing it; answer 2xx within 10 seconds. Failed deliveries are retried with backoff for 3 days; delivery is at least once, so de-duplicate on `webhook-id`. An endpoint gets at most 10 deliveries a second: the others wait their turn in the queue, none is dropped. Its Admins are mailed once every attempt has failed for 1 hour, 1 day before it would be disabled, and when it is disabled, after 3 days of failures; `POST /v2/webhook_endpoints/{id}/recover` then queues what it missed.
          */
         post: operations["receiveStatementPdfAvailable"];
         delete?: never;
@@ -639,7 +683,7 @@ export interface webhooks {
         put?: never;
         /**
          * The statement.hidden event
-         * @description Sent to every enabled endpoint of the product, shaped in the endpoint's `api_version`. Verify the signature over the raw body before parsing it; answer 2xx within 10 seconds. Failed deliveries are retried with backoff for 3 days; delivery is at least once, so de-duplicate on `webhook-id`.
+         * @description The statement left every read. Sent to every enabled endpoint of the product whose `enabled_events` take this type, shaped in the endpoint's `api_version`. Verify the signature over the raw body before parsing it; answer 2xx within 10 seconds. Failed deliveries are retried with backoff for 3 days; delivery is at least once, so de-duplicate on `webhook-id`. An endpoint gets at most 10 deliveries a second: the others wait their turn in the queue, none is dropped. Its Admins are mailed once every attempt has failed for 1 hour, 1 day before it would be disabled, and when it is disabled, after 3 days of failures; `POST /v2/webhook_endpoints/{id}/recover` then queues what it missed.
          */
         post: operations["receiveStatementHidden"];
         delete?: never;
@@ -659,7 +703,7 @@ export interface webhooks {
         put?: never;
         /**
          * The statement.restated event
-         * @description Sent to every enabled endpoint of the product, shaped in the endpoint's `api_version`. Verify the signature over the raw body before parsing it; answer 2xx within 10 seconds. Failed deliveries are retried with backoff for 3 days; delivery is at least once, so de-duplicate on `webhook-id`.
+         * @description The statement was corrected: its `restated_by` names the correction, which replaces it in the list. Sent to every enabled endpoint of the product whose `enabled_events` take this type, shaped in the endpoint's `api_version`. Verify the signature over the raw body before parsing it; answer 2xx within 10 seconds. Failed deliveries are retried with backoff for 3 days; delivery is at least once, so de-duplicate on `webhook-id`. An endpoint gets at most 10 deliveries a second: the others wait their turn in the queue, none is dropped. Its Admins are mailed once every attempt has failed for 1 hour, 1 day before it would be disabled, and when it is disabled, after 3 days of failures; `POST /v2/webhook_endpoints/{id}/recover` then queues what it missed.
          */
         post: operations["receiveStatementRestated"];
         delete?: never;
@@ -1029,6 +1073,8 @@ export interface components {
             description?: string;
             /** @description The API version of every payload sent here, pinned when the endpoint was made. */
             api_version: string;
+            /** @description The event types it receives, as its `api_version` names them (`GET /v2/event_types` in that version lists them), or `["*"]` for every type, present and future (the default). */
+            enabled_events: string[];
             /**
              * @description `disabled` after failing for days on end; enable it again once fixed.
              * @enum {string}
@@ -1045,6 +1091,25 @@ export interface components {
              * @description When the endpoint was created (RFC 3339).
              */
             created_at: string;
+            /** @description How the endpoint has fared lately. Its Admins are mailed when it starts failing, a day before it would be disabled, and when it is disabled. */
+            health: {
+                /** @description Attempts counted: its latest, at most 100, of the last 24 hours. */
+                recent_attempts: number;
+                /** @description The share of those that succeeded, 0 to 1; omitted when there were none. */
+                recent_success_rate?: number;
+                /** @description Failed attempts in a row since its last success (or since it was enabled). */
+                failure_streak: number;
+                /**
+                 * Format: date-time
+                 * @description When the current run of failed attempts began; omitted while it is not failing (RFC 3339).
+                 */
+                failing_since?: string;
+                /**
+                 * Format: date-time
+                 * @description When it will be disabled if every attempt keeps failing; only while enabled and failing (RFC 3339).
+                 */
+                disables_at?: string;
+            };
             /** @description The signing secret (`whsec_…`): only in the responses that create or roll it. Keep it. */
             secret?: string;
             /**
@@ -1055,6 +1120,34 @@ export interface components {
         };
         WebhookEndpointList: {
             data: components["schemas"]["WebhookEndpoint"][];
+            /** @description True when another page exists; page on with the last id. */
+            has_more: boolean;
+        };
+        /** @description The events of the endpoint's types in the window that it has not received, queued once each in the order they happened, through its delivery throttle (10 deliveries a second). */
+        WebhookEndpointRecovery: {
+            webhook_endpoint_id: string;
+            /**
+             * Format: date-time
+             * @description The start of the window (inclusive) (RFC 3339).
+             */
+            since: string;
+            /**
+             * Format: date-time
+             * @description The end of the window (exclusive) (RFC 3339).
+             */
+            until: string;
+            /** @description Events queued for delivery to the endpoint, in the order they happened. */
+            queued: number;
+            /** @description True when the window holds more events than one call queues (10,000): call again with the same window to queue the next ones. */
+            has_more: boolean;
+        };
+        EventTypeList: {
+            data: {
+                /** @description The type, as this API version names it. */
+                type: string;
+                /** @description What an event of this type announces. */
+                description: string;
+            }[];
             /** @description True when another page exists; page on with the last id. */
             has_more: boolean;
         };
@@ -1101,6 +1194,28 @@ export interface components {
             description?: string;
             /** @description The version payloads are shaped in; by default, this request's version. */
             api_version?: string;
+            /** @description The event types it receives, as its `api_version` names them (`GET /v2/event_types` in that version lists them), or `["*"]` for every type, present and future (the default). */
+            enabled_events?: string[];
+        };
+        UpdateWebhookEndpointRequest: {
+            /** @description An https URL of a public host. No credentials; no redirects are followed. */
+            url?: string;
+            /** @description A label for the endpoint; an empty string removes it. */
+            description?: string;
+            /** @description The event types it receives, as its `api_version` names them (`GET /v2/event_types` in that version lists them), or `["*"]` for every type, present and future (the default). */
+            enabled_events?: string[];
+        };
+        RecoverWebhookEndpointRequest: {
+            /**
+             * Format: date-time
+             * @description Recover events created at or after this instant (RFC 3339), within the 30 days events are kept.
+             */
+            since: string;
+            /**
+             * Format: date-time
+             * @description …and before this instant (RFC 3339); by default, now.
+             */
+            until?: string;
         };
         RollWebhookEndpointSecretRequest: {
             /** @description Seconds the replaced secret keeps signing beside the new one, so receivers can switch without losing a delivery; 0 stops it at once. Default 86400 (24 hours). */
@@ -2120,6 +2235,8 @@ export interface operations {
                 limit?: number;
                 /** @description The `next_page_token` of the previous page: an opaque cursor, not an object id. */
                 starting_after?: string;
+                /** @description Only events of these types, as this API version names them (`GET /v2/event_types`): one, or several separated by commas (`statement.created,statement.hidden`). */
+                type?: string;
             };
             header?: {
                 /**
@@ -2292,6 +2409,41 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listEventTypes: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The API version for this request; without it, the version saved for your key's environment. `latest` is for sandbox keys only.
+                 * @example latest
+                 */
+                "x-service-version"?: components["parameters"]["Version"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-service-version": components["headers"]["Version"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["EventTypeList"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listWebhookEndpoints: {
         parameters: {
             query?: {
@@ -2421,6 +2573,56 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    updateWebhookEndpoint: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The API version for this request; without it, the version saved for your key's environment. `latest` is for sandbox keys only.
+                 * @example latest
+                 */
+                "x-service-version"?: components["parameters"]["Version"];
+                /** @description Makes the request safe to retry: the same key with the same request (method, path, version, product and body) within 24 hours answers the first response again, marked `Idempotent-Replayed: true`, without doing anything twice. Keys belong to the API key that sends them: the same key from another API key runs as a request of its own. Use a new random one (a UUID) per request. A key is 1 to 255 characters, each a printable ASCII character other than space (0x21 to 0x7E: letters, digits and punctuation); any other answers `400`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The product to read, as supplied at onboarding. Required when you have several. */
+                "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
+            };
+            path: {
+                /** @description The `webhook_endpoint_id` of the webhook endpoint. */
+                webhook_endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UpdateWebhookEndpointRequest"];
+            };
+        };
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-service-version": components["headers"]["Version"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["Replayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     deleteWebhookEndpoint: {
         parameters: {
             query?: never;
@@ -2543,6 +2745,56 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["WebhookEndpoint"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    recoverWebhookEndpointMissedEvents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The API version for this request; without it, the version saved for your key's environment. `latest` is for sandbox keys only.
+                 * @example latest
+                 */
+                "x-service-version"?: components["parameters"]["Version"];
+                /** @description Makes the request safe to retry: the same key with the same request (method, path, version, product and body) within 24 hours answers the first response again, marked `Idempotent-Replayed: true`, without doing anything twice. Keys belong to the API key that sends them: the same key from another API key runs as a request of its own. Use a new random one (a UUID) per request. A key is 1 to 255 characters, each a printable ASCII character other than space (0x21 to 0x7E: letters, digits and punctuation); any other answers `400`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The product to read, as supplied at onboarding. Required when you have several. */
+                "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
+            };
+            path: {
+                /** @description The `webhook_endpoint_id` of the webhook endpoint. */
+                webhook_endpoint_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RecoverWebhookEndpointRequest"];
+            };
+        };
+        responses: {
+            /** @description Accepted. */
+            202: {
+                headers: {
+                    "x-service-version": components["headers"]["Version"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["Replayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookEndpointRecovery"];
                 };
             };
             400: components["responses"]["InvalidRequest"];
