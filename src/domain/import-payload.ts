@@ -1,6 +1,7 @@
 // Validation of the operator import payload: every problem is reported with its item and field.
 import * as z from "zod";
 import type { Environment } from "./environment";
+import { JURISDICTIONS } from "./jurisdiction";
 import { SHARD_CODE } from "./shard-code";
 import { normaliseTimestamp } from "./timestamp";
 import { describeProblem, relevantIssues } from "./validation-messages";
@@ -80,6 +81,11 @@ const partnerOf = (offered: VersionOffered) =>
     name: z.string().min(1).max(255),
     /** The shard a new partner is placed on (default: see src/operator/import-placement.ts). */
     shard: z.string().regex(SHARD_CODE, "must be a shard code, two letters or digits").optional(),
+    /**
+     * Where the partner's data must stay: set when it is created (`none` unless given), never
+     * changed; it lives only on shards of this jurisdiction.
+     */
+    jurisdiction: z.enum(JURISDICTIONS).optional(),
     products: z.array(Product).max(100).optional(),
     saved_versions: z
       .strictObject({

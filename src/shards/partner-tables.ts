@@ -19,6 +19,7 @@ import {
   versionUsage,
 } from "../db/schema";
 import { statementRenders } from "../documents/schema";
+import { shardOutbox } from "../mail/schema";
 import { requestLogDays, requestLogs } from "../request-logs/schema";
 import { savedVersionChanges } from "../saved-versions/schema";
 import { statements } from "../statements/schema";
@@ -107,6 +108,7 @@ export const PARTNER_TABLES: readonly PartnerTable[] = [
 
 /**
  * Tables of a shard that a move leaves where they are: request counters (the operator's reads sum
- * every shard, so a count may stay where it was counted) and the move's own fence.
+ * every shard, so a count may stay where it was counted), the move's own fence, and the local
+ * outbox's mail (read by its number wherever it was kept; a move stays in its jurisdiction).
  */
-export const SHARED_TABLES: readonly SQLiteTable[] = [versionUsage, moveFences];
+export const SHARED_TABLES: readonly SQLiteTable[] = [versionUsage, moveFences, shardOutbox];
