@@ -7,8 +7,9 @@
 // content hash, and only by the render still pending in the message's generation.
 import type { Bindings } from "../app/context";
 import { type Database, newQueryStats } from "../db/client";
+import { documentStoreOf } from "../db/jurisdiction-stores";
 import { MOVING_DELAY_SECONDS, openPartnerDatabase, openShards } from "../db/shards";
-import { type DocumentStore, openDocumentStore } from "../db/storage";
+import type { DocumentStore } from "../db/storage";
 import {
   nextRetryDelay,
   positiveSetting as positive,
@@ -93,7 +94,8 @@ async function renderOne(r: Rendering, ref: RenderRef): Promise<Verdict> {
   const { db, shard } = partner;
   const job = await readRenderJob(db, ref);
   if (!job) return { ack: true }; // rendered, superseded, failed, or of an earlier request
-  const documents = openDocumentStore(r.env.PDFS);
+  // The bucket of the partner's jurisdiction: its logo is read there, its document stored there.
+  const documents = documentStoreOf(r.env, shard);
   try {
     const bytes = await r.renderer.render(renderInputOf(job, await logoOf(documents, job.product)));
     const deps = {

@@ -17,7 +17,7 @@ import { nextRetryDelay } from "../domain/retry-schedule";
 import { signerFor } from "../domain/signing";
 import { signingSecrets } from "../domain/webhook-endpoint";
 import { webhookUrlProblem } from "../domain/webhook-url";
-import { mailerFor } from "../mail/mailer";
+import { mailerOfShard } from "../mail/mailer";
 import type { VersionBundle } from "../versioning";
 import { type DeliveryConfig, deliveryConfig } from "./delivery-config";
 import {
@@ -49,9 +49,15 @@ interface Delivery {
   notice: NoticeDependencies;
 }
 
-/** Who hears of a disabled endpoint: the deployment's mailer, to the partner's Admins. */
-function defaultNotice(env: Bindings, db: Database): NoticeDependencies {
-  return { mailer: mailerFor(env), adminEmailsOf: (partnerId) => adminEmailsOf(db, partnerId) };
+/**
+ * Who hears of a disabled endpoint: the deployment's mailer (as it mails users of shard `shard`'s
+ * partners), to the partner's Admins.
+ */
+function defaultNotice(env: Bindings, db: Database, shard: string): NoticeDependencies {
+  return {
+    mailer: mailerOfShard(env, shard),
+    adminEmailsOf: (partnerId) => adminEmailsOf(db, partnerId),
+  };
 }
 
 /** Why an endpoint whose secret no configured SIGNING_SECRET opens gets no delivery. */
@@ -202,7 +208,7 @@ async function deadLetter(env: Bindings, ref: DeliveryRef): Promise<void> {
  */
 export function webhookConsumer(
   bundle: VersionBundle,
-  notice: (env: Bindings, db: Database) => NoticeDependencies = defaultNotice,
+  notice: (env: Bindings, db: Database, shard: string) => NoticeDependencies = defaultNotice,
 ) {
   return (batch: MessageBatch<DeliveryRef>, env: Bindings) =>
     deliverBatch(batch, env, bundle, notice);
@@ -225,7 +231,7 @@ async function deliverBatch(
   batch: MessageBatch<DeliveryRef>,
   env: Bindings,
   bundle: VersionBundle,
-  notice: (env: Bindings, db: Database) => NoticeDependencies,
+  notice: (env: Bindings, db: Database, shard: string) => NoticeDependencies,
 ): Promise<void> {
   const shards = openShards(env, newQueryStats());
   const config = deliveryConfig(env);
@@ -263,7 +269,7 @@ async function deliverBatch(
         config,
         sealer,
         now: () => new Date(),
-        notice: notice(env, partner.db),
+        notice: notice(env, partner.db, partner.shard),
       };
       await deliverInOrder(d, messages);
     }),
