@@ -1,6 +1,6 @@
 // `npm run version:new -- 2027-03-01`: writes versions/2027-03-01.ts from a template and adds
 // it to the bundle in versions/index.ts (its import, and its place in VERSIONS by date). Then fill
-// the module with its changes: see "Adding a dated version" in the README.
+// the module with its changes: see "Adding a dated version" in docs/versioning.md.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { isCalendarDate } from "../src/versioning/check.ts";
@@ -18,7 +18,7 @@ export function moduleSource(id: string): string {
 import type { ApiVersion } from "../src/version-changes";
 
 // Each change says what the version just older looked like, as instructions: see "Adding a dated
-// version" in the README. Declare the changes here and list them below, in order.
+// version" in docs/versioning.md. Declare the changes here and list them below, in order.
 
 export const ${exportName(id)}: ApiVersion = {
   id: "${id}",

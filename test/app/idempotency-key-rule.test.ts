@@ -1,8 +1,9 @@
-// What an Idempotency-Key may be, said once: the 400's message, every version's reference and the
-// integration guide state the same rule, and the service accepts exactly what it states.
+// What an Idempotency-Key may be, said once: the 400's message, every version's reference, the
+// tour and the integration guide state the same rule, and the service accepts exactly what it
+// states.
 import { describe, expect, it } from "vitest";
 import guide from "../../docs/partner-integration.md?raw";
-import readme from "../../README.md?raw";
+import tour from "../../docs/tour.md?raw";
 import { IDEMPOTENCY_KEY_PATTERN, IDEMPOTENCY_KEY_RULE } from "../../src/domain/idempotency";
 import { api, expectJson } from "../support/api";
 import { ALL_VERSIONS } from "../support/bundle-versions";
@@ -73,8 +74,8 @@ describe("the Idempotency-Key rule", () => {
     }
   });
 
-  it("is the rule the README and the integration guide state", () => {
-    for (const doc of [readme, guide]) {
+  it("is the rule the tour and the integration guide state", () => {
+    for (const doc of [tour, guide]) {
       expect(doc.replace(/\s+/g, " ")).toContain(`\`Idempotency-Key\`: ${IDEMPOTENCY_KEY_RULE}`);
     }
   });

@@ -1,6 +1,6 @@
-// Secret rotation without an outage, step by step as the README tells it: page tokens and PDF
-// links signed before a rotation keep working while the previous secret is kept, and stop once
-// it is removed; the operator token rotates the same way.
+// Secret rotation without an outage, step by step as docs/operations.md tells it: page tokens and
+// PDF links signed before a rotation keep working while the previous secret is kept, and stop
+// once it is removed; the operator token rotates the same way.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import { expectJson, operator } from "../support/api";

@@ -1,7 +1,9 @@
 // The documentation's examples, run as a reader runs them: every shell block of README.md and
 // docs/*.md, in order, against `npm start` (in a scratch copy of the checkout), each document in
 // a fresh shell of its own, and what each command prints and answers compared with what the
-// document shows. A new block is picked up by itself.
+// document shows. A new block is picked up by itself. The README runs first, then the guides in
+// the order docs/README.md lists them (their reading order), then any guide it does not list, by
+// name; one local run serves them all, so a guide may show what the ones before it left behind.
 //
 // How to write an example so that it stays true:
 // - A ```sh block runs, command by command, from the repository root. Each document starts from a
@@ -39,6 +41,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
+  documentsInOrder,
   type Example,
   PrintedValues,
   type ShellBlock,
@@ -50,13 +53,7 @@ import { problemsOf, showsInOrder } from "../support/node/doc-verdict.ts";
 import { freePort } from "../support/node/local-service.ts";
 import { NpmStart, ROOT, STARTUP_MS, scratchCopy, shellEnv } from "../support/node/npm-start.ts";
 
-const DOCUMENTS = [
-  "README.md",
-  ...readdirSync(path.join(ROOT, "docs"))
-    .filter((f) => f.endsWith(".md"))
-    .sort()
-    .map((f) => `docs/${f}`),
-];
+const DOCUMENTS = documentsInOrder(ROOT);
 const BLOCKS = new Map(
   DOCUMENTS.map((file) => [file, shellBlocks(file, readFileSync(path.join(ROOT, file), "utf8"))]),
 );
@@ -98,7 +95,7 @@ describe("the documentation's examples", () => {
   });
 
   for (const [file, blocks] of BLOCKS) {
-    if (blocks.length === 0) continue;
+    if (blocks.every((b) => b.kind === "not-run")) continue;
     describe(file, () => {
       let shell: DocShell;
       const others: { block: ShellBlock; shell: OtherShell; shown: string[] }[] = [];

@@ -1,8 +1,11 @@
 // How the documentation test reads a document and judges an output (test/support/node/doc-*.ts):
 // the conventions test/e2e/docs-examples.test.ts states, each held to, so a drifted example fails
 // and a faithful one passes.
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { shellBlocks } from "../support/node/doc-examples.ts";
+import { documentsInOrder, shellBlocks } from "../support/node/doc-examples.ts";
 import { jsonDifferences, matchesShown, parseShownJson } from "../support/node/doc-outputs.ts";
 
 const ctx = { base: "http://localhost:41234", since: Date.now() };
@@ -121,5 +124,29 @@ describe("judging a shown value", () => {
     ]);
     const pretty = parseShownJson('{"id": "a", "…": "…"}');
     expect(jsonDifferences(pretty, { id: "a", other: 1 }, ctx)).toEqual([]);
+  });
+});
+
+describe("the order documents run in", () => {
+  it("is the README, then the guides as their index lists them, then any other by name", () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), "doc-order-"));
+    try {
+      mkdirSync(path.join(root, "docs"));
+      const index = "1. [Tour](tour.md)\n2. [Hooks](webhooks.md#delivery), [Tour](tour.md)\n";
+      writeFileSync(path.join(root, "docs", "README.md"), index);
+      for (const name of ["tour.md", "webhooks.md", "b.md", "a.md", "notes.txt"]) {
+        writeFileSync(path.join(root, "docs", name), "");
+      }
+      expect(documentsInOrder(root)).toEqual([
+        "README.md",
+        "docs/README.md",
+        "docs/tour.md",
+        "docs/webhooks.md",
+        "docs/a.md",
+        "docs/b.md",
+      ]);
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });

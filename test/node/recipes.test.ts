@@ -1,6 +1,7 @@
-// The README's recipes for an endpoint and a dashboard page, followed as written on a copy of the
-// service: each touches only the files it says, the copy type-checks, and a local run of the copy
-// serves the new route (documented, scoped, paged, with real delivery attempts) and the new page.
+// The recipes for an endpoint and a dashboard page (docs/extending.md), followed as written on a
+// copy of the service: each touches only the files it says, the copy type-checks, and a local run
+// of the copy serves the new route (documented, scoped, paged, with real delivery attempts) and
+// the new page.
 import { spawnSync } from "node:child_process";
 import {
   cpSync,
@@ -21,15 +22,15 @@ import type { Json } from "../support/json";
 import { type LocalService, startLocalService } from "../support/node/local-service";
 
 const ROOT = path.resolve(import.meta.dirname, "..", "..");
-const README = readFileSync(path.join(ROOT, "README.md"), "utf8");
+const GUIDE = readFileSync(path.join(ROOT, "docs", "extending.md"), "utf8");
 const BIN = path.join(ROOT, "node_modules", ".bin");
 
-/** A section of the README, from its heading to the next one of the same level. */
+/** A section of the guide, from its heading to the next one of the same level. */
 function section(title: string): string {
-  const start = README.indexOf(`\n## ${title}\n`);
-  if (start === -1) throw new Error(`the README has no section "${title}"`);
-  const end = README.indexOf("\n## ", start + 1);
-  return README.slice(start, end === -1 ? undefined : end);
+  const start = GUIDE.indexOf(`\n## ${title}\n`);
+  if (start === -1) throw new Error(`docs/extending.md has no section "${title}"`);
+  const end = GUIDE.indexOf("\n## ", start + 1);
+  return GUIDE.slice(start, end === -1 ? undefined : end);
 }
 
 /** The TypeScript code blocks of a section, in order. */
@@ -217,7 +218,7 @@ async function seed(): Promise<{ key: string; scopeless: string }> {
   return { key: await key(["ACCOUNT_READ"]), scopeless: await key([]) };
 }
 
-describe("adding an endpoint, as the README says", () => {
+describe("adding an endpoint, as docs/extending.md says", () => {
   it("touches its resource's file and one line of the route list, nothing else", () => {
     const changed = changes();
     expect(Object.keys(changed).sort()).toEqual(
@@ -332,7 +333,7 @@ describe("adding an endpoint, as the README says", () => {
   });
 });
 
-describe("adding a dashboard page, as the README says", () => {
+describe("adding a dashboard page, as docs/extending.md says", () => {
   it("touches its page module and the page list's import and line, nothing else", () => {
     const changed = changes();
     expect(changed[PAGE_LIST]).toEqual([2, 0]);

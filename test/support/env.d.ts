@@ -9,7 +9,7 @@ declare namespace Cloudflare {
   }
 }
 
-/** Vite's raw imports: a file's text (the README's recipe is checked against its test). */
+/** Vite's raw imports: a file's text (a guide's recipe is checked against its test). */
 declare module "*?raw" {
   const text: string;
   export default text;

@@ -1,8 +1,8 @@
 // Releasing a dated version touches no handler: a version module (test/fixtures/2027-03-01.ts,
-// which the README shows as its recipe) added to a bundle makes bodies, errors, request bodies,
+// which docs/versioning.md shows as its recipe) added to a bundle makes bodies, errors, request bodies,
 // routes, the changelog and the reference follow, over HTTP in the Workers runtime.
 import { describe, expect, it } from "vitest";
-import readme from "../../README.md?raw";
+import guide from "../../docs/versioning.md?raw";
 import { bundleOf } from "../../src/bundle";
 import { VERSIONS } from "../../versions";
 import { api, expectJson } from "../support/api";
@@ -164,8 +164,8 @@ describe(`a bundle with ${NEW} added`, () => {
     expect(docs).toContain("<code>data[].amount_overdue</code>");
   });
 
-  it("is what the README shows, in full", () => {
-    expect(readme).toContain(fixtureSource.replaceAll("../../src/", "../src/"));
+  it("is what docs/versioning.md shows, in full", () => {
+    expect(guide).toContain(fixtureSource.replaceAll("../../src/", "../src/"));
     expect(changeNamed(renameAmountOverdueToOverdueAmount.name, bundle)).toBe(
       renameAmountOverdueToOverdueAmount,
     );

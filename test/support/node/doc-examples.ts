@@ -1,6 +1,8 @@
 // The examples of a Markdown document, read as test/e2e/docs-examples.test.ts runs them: its
-// shell blocks split into commands, each with the output the document shows for it. The
-// conventions themselves are written down at the top of that test.
+// shell blocks split into commands, each with the output the document shows for it, and the
+// order the documents run in. The conventions themselves are written down at the top of that test.
+import { readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
 
 /** One command of a shell block, with what the document says it prints and answers. */
 export interface Example {
@@ -217,4 +219,24 @@ export class PrintedValues {
     }
     return text;
   }
+}
+
+/** A relative link to a Markdown file, as the guides' index writes it: `[Tour](tour.md)`. */
+const MARKDOWN_LINK = /\]\(([^()\s#]+\.md)(?:#[^()\s]*)?\)/g;
+
+/**
+ * The documents whose examples run, in the order they run: README.md, then the guides in the
+ * order docs/README.md (their index, in reading order) links them, then any other guide by name.
+ * One local run serves them all, so a guide may show what the documents before it left behind.
+ */
+export function documentsInOrder(root: string): string[] {
+  const guides = readdirSync(path.join(root, "docs"))
+    .filter((f) => f.endsWith(".md"))
+    .map((f) => `docs/${f}`);
+  const index = readFileSync(path.join(root, "docs", "README.md"), "utf8");
+  const listed = [...index.matchAll(MARKDOWN_LINK)]
+    .map((m) => path.posix.normalize(`docs/${m[1]}`))
+    .filter((f) => guides.includes(f));
+  const ordered = [...new Set(["docs/README.md", ...listed])];
+  return ["README.md", ...ordered, ...guides.filter((f) => !ordered.includes(f)).sort()];
 }
