@@ -96,9 +96,10 @@ export async function placeImport(
     const jurisdiction = jurisdictionOf.get(p.partner_id) ?? DEFAULT_JURISDICTION;
     if (shards.jurisdiction(p.shard) !== jurisdiction) {
       invalid.push(
-        `${where}: shard ${p.shard} is a ${JSON.stringify(shards.jurisdiction(p.shard))} shard ` +
-          `and partner ${JSON.stringify(p.partner_id)} is ${JSON.stringify(jurisdiction)}: a ` +
-          `partner lives only on shards of its jurisdiction; shards: ${shardList(shards)}`,
+        `${where}: shard ${p.shard}'s jurisdiction is ` +
+          `${JSON.stringify(shards.jurisdiction(p.shard))} and partner ` +
+          `${JSON.stringify(p.partner_id)}'s is ${JSON.stringify(jurisdiction)}: a partner lives ` +
+          `only on shards of its jurisdiction; shards: ${shardList(shards)}`,
       );
       return;
     }

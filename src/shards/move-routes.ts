@@ -56,8 +56,8 @@ export const operatorMoveRoutes = new Hono<AppEnv>()
       if (shards.jurisdiction(to) !== jurisdiction) {
         throw new ApiError(
           "CONFLICT_ERROR",
-          `${partnerId} is a ${JSON.stringify(jurisdiction)} partner and shard ${to} is a ` +
-            `${JSON.stringify(shards.jurisdiction(to))} shard: a move never crosses jurisdictions.`,
+          `${partnerId}'s jurisdiction is ${JSON.stringify(jurisdiction)} and shard ${to}'s is ` +
+            `${JSON.stringify(shards.jurisdiction(to))}: a move never crosses jurisdictions.`,
         );
       }
       const started = await startMove(shards, { partnerId, from: found.shard, to }, now);

@@ -103,8 +103,8 @@ describe("a partner's jurisdiction", () => {
       const { ids, payload } = newAccountImport({ shard, jurisdiction });
       const error = await refusal(payload, 400);
       expect(error.message).toContain(
-        `partners[0] ("${ids.partnerId}").shard: shard ${shard} is a "${other}" shard and ` +
-          `partner "${ids.partnerId}" is "${jurisdiction}"`,
+        `partners[0] ("${ids.partnerId}").shard: shard ${shard}'s jurisdiction is "${other}" ` +
+          `and partner "${ids.partnerId}"'s is "${jurisdiction}"`,
       );
       expect(await anywhere(ids.partnerId)).toBe(false);
     }
@@ -192,8 +192,16 @@ describe("moving a partner", () => {
     await importData(eu.payload);
     await importData(none.payload);
     const cases = [
-      { partnerId: eu.ids.partnerId, to: NONE[0] as string, words: `"eu" partner` },
-      { partnerId: none.ids.partnerId, to: EU[0] as string, words: `"none" partner` },
+      {
+        partnerId: eu.ids.partnerId,
+        to: NONE[0] as string,
+        words: `${eu.ids.partnerId}'s jurisdiction is "eu" and shard ${NONE[0]}'s is "none"`,
+      },
+      {
+        partnerId: none.ids.partnerId,
+        to: EU[0] as string,
+        words: `${none.ids.partnerId}'s jurisdiction is "none" and shard ${EU[0]}'s is "eu"`,
+      },
     ];
     for (const { partnerId, to, words } of cases) {
       const before = await shardOf(partnerId);
