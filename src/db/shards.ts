@@ -49,8 +49,9 @@ export class ShardJurisdictionsError extends Error {
   }
 }
 
-/** Declarations read, by their text (a var arrives as an object, or as its JSON in a string). */
-const declarations = new Map<string, ReadonlyMap<string, Jurisdiction>>();
+/** Declarations read: by the var's object (the runtime keeps one per isolate), or by its text. */
+const declaredByObject = new WeakMap<object, ReadonlyMap<string, Jurisdiction>>();
+const declaredByText = new Map<string, ReadonlyMap<string, Jurisdiction>>();
 
 /** The shards' declared jurisdictions (those it does not name have none); read once per isolate. */
 export function declaredJurisdictions(
@@ -58,19 +59,21 @@ export function declaredJurisdictions(
 ): ReadonlyMap<string, Jurisdiction> {
   const raw = env.SHARD_JURISDICTIONS;
   if (raw === undefined || raw === null || raw === "") return new Map();
-  const text = typeof raw === "string" ? raw : JSON.stringify(raw);
-  let declared = declarations.get(text);
-  if (declared) return declared;
-  let value: unknown;
-  try {
-    value = typeof raw === "string" ? JSON.parse(raw) : raw;
-  } catch {
-    throw new ShardJurisdictionsError("not JSON");
+  const kept =
+    typeof raw === "object" ? declaredByObject.get(raw) : declaredByText.get(String(raw));
+  if (kept) return kept;
+  let value: unknown = raw;
+  if (typeof raw === "string") {
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      throw new ShardJurisdictionsError("not JSON");
+    }
   }
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     throw new ShardJurisdictionsError("not a map of shard codes to jurisdictions");
   }
-  const map = new Map<string, Jurisdiction>();
+  const declared = new Map<string, Jurisdiction>();
   for (const [code, jurisdiction] of Object.entries(value)) {
     if (!isShardCode(code)) throw new ShardJurisdictionsError(`${code} is not a shard code`);
     if (!isJurisdiction(jurisdiction)) {
@@ -78,10 +81,10 @@ export function declaredJurisdictions(
         `shard ${code} has ${JSON.stringify(jurisdiction)}; jurisdictions: none, eu, us, fedramp`,
       );
     }
-    map.set(code, jurisdiction);
+    declared.set(code, jurisdiction);
   }
-  declared = map;
-  declarations.set(text, declared);
+  if (typeof raw === "object") declaredByObject.set(raw, declared);
+  else declaredByText.set(String(raw), declared);
   return declared;
 }
 

@@ -50,6 +50,26 @@ describe("the local shards", () => {
     expect(NONE).toEqual(["00", "01"]);
     expect(EU).toEqual(["02", "03"]);
   });
+
+  it("are declared as a map, or its JSON; a shard it does not name has none", () => {
+    const text = { SHARD_JURISDICTIONS: '{"00":"none","05":"fedramp"}' };
+    expect(shardJurisdiction(text, "05")).toBe("fedramp");
+    expect(shardJurisdiction(text, "07")).toBe("none");
+    expect(shardJurisdiction({ SHARD_JURISDICTIONS: { "05": "us" } }, "05")).toBe("us");
+    expect(shardJurisdiction({}, "02")).toBe("none");
+  });
+
+  it("refuse a declaration that is not a map of shard codes to jurisdictions, naming the fault", () => {
+    const cases: [unknown, string][] = [
+      ["{not json", "not JSON"],
+      [["02"], "not a map"],
+      [{ "02": "EU" }, 'shard 02 has "EU"'],
+      [{ DB_02: "eu" }, "DB_02 is not a shard code"],
+    ];
+    for (const [declared, fault] of cases) {
+      expect(() => shardJurisdiction({ SHARD_JURISDICTIONS: declared }, "02")).toThrow(fault);
+    }
+  });
 });
 
 describe("a partner's jurisdiction", () => {
