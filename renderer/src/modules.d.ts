@@ -11,7 +11,12 @@ declare module "fontkit" {
   /** A parsed font: pdfkit takes one wherever it takes font bytes. */
   export interface Font {
     postscriptName: string;
-    layout(text: string): unknown;
+    layout(text: string, features?: unknown): unknown;
+  }
+  /** What `layout` returns: the glyphs, and where each goes (pdfkit scales these in place). */
+  export interface GlyphRun {
+    glyphs: unknown[];
+    positions: Record<string, number>[];
   }
   export function create(bytes: Uint8Array): Font;
 }

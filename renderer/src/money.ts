@@ -15,22 +15,41 @@ export interface AmountFormat {
   /** The currency's English name and code ("US Dollar (USD)"), or undefined without currency. */
   description?: string;
   format(amount: number): string;
+  /** Rounded to whole units of the currency, as estimates are shown: "$4,745". */
+  whole(amount: number): string;
 }
 
-/** How amounts in `currency` are written. An unknown code keeps 2 decimals and shows its code. */
-export function amountFormat(currency: string | undefined): AmountFormat {
+/**
+ * How amounts in `currency` are written. An unknown code keeps 2 decimals and shows its code;
+ * `display: "code"` writes every currency by its code ("EUR 45.00"), as foreign amounts are.
+ */
+export function amountFormat(
+  currency: string | undefined,
+  display: "symbol" | "code" = "symbol",
+): AmountFormat {
   const code = currency !== undefined && /^[A-Z]{3}$/.test(currency) ? currency : undefined;
   const digits = (code === undefined ? undefined : iso4217(code)?.digits) ?? FALLBACK_DIGITS;
-  const options = { minimumFractionDigits: digits, maximumFractionDigits: digits };
-  const number = code
-    ? new Intl.NumberFormat("en-US", { ...options, style: "currency", currency: code })
-    : new Intl.NumberFormat("en-US", options);
+  const style = code
+    ? ({ style: "currency", currency: code, currencyDisplay: display } as const)
+    : ({} as const);
+  const number = new Intl.NumberFormat("en-US", {
+    ...style,
+    minimumFractionDigits: digits,
+    maximumFractionDigits: digits,
+  });
+  const wholeNumber = new Intl.NumberFormat("en-US", {
+    ...style,
+    minimumFractionDigits: 0,
+    maximumFractionDigits: 0,
+  });
+  const unit = 10 ** digits;
   const name = code && new Intl.DisplayNames("en-US", { type: "currency" }).of(code);
   return {
     ...(code
       ? { currency: code, description: name && name !== code ? `${name} (${code})` : code }
       : {}),
     digits,
-    format: (amount) => number.format(amount / 10 ** digits),
+    format: (amount) => number.format(amount / unit),
+    whole: (amount) => wholeNumber.format(Math.round(amount / unit)),
   };
 }

@@ -17,3 +17,10 @@ declare namespace PDFKit.Mixins {
     image(src: Uint8Array, x?: number, y?: number, options?: ImageOption): this;
   }
 }
+
+declare namespace PDFKit {
+  interface PDFStructureElement {
+    /** The element's dictionary: its attributes (/A) are written out when the element ends. */
+    dictionary: { data: { A?: Record<string, unknown> } };
+  }
+}

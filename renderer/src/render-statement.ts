@@ -3,12 +3,17 @@
 import PDFDocument from "pdfkit";
 import { accentOf } from "./accent";
 import { longDate } from "./calendar";
+import { drawBillingRights, drawInterestCalculation, drawRepayment } from "./disclosures";
 import { fonts } from "./fonts";
+import { inputProblem } from "./input-problems";
 import { amountFormat } from "./money";
+import { PageFlow } from "./page-flow";
 import { CONTENT_WIDTH, type Doc, element, INK, ink, PAGE, TYPE } from "./page-style";
-import { logoProblem, type StatementDocumentInput } from "./statement-document";
+import { statementRepayment } from "./repayment";
+import type { StatementDocumentInput } from "./statement-document";
 import { drawHeader, drawNotes, drawOverview } from "./statement-sections";
 import { drawSummaryTable } from "./summary-table";
+import { drawCharges, drawTransactions } from "./transactions";
 
 /** The document's language; labels and formats are en-US. */
 export const DOCUMENT_LANGUAGE = "en-US";
@@ -20,8 +25,7 @@ export function statementTitle(input: StatementDocumentInput): string {
 
 /** The statement's PDF. Throws a RangeError naming the field when the input cannot be drawn. */
 export async function renderStatementDocument(input: StatementDocumentInput): Promise<Uint8Array> {
-  const logo = input.product.logo;
-  const problem = logo && logoProblem(logo);
+  const problem = inputProblem(input);
   if (problem) throw new RangeError(problem);
   const accent = accentOf(input.product.accent_colour);
   const money = amountFormat(input.statement.currency);
@@ -49,22 +53,48 @@ export async function renderStatementDocument(input: StatementDocumentInput): Pr
     ...({ subset: "PDF/UA", font: regular } as object),
   });
   const bytes = collect(doc);
-  doc.registerFont("regular", regular).registerFont("bold", bold);
+  // pdfkit keeps a document's fonts under their PostScript names; the default (regular) one is
+  // already kept, and asking for a font by any other name makes pdfkit load it again and compare
+  // it with the one it has, every time (most of a long document's CPU once shaping is shared).
+  doc.registerFont(bold.postscriptName, bold);
 
+  const { statement, product } = input;
+  const closing = longDate(statement.period_end_date);
+  const account = input.account.masked_number ?? input.account.account_id;
   const root = doc.struct("Document");
   doc.addStructure(root);
   let y = drawHeader(doc, root, input, accent, title);
-  y = drawOverview(doc, root, input, money, accent, y);
+  const flow = new PageFlow(doc, y, {
+    text: `${title} · Account ${account} · Closing date ${closing}`,
+    colour: accent.strong,
+  });
+  const repayment = statementRepayment(statement, product.minimum_payment, money.digits);
+  y = drawOverview(doc, root, input, money, accent, y, repayment, (panel, end) => {
+    if (!repayment) return end;
+    flow.y = end + 14;
+    drawRepayment(doc, flow, panel, repayment, product, money, accent);
+    return flow.y;
+  });
   const summary = doc.struct("Sect");
   root.add(summary);
   element(doc, summary, "H2", () => {
     ink(doc, "bold", TYPE.heading, accent.strong).text("Account summary", PAGE.margin, y + 28);
   });
-  y = drawSummaryTable(doc, summary, input.statement, money, accent, y + 52);
+  y = drawSummaryTable(doc, summary, statement, money, accent, y + 52);
   summary.end();
-  drawNotes(doc, root, input, money, y + 14);
+  flow.y = drawNotes(doc, root, input, money, y + 14) + 14;
+
+  const items = statement.line_items ?? [];
+  if (items.length > 0) drawTransactions(doc, flow, root, items, money, accent);
+  drawCharges(doc, flow, root, statement, money, accent);
+  if (statement.interest_rates && statement.interest_rates.length > 0) {
+    drawInterestCalculation(doc, flow, root, statement.interest_rates, money, accent);
+  }
+  if (product.billing_rights_address && product.billing_rights_address.length > 0) {
+    drawBillingRights(doc, flow, root, product.billing_rights_address, accent);
+  }
   root.end();
-  numberPages(doc, `${title} · Closing date ${longDate(input.statement.period_end_date)}`);
+  numberPages(doc, `${title} · Closing date ${closing}`);
   doc.end();
   return bytes;
 }

@@ -2,6 +2,14 @@
 // what to pay and by when (with the minimum-payment warning), and the notes on how to read it.
 import type { Accent } from "./accent";
 import { longDate, periodRange } from "./calendar";
+import {
+  drawCorrection,
+  LATE_WARNING_LABEL,
+  lateWarning,
+  MINIMUM_WARNING,
+  MINIMUM_WARNING_LABEL,
+  MINIMUM_WARNING_NEVER,
+} from "./disclosures";
 import { TABULAR } from "./fonts";
 import type { AmountFormat } from "./money";
 import {
@@ -15,12 +23,7 @@ import {
   type StructElement,
   TYPE,
 } from "./page-style";
-import type { StatementDocumentInput } from "./statement-document";
-
-const WARNING_LABEL = "Minimum Payment Warning: ";
-const WARNING_TEXT =
-  "If you make only the minimum payment each period, you will pay more in interest and it will " +
-  "take you longer to pay off your balance.";
+import type { RepaymentDisclosure, StatementDocumentInput } from "./statement-document";
 
 const LOGO_BOX = { width: 160, height: 48 } as const;
 const LINE_HEIGHT = 17;
@@ -28,7 +31,10 @@ const COLUMN_GAP = 24;
 const COLUMN_WIDTH = (CONTENT_WIDTH - COLUMN_GAP) / 2;
 const PANEL_PADDING = 12;
 
-/** The logo, the title and whom the statement is for; returns where the header ends. */
+/**
+ * The logo, the title, whom the statement is for and, for a correction, the statement it
+ * replaces; returns where the header ends.
+ */
 export function drawHeader(
   doc: Doc,
   root: StructElement,
@@ -74,6 +80,8 @@ export function drawHeader(
     });
     y = doc.y;
   }
+  const restates = input.statement.restates;
+  if (restates) y = drawCorrection(doc, root, restates, accent, y + 10);
   return y + 20;
 }
 
@@ -118,8 +126,10 @@ function drawHeading(
 }
 
 /**
- * Two columns: the statement's dates on the left, what to pay on the right in a tinted panel.
- * Returns where the lower of the two ends.
+ * Two columns: the statement's dates on the left, what to pay on the right in a tinted panel,
+ * with the late-payment and minimum-payment warnings. `below` draws what belongs to the payment
+ * information under both columns (the repayment estimates) and returns where it ends.
+ * Returns where the lower of the two columns, or what `below` drew, ends.
  */
 export function drawOverview(
   doc: Doc,
@@ -128,6 +138,8 @@ export function drawOverview(
   money: AmountFormat,
   accent: Accent,
   top: number,
+  repayment?: RepaymentDisclosure,
+  below?: (panel: StructElement, y: number) => number,
 ): number {
   const { statement, account } = input;
   const due = statement.due_date === undefined ? undefined : longDate(statement.due_date);
@@ -161,17 +173,30 @@ export function drawOverview(
   add("Minimum payment due", statement.minimum_due, true);
   if (due) payment.push({ label: "Payment due date", value: due });
   if (statement.overdue_amount) add("Overdue amount", statement.overdue_amount);
-  const warn = statement.minimum_due !== undefined && statement.minimum_due > 0;
-  if (payment.length === 0 && !warn) return detailsEnd;
+  const minimumDue = statement.minimum_due !== undefined && statement.minimum_due > 0;
+  const warnings: { label: string; text: string }[] = [];
+  const late = minimumDue ? lateWarning(input.product, money) : undefined;
+  if (late) warnings.push({ label: LATE_WARNING_LABEL, text: late });
+  if (minimumDue || repayment) {
+    const never = repayment?.minimum_payment.months === null;
+    warnings.push({
+      label: MINIMUM_WARNING_LABEL,
+      text: never ? MINIMUM_WARNING_NEVER : MINIMUM_WARNING,
+    });
+  }
+  if (payment.length === 0 && warnings.length === 0) return detailsEnd;
 
   const x = left + COLUMN_WIDTH + COLUMN_GAP;
   const inner = COLUMN_WIDTH - 2 * PANEL_PADDING;
   ink(doc, "regular", TYPE.small, INK.text);
-  const warningHeight = warn
-    ? doc.heightOfString(WARNING_LABEL + WARNING_TEXT, { width: inner }) + 8
-    : 0;
+  const heights = warnings.map((w) => doc.heightOfString(w.label + w.text, { width: inner }) + 8);
   const height =
-    PANEL_PADDING + 22 + payment.length * LINE_HEIGHT + warningHeight + PANEL_PADDING - 4;
+    PANEL_PADDING +
+    22 +
+    payment.length * LINE_HEIGHT +
+    heights.reduce((a, b) => a + b, 0) +
+    PANEL_PADDING -
+    4;
   artifact(doc, "Layout", () => {
     doc.rect(x, top - PANEL_PADDING, COLUMN_WIDTH, height).fill(accent.tint);
     doc.rect(x, top - PANEL_PADDING, 3, height).fill(accent.strong);
@@ -183,28 +208,34 @@ export function drawOverview(
     drawLine(doc, panel, line, x + PANEL_PADDING, y, inner);
     y += LINE_HEIGHT;
   }
-  if (warn) {
+  for (const [i, warning] of warnings.entries()) {
+    const at = { x: x + PANEL_PADDING, y: y + 4 };
     element(doc, panel, "P", () => {
-      const at = { x: x + PANEL_PADDING, y: y + 4 };
-      ink(doc, "bold", TYPE.small, INK.text).text(WARNING_LABEL, at.x, at.y, {
+      ink(doc, "bold", TYPE.small, INK.text).text(warning.label, at.x, at.y, {
         width: inner,
         continued: true,
       });
-      ink(doc, "regular", TYPE.small, INK.text).text(WARNING_TEXT);
+      ink(doc, "regular", TYPE.small, INK.text).text(warning.text);
     });
+    y += heights[i] as number;
   }
+  const end = Math.max(detailsEnd, top - PANEL_PADDING + height);
+  const after = below ? below(panel, end) : end;
   panel.end();
-  return Math.max(detailsEnd, top - PANEL_PADDING + height);
+  return after;
 }
 
-/** How to read the amounts, and the references a cardholder quotes when they call. */
+/**
+ * How to read the amounts, and the references a cardholder quotes when they call; returns where
+ * they end.
+ */
 export function drawNotes(
   doc: Doc,
   root: StructElement,
   input: StatementDocumentInput,
   money: AmountFormat,
   top: number,
-): void {
+): number {
   const currency = money.description ? `Currency: ${money.description}. ` : "";
   const notes =
     `${currency}Charges are shown as positive amounts; payments, credits and refunds as ` +
@@ -221,4 +252,5 @@ export function drawNotes(
     });
     y = doc.y + 6;
   }
+  return y;
 }

@@ -6,7 +6,7 @@ import { accentOf, contrastOnWhite } from "../src/accent";
 import type { StatementDocumentInput } from "../src/statement-document";
 import { JPEG_LOGO, PNG_LOGO } from "./logo-fixtures";
 import { readObjects } from "./pdf-objects";
-import { EVERY_LINE, QUIET_CYCLE, withLogo } from "./sample-statements";
+import { EVERY_LINE, periodicStatement, QUIET_CYCLE, withLogo } from "./sample-statements";
 
 const render = (input: StatementDocumentInput) => env.STATEMENT_RENDERER.render(input);
 const latin1 = (bytes: Uint8Array) => String.fromCharCode(...bytes);
@@ -60,6 +60,73 @@ describe("input the renderer cannot draw", () => {
     const product = { ...EVERY_LINE.product, accent_colour: "blue" };
     expect((await renderError({ ...EVERY_LINE, product })).message).toBe(
       'accent_colour must be #RRGGBB; got "blue"',
+    );
+  });
+});
+
+describe("statement data the renderer cannot draw", () => {
+  const sample = periodicStatement(3);
+  const items = sample.statement.line_items ?? [];
+  const withStatement = (statement: Partial<StatementDocumentInput["statement"]>) => ({
+    ...sample,
+    statement: { ...sample.statement, ...statement },
+  });
+
+  it("refuses more line items than the import accepts, naming the limit", async () => {
+    const many = periodicStatement(1000).statement.line_items ?? [];
+    const extra = { ...(many[0] as (typeof many)[number]), line_item_id: "li_extra" };
+    expect((await renderError(withStatement({ line_items: [...many, extra] }))).message).toBe(
+      "line_items: at most 1,000 per statement; got 1,001",
+    );
+  });
+
+  it("names the line item and field of a type, date or amount it cannot read", async () => {
+    const broken = (i: number, change: object) =>
+      withStatement({
+        line_items: items.map((item, n) => (n === i ? { ...item, ...change } : item)),
+      });
+    const cases: [StatementDocumentInput, string][] = [
+      [
+        broken(1, { type: "CASH_ADVANCE" }),
+        'line_items[1].type must be one of PURCHASE, PAYMENT, CREDIT, REFUND, INTEREST, FEE; got "CASH_ADVANCE"',
+      ],
+      [
+        broken(2, { posted_at: "yesterday" }),
+        'line_items[2].posted_at must be an RFC 3339 timestamp; got "yesterday"',
+      ],
+      [
+        broken(0, { amount: 12.5 }),
+        "line_items[0].amount must be an integer of minor units; got 12.5",
+      ],
+      [broken(0, { description: " " }), "line_items[0].description must not be empty"],
+    ];
+    for (const [input, message] of cases) {
+      const error = await renderError(input);
+      expect(error).toBeInstanceOf(RangeError);
+      expect(error.message).toBe(message);
+    }
+  });
+
+  it("names a rate that is not a decimal percentage, and an address too long to print", async () => {
+    const [rate] = sample.statement.interest_rates ?? [];
+    const rates = [{ ...(rate as NonNullable<typeof rate>), annual_percentage_rate: "0.2499e2" }];
+    expect((await renderError(withStatement({ interest_rates: rates }))).message).toBe(
+      'interest_rates[0].annual_percentage_rate must be a decimal percentage such as "24.99"; got "0.2499e2"',
+    );
+    const product = { ...sample.product, billing_rights_address: Array(7).fill("PO Box 1") };
+    expect((await renderError({ ...sample, product })).message).toBe(
+      "billing_rights_address: at most 6 lines; got 7",
+    );
+    const late = { ...sample.product, late_payment: { penalty_apr: "high" } };
+    expect((await renderError({ ...sample, product: late })).message).toBe(
+      'late_payment.penalty_apr must be a decimal percentage such as "24.99"; got "high"',
+    );
+  });
+
+  it("refuses repayment figures that give months without their total", async () => {
+    const repayment = { minimum_payment: { months: 12 } };
+    expect((await renderError(withStatement({ repayment }))).message).toBe(
+      "repayment.minimum_payment.total_cost is required when months is given",
     );
   });
 });
