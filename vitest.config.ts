@@ -10,8 +10,9 @@ const unlimited = (namespace_id: string) => ({
   simple: { limit: 1_000_000_000, period: 60 as const },
 });
 
-// Six projects: `workers` runs inside workerd with the wrangler.toml bindings (two shards and the
-// directory, each migrated in test/support/setup.ts) and the renderer Worker beside them; `e2e`
+// Six projects: `workers` runs inside workerd with the wrangler.toml bindings (the shards, a
+// second `eu` shard of its own, and the directory, each migrated in test/support/setup.ts) and
+// the renderer Worker beside them; `e2e`
 // runs in Node and drives `npm start` over real HTTP; `node` checks the scripts and the OpenAPI
 // documents from Node; `client` tests the typed client; `browser` runs in Node and drives headless
 // Chromium against a throwaway local run (test/support/node/local-service.ts); `renderer` runs
@@ -49,6 +50,10 @@ export default defineConfig(async () => {
                   TEST_DIRECTORY_MIGRATIONS: directoryMigrations,
                   OPERATOR_TOKEN: "test-operator-token",
                   SIGNING_SECRET: "test-signing-secret-0123456789abcdefghijklmnop",
+                  DIRECTORY_SECRET: "test-directory-secret-0123456789abcdefghijklm",
+                  // wrangler.toml's shards, and DB_03: a second `eu` shard, for moves within
+                  // the jurisdiction (docs/residency.md).
+                  SHARD_JURISDICTIONS: { "00": "none", "01": "none", "02": "eu", "03": "eu" },
                   MAILER: "outbox",
                   // Webhook retries in seconds, not days, so delivery tests finish quickly.
                   WEBHOOK_RETRY_BASE_SECONDS: "1",
@@ -83,6 +88,7 @@ export default defineConfig(async () => {
                   SIMULATION_RATE_LIMITER: unlimited("1006"),
                   TIGHT_RATE_LIMITER: { namespace_id: "1009", simple: { limit: 3, period: 60 } },
                 },
+                d1Databases: { DB_03: "card-statements-eu-03" },
                 // The statement renderer Worker, built as a deploy builds it: wrangler.toml's
                 // Service Binding resolves to it by name.
                 workers: [renderer],

@@ -9,6 +9,7 @@ import { keyRevokePage, keyRollPage, keysPage } from "./keys";
 import { logsPage } from "./request-logs";
 import { ROUTES } from "./routes";
 import { versionPage } from "./saved-versions";
+import { settingsPage } from "./settings";
 import { sandboxPage } from "./simulations";
 import { teamPage } from "./team";
 import { endpointActionsPage, endpointPage, webhooksPage } from "./webhooks";
@@ -31,5 +32,6 @@ export const PAGES: readonly DashboardPage[] = [
   statementPage,
   teamPage,
   auditPage,
+  settingsPage,
   signOutPage,
 ];

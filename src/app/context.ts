@@ -30,9 +30,25 @@ export interface DashboardSession {
  * a deployment may lack them, so they are optional here and checked where used.
  */
 export interface Bindings
-  extends Omit<Env, "OPERATOR_TOKEN" | "SIGNING_SECRET" | "MAILER" | "REQUEST_LOGS"> {
+  extends Omit<
+    Env,
+    | "OPERATOR_TOKEN"
+    | "SIGNING_SECRET"
+    | "DIRECTORY_SECRET"
+    | "MAILER"
+    | "REQUEST_LOGS"
+    | "REQUEST_LOGS_EU"
+    | "SHARD_JURISDICTIONS"
+  > {
   OPERATOR_TOKEN?: string;
   SIGNING_SECRET?: string;
+  /** HMAC key of the addresses the directory keeps for partners with a jurisdiction. */
+  DIRECTORY_SECRET?: string;
+  /**
+   * Each shard's jurisdiction (`[vars]`: a map of shard code to `none`, `eu`, `us`, `fedramp`);
+   * unset, or a shard it does not name: none. See src/db/shards.ts.
+   */
+  SHARD_JURISDICTIONS?: unknown;
   /** How dashboard mail leaves: `outbox` (local), `cloudflare` (the MAIL binding) or `http`. */
   MAILER?: string;
   /** The sender of dashboard mail. */
@@ -46,8 +62,12 @@ export interface Bindings
   OPERATOR_TOKEN_PREVIOUS?: string;
   /** During a rotation: the secret being replaced, still accepted for verification only. */
   SIGNING_SECRET_PREVIOUS?: string;
-  /** Where records of partner API requests go (src/request-logs/); unbound: none are kept. */
+  /**
+   * Where records of partner API requests go (src/request-logs/); unbound: none are kept. Those of
+   * partners with a jurisdiction go through that jurisdiction's (`REQUEST_LOGS_EU`, …) alone.
+   */
   REQUEST_LOGS?: Queue;
+  REQUEST_LOGS_EU?: Queue;
 }
 
 export type { Caller } from "../domain/caller";
@@ -69,7 +89,10 @@ export interface Variables {
   shard: string;
   queryStats: QueryStats;
   signer: Signer;
-  /** The PDF bucket, its failures classified like D1's. */
+  /**
+   * The documents bucket of the partner's jurisdiction (set with `db`), its failures classified
+   * like D1's.
+   */
   documents: DocumentStore;
   /** The request clock; tests move it with fake timers. */
   now: () => Date;

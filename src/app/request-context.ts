@@ -5,7 +5,6 @@ import type { Context, MiddlewareHandler } from "hono";
 import { matchedRoutes } from "hono/route";
 import { newQueryStats } from "../db/client";
 import { openShards } from "../db/shards";
-import { openDocumentStore } from "../db/storage";
 import { isRequestId } from "../domain/request-log";
 import { signerFor } from "../domain/signing";
 import type { VersionBundle } from "../versioning";
@@ -81,7 +80,6 @@ export function requestContext(
     c.set("shards", openShards(c.env, stats));
     c.set("queryStats", stats);
     c.set("signer", signerFor(c.env.SIGNING_SECRET ?? "", c.env.SIGNING_SECRET_PREVIOUS));
-    c.set("documents", openDocumentStore(c.env.PDFS));
     c.set("now", () => new Date());
     const recorded = record ? record(c) : null;
 

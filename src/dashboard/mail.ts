@@ -7,13 +7,13 @@ import { userActor } from "../app/actor";
 import type { AppEnv } from "../app/context";
 import { newQueryStats } from "../db/client";
 import { createSignInToken } from "../db/sessions";
-import { FIRST_SHARD, openShards } from "../db/shards";
+import { FIRST_SHARD, openShards, shardJurisdiction } from "../db/shards";
 import { usersByEmail } from "../db/users";
 import type { Actor } from "../domain/audit";
 import { hashSecretToken, newSecretToken } from "../domain/secret-token";
 import { SIGN_IN_LINK_LIFETIME_MS } from "../domain/session-policy";
 import type { User } from "../domain/user";
-import { mailerFor } from "../mail/mailer";
+import { mailerFor, mailerOfShard } from "../mail/mailer";
 
 export const PRODUCT_NAME = "Card Statements dashboard";
 
@@ -65,7 +65,8 @@ const LINK_NOTE =
 /**
  * Mails one sign-in link per membership of the address (after the response): the users are read
  * on the shards the directory names for it (the first shard too when it names none: a user from
- * before sharding the directory has not listed yet).
+ * before sharding the directory has not listed yet). One mail per jurisdiction: the links of
+ * partners with a jurisdiction never share a mail with those of partners of another.
  */
 export function mailSignInLinks(
   c: Context<AppEnv>,
@@ -80,7 +81,8 @@ export function mailSignInLinks(
       partnersOf.set(place.shard, (partnersOf.get(place.shard) ?? new Set()).add(place.partnerId));
     }
     if (places.length === 0) partnersOf.set(FIRST_SHARD, null);
-    const lines: string[] = [];
+    // Per jurisdiction: the lines of its mail, and the first shard it was read on.
+    const mails = new Map<string, { shard: string; lines: string[] }>();
     for (const [shard, partnerIds] of partnersOf) {
       const db = shards.open(shard);
       if (!db) continue;
@@ -88,15 +90,19 @@ export function mailSignInLinks(
       for (const user of members) {
         if (partnerIds && !partnerIds.has(user.partnerId)) continue;
         const link = await mintSignInLink(c, shards, shard, user, userActor(c, user));
-        lines.push(`Sign in to ${user.partnerName} as ${user.email}:`, link, "");
+        const jurisdiction = shardJurisdiction(c.env, shard);
+        const mail = mails.get(jurisdiction) ?? { shard, lines: [] };
+        mail.lines.push(`Sign in to ${user.partnerName} as ${user.email}:`, link, "");
+        mails.set(jurisdiction, mail);
       }
     }
-    if (lines.length === 0) return;
-    await mailer.send({
-      to: email,
-      subject: `Your sign-in link for the ${PRODUCT_NAME}`,
-      text: [...lines, LINK_NOTE].join("\n"),
-    });
+    for (const { shard, lines } of mails.values()) {
+      await mailerOfShard(c.env, shard, mailer).send({
+        to: email,
+        subject: `Your sign-in link for the ${PRODUCT_NAME}`,
+        text: [...lines, LINK_NOTE].join("\n"),
+      });
+    }
   });
 }
 
@@ -112,7 +118,7 @@ export function mailInvitation(
 ): void {
   const shard = c.get("shard");
   afterResponse(c, async () => {
-    const mailer = mailerFor(c.env);
+    const mailer = mailerOfShard(c.env, shard);
     const link = await mintSignInLink(c, afterResponseShards(c), shard, user, null);
     const signIn = `${new URL(c.req.url).origin}/dashboard/sign-in`;
     await mailer.send({

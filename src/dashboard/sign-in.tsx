@@ -3,6 +3,7 @@
 import { type Context, Hono } from "hono";
 import { userActor } from "../app/actor";
 import type { AppEnv } from "../app/context";
+import { keyedAddress } from "../app/directory-address";
 import { partnerMoving } from "../app/errors";
 import { usePartnerDatabase } from "../app/partner-database";
 import { membershipsOf } from "../db/directory";
@@ -153,7 +154,10 @@ export const signInPage: DashboardPage = {
           { title: "Too many sign-in requests" },
         );
       }
-      mailSignInLinks(c, email, await membershipsOf(c.get("shards").directory(), email));
+      // The directory lists a jurisdictional partner's users by the address's keyed hash.
+      const emailHash = await keyedAddress(c.env, email);
+      const places = await membershipsOf(c.get("shards").directory(), { email, emailHash });
+      mailSignInLinks(c, email, places);
       return c.render(
         <>
           <p role="status">

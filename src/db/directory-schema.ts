@@ -1,7 +1,8 @@
 // The directory: the one small database for what must be found before a request knows its shard
 // (which shard a partner lives on, which partners an e-mail address signs in to, a partner's
 // moves) and for what belongs to no partner (the local outbox). A keyed request, a PDF link, a
-// page token, a session and a queue message never read it: each names its shard itself.
+// page token, a session and a queue message never read it: each names its shard itself. It has no
+// jurisdiction, so it holds no personal data of a partner that has one (docs/residency.md).
 // `npm run db:generate` writes migrations-directory/ from this file (drizzle.directory.config.ts).
 import { sql } from "drizzle-orm";
 import {
@@ -45,6 +46,21 @@ export const userEmails = sqliteTable(
 );
 
 /**
+ * The addresses of users of partners with a jurisdiction, by their keyed hash (HMAC-SHA-256
+ * under DIRECTORY_SECRET, src/domain/address-hash.ts) instead of the address: the directory
+ * keeps no personal data of such a partner, and a sign-in by address still finds its shard.
+ * Written before the user's own row, deleted after it, as `user_emails`.
+ */
+export const userEmailHashes = sqliteTable(
+  "user_email_hashes",
+  {
+    emailHash: text("email_hash").notNull(),
+    partnerId: text("partner_id").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.emailHash, t.partnerId] })],
+);
+
+/**
  * A partner's move from one shard to another: copy, verify, switch, retire, one bounded step per
  * call of `POST /operator/v1/partners/{partner_id}/move` (src/shards/partner-moves.ts). At most one
  * unfinished move per partner and per source shard.
@@ -85,7 +101,12 @@ export const partnerMoves = sqliteTable(
   ],
 );
 
-/** Mail kept instead of sent when `MAILER` is `outbox` (local runs and tests). */
+/**
+ * Mail kept instead of sent when `MAILER` is `outbox` (local runs and tests), numbered in one
+ * sequence. Mail to a user of a partner with a jurisdiction keeps only its number here, with the
+ * address's keyed hash as `recipient`, empty texts and its partner's `shard`, whose own outbox
+ * (src/mail/schema.ts) holds the mail.
+ */
 export const outbox = sqliteTable("outbox", {
   id: integer("id").primaryKey({ autoIncrement: true }),
   recipient: text("recipient").notNull(),
@@ -93,4 +114,6 @@ export const outbox = sqliteTable("outbox", {
   text: text("text").notNull(),
   html: text("html"),
   createdAt: text("created_at").notNull(),
+  /** The shard whose outbox holds the mail (a jurisdictional partner's); null: this row does. */
+  shard: text("shard"),
 });

@@ -1,10 +1,11 @@
 // Reading and writing the directory (src/db/directory-schema.ts): where a partner lives, placing new
-// partners, and the addresses dashboard users sign in with. Only what carries no shard code asks
-// it: the operator's calls by partner id, an import, a sign-in by address.
+// partners, and the addresses dashboard users sign in with (a jurisdictional partner's by their
+// keyed hash only). Only what carries no shard code asks it: the operator's calls by partner id,
+// an import, a sign-in by address.
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { FIRST_SHARD } from "../domain/shard-code";
 import type { Database } from "./client";
-import { partnerMoves, partnerShards, userEmails } from "./directory-schema";
+import { partnerMoves, partnerShards, userEmailHashes, userEmails } from "./directory-schema";
 import { partners } from "./schema";
 import { openPartnerDatabase, type PartnerDatabase, type Shards } from "./shards";
 
@@ -125,37 +126,79 @@ export async function defaultShard(directory: Database, open: readonly string[])
   return best;
 }
 
+/**
+ * How the directory lists a user's address: as it is, or, for a partner with a jurisdiction, by
+ * its keyed hash alone (src/domain/address-hash.ts).
+ */
+export type ListedAddress = { email: string } | { emailHash: string };
+
+/** The directory as changes to one partner's users reach it: how it lists their addresses. */
+export interface PartnerDirectory {
+  db: Database;
+  list(email: string): Promise<ListedAddress>;
+}
+
 /** Registers a dashboard user's address for sign-in (before the user's own row is written). */
 export async function addUserEmail(
   directory: Database,
-  email: string,
+  listed: ListedAddress,
   partnerId: string,
 ): Promise<void> {
-  await directory.insert(userEmails).values({ email, partnerId }).onConflictDoNothing();
+  if ("email" in listed) {
+    await directory
+      .insert(userEmails)
+      .values({ email: listed.email, partnerId })
+      .onConflictDoNothing();
+  } else {
+    await directory
+      .insert(userEmailHashes)
+      .values({ emailHash: listed.emailHash, partnerId })
+      .onConflictDoNothing();
+  }
 }
 
 /** Forgets an address for a partner (after its user was removed). */
 export async function removeUserEmail(
   directory: Database,
-  email: string,
+  listed: ListedAddress,
   partnerId: string,
 ): Promise<void> {
-  await directory
-    .delete(userEmails)
-    .where(and(eq(userEmails.email, email), eq(userEmails.partnerId, partnerId)));
+  if ("email" in listed) {
+    await directory
+      .delete(userEmails)
+      .where(and(eq(userEmails.email, listed.email), eq(userEmails.partnerId, partnerId)));
+  } else {
+    await directory
+      .delete(userEmailHashes)
+      .where(
+        and(
+          eq(userEmailHashes.emailHash, listed.emailHash),
+          eq(userEmailHashes.partnerId, partnerId),
+        ),
+      );
+  }
 }
 
-/** The partners an address is a user of, with where each lives. */
+/**
+ * The partners an address is a user of, with where each lives: those listing it as it is, and
+ * (with `emailHash`, its keyed hash) those of partners with a jurisdiction. One round trip.
+ */
 export async function membershipsOf(
   directory: Database,
-  email: string,
+  address: { email: string; emailHash: string | null },
 ): Promise<{ partnerId: string; shard: string }[]> {
-  return directory
-    .select({ partnerId: userEmails.partnerId, shard: partnerShards.shard })
-    .from(userEmails)
-    .innerJoin(partnerShards, eq(partnerShards.partnerId, userEmails.partnerId))
-    .where(eq(userEmails.email, email))
-    .orderBy(userEmails.partnerId);
+  const { results } = await directory.$client
+    .prepare(
+      `SELECT e.partner_id AS partnerId, s.shard AS shard FROM user_emails e
+        JOIN partner_shards s ON s.partner_id = e.partner_id WHERE e.email = ?1
+      UNION
+      SELECT h.partner_id AS partnerId, s.shard AS shard FROM user_email_hashes h
+        JOIN partner_shards s ON s.partner_id = h.partner_id WHERE h.email_hash = ?2
+      ORDER BY partnerId`,
+    )
+    .bind(address.email, address.emailHash)
+    .all<{ partnerId: string; shard: string }>();
+  return results;
 }
 
 /** The partners of one shard the directory does not list yet (created before sharding). */

@@ -1,5 +1,6 @@
 // Partner lookups the dashboard side and the operator need.
 import { asc, eq } from "drizzle-orm";
+import type { Jurisdiction } from "../domain/jurisdiction";
 import type { Product } from "../domain/product";
 import type { Database } from "./client";
 import { partners, products } from "./schema";
@@ -29,6 +30,8 @@ export interface PartnerRecord {
   savedVersionSandbox: string;
   savedVersionProduction: string;
   createdAt: string;
+  /** Where its data must stay: set when it was created, never changed. */
+  jurisdiction: Jurisdiction;
   products: Product[];
 }
 
@@ -42,6 +45,7 @@ export async function readPartner(db: Database, partnerId: string): Promise<Part
         savedVersionSandbox: partners.savedVersionSandbox,
         savedVersionProduction: partners.savedVersionProduction,
         createdAt: partners.createdAt,
+        jurisdiction: partners.jurisdiction,
       })
       .from(partners)
       .where(eq(partners.partnerId, partnerId)),
@@ -52,4 +56,16 @@ export async function readPartner(db: Database, partnerId: string): Promise<Part
       .orderBy(asc(products.merchantKey)),
   ]);
   return row ? { ...row, products: owned } : null;
+}
+
+/** The partner's jurisdiction, or null for an unknown partner id. */
+export async function partnerJurisdiction(
+  db: Database,
+  partnerId: string,
+): Promise<Jurisdiction | null> {
+  const [row] = await db
+    .select({ jurisdiction: partners.jurisdiction })
+    .from(partners)
+    .where(eq(partners.partnerId, partnerId));
+  return row?.jurisdiction ?? null;
 }

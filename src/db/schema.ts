@@ -15,6 +15,7 @@ import {
   text,
   uniqueIndex,
 } from "drizzle-orm/sqlite-core";
+import { JURISDICTIONS } from "../domain/jurisdiction";
 
 /** A company running a co-brand card programme. Saved API versions are per environment. */
 export const partners = sqliteTable("partners", {
@@ -28,6 +29,11 @@ export const partners = sqliteTable("partners", {
    */
   merchantKeys: text("merchant_keys").notNull().default("[]"),
   createdAt: text("created_at").notNull(),
+  /**
+   * Where the partner's data must stay (`none`, `eu`, `us`, `fedramp`): set when it is created,
+   * never changed (a trigger refuses it), and the jurisdiction of every shard it lives on.
+   */
+  jurisdiction: text("jurisdiction", { enum: JURISDICTIONS }).notNull().default("none"),
   /**
    * Set while the partner is being moved away from this shard (the shard code it goes to): its
    * data here is frozen, so writes are refused until the move switches over. Null otherwise.

@@ -5,6 +5,7 @@
 // A request opens each database it touches at most once, in one D1 session, and counts every
 // round trip in one set of figures.
 import { eq } from "drizzle-orm";
+import { isJurisdiction, type Jurisdiction } from "../domain/jurisdiction";
 import { isShardCode } from "../domain/shard-code";
 import { type Database, openDatabase, type QueryStats } from "./client";
 import { partners } from "./schema";
@@ -31,10 +32,73 @@ export function shardBinding(env: object, code: string): D1Database | null {
   return binding ? (binding as D1Database) : null;
 }
 
+/**
+ * A shard's jurisdiction cannot be read from its binding: the deployment declares it in
+ * `SHARD_JURISDICTIONS` (`[vars]`, a map of shard code to jurisdiction), matching the
+ * `--jurisdiction` the database was created with. A shard it does not name has none.
+ */
+export interface ShardJurisdictionsConfig {
+  SHARD_JURISDICTIONS?: unknown;
+}
+
+/** The declaration is not a map of shard codes to jurisdictions: a deployment's mistake. */
+export class ShardJurisdictionsError extends Error {
+  constructor(problem: string) {
+    super(`SHARD_JURISDICTIONS: ${problem}`);
+    this.name = "ShardJurisdictionsError";
+  }
+}
+
+/** Declarations read: by the var's object (the runtime keeps one per isolate), or by its text. */
+const declaredByObject = new WeakMap<object, ReadonlyMap<string, Jurisdiction>>();
+const declaredByText = new Map<string, ReadonlyMap<string, Jurisdiction>>();
+
+/** The shards' declared jurisdictions (those it does not name have none); read once per isolate. */
+export function declaredJurisdictions(
+  env: ShardJurisdictionsConfig,
+): ReadonlyMap<string, Jurisdiction> {
+  const raw = env.SHARD_JURISDICTIONS;
+  if (raw === undefined || raw === null || raw === "") return new Map();
+  const kept =
+    typeof raw === "object" ? declaredByObject.get(raw) : declaredByText.get(String(raw));
+  if (kept) return kept;
+  let value: unknown = raw;
+  if (typeof raw === "string") {
+    try {
+      value = JSON.parse(raw);
+    } catch {
+      throw new ShardJurisdictionsError("not JSON");
+    }
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new ShardJurisdictionsError("not a map of shard codes to jurisdictions");
+  }
+  const declared = new Map<string, Jurisdiction>();
+  for (const [code, jurisdiction] of Object.entries(value)) {
+    if (!isShardCode(code)) throw new ShardJurisdictionsError(`${code} is not a shard code`);
+    if (!isJurisdiction(jurisdiction)) {
+      throw new ShardJurisdictionsError(
+        `shard ${code} has ${JSON.stringify(jurisdiction)}; jurisdictions: none, eu, us, fedramp`,
+      );
+    }
+    declared.set(code, jurisdiction);
+  }
+  if (typeof raw === "object") declaredByObject.set(raw, declared);
+  else declaredByText.set(String(raw), declared);
+  return declared;
+}
+
+/** The jurisdiction of shard `code`, as the deployment declares it (`none` if it does not). */
+export function shardJurisdiction(env: ShardJurisdictionsConfig, code: string): Jurisdiction {
+  return declaredJurisdictions(env).get(code) ?? "none";
+}
+
 /** The databases one request (or one queue batch, one cron run) may open. */
 export interface Shards {
   /** Every shard of the deployment, in code order. */
   readonly codes: readonly string[];
+  /** The jurisdiction shard `code` was created in (see `shardJurisdiction`). */
+  jurisdiction(code: string): Jurisdiction;
   /** Shard `code`'s database, opened once (one session); null when there is no such shard. */
   open(code: string): Database | null;
   /** The directory database, opened once. */
@@ -42,7 +106,10 @@ export interface Shards {
 }
 
 /** The shards of `env`, each opened on first use with its round trips counted in `stats`. */
-export function openShards(env: { DIRECTORY: D1Database }, stats: QueryStats): Shards {
+export function openShards(
+  env: { DIRECTORY: D1Database } & ShardJurisdictionsConfig,
+  stats: QueryStats,
+): Shards {
   const opened = new Map<string, Database>();
   const open = (name: string, binding: D1Database) => {
     let db = opened.get(name);
@@ -59,6 +126,7 @@ export function openShards(env: { DIRECTORY: D1Database }, stats: QueryStats): S
       codes ??= shardCodes(env);
       return codes;
     },
+    jurisdiction: (code) => shardJurisdiction(env, code),
     open(code) {
       const binding = shardBinding(env, code);
       return binding ? open(code, binding) : null;

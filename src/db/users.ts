@@ -1,7 +1,8 @@
 // Dashboard users of a partner: invited, given a role, removed. Each change is one atomic batch
 // with its audit row, gated by one guard; the guard keeps at least one Admin per partner even
 // when two Admins act at the same moment. The directory keeps each address's partners, for
-// sign-in by address: written before a user is added, deleted after one is removed.
+// sign-in by address (a jurisdictional partner's by the address's keyed hash): written before a
+// user is added, deleted after one is removed.
 import { and, asc, eq, isNull, ne, type SQL, sql } from "drizzle-orm";
 import type { Actor } from "../domain/audit";
 import type { Role } from "../domain/permissions";
@@ -9,7 +10,7 @@ import type { User } from "../domain/user";
 import { auditInsert } from "./audit";
 import { atomically } from "./batch";
 import type { Database } from "./client";
-import { addUserEmail, removeUserEmail } from "./directory";
+import { addUserEmail, type PartnerDirectory, removeUserEmail } from "./directory";
 import { partners, sessions, signInTokens, users } from "./schema";
 
 function toUser(row: typeof users.$inferSelect): User {
@@ -70,12 +71,12 @@ export function generateUserId(): string {
 }
 
 /**
- * Adds a user to the partner (on its shard `db`, and its address to the `directory`); null when
- * the address is already one of its users.
+ * Adds a user to the partner (on its shard `db`, and its address to the `directory`, as it lists
+ * the partner's); null when the address is already one of its users.
  */
 export async function inviteUser(
   db: Database,
-  directory: Database,
+  directory: PartnerDirectory,
   input: { partnerId: string; email: string; role: Role; actor: Actor; now: Date },
 ): Promise<User | null> {
   const user: User = {
@@ -88,7 +89,7 @@ export async function inviteUser(
   };
   const isNew = sql`NOT EXISTS (SELECT 1 FROM ${users}
     WHERE partner_id = ${input.partnerId} AND email = ${input.email})`;
-  await addUserEmail(directory, input.email, input.partnerId);
+  await addUserEmail(directory.db, await directory.list(input.email), input.partnerId);
   const [audited] = await atomically(db, [
     auditInsert(
       input.partnerId,
@@ -164,7 +165,7 @@ export async function changeRole(
  */
 export async function removeUser(
   db: Database,
-  directory: Database,
+  directory: PartnerDirectory,
   input: { partnerId: string; userId: string; actor: Actor; now: Date },
 ): Promise<UserChange> {
   const removed = await findUser(db, input.partnerId, input.userId);
@@ -188,6 +189,8 @@ export async function removeUser(
     db.delete(users).where(sql`${target} AND ${allowed}`),
   ]);
   if (audited?.meta.changes !== 1) return refusal(db, input.partnerId, input.userId);
-  if (removed) await removeUserEmail(directory, removed.email, input.partnerId);
+  if (removed) {
+    await removeUserEmail(directory.db, await directory.list(removed.email), input.partnerId);
+  }
   return "done";
 }

@@ -5,8 +5,10 @@
 // so that work the service itself gave up on is tried again; one whose statement, event or
 // endpoint is gone has nothing left to do and is deleted. A partner being moved keeps its dead
 // letters until its move is over.
+
 import type { Bindings } from "../app/context";
 import { type Database, newQueryStats } from "../db/client";
+import { requestLogQueueOf } from "../db/jurisdiction-stores";
 import { openPartnerDatabase, openShards, type Shards } from "../db/shards";
 import { enqueueRenders, type RenderRef, requestRender } from "../documents";
 import { FIRST_SHARD, isShardCode } from "../domain/shard-code";
@@ -95,11 +97,18 @@ async function redriveDeliveryOf(r: Redriving, row: DeadLetterRow): Promise<Fate
   return "redriven";
 }
 
-/** Request-log messages go back as they were (one send for the page). */
-async function redriveRequestLogs(r: Redriving, rows: readonly DeadLetterRow[]): Promise<void> {
+/**
+ * Request-log messages go back as they were (one send for the page), through the request-log
+ * queue of shard `shard`'s jurisdiction: a record never leaves it.
+ */
+async function redriveRequestLogs(
+  r: Redriving,
+  shard: string,
+  rows: readonly DeadLetterRow[],
+): Promise<void> {
   if (rows.length === 0) return;
-  const queue = r.env.REQUEST_LOGS;
-  if (!queue) throw new Error("the REQUEST_LOGS queue is not bound");
+  const queue = requestLogQueueOf(r.env, shard);
+  if (!queue) throw new Error(`the request-log queue of shard ${shard} is not bound`);
   for (let i = 0; i < rows.length; i += 100) {
     await queue.sendBatch(
       rows.slice(i, i + 100).map((row) => ({ body: row.body, contentType: "text" as const })),
@@ -110,12 +119,13 @@ async function redriveRequestLogs(r: Redriving, rows: readonly DeadLetterRow[]):
 /** Re-drives one page of a shard's dead letters; answers each one's fate by id. */
 async function redrivePage(
   r: Redriving,
+  shard: string,
   db: Database,
   rows: readonly DeadLetterRow[],
 ): Promise<Map<string, Fate>> {
   const fates = new Map<string, Fate>();
   const logs = rows.filter((row) => row.queue === "request-logs");
-  await redriveRequestLogs(r, logs);
+  await redriveRequestLogs(r, shard, logs);
   for (const row of logs) fates.set(row.deadLetterId, "redriven");
   for (const row of rows) {
     if (row.queue === "statement-renders") fates.set(row.deadLetterId, await redriveRender(r, row));
@@ -156,7 +166,7 @@ export async function redriveDeadLetters(
         break;
       }
       const rows = await oldestDeadLetters(db, { ...filter, after }, left);
-      for (const fate of (await redrivePage(r, db, rows)).values()) outcome[fate] += 1;
+      for (const fate of (await redrivePage(r, shard, db, rows)).values()) outcome[fate] += 1;
       after = rows.at(-1)?.deadLetterId ?? after;
       if (rows.length < left) break;
       if (page === MAX_PAGES - 1) outcome.hasMore = true;

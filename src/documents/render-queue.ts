@@ -8,8 +8,9 @@
 import type { Bindings } from "../app/context";
 import { moveDeferSeconds, postpone } from "../app/queue-deferral";
 import { type Database, newQueryStats } from "../db/client";
+import { documentStoreOf } from "../db/jurisdiction-stores";
 import { openPartnerDatabase, openShards } from "../db/shards";
-import { type DocumentStore, isPartnerMoving, openDocumentStore } from "../db/storage";
+import { type DocumentStore, isPartnerMoving } from "../db/storage";
 import {
   nextRetryDelay,
   positiveSetting as positive,
@@ -119,7 +120,8 @@ async function renderOne(r: Rendering, ref: RenderRef): Promise<Verdict> {
   const { db, shard } = partner;
   const job = await readRenderJob(db, ref);
   if (!job) return { ack: true }; // rendered, superseded, failed, or of an earlier request
-  const documents = openDocumentStore(r.env.PDFS);
+  // The bucket of the partner's jurisdiction: its logo is read there, its document stored there.
+  const documents = documentStoreOf(r.env, shard);
   try {
     const bytes = await r.renderer.render(renderInputOf(job, await logoOf(documents, job.product)));
     const deps = {

@@ -6,6 +6,7 @@ import type { AppEnv } from "../app/context";
 import { ApiError } from "../app/errors";
 import { limitPerClientIp } from "../app/rate-limit";
 import { RATE_LIMITS } from "../app/rate-policies";
+import { documentStoreOf } from "../db/jurisdiction-stores";
 import { verifyStatementLink } from "../domain/statement-link";
 import { evaluate, formatHttpDate, type Representation } from "./conditional-requests";
 import { findStatementDocument } from "./statement-document";
@@ -53,7 +54,8 @@ export const fileRoutes = new Hono<AppEnv>()
     if (!row?.pdfKey || row.hiddenAt !== null) throw gone();
 
     const method = c.req.method === "HEAD" ? "HEAD" : "GET";
-    const documents = c.get("documents");
+    // The bucket of the jurisdiction of the shard that holds the statement.
+    const documents = documentStoreOf(c.env, row.shard);
     // A plain GET reads the document at once. HEAD, and a request whose preconditions or range
     // decide what is sent, read the metadata first: no body is started only to be dropped, and a
     // document's bytes never change under its key, so a later read sends what was evaluated.

@@ -11,6 +11,8 @@ import { statements } from "../statements/schema";
 export interface StatementDocument {
   pdfKey: string | null;
   hiddenAt: string | null;
+  /** The shard whose row this is: its jurisdiction's bucket holds the document. */
+  shard: string;
 }
 
 /**
@@ -41,5 +43,7 @@ export async function findStatementDocument(
       .where(eq(accounts.accountId, row.accountId));
     return owner?.movedTo ? movedTo<typeof row>(owner.movedTo) : here(row);
   });
-  return found?.value ?? null;
+  return (
+    found && { pdfKey: found.value.pdfKey, hiddenAt: found.value.hiddenAt, shard: found.shard }
+  );
 }

@@ -2,6 +2,7 @@
 import * as z from "zod";
 import type { Environment } from "./environment";
 import { amount, currency, id } from "./import-fields";
+import { JURISDICTIONS } from "./jurisdiction";
 import { MAX_LINE_ITEMS_PER_IMPORT } from "./line-item";
 import { SHARD_CODE } from "./shard-code";
 import { describeItemPath, StatementItem } from "./statement-item";
@@ -33,6 +34,11 @@ const partnerOf = (offered: VersionOffered) =>
     name: z.string().min(1).max(255),
     /** The shard a new partner is placed on (default: see src/operator/import-placement.ts). */
     shard: z.string().regex(SHARD_CODE, "must be a shard code, two letters or digits").optional(),
+    /**
+     * Where the partner's data must stay: set when it is created (`none` unless given), never
+     * changed; it lives only on shards of this jurisdiction.
+     */
+    jurisdiction: z.enum(JURISDICTIONS).optional(),
     products: z.array(Product).max(100).optional(),
     saved_versions: z
       .strictObject({

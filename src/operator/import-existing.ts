@@ -7,6 +7,8 @@ import { STATEMENT_COLUMNS, type StoredStatement } from "./statement-rows";
 
 export interface Existing {
   partners: Set<string>;
+  /** Partner id → the jurisdiction it was created with. */
+  jurisdictions: Map<string, string>;
   /** Merchant key → owning partner. */
   products: Map<string, { partnerId: string }>;
   /** Customer id → its read scope. */
@@ -22,7 +24,7 @@ export interface Existing {
 const idsIn = (column: string) => `${column} IN (SELECT value FROM json_each(?1))`;
 
 const LOOKUPS = {
-  partner: `SELECT partner_id FROM partners WHERE ${idsIn("partner_id")}`,
+  partner: `SELECT partner_id, jurisdiction FROM partners WHERE ${idsIn("partner_id")}`,
   product: `SELECT merchant_key, partner_id FROM products WHERE ${idsIn("merchant_key")}`,
   customer:
     "SELECT customer_id, partner_id, environment, merchant_key FROM customers " +
@@ -79,6 +81,7 @@ export async function readExisting(db: Database, payload: ImportPayload): Promis
 
   const found: Existing = {
     partners: new Set(),
+    jurisdictions: new Map(),
     products: new Map(),
     customers: new Map(),
     accounts: new Map(),
@@ -91,6 +94,7 @@ export async function readExisting(db: Database, payload: ImportPayload): Promis
       switch (kinds[i]) {
         case "partner":
           found.partners.add(row.partner_id as string);
+          found.jurisdictions.set(row.partner_id as string, row.jurisdiction as string);
           break;
         case "product":
           found.products.set(row.merchant_key as string, { partnerId: row.partner_id as string });

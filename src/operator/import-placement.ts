@@ -1,12 +1,15 @@
 // Which shard an import runs on. An import is one atomic batch, and a batch runs on one database:
 // every partner the import names or reaches (through the customers, accounts and statements it
-// refers to) must live on one shard, and new partners are placed there with them. Asked of every
-// shard at once (one round trip each, in parallel): where the payload's ids already live, so that
-// an id another shard's partner holds is refused, as the single database refused it.
+// refers to) must live on one shard, and new partners are placed there with them. A partner lives
+// only on shards of its jurisdiction (fixed when it is created), so the import's partners must
+// share one. Asked of every shard at once (one round trip each, in parallel): where the payload's
+// ids already live, so that an id another shard's partner holds is refused, as the single
+// database refused it.
 import { type OwnedKind, type Owner, ownedKey, ownersOf } from "../db/find-by-id";
 import type { Shards } from "../db/shards";
 import type { ImportPayload } from "../domain/import-payload";
-import { label, TAKEN } from "./import";
+import { DEFAULT_JURISDICTION, type Jurisdiction } from "../domain/jurisdiction";
+import { fixedJurisdiction, label, TAKEN } from "./import";
 import { idsOf } from "./import-existing";
 
 /** Where an import goes, or why it cannot go anywhere. */
@@ -20,15 +23,20 @@ export type Placement =
   /** 503: a partner of the payload is being moved; its writes wait. */
   | { kind: "moving"; partners: string[] };
 
+/** The shards of the deployment with their jurisdictions, for a refusal: `00 (none), 02 (eu)`. */
+const shardList = (shards: Shards) =>
+  shards.codes.map((code) => `${code} (${shards.jurisdiction(code)})`).join(", ");
+
 /**
  * The shard of an import: the one shard where its existing partners live (found by id, or through
  * the parents its accounts and statements refer to), or the one its new partners name, or
- * `fallback()` (the default rule) for an import that only creates partners and names no shard.
+ * `fallback(jurisdiction)` (the default rule among the shards of the partners' jurisdiction; null
+ * when there is none) for an import that only creates partners and names no shard.
  */
 export async function placeImport(
   shards: Shards,
   payload: ImportPayload,
-  fallback: () => Promise<string>,
+  fallback: (jurisdiction: Jurisdiction) => Promise<string | null>,
 ): Promise<Placement> {
   const owners = await ownersOf(shards, idsOf(payload));
   const ownersOfId = (kind: OwnedKind, id: string): Owner[] => owners.get(ownedKey(kind, id)) ?? [];
@@ -55,6 +63,18 @@ export async function placeImport(
   }
 
   const invalid: string[] = [];
+  // Each partner's jurisdiction: an existing one's is its shard's; a new one's, what it says.
+  const jurisdictionOf = new Map<string, Jurisdiction>();
+  for (const [partner, shard] of reached) jurisdictionOf.set(partner, shards.jurisdiction(shard));
+  (payload.partners ?? []).forEach((p, i) => {
+    const stored = jurisdictionOf.get(p.partner_id);
+    if (stored === undefined) {
+      jurisdictionOf.set(p.partner_id, p.jurisdiction ?? DEFAULT_JURISDICTION);
+    } else if (p.jurisdiction !== undefined && p.jurisdiction !== stored) {
+      const where = `${label("partners", i, p.partner_id)}.jurisdiction`;
+      invalid.push(`${where}: ${fixedJurisdiction(p.partner_id, stored)}`);
+    }
+  });
   const named = new Map<string, string>();
   (payload.partners ?? []).forEach((p, i) => {
     if (p.shard === undefined) return;
@@ -73,9 +93,37 @@ export async function placeImport(
       );
       return;
     }
+    const jurisdiction = jurisdictionOf.get(p.partner_id) ?? DEFAULT_JURISDICTION;
+    if (shards.jurisdiction(p.shard) !== jurisdiction) {
+      invalid.push(
+        `${where}: shard ${p.shard}'s jurisdiction is ` +
+          `${JSON.stringify(shards.jurisdiction(p.shard))} and partner ` +
+          `${JSON.stringify(p.partner_id)}'s is ${JSON.stringify(jurisdiction)}: a partner lives ` +
+          `only on shards of its jurisdiction; shards: ${shardList(shards)}`,
+      );
+      return;
+    }
     named.set(p.partner_id, p.shard);
   });
   if (invalid.length > 0) return { kind: "invalid", problems: invalid };
+
+  // One batch runs on one shard, and a shard holds partners of one jurisdiction.
+  const jurisdictions = new Set(jurisdictionOf.values());
+  if (jurisdictions.size > 1) {
+    const who = [...jurisdictionOf]
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([partner, jurisdiction]) => `${JSON.stringify(partner)} (${jurisdiction})`)
+      .join(", ");
+    return {
+      kind: "invalid",
+      problems: [
+        `the import's partners need shards of different jurisdictions: ${who}. A partner lives ` +
+          "only on shards of its jurisdiction, and an import is one atomic batch on one shard: " +
+          "send each jurisdiction's partners in an import of their own.",
+      ],
+    };
+  }
+  const jurisdiction = [...jurisdictions][0] ?? DEFAULT_JURISDICTION;
 
   const placedOn = new Map([...named, ...reached]);
   const shardsUsed = new Set(placedOn.values());
@@ -92,7 +140,17 @@ export async function placeImport(
       ],
     };
   }
-  const shard = [...shardsUsed][0] ?? (await fallback());
+  const shard = [...shardsUsed][0] ?? (await fallback(jurisdiction));
+  if (shard === null) {
+    return {
+      kind: "invalid",
+      problems: [
+        `partners: no shard of jurisdiction ${JSON.stringify(jurisdiction)} to place ` +
+          `${[...jurisdictionOf.keys()].map((p) => JSON.stringify(p)).join(", ") || "the import"}` +
+          ` on; shards: ${shardList(shards)}`,
+      ],
+    };
+  }
 
   if (frozen.size > 0) return { kind: "moving", partners: [...frozen].sort() };
 

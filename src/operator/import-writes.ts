@@ -31,11 +31,15 @@ export const OWNERSHIP_GUARDS = [
   "products.partner_id",
 ];
 
-/** Rows: [partner_id, name, sandbox version | null, production version | null]; ?2 default. */
+/**
+ * Rows: [partner_id, name, sandbox version | null, production version | null, jurisdiction |
+ * null]; ?2 default version. A new partner takes its jurisdiction (`none` unless given); a stored
+ * one keeps its own (the review refused a change).
+ */
 const UPSERT_PARTNERS =
   "INSERT INTO partners (partner_id, name, saved_version_sandbox, saved_version_production, " +
-  "created_at) SELECT value ->> 0, value ->> 1, coalesce(value ->> 2, ?2), " +
-  `coalesce(value ->> 3, ?2), ?3 ${FROM_ROWS} ` +
+  "created_at, jurisdiction) SELECT value ->> 0, value ->> 1, coalesce(value ->> 2, ?2), " +
+  `coalesce(value ->> 3, ?2), ?3, coalesce(value ->> 4, 'none') ${FROM_ROWS} ` +
   "ON CONFLICT (partner_id) DO UPDATE SET name = excluded.name";
 /** A re-import changes only the saved versions it names. */
 const SET_SAVED_VERSIONS =
@@ -154,6 +158,7 @@ export function writesOf(
     p.name,
     p.saved_versions?.sandbox ?? null,
     p.saved_versions?.production ?? null,
+    p.jurisdiction ?? null,
   ]);
   each(UPSERT_PARTNERS, partnerChunks, defaultVersion, createdAt);
   if (partners.some((p) => p.saved_versions?.sandbox || p.saved_versions?.production)) {

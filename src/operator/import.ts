@@ -35,6 +35,11 @@ export const TAKEN = {
     "totals included)",
 } as const;
 
+/** What a refusal says of a partner whose import would change its jurisdiction. */
+export const fixedJurisdiction = (partnerId: string, jurisdiction: string) =>
+  `partner ${JSON.stringify(partnerId)} is ${JSON.stringify(jurisdiction)}: a partner's ` +
+  "jurisdiction is set when it is created and never changes";
+
 /** How a refusal names an item: its section, index and id. */
 export const label = (section: string, index: number, id: string) =>
   `${section}[${index}] (${JSON.stringify(id.slice(0, 64))})`;
@@ -63,6 +68,14 @@ function review(
       }
       productOwner.set(product.merchant_key, p.partner_id);
     });
+  });
+  (payload.partners ?? []).forEach((p, i) => {
+    const stored = existing.jurisdictions.get(p.partner_id);
+    if (p.jurisdiction !== undefined && stored !== undefined && p.jurisdiction !== stored) {
+      invalid.push(
+        `${label("partners", i, p.partner_id)}.jurisdiction: ${fixedJurisdiction(p.partner_id, stored)}`,
+      );
+    }
   });
   const importedPartners = new Set((payload.partners ?? []).map((p) => p.partner_id));
   const partnerKnown = (id: string) => existing.partners.has(id) || importedPartners.has(id);

@@ -4,6 +4,7 @@ import { Hono } from "hono";
 import * as z from "zod";
 import { operatorActor } from "../app/actor";
 import type { AppEnv } from "../app/context";
+import { keyedAddress, partnerDirectory } from "../app/directory-address";
 import { ApiError, invalidRequest, routeNotFound } from "../app/errors";
 import {
   environmentFilter,
@@ -80,7 +81,8 @@ function auditJson(entry: AuditEntry) {
 }
 
 export const operatorPartnerRoutes = new Hono<AppEnv>()
-  // The partner, with the shard it lives on (the only answer that names one).
+  // The partner, with the shard it lives on (the only answer that names one) and the jurisdiction
+  // its data stays in.
   .get("/operator/v1/partners/:partner_id", async (c) => {
     const partnerId = c.req.param("partner_id");
     await usePartnerShard(c, partnerId);
@@ -90,6 +92,7 @@ export const operatorPartnerRoutes = new Hono<AppEnv>()
       partner_id: partner.partnerId,
       name: partner.name,
       shard: c.get("shard"),
+      jurisdiction: partner.jurisdiction,
       saved_versions: {
         sandbox: partner.savedVersionSandbox,
         production: partner.savedVersionProduction,
@@ -108,7 +111,7 @@ export const operatorPartnerRoutes = new Hono<AppEnv>()
     const email = normalizeEmail(parsed.data.email);
     if (!email) throw invalidRequest(["email: not an email address"], "email");
     const name = await requirePartner(c, partnerId, "write");
-    const user = await inviteUser(c.get("db"), c.get("shards").directory(), {
+    const user = await inviteUser(c.get("db"), partnerDirectory(c), {
       partnerId,
       email,
       role: parsed.data.role,
@@ -163,8 +166,12 @@ export const operatorPartnerRoutes = new Hono<AppEnv>()
     if (!Number.isSafeInteger(after) || after < 0) {
       throw invalidRequest(["after must be a mail id"], "after");
     }
-    const mail = await readOutbox(c.get("shards").directory(), {
-      to: to === undefined ? null : (normalizeEmail(to) ?? to),
+    const address = to === undefined ? null : (normalizeEmail(to) ?? to);
+    const shards = c.get("shards");
+    const mail = await readOutbox(shards.directory(), shards, {
+      to: address,
+      // Mail kept on a jurisdictional partner's shard is numbered under the address's keyed hash.
+      toHash: address === null ? null : await keyedAddress(c.env, address),
       afterId: after,
       limit: 100,
     });

@@ -107,9 +107,10 @@ async function placedAndReviewed(
   const shards = c.get("shards");
   const now = c.get("now")();
   // The one shard the import's partners live on (or new ones go to): its batch runs there.
-  const placement = await placeImport(shards, parsed.payload, () =>
-    defaultShard(shards.directory(), shards.codes),
-  );
+  const placement = await placeImport(shards, parsed.payload, (jurisdiction) => {
+    const open = shards.codes.filter((code) => shards.jurisdiction(code) === jurisdiction);
+    return open.length === 0 ? Promise.resolve(null) : defaultShard(shards.directory(), open);
+  });
   if (placement.kind === "invalid") throw invalidRequest(placement.problems);
   if (placement.kind === "conflict") throw conflict(placement.problems);
   if (placement.kind === "moving") throw partnerMoving();

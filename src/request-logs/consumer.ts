@@ -11,6 +11,7 @@
 import type { Bindings } from "../app/context";
 import { moveDeferSeconds, sendAgainLater } from "../app/queue-deferral";
 import { type Database, newQueryStats } from "../db/client";
+import { requestLogQueueOf } from "../db/jurisdiction-stores";
 import { isFenceRefusal } from "../db/move-fences";
 import { openShards, partnerStates, type Shards } from "../db/shards";
 import { ENVIRONMENTS } from "../domain/environment";
@@ -227,7 +228,12 @@ export async function consumeRequestLogs(
   const later = done
     .flatMap((h) => h.records)
     .filter((r) => deferred.has(r) && Date.parse(r.at) >= oldest);
-  const sent = await sendAgainLater(env.REQUEST_LOGS, asMessages(later), moveDeferSeconds(env));
+  // Back through the queue of the record's jurisdiction: a record never leaves it while it waits.
+  let sent = true;
+  for (const [shard, own] of groupBy(later, (r) => r.shard ?? FIRST_SHARD)) {
+    const queue = requestLogQueueOf(env, shard);
+    sent = (await sendAgainLater(queue, asMessages(own), moveDeferSeconds(env))) && sent;
+  }
   if (later.length > 0 && sent) {
     console.log(JSON.stringify({ request_log: "deferred while moving", records: later.length }));
   }

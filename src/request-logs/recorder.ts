@@ -9,7 +9,8 @@
 // a call to the queue, the largest part of recording). The request that starts a send keeps it
 // alive (`waitUntil`) until every record that joined it is sent; the others have nothing of their
 // own to wait for. A request that fails authentication has no partner and is not recorded here
-// (the Worker's own log line has it).
+// (the Worker's own log line has it). A partner with a jurisdiction has its records sent through
+// that jurisdiction's queue (`REQUEST_LOGS_EU`, …) alone; without it, they are not kept.
 import type { Context } from "hono";
 import { clientIp } from "../app/actor";
 import type { AppEnv, Caller } from "../app/context";
@@ -18,6 +19,7 @@ import { versionHeader } from "../app/headers";
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER } from "../app/idempotency";
 import { readBoundedBody } from "../app/read-body";
 import { pathAndQuery, type RequestRecorder } from "../app/request-context";
+import { requestLogQueueOf } from "../db/jurisdiction-stores";
 import {
   cutText,
   idempotencyKeyDigest,
@@ -53,6 +55,22 @@ export interface RequestLogSender {
 
 /** `gatherMs`: how long a record waits for others to share its message (GATHER_MS). */
 export function createRequestLogSender(gatherMs = GATHER_MS): RequestLogSender {
+  // Each queue (one per jurisdiction) gathers its own records into its own messages.
+  const senders = new Map<Queue, RequestLogSender>();
+  return {
+    submit(build, queue) {
+      let sender = senders.get(queue);
+      if (!sender) {
+        sender = queueSender(gatherMs, () => senders.delete(queue));
+        senders.set(queue, sender);
+      }
+      return sender.submit(build, queue);
+    },
+  };
+}
+
+/** The sender of one queue's records; `drained` is called once it has none left to send. */
+function queueSender(gatherMs: number, drained: () => void): RequestLogSender {
   /** Records to send: serialised, or still to be built (each is built once, when first sent). */
   const waiting: (string | (() => RequestLogRecord))[] = [];
   let sending: Promise<void> | null = null;
@@ -97,6 +115,7 @@ export function createRequestLogSender(gatherMs = GATHER_MS): RequestLogSender {
     } finally {
       // In the same turn as the last check of `waiting`: a record added after it starts a drain.
       sending = null;
+      drained();
     }
   }
 
@@ -204,8 +223,7 @@ const NO_BODIES = { request_body: null, response_body: null };
  */
 export function requestRecorder(sender: RequestLogSender): RequestRecorder {
   return (c) => {
-    const queue = c.env.REQUEST_LOGS;
-    if (!queue) return null;
+    if (!c.env.REQUEST_LOGS) return null;
     const at = c.get("now")();
     // A write's body is read by its route; the log reads its own copy, after the response. The
     // copy is taken once the caller is known (before any body is read): a request that never
@@ -217,6 +235,9 @@ export function requestRecorder(sender: RequestLogSender): RequestRecorder {
     return (res, route, elapsedMs) => {
       const caller = c.get("caller") as Caller | undefined;
       if (!caller) return;
+      // The queue of the jurisdiction of the partner's shard, never another's.
+      const queue = requestLogQueueOf(c.env, caller.shard);
+      if (!queue) return;
       const stats = c.get("queryStats");
       const answered: Answered = {
         caller,

@@ -9,6 +9,7 @@ import { ApiError, invalidRequest } from "../app/errors";
 import { partnerNotFound, validationError } from "../app/operator-requests";
 import { readJsonBody } from "../app/read-body";
 import { locatePartner } from "../db/directory";
+import { partnerJurisdiction } from "../db/partners";
 import {
   latestMove,
   moveView,
@@ -48,6 +49,15 @@ export const operatorMoveRoutes = new Hono<AppEnv>()
         throw invalidRequest(
           [`shard: no shard ${JSON.stringify(to)}; shards: ${shards.codes.join(", ")}`],
           "shard",
+        );
+      }
+      // A move never takes a partner's data out of its jurisdiction.
+      const jurisdiction = (await partnerJurisdiction(found.db, partnerId)) ?? "none";
+      if (shards.jurisdiction(to) !== jurisdiction) {
+        throw new ApiError(
+          "CONFLICT_ERROR",
+          `${partnerId}'s jurisdiction is ${JSON.stringify(jurisdiction)} and shard ${to}'s is ` +
+            `${JSON.stringify(shards.jurisdiction(to))}: a move never crosses jurisdictions.`,
         );
       }
       const started = await startMove(shards, { partnerId, from: found.shard, to }, now);

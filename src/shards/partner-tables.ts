@@ -20,6 +20,7 @@ import {
 } from "../db/schema";
 import { deadLetters } from "../dead-letters/schema";
 import { statementRenders } from "../documents/schema";
+import { shardOutbox } from "../mail/schema";
 import { requestLogDays, requestLogs } from "../request-logs/schema";
 import { savedVersionChanges } from "../saved-versions/schema";
 import { sandboxUsage } from "../simulations/schema";
@@ -121,8 +122,14 @@ export const PARTNER_TABLES: readonly PartnerTable[] = [
 
 /**
  * Tables of a shard that a move leaves where they are: request counters (the operator's reads sum
- * every shard, so a count may stay where it was counted), the move's own fence, and dead letters
+ * every shard, so a count may stay where it was counted), the move's own fence, dead letters
  * (the operator reads and re-drives them on every shard; a re-driven message finds its partner
- * wherever it lives).
+ * wherever it lives), and the local outbox's mail (read by its number wherever it was kept; a move
+ * stays in its jurisdiction).
  */
-export const SHARED_TABLES: readonly SQLiteTable[] = [versionUsage, moveFences, deadLetters];
+export const SHARED_TABLES: readonly SQLiteTable[] = [
+  versionUsage,
+  moveFences,
+  deadLetters,
+  shardOutbox,
+];

@@ -4,6 +4,7 @@
 import { Hono } from "hono";
 import { userActor } from "../app/actor";
 import type { AppEnv } from "../app/context";
+import { partnerDirectory } from "../app/directory-address";
 import { ApiError } from "../app/errors";
 import { field } from "../dashboard/forms";
 import { CsrfField, Time } from "../dashboard/layout";
@@ -144,7 +145,7 @@ const routes = new Hono<AppEnv>()
     const { user, partnerName } = c.var.session;
     const email = normalizeEmail(await field(c, "email"));
     if (!email) throw new ApiError("BAD_REQUEST_ERROR", "Enter an email address to invite.");
-    const invited = await inviteUser(c.get("db"), c.get("shards").directory(), {
+    const invited = await inviteUser(c.get("db"), partnerDirectory(c), {
       partnerId: user.partnerId,
       email,
       role: roleField(await field(c, "role")),
@@ -180,7 +181,7 @@ const routes = new Hono<AppEnv>()
   .post("/team/:user_id/remove", allow("team.remove"), async (c) => {
     const { user } = c.var.session;
     const userId = c.req.param("user_id");
-    const result = await removeUser(c.get("db"), c.get("shards").directory(), {
+    const result = await removeUser(c.get("db"), partnerDirectory(c), {
       partnerId: user.partnerId,
       userId,
       actor: userActor(c, user),

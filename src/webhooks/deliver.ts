@@ -15,7 +15,7 @@ import { nextRetryDelay } from "../domain/retry-schedule";
 import { signerFor } from "../domain/signing";
 import { signingSecrets } from "../domain/webhook-endpoint";
 import { webhookUrlProblem } from "../domain/webhook-url";
-import { mailerFor } from "../mail/mailer";
+import { mailerOfShard } from "../mail/mailer";
 import type { VersionBundle } from "../versioning";
 import { type ClaimedDelivery, claimDelivery, dropDelivery, storeFilter } from "./delivery-claim";
 import { type DeliveryConfig, deliveryConfig } from "./delivery-config";
@@ -46,9 +46,15 @@ interface Delivery {
   notice: NoticeDependencies;
 }
 
-/** Who hears of a failing endpoint: the deployment's mailer, to the partner's Admins. */
-export function defaultNotice(env: Bindings, db: Database): NoticeDependencies {
-  return { mailer: mailerFor(env), adminEmailsOf: (partnerId) => adminEmailsOf(db, partnerId) };
+/**
+ * Who hears of a failing endpoint: the deployment's mailer (as it mails users of shard `shard`'s
+ * partners), to the partner's Admins.
+ */
+export function defaultNotice(env: Bindings, db: Database, shard: string): NoticeDependencies {
+  return {
+    mailer: mailerOfShard(env, shard),
+    adminEmailsOf: (partnerId) => adminEmailsOf(db, partnerId),
+  };
 }
 
 /** Why an endpoint whose secret no configured SIGNING_SECRET opens gets no delivery. */
@@ -235,7 +241,7 @@ async function deadLetter(env: Bindings, ref: DeliveryRef): Promise<void> {
  */
 export function webhookConsumer(
   bundle: VersionBundle,
-  notice: (env: Bindings, db: Database) => NoticeDependencies = defaultNotice,
+  notice: (env: Bindings, db: Database, shard: string) => NoticeDependencies = defaultNotice,
 ) {
   return (batch: MessageBatch<DeliveryRef>, env: Bindings) =>
     deliverBatch(batch, env, bundle, notice);
@@ -258,7 +264,7 @@ async function deliverBatch(
   batch: MessageBatch<DeliveryRef>,
   env: Bindings,
   bundle: VersionBundle,
-  notice: (env: Bindings, db: Database) => NoticeDependencies,
+  notice: (env: Bindings, db: Database, shard: string) => NoticeDependencies,
 ): Promise<void> {
   const shards = openShards(env, newQueryStats());
   const config = deliveryConfig(env);
@@ -297,7 +303,7 @@ async function deliverBatch(
         config,
         sealer,
         now: () => new Date(),
-        notice: notice(env, partner.db),
+        notice: notice(env, partner.db, partner.shard),
       };
       await deliverInOrder(d, messages);
     }),

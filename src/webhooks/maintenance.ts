@@ -54,14 +54,14 @@ export const deliveriesResent: MaintenanceStep = {
  */
 export const endpointHealthChecked: MaintenanceStep = {
   name: "endpoint_health",
-  run: async ({ env, db, now }) => {
+  run: async ({ env, db, shard, now }) => {
     const policy = deliveryConfig(env);
     let total = 0;
     for (let i = 0; i < MAX_BATCHES; i++) {
       const changes = await advanceHealthOfShard(db, policy, now, PER_BATCH);
       for (const change of changes) {
         try {
-          await notifyEndpointHealth(defaultNotice(env, db), change, policy);
+          await notifyEndpointHealth(defaultNotice(env, db, shard), change, policy);
         } catch (err) {
           console.error(JSON.stringify({ error: `notice failed: ${String(err)}` }));
         }

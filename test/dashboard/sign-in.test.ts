@@ -1,6 +1,8 @@
 // Passwordless sign-in over HTTP: one answer for every address, a link that only a POST spends,
 // once, within 15 minutes, for its own user; rate limits per address and per client IP.
+import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
+import { shardJurisdiction } from "../../src/db/shards";
 import { fetchWithEnv } from "../support/app-env";
 import {
   confirmLink,
@@ -329,18 +331,35 @@ describe("signing in to partners on different shards", () => {
     const partners: { partnerId: string; shard: string }[] = [];
     for (const shard of SHARDS) {
       const partnerId = uniqueId("partner");
+      const jurisdiction = shardJurisdiction(env, shard);
       await importData({
-        partners: [{ partner_id: partnerId, name: `Partner on ${shard}`, shard, products: [] }],
+        partners: [
+          { partner_id: partnerId, name: `Partner on ${shard}`, shard, jurisdiction, products: [] },
+        ],
       });
       await inviteByOperator(partnerId, email, "Admin");
       partners.push({ partnerId, shard });
     }
     const before = await lastMailId(email);
     expect((await requestSignIn(email, uniqueIp())).status).toBe(200);
-    const mail = await nextMail(email, before);
+    // One mail per jurisdiction: the partners without one share a mail, the `eu` ones another.
+    const jurisdictions = new Set(SHARDS.map((shard) => shardJurisdiction(env, shard)));
+    let mail = await nextMail(email, before);
+    for (let attempt = 0; attempt < 100; attempt++) {
+      const mails = (await outboxFor(email)).filter((m) => m.id > before);
+      if (mails.length === jurisdictions.size) break;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    const mails = (await outboxFor(email)).filter((m) => m.id > before);
+    expect(mails).toHaveLength(jurisdictions.size);
+    mail = { ...mail, text: mails.map((m) => m.text).join("\n") };
     const links = linksIn(mail);
     expect(links).toHaveLength(SHARDS.length);
     for (const { shard } of partners) expect(mail.text).toContain(`Partner on ${shard}`);
+    for (const one of mails) {
+      const named = partners.filter((p) => one.text.includes(`Partner on ${p.shard}`));
+      expect(new Set(named.map((p) => shardJurisdiction(env, p.shard))).size).toBe(1);
+    }
 
     const shardsSignedIn: string[] = [];
     for (const link of links) {

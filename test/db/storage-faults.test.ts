@@ -24,6 +24,7 @@ async function send(request: Request, probe: StorageProbe): Promise<Response> {
     ...env,
     DIRECTORY: probe.db(env.DIRECTORY),
     PDFS: probe.bucket(env.PDFS),
+    PDFS_EU: probe.bucket(env.PDFS_EU),
   };
   for (const shard of SHARDS) faulty[`DB_${shard}`] = probe.db(shardDatabase(shard));
   const ctx = executionContext();
@@ -54,7 +55,10 @@ async function expectUnavailable(res: Response, request: Request, what: string):
 
 describe("storage faults", () => {
   for (const scenario of SCENARIOS) {
-    it(`answers 503 and writes nothing when any call of ${scenario.name} fails`, async () => {
+    // One request per call and failure mode: an import asks every shard of the test run.
+    it(`answers 503 and writes nothing when any call of ${scenario.name} fails`, {
+      timeout: 60_000,
+    }, async () => {
       const counted = new StorageProbe();
       const res = await send((await scenario.prepare()).request(), counted);
       // Bytes, not text(): a download's answer is a PDF.

@@ -73,7 +73,10 @@ describe("the shards' schema", () => {
         encoding: "utf8",
       });
 
-    it("applies the migrations to every shard and the directory, then checks them", () => {
+    // One wrangler run per database and one per shard's check: slow on a loaded machine.
+    it("applies the migrations to every shard and the directory, then checks them", {
+      timeout: 240_000,
+    }, () => {
       const res = run(["--local", "--persist-to", state]);
       expect(res.status, `${res.stdout}${res.stderr}`).toBe(0);
       const newest = migrationsOf("migrations")

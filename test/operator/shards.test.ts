@@ -4,6 +4,7 @@
 // that fan out over every shard answer whole or 503 with Retry-After.
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
+import { shardJurisdiction } from "../../src/db/shards";
 import { api, type ErrorBody, expectJson, operator } from "../support/api";
 import { fetchWithEnv } from "../support/app-env";
 import { StorageProbe } from "../support/faulty-storage";
@@ -90,7 +91,9 @@ describe("placing partners", () => {
       "SELECT shard, count(*) AS n FROM partner_shards GROUP BY shard",
     ).all<{ shard: string; n: number }>();
     const held = new Map(counts.results.map((r) => [r.shard, r.n]));
-    const emptiest = [...SHARDS].sort((a, b) => (held.get(a) ?? 0) - (held.get(b) ?? 0))[0];
+    // Among the shards without a jurisdiction: a partner without one goes only there.
+    const open = SHARDS.filter((shard) => shardJurisdiction(env, shard) === "none");
+    const emptiest = [...open].sort((a, b) => (held.get(a) ?? 0) - (held.get(b) ?? 0))[0];
     const payload = newPartner();
     await importData(payload);
     expect(await shardOf(partnerIdOf(payload))).toBe(emptiest);

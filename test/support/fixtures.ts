@@ -1,7 +1,10 @@
 // Test data, built through the operator API exactly as an operator would load it: partners,
 // customers, accounts, monthly statements and keys, each under ids no other test uses.
+import { env } from "cloudflare:workers";
 import type * as z from "zod";
+import { shardJurisdiction } from "../../src/db/shards";
 import type { importPayloadSchema } from "../../src/domain/import-payload";
+import type { Jurisdiction } from "../../src/domain/jurisdiction";
 import { operator } from "./api";
 import { OLDEST } from "./bundle-versions";
 import { partnerDatabase } from "./shards";
@@ -112,13 +115,14 @@ export interface Fixture {
  * The import of a new partner with one product, a sandbox customer with one account holding
  * `statements` monthly statements (month 1 oldest), with its ids. The partner saves the oldest
  * version of the bundle unless told otherwise, and is placed by the default rule unless a shard
- * is named.
+ * is named. Its jurisdiction is the named shard's (none by default).
  */
 export function newAccountImport(
   options: {
     statements?: number;
     savedVersion?: string;
     shard?: string;
+    jurisdiction?: Jurisdiction;
     /**
      * How the product's documents come to be. Fixtures upload theirs unless a test is about
      * rendering: every statement of a rendering product is drawn by the renderer Worker.
@@ -133,12 +137,16 @@ export function newAccountImport(
     accountId: uniqueId("acc"),
   };
   const saved = options.savedVersion ?? OLDEST;
+  const jurisdiction =
+    options.jurisdiction ??
+    (options.shard === undefined ? undefined : shardJurisdiction(env, options.shard));
   const payload: ImportPayload = {
     partners: [
       {
         partner_id: ids.partnerId,
         name: "Test Partner",
         ...(options.shard === undefined ? {} : { shard: options.shard }),
+        ...(jurisdiction === undefined || jurisdiction === "none" ? {} : { jurisdiction }),
         products: [
           {
             merchant_key: ids.merchantKey,
