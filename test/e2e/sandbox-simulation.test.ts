@@ -2,7 +2,7 @@
 // API Worker beside the renderer Worker (its queues run by Miniflare), a webhook receiver on
 // loopback and the typed client. A simulated customer's simulated statement is announced twice,
 // and the document its link serves is the statement itself: its text holds every figure.
-import { createClient, verifyWebhook } from "@card-statements/client";
+import { createClient, type LineItem, verifyWebhook } from "@card-statements/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LocalService, operatorFetch, startLocalService } from "../support/node/local-service";
 import { pdfText } from "../support/node/pdf-text";
@@ -127,5 +127,48 @@ describe("a sandbox statement of the partner's own making", () => {
     }
     // A generated cycle has activity.
     expect(shown).toBeGreaterThan(0);
+  });
+
+  it("reads one statement and pages its line items by type, as the client's README shows", async () => {
+    const client = createClient({ apiKey, version: "latest", baseUrl: service.base });
+    const customer = await client.simulations.createCustomer({ partner_customer_id: "ext-2" });
+    const accountId = customer.accounts[0]?.account_id as string;
+    const closed = await client.simulations.closeCycle({
+      customer_id: customer.customer_id,
+      account_id: accountId,
+    });
+    const statement = await client.statements.retrieve(
+      customer.customer_id,
+      accountId,
+      closed.statement_id,
+    );
+    expect(statement.statement_id).toBe(closed.statement_id);
+    expect(statement.statement_balance).toBe(closed.statement_balance);
+
+    // Every line item, one small page at a time, then only purchases and refunds.
+    const all: LineItem<"latest">[] = [];
+    for await (const item of client.statements.lineItems(
+      customer.customer_id,
+      accountId,
+      closed.statement_id,
+      { limit: 2 },
+    )) {
+      all.push(item);
+    }
+    expect(all.length).toBeGreaterThan(0);
+    const picked: LineItem<"latest">[] = [];
+    for await (const item of client.statements.lineItems(
+      customer.customer_id,
+      accountId,
+      closed.statement_id,
+      { type: ["PURCHASE", "REFUND"], limit: 2 },
+    )) {
+      picked.push(item);
+    }
+    expect(picked).toEqual(all.filter((i) => i.type === "PURCHASE" || i.type === "REFUND"));
+    const sum = (type: string) =>
+      all.filter((i) => i.type === type).reduce((total, i) => total + i.amount, 0);
+    expect(sum("PURCHASE")).toBe(statement.purchases ?? 0);
+    expect(sum("REFUND")).toBe(statement.refunds ?? 0);
   });
 });

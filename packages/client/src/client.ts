@@ -12,6 +12,8 @@ import type {
   Event,
   EventResend,
   EventType,
+  LineItem,
+  LineItemList,
   Paths,
   SimulatedCustomer,
   Statement,
@@ -66,6 +68,11 @@ export type StatementQuery = ListQuery & {
   period_end_date_lt?: string;
 };
 
+export type LineItemQuery = ListQuery & {
+  /** Only line items of these types (`PURCHASE`, `PAYMENT`, `CREDIT`, `REFUND`, `INTEREST`, `FEE`). */
+  type?: string | readonly string[];
+};
+
 export function createClient<V extends Version>(options: ClientOptions<V>) {
   const brand = options.brand ?? "service";
   const headers: Record<string, string> = {
@@ -112,6 +119,53 @@ export function createClient<V extends Version>(options: ClientOptions<V>) {
           (startingAfter) =>
             this.page(customerId, accountId, { ...query, starting_after: startingAfter }),
           byToken,
+        );
+      },
+      /** One statement by id: a restated one too (its `restated_by` names the correction). */
+      retrieve(customerId: string, accountId: string, statementId: string): Promise<S> {
+        return unwrap(
+          http.GET("/v2/customers/{customer_id}/accounts/{account_id}/statements/{statement_id}", {
+            params: {
+              path: { customer_id: customerId, account_id: accountId, statement_id: statementId },
+            },
+          }),
+        );
+      },
+      /** Every line item of a statement, in posting order, across as many pages as it takes. */
+      lineItems(
+        customerId: string,
+        accountId: string,
+        statementId: string,
+        query: LineItemQuery = {},
+      ): AsyncGenerator<LineItem<V>> {
+        return everyItem<LineItem<V>>(
+          (startingAfter) =>
+            this.lineItemsPage(customerId, accountId, statementId, {
+              ...query,
+              starting_after: startingAfter,
+            }),
+          byToken,
+        );
+      },
+      /** One page of a statement's line items; the token pages on under the same `type`. */
+      lineItemsPage(
+        customerId: string,
+        accountId: string,
+        statementId: string,
+        query: LineItemQuery & { starting_after?: string | undefined } = {},
+      ): Promise<LineItemList<V>> {
+        const { type, ...rest } = query;
+        const types = type === undefined ? {} : { type: [type].flat().join(",") };
+        return unwrap(
+          http.GET(
+            "/v2/customers/{customer_id}/accounts/{account_id}/statements/{statement_id}/line_items",
+            {
+              params: {
+                path: { customer_id: customerId, account_id: accountId, statement_id: statementId },
+                query: { ...rest, ...types },
+              },
+            },
+          ),
         );
       },
       /** One page of statements. */

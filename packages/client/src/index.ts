@@ -4,6 +4,7 @@ export {
   type ClientOptions,
   createClient,
   type EventQuery,
+  type LineItemQuery,
   type ListQuery,
   type PostOptions,
   type StatementQuery,

@@ -10,6 +10,8 @@ export type Paths<V extends Version> = VersionModules[V]["paths"];
 
 export type Statement<V extends Version> = Schemas<V>["Statement"];
 export type StatementList<V extends Version> = Schemas<V>["StatementList"];
+export type LineItem<V extends Version> = Schemas<V>["LineItem"];
+export type LineItemList<V extends Version> = Schemas<V>["LineItemList"];
 export type Account<V extends Version> = Schemas<V>["Account"];
 export type Customer<V extends Version> = Schemas<V>["Customer"];
 export type SimulatedCustomer<V extends Version> = Schemas<V>["SimulatedCustomer"];

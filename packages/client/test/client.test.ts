@@ -178,6 +178,42 @@ describe("requests", () => {
   });
 });
 
+describe("one statement and its line items", () => {
+  it("retrieves a statement and pages its line items by token, the type filter kept", async () => {
+    const { c, seen } = client((request) => {
+      const url = new URL(request.url);
+      if (url.pathname.endsWith("/line_items")) {
+        return url.searchParams.get("starting_after") === null
+          ? json({
+              data: [{ line_item_id: "li_1" }, { line_item_id: "li_2" }],
+              has_more: true,
+              next_page_token: "t1",
+            })
+          : json({ data: [{ line_item_id: "li_3" }], has_more: false });
+      }
+      return json({ statement_id: "st_1", restated_by: "st_2" });
+    });
+    const statement = await c.statements.retrieve("cus_1", "acc_1", "st_1");
+    expect(statement.statement_id).toBe("st_1");
+    expect(new URL(seen[0]?.url ?? "").pathname).toBe(
+      "/v2/customers/cus_1/accounts/acc_1/statements/st_1",
+    );
+    const items: string[] = [];
+    for await (const item of c.statements.lineItems("cus_1", "acc_1", "st_1", {
+      limit: 2,
+      type: ["PURCHASE", "REFUND"],
+    })) {
+      items.push(item.line_item_id);
+    }
+    expect(items).toEqual(["li_1", "li_2", "li_3"]);
+    const second = new URL(seen[2]?.url ?? "");
+    expect(second.pathname).toBe("/v2/customers/cus_1/accounts/acc_1/statements/st_1/line_items");
+    expect(second.searchParams.get("starting_after")).toBe("t1");
+    expect(second.searchParams.get("type")).toBe("PURCHASE,REFUND");
+    expect(second.searchParams.get("limit")).toBe("2");
+  });
+});
+
 describe("retries", () => {
   it("retries a GET after 503 and 429, waiting what Retry-After asks", async () => {
     const { c, seen, sleeps } = client((_, call) =>
