@@ -51,7 +51,7 @@ async function renderedText(f: Fixture, statementId: string): Promise<string[]> 
     30_000,
   );
   const listed = page.data.find((s) => s.statement_id === statementId);
-  const url = new URL((listed?.pdf as { url: string }).url);
+  const url = new URL((listed?.pdf as { url: string } | undefined)?.url ?? "");
   const res = await api(url.pathname + url.search);
   expect(res.headers.get("content-type")).toBe("application/pdf");
   return (await readPdf(new Uint8Array(await res.arrayBuffer()))).pageText;
