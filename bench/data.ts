@@ -37,7 +37,8 @@ export const DEEP_ACCOUNT = "acc_deep";
 export const DEEP_STATEMENTS = 100_000;
 /**
  * The statement the line items arms read: the deep account's newest, carrying LINE_ITEMS_DEEP
- * line items, enough for a page 5,000 items deep at limit 100. The deep account's next
+ * line items, enough for a page 5,000 items deep at limit 100 (more than the import takes for one
+ * statement, 1,000: inserted with SQL, so the depth figure reaches past any real statement's). The deep account's next
  * LINE_ITEM_FILLER_STATEMENTS statements carry 30 each, so the table holds about a million.
  */
 export const LINE_ITEMS_STATEMENT = "st_deep_000000";
