@@ -116,14 +116,23 @@ describe("a sandbox statement of the partner's own making", () => {
       ["fees", "Fees charged"],
       ["interest", "Interest charged"],
     ] as const;
+    // The account summary lists the cycle's lines, a quiet one left out (the transactions and the
+    // fees and interest sections below it name every group, $0.00 included, as the model form does).
+    const summary = text.slice(text.indexOf("Account summary"), text.indexOf("Currency:"));
+    expect(summary).toContain("New balance");
     let shown = 0;
     for (const [field, label] of lines) {
       const value = statement[field];
-      if (value === undefined) expect(text).not.toContain(`${label} `);
+      if (value === undefined) expect(summary).not.toContain(`${label} `);
       else {
-        expect(text).toContain(`${label} ${usd(value)}`);
+        expect(summary).toContain(`${label} ${usd(value)}`);
         shown++;
       }
+    }
+    // Its transactions are listed, each group with its total.
+    expect(text).toContain("Transactions");
+    if (statement.purchases !== undefined) {
+      expect(text).toContain(`Total purchases for this period ${usd(statement.purchases)}`);
     }
     // A generated cycle has activity.
     expect(shown).toBeGreaterThan(0);
