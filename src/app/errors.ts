@@ -65,9 +65,9 @@ export function statusOf(type: ErrorType): ContentfulStatusCode {
 }
 
 /** The canonical error body: `{"error":{"type","message","param"?,"details"?}}`. */
-export interface ErrorBody {
+export type ErrorBody = {
   error: { type: ErrorType; message: string; param?: string; details?: string[] };
-}
+};
 
 export interface ApiErrorOptions {
   param?: string;

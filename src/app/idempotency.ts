@@ -20,7 +20,7 @@ import {
   sealResponse,
 } from "../domain/idempotency";
 import { configuredSecrets } from "../domain/signing";
-import type { Json } from "../versioning";
+import type { JsonValue } from "../versioning";
 import type { AppEnv } from "./context";
 import { ApiError, invalidRequest } from "./errors";
 import { versionHeader } from "./headers";
@@ -158,7 +158,7 @@ export function keyInUse(message: string): ApiError {
  */
 export async function storeWithEffect(
   c: Context<AppEnv>,
-  response: { status: number; body: Json },
+  response: { status: number; body: JsonValue },
   effectDone?: SQL,
 ): Promise<ReturnType<typeof completeKey>[]> {
   const held = c.get("idempotencyKey");

@@ -1,11 +1,21 @@
 // Query parameters, each definition read once into a typed value and documented by the same
 // definition: `limit` everywhere, the id-based pagination of most lists, and the signed cursors
 // of the lists that page by token.
-import type { Json } from "../versioning";
+import type { JsonSchema } from "../versioning";
 import { invalidRequest } from "./errors";
 
 export const DEFAULT_LIMIT = 10;
 export const MAX_LIMIT = 100;
+
+/** An OpenAPI parameter object: how the reference documents one parameter. */
+export interface ParameterObject {
+  name: string;
+  in: "query" | "path" | "header";
+  required: boolean;
+  description: string;
+  schema: JsonSchema;
+  example?: string;
+}
 
 /** The values of one query parameter, as the request sent them (absent: undefined). */
 export type QueryReader = (name: string) => string[] | undefined;
@@ -17,7 +27,7 @@ export type QueryReader = (name: string) => string[] | undefined;
  */
 export interface QueryDefinition<Query> {
   /** OpenAPI parameter objects, in the order the reference lists them. */
-  parameters: readonly Json[];
+  parameters: readonly ParameterObject[];
   parse(query: QueryReader): Query;
 }
 
@@ -38,7 +48,7 @@ export function parseLimit(values: string[] | undefined): number {
 }
 
 /** `limit` and `starting_after`, documented for a list paged by object id or by signed token. */
-export function pageParameters(page: "token" | "id"): Json[] {
+export function pageParameters(page: "token" | "id"): ParameterObject[] {
   return [
     {
       name: "limit",

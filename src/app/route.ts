@@ -8,7 +8,7 @@ import type { BodyOf, ResourceName, SchemaRef } from "../canonical/schemas";
 import type { ReadAhead } from "../db/key-lookup";
 import { ENVIRONMENTS, type Environment } from "../domain/environment";
 import type { Scope } from "../domain/scopes";
-import type { Json } from "../versioning";
+import type { JsonValue } from "../versioning";
 import type { AppEnv } from "./context";
 import { ApiError, routeNotFound } from "./errors";
 import { idempotent } from "./idempotency";
@@ -53,7 +53,7 @@ export interface RequestBody<Ref extends RequestRef = RequestRef> {
 export interface Reply {
   readonly status: Success["status"];
   /** The body in the request's version; null for a 204. */
-  readonly body: Json | null;
+  readonly body: JsonValue | null;
 }
 
 /** What the route hands its handler: everything read and checked before it runs. */
@@ -136,7 +136,7 @@ export function route<
   },
 ): Route<M, Path> {
   const { query, plan, body, response, handler } = declaration;
-  const reply = (c: Context<AppEnv>) => (canonical: Json) => ({
+  const reply = (c: Context<AppEnv>) => (canonical: JsonValue) => ({
     status: response.status,
     // A body goes with a 200, 201 or 202; a 204 has none.
     body: response.schema

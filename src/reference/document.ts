@@ -8,9 +8,17 @@ import {
   IDEMPOTENCY_KEY_RULE,
   MAX_IDEMPOTENCY_KEY_LENGTH,
 } from "../domain/idempotency";
-import type { Json, VersionBundle } from "../versioning";
+import type { VersionBundle } from "../versioning";
 import { webhooksOf } from "../webhooks";
 import { limitsSection } from "./limits";
+import {
+  isReference,
+  type OpenApiDocument,
+  type Operation,
+  type ParameterObject,
+  type Reference,
+  type ResponseObject,
+} from "./openapi";
 import { openApiPath, operationIdOf, pathParameters, TAGS, tagOf } from "./operations";
 import {
   errorResponses,
@@ -22,9 +30,8 @@ import {
 } from "./responses";
 import { SCOPE_RULES, scopeTable } from "./scopes";
 
+export type { OpenApiDocument } from "./openapi";
 export type { HeaderNames } from "./responses";
-
-export type OpenApiDocument = Record<string, Json>;
 
 /** Whether the route names a customer, in its path or its body: it may answer not found. */
 function namesCustomer(route: Route): boolean {
@@ -32,9 +39,9 @@ function namesCustomer(route: Route): boolean {
   return route.path.includes(":customer_id") || body?.shape?.customer_id !== undefined;
 }
 
-function operationOf(route: Route, headers: HeaderNames, deprecated: boolean): Json {
+function operationOf(route: Route, headers: HeaderNames, deprecated: boolean): Operation {
   const { success } = route;
-  const parameters: Json[] = pathParameters(route.path).map((name) => ({
+  const parameters: (ParameterObject | Reference)[] = pathParameters(route.path).map((name) => ({
     name,
     in: "path",
     required: true,
@@ -47,9 +54,9 @@ function operationOf(route: Route, headers: HeaderNames, deprecated: boolean): J
   if (idempotent) parameters.push({ $ref: "#/components/parameters/IdempotencyKey" });
   if (route.customerScoped) parameters.push({ $ref: "#/components/parameters/MerchantKey" });
 
-  const responses: Record<string, Json> = {};
+  const responses: Record<string, ResponseObject | Reference> = {};
   if (success) {
-    const documented: Json = {
+    const documented: ResponseObject = {
       description: { 200: "Success.", 201: "Created.", 202: "Accepted.", 204: "Done." }[
         success.status
       ],
@@ -62,7 +69,7 @@ function operationOf(route: Route, headers: HeaderNames, deprecated: boolean): J
     if (success.schema) documented.content = json(ref(success.schema.name));
     responses[success.status] = documented;
   }
-  const errors = (name: string) => ({ $ref: `#/components/responses/${name}` });
+  const errors = (name: string): Reference => ({ $ref: `#/components/responses/${name}` });
   responses[400] = errors(route.implemented ? "InvalidRequest" : "BadRequest");
   responses[401] = errors("Unauthorized");
   if (route.scope) responses[403] = errors("Forbidden");
@@ -94,22 +101,23 @@ function operationOf(route: Route, headers: HeaderNames, deprecated: boolean): J
     );
   }
   if (!route.implemented) notes.push("Not available in this service: answers `501`.");
-  const operation: Json = {
+  return {
     operationId: operationIdOf(route),
     summary: route.summary,
     description: notes.join(" "),
     tags: [tagOf(route.path)],
     "x-required-scope": route.scope,
     parameters,
+    ...(route.body
+      ? {
+          requestBody: {
+            required: route.body.required,
+            content: json(ref(route.body.schema.name)),
+          },
+        }
+      : {}),
+    responses,
   };
-  if (route.body) {
-    operation.requestBody = {
-      required: route.body.required,
-      content: json(ref(route.body.schema.name)),
-    };
-  }
-  operation.responses = responses;
-  return operation;
 }
 
 function describeVersion(
@@ -154,10 +162,11 @@ function describeVersion(
 }
 
 /** The names of every schema and response a part of the document references. */
-function referenced(node: Json, kind: "schemas" | "responses", into: Set<string>): Set<string> {
+function referenced(node: unknown, kind: "schemas" | "responses", into: Set<string>): Set<string> {
   if (Array.isArray(node)) for (const item of node) referenced(item, kind, into);
   else if (typeof node === "object" && node !== null) {
-    const name = new RegExp(`^#/components/${kind}/(.+)$`).exec(node.$ref ?? "")?.[1];
+    const $ref = isReference(node) ? node.$ref : "";
+    const name = new RegExp(`^#/components/${kind}/(.+)$`).exec($ref)?.[1];
     if (name !== undefined) into.add(name);
     for (const child of Object.values(node)) referenced(child, kind, into);
   }
@@ -172,8 +181,7 @@ function withoutUnused<T>(
 ) {
   const kept = new Set<string>();
   const queue = [...roots];
-  while (queue.length > 0) {
-    const name = queue.pop() as string;
+  for (let name = queue.pop(); name !== undefined; name = queue.pop()) {
     if (kept.has(name) || !(name in all)) continue;
     kept.add(name);
     queue.push(...referenced(all[name], kind, new Set()));
@@ -195,7 +203,7 @@ export function buildOpenApiDocument(
   const entry = bundle.versionOf(version);
   if (!entry) throw new Error(`unknown version ${version}`);
   const deprecated = entry.deprecated !== undefined;
-  const paths: Record<string, Record<string, Json>> = {};
+  const paths: Record<string, Record<string, Operation>> = {};
   const documented: Route[] = [];
   for (const route of routes) {
     if (!route.environments.includes(environment)) continue;
