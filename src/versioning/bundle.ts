@@ -78,6 +78,9 @@ export function createBundle(
   });
   const byId = new Map(versions.map((v) => [v.id, v]));
   const released = versions.filter((v) => v.released).map((v) => v.id);
+  const [newestReleased] = released;
+  // checkBundle refused a bundle whose oldest version is not released.
+  if (newestReleased === undefined) throw new Error("the bundle needs a released version");
   const all = versions.map((v) => v.id);
   const known = (version: string) => {
     if (!byId.has(version)) throw new Error(`unknown version ${version}`);
@@ -86,7 +89,7 @@ export function createBundle(
 
   return {
     versions,
-    newestReleased: released[0] as string,
+    newestReleased,
     supported: (environment) => (environment === options.previewIn ? all : released),
     isSupported: (version, environment) =>
       (environment === options.previewIn ? all : released).includes(version),
@@ -124,7 +127,7 @@ export function createBundle(
       return versionRank <= changeRank;
     },
     changesNewerThan: (version) => newerChanges.get(version) ?? [],
-    schemasOf: (version) => structuredClone(compiled.schemas.get(known(version)) as SchemaMap),
+    schemasOf: (version) => structuredClone(compiled.schemas.get(known(version)) ?? {}),
     errorSchemasOf: (version) => compiled.errorSchemas.get(known(version)) ?? {},
     routeExists: (version, method, path) =>
       !compiled.absentRoutes.get(version)?.has(`${method} ${path}`),

@@ -46,8 +46,8 @@ export function updateAt(
   edit: (object: JsonObject) => JsonValue,
   from = 0,
 ): JsonValue {
-  if (from === path.length) return isJsonObject(body) ? edit(body) : body;
-  const step = path[from] as string;
+  const step = path[from];
+  if (step === undefined) return isJsonObject(body) ? edit(body) : body;
   if (step === "[]") {
     if (!Array.isArray(body)) return body;
     let changed = false;
