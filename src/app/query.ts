@@ -23,7 +23,7 @@ export type QueryReader = (name: string) => string[] | undefined;
 /**
  * A route's query parameters: what the reference documents, and how they are read into a typed
  * value. `parse` throws the 400 that a malformed parameter answers; the request is refused with
- * it once the pipeline (key, version, scope, product) has let it through.
+ * it once the pipeline (`partnerRoute`) has let it through.
  */
 export interface QueryDefinition<Query> {
   /** OpenAPI parameter objects, in the order the reference lists them. */

@@ -234,25 +234,27 @@ function planReads(c: Context<AppEnv>, route: Route): void {
 }
 
 /**
- * The /v2 pipeline of a route, in one handler: its read plan, then authentication (on the shard
- * the key names, which becomes the request's database), the version, the rate limits, writes
- * paused while the partner's data moves to another shard, the route existing in that version and
- * for the key's environment (or it answers exactly as an unknown route, before any other check),
- * scope, product, the Idempotency-Key of a served POST, and the handler. Without a route, the
- * pipeline of any other /v2 request: authenticated and versioned, then 404.
+ * The /v2 pipeline of a route, in one handler, and the one place its order is written: the steps
+ * below run top to bottom, each throwing the error it answers. Without a route, the pipeline of
+ * any other /v2 request: authenticated and versioned, then 404.
  */
 export function partnerRoute(route: Route | null): MiddlewareHandler<AppEnv> {
   const idempotency = route?.method === "POST" && route.implemented;
   return async (c) => {
+    // Reads planned from the request alone, so that they ride in the key lookup's statement.
     if (route) planReads(c, route);
+    // On the shard the key names, which becomes the request's database.
     await authenticate(c);
     resolveVersion(c);
     await enforceRateLimits(c);
+    // While the partner's data moves to another shard.
     pauseWritesWhileMoving(c);
     if (!route) throw routeNotFound(c.req.method, c.req.path);
+    // In that version and for the key's environment, or answered exactly as an unknown route.
     requireRouteInVersion(c, route);
     if (route.scope) requireScope(c, route.scope);
     if (route.customerScoped) resolveProduct(c);
+    // The handler builds the canonical body and `reply` reshapes it for the request's version.
     if (!idempotency) return route.handle(c);
     // The idempotency step wraps the handler and reads its answer, errors rendered included, as
     // a middleware reads what the handlers after it answered.
