@@ -10,7 +10,7 @@ import { ENVIRONMENTS, type Environment } from "../domain/environment";
 import type { Scope } from "../domain/scopes";
 import type { JsonValue } from "../versioning";
 import type { AppEnv } from "./context";
-import { ApiError, routeNotFound } from "./errors";
+import { ApiError, type ErrorType, routeNotFound } from "./errors";
 import { idempotent } from "./idempotency";
 import {
   authenticate,
@@ -73,12 +73,18 @@ export interface Route<M extends Method = Method, Path extends string = string> 
   method: M;
   /** The router's path pattern: `/v2/customers/:customer_id`. */
   path: Path;
-  /** The reference's one-line summary; the operation id is made from it. */
+  /** The reference's one-line summary. */
   summary: string;
+  /** The reference's operationId (and the clients' method name): a verb-first camelCase id. */
+  operationId: string;
+  /** The reference's section the operation is listed in. */
+  tag: string;
   /** The scope required, or null when a valid key is enough. */
   scope: Scope | null;
   /** Reads one product's customers, so the merchant-key header rules apply. */
   customerScoped: boolean;
+  /** The errors the route's own checks answer, beyond the pipeline's; the reference lists them. */
+  errors: readonly RouteError[];
   /**
    * The environments whose keys may call it. Elsewhere it answers exactly as an unknown route, and
    * that environment's reference leaves it out.
@@ -95,10 +101,18 @@ export interface Route<M extends Method = Method, Path extends string = string> 
   handle: (c: Context<AppEnv>) => Response | Promise<Response>;
 }
 
+/** An error a route answers of itself: its status, and the error types it carries. */
+export interface RouteError {
+  status: 404;
+  types: readonly ErrorType[];
+}
+
 interface Declaration<M extends Method, Path extends string> {
   method: M;
   path: Path;
   summary: string;
+  operationId: string;
+  tag: string;
   scope: Scope | null;
   customerScoped?: boolean;
   /** Both environments unless it says otherwise (the sandbox's simulations). */
@@ -123,6 +137,8 @@ export function route<
     query?: QueryDefinition<Query>;
     plan?: (query: Query, params: PathParams<Path>) => ReadAhead<Reads>;
     body?: RequestBody<Exclude<Body, undefined>>;
+    /** What the handler's own checks answer (none: `[]`). */
+    errors: readonly RouteError[];
     response: Response;
     handler: (
       c: Context<AppEnv, Path>,
@@ -147,7 +163,10 @@ export function route<
     method: declaration.method,
     path: declaration.path,
     summary: declaration.summary,
+    operationId: declaration.operationId,
+    tag: declaration.tag,
     scope: declaration.scope,
+    errors: declaration.errors,
     customerScoped: declaration.customerScoped ?? false,
     environments: declaration.environments ?? ENVIRONMENTS,
     implemented: true,
@@ -183,6 +202,7 @@ export function notImplemented<const M extends Method, const Path extends string
   return {
     ...declaration,
     customerScoped: declaration.customerScoped ?? false,
+    errors: [],
     environments: declaration.environments ?? ENVIRONMENTS,
     implemented: false,
     handle: () => {

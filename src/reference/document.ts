@@ -1,6 +1,6 @@
 // One OpenAPI 3.1 document per version: the canonical schemas, edited back through every newer
 // change, and an operation for every /v2 route of the route list, from its declaration.
-import type { Route } from "../app/route";
+import type { Route, RouteError } from "../app/route";
 import { changelogEntryPath } from "../app/version-headers";
 import type { Environment } from "../domain/environment";
 import {
@@ -19,12 +19,13 @@ import {
   type Reference,
   type ResponseObject,
 } from "./openapi";
-import { openApiPath, operationIdOf, pathParameters, TAGS, tagOf } from "./operations";
+import { openApiPath, pathParameters, TAGS } from "./operations";
 import {
   errorResponses,
   type HeaderNames,
   headerComponents,
   json,
+  ROUTE_ERROR_RESPONSES,
   ref,
   versionedHeaders,
 } from "./responses";
@@ -33,10 +34,19 @@ import { SCOPE_RULES, scopeTable } from "./scopes";
 export type { OpenApiDocument } from "./openapi";
 export type { HeaderNames } from "./responses";
 
-/** Whether the route names a customer, in its path or its body: it may answer not found. */
-function namesCustomer(route: Route): boolean {
-  const body = route.body?.schema.schema as { shape?: Record<string, unknown> } | undefined;
-  return route.path.includes(":customer_id") || body?.shape?.customer_id !== undefined;
+/** The response documenting an error a route declares: the one of exactly its types. */
+function responseOf(route: Route, error: RouteError): string {
+  const types = new Set(error.types);
+  const found = Object.entries(ROUTE_ERROR_RESPONSES).find(
+    ([, documented]) =>
+      documented.length === types.size && documented.every((type) => types.has(type)),
+  );
+  if (!found) {
+    throw new Error(
+      `${route.method} ${route.path}: no error response documents ${[...types].join(", ")}`,
+    );
+  }
+  return found[0];
 }
 
 function operationOf(route: Route, headers: HeaderNames, deprecated: boolean): Operation {
@@ -73,13 +83,7 @@ function operationOf(route: Route, headers: HeaderNames, deprecated: boolean): O
   responses[400] = errors(route.implemented ? "InvalidRequest" : "BadRequest");
   responses[401] = errors("Unauthorized");
   if (route.scope) responses[403] = errors("Forbidden");
-  if (route.implemented && route.path.includes(":statement_id")) {
-    responses[404] = errors("StatementNotFound");
-  } else if (route.implemented && namesCustomer(route)) {
-    responses[404] = errors("CustomerNotFound");
-  } else if (route.implemented && /:(event_id|webhook_endpoint_id)/.test(route.path)) {
-    responses[404] = errors("NotFound");
-  }
+  for (const error of route.errors) responses[error.status] = errors(responseOf(route, error));
   if (idempotent) {
     responses[409] = errors("IdempotencyKeyInUse");
     responses[422] = errors("IdempotencyKeyReused");
@@ -93,7 +97,7 @@ function operationOf(route: Route, headers: HeaderNames, deprecated: boolean): O
 
   const notes = [
     route.scope ? `Requires the \`${route.scope}\` scope.` : "Needs no scope beyond a valid key.",
-    SCOPE_RULES[tagOf(route.path)]?.why ?? "",
+    SCOPE_RULES[route.tag]?.why ?? "",
   ].filter((note) => note !== "");
   if (!route.environments.includes("production")) {
     notes.push(
@@ -102,10 +106,10 @@ function operationOf(route: Route, headers: HeaderNames, deprecated: boolean): O
   }
   if (!route.implemented) notes.push("Not available in this service: answers `501`.");
   return {
-    operationId: operationIdOf(route),
+    operationId: route.operationId,
     summary: route.summary,
     description: notes.join(" "),
-    tags: [tagOf(route.path)],
+    tags: [route.tag],
     "x-required-scope": route.scope,
     parameters,
     ...(route.body
@@ -241,7 +245,7 @@ export function buildOpenApiDocument(
       },
     },
     servers: [{ url: "/", description: "This service (the host serving this document)." }],
-    tags: TAGS.filter(([, tag]) => used.has(tag)).map(([, name, description]) => ({
+    tags: TAGS.filter(([tag]) => used.has(tag)).map(([name, description]) => ({
       name,
       description,
     })),

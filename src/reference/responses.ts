@@ -84,8 +84,25 @@ export function headerComponents(
   return out;
 }
 
+/**
+ * The error responses a route may declare as its own (`errors` of its declaration), by the error
+ * types each documents: a route's declared error is documented by the one of exactly its types.
+ */
+export const ROUTE_ERROR_RESPONSES = {
+  CustomerNotFound: ["CUSTOMER_NOT_FOUND_ERROR", "ACCOUNT_NOT_FOUND_ERROR"],
+  StatementNotFound: [
+    "CUSTOMER_NOT_FOUND_ERROR",
+    "ACCOUNT_NOT_FOUND_ERROR",
+    "STATEMENT_NOT_FOUND_ERROR",
+  ],
+  NotFound: ["NOT_FOUND_ERROR"],
+} as const satisfies Record<string, readonly ErrorType[]>;
+
 /** The schema of errors of `types` in a version: one reference, or the alternatives. */
-function errorSchema(schemaOf: Readonly<Record<string, string>>, types: ErrorType[]): JsonSchema {
+function errorSchema(
+  schemaOf: Readonly<Record<string, string>>,
+  types: readonly ErrorType[],
+): JsonSchema {
   const names = [...new Set(types.map((type) => schemaOf[type] ?? "ApiError"))];
   const [only, ...others] = names;
   return only !== undefined && others.length === 0 ? ref(only) : { anyOf: names.map(ref) };
@@ -101,7 +118,7 @@ export function errorResponses(
   const deprecated = bundle.versionOf(version)?.deprecated !== undefined;
   const error = (
     description: string,
-    types: ErrorType[],
+    types: readonly ErrorType[],
     extra: Record<string, Reference> = {},
   ): ResponseObject => ({
     description,
@@ -137,19 +154,19 @@ export function errorResponses(
     ]),
     CustomerNotFound: error(
       "No such customer for this key and product, or the account is not the customer's.",
-      ["CUSTOMER_NOT_FOUND_ERROR", "ACCOUNT_NOT_FOUND_ERROR"],
+      ROUTE_ERROR_RESPONSES.CustomerNotFound,
     ),
     StatementNotFound: error(
       "No such customer for this key and product, the account is not the customer's, or the " +
         "statement is not the account's (or has been hidden): `param` names the id.",
-      ["CUSTOMER_NOT_FOUND_ERROR", "ACCOUNT_NOT_FOUND_ERROR", "STATEMENT_NOT_FOUND_ERROR"],
+      ROUTE_ERROR_RESPONSES.StatementNotFound,
     ),
     NotImplemented: error("`501`: not available in this service, type `NOT_IMPLEMENTED_ERROR`.", [
       "NOT_IMPLEMENTED_ERROR",
     ]),
     NotFound: error(
       "No such object for this key and product: type `NOT_FOUND_ERROR`, `param` names the id.",
-      ["NOT_FOUND_ERROR"],
+      ROUTE_ERROR_RESPONSES.NotFound,
     ),
     IdempotencyKeyInUse: error(
       "A request with this `Idempotency-Key` is still running: type " +
