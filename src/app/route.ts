@@ -154,7 +154,7 @@ export function route<
   const { query, plan, body, response, handler } = declaration;
   const reply = (c: Context<AppEnv>) => (canonical: JsonValue) => ({
     status: response.status,
-    // A body goes with a 200, 201 or 202; a 204 has none.
+    // A body goes with a 200, 201 or 202 (so the status has content); a 204 has none.
     body: response.schema
       ? shape(c, response.schema.name, canonical, response.status as 200)
       : null,
@@ -170,10 +170,12 @@ export function route<
     customerScoped: declaration.customerScoped ?? false,
     environments: declaration.environments ?? ENVIRONMENTS,
     implemented: true,
+    // The route list keeps the definition without its type (the reference reads its parameters,
+    // the plan its value); `handle` below reads it with its type.
     ...(query ? { query: query as QueryDefinition<unknown> } : {}),
     ...(body ? { body } : {}),
     success: response,
-    ...(plan ? { plan: plan as Route["plan"] } : {}),
+    ...(plan ? { plan } : {}),
     handle: async (c) => {
       const input = {
         query: query ? queryOf(c, query) : undefined,
@@ -186,10 +188,13 @@ export function route<
           : undefined,
         reply: reply(c),
       };
+      // Mounted at `path`, so its params are Path's; `input` is read from the same declaration
+      // the handler's parameter type is computed from, which TypeScript cannot relate.
       const answer = await handler(c as Context<AppEnv, Path>, input as never);
       return answer.body === null
         ? c.body(null, answer.status)
-        : c.json(answer.body, answer.status as 200);
+        : // A Reply's status is a success's (200, 201 or 202 with a body), which c.json takes.
+          c.json(answer.body, answer.status as 200);
     },
   };
 }
@@ -222,6 +227,7 @@ function queryOf<Query>(c: Context<AppEnv>, definition: QueryDefinition<Query>):
 }
 
 function readQuery<Query>(c: Context<AppEnv>, definition: QueryDefinition<Query>) {
+  // One route per request: a query already read was read by this same definition.
   let read = c.get("query") as Query | ApiError | undefined;
   if (read === undefined) {
     try {
@@ -249,6 +255,7 @@ function planReads(c: Context<AppEnv>, route: Route): void {
   if (!plan || !query) return;
   const read = readQuery(c, query);
   if (!(read instanceof ApiError)) {
+    // The plan was declared with this route's query type, and `read` is that definition's value.
     c.set("readAhead", (plan as (q: unknown, p: unknown) => ReadAhead)(read, c.req.param()));
   }
 }

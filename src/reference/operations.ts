@@ -7,7 +7,10 @@ export function openApiPath(path: string): string {
 }
 
 export function pathParameters(path: string): string[] {
-  return [...path.matchAll(/:(\w+)/g)].map((m) => m[1] as string);
+  return path
+    .split("/")
+    .filter((segment) => segment.startsWith(":"))
+    .map((segment) => segment.slice(1));
 }
 
 /** Sections of the reference, in the order it lists them. */
