@@ -3,8 +3,22 @@
 import { readdirSync } from "node:fs";
 import path from "node:path";
 import { ROOT } from "./build.ts";
-import { BESIDE_ON_00, CUSTOMER, DEEP_ACCOUNT, MAIN_ACCOUNT, ON_SHARD_01 } from "./data.ts";
-import { floorPath, floorReadsPath, type PagePosition, statementsPath } from "./probe.ts";
+import {
+  BESIDE_ON_00,
+  CUSTOMER,
+  DEEP_ACCOUNT,
+  LINE_ITEMS_STATEMENT,
+  MAIN_ACCOUNT,
+  ON_SHARD_01,
+} from "./data.ts";
+import {
+  floorLineItemsPath,
+  floorPath,
+  floorReadsPath,
+  lineItemsPath,
+  type PagePosition,
+  statementsPath,
+} from "./probe.ts";
 import type { WorkerName } from "./serve.ts";
 
 /** The oldest dated version module in versions/: the longest chain of transforms from latest. */
@@ -29,6 +43,8 @@ export function defineArms(
   options: {
     keys: { large: string; small: string; shard01: string; beside: string };
     positions: PagePosition[];
+    /** Line items pages' positions (first page, deep); no line items arms when absent. */
+    lineItemPositions?: PagePosition[];
   },
 ): Arm[] {
   const large = { authorization: `Bearer ${options.keys.large}` };
@@ -144,6 +160,9 @@ export function defineArms(
       headers: { ...large, "x-service-version": version },
     });
   }
+  if (options.lineItemPositions) {
+    arms.push(...lineItemArms(url, options.keys.large, options.lineItemPositions));
+  }
   // The depth pair (first page, deepest page) first, then the rest of the curve.
   const byDepth = [...options.positions].sort((a, b) => a.depth - b.depth);
   const deepest = byDepth.pop();
@@ -168,6 +187,46 @@ export function defineArms(
       label: `floor, limit=10, ${p.depth.toLocaleString("en")} deep`,
       url: url("floor", floorPath(DEEP_ACCOUNT, 10, p.floorCursor)),
       depth: p.depth,
+    });
+  }
+  return arms;
+}
+
+/**
+ * The line items arms: a page of one statement's line items (LINE_ITEMS_STATEMENT) at limit 10
+ * and 100, each next to the floor running the same keyset query, then the depth pair (limit 10 on
+ * the first page and at the deepest position).
+ */
+export function lineItemArms(
+  url: (worker: WorkerName, route: string) => string,
+  key: string,
+  positions: PagePosition[],
+): Arm[] {
+  const headers = { authorization: `Bearer ${key}` };
+  const arms: Arm[] = [];
+  for (const limit of [10, 100]) {
+    arms.push(
+      {
+        id: `line-items-floor-${limit}`,
+        label: `line items floor, limit=${limit}`,
+        url: url("floor", floorLineItemsPath(LINE_ITEMS_STATEMENT, limit)),
+      },
+      {
+        id: `line-items-${limit}`,
+        label: `line items, full pipeline, limit=${limit}`,
+        url: url("api", lineItemsPath(DEEP_ACCOUNT, LINE_ITEMS_STATEMENT, `limit=${limit}`)),
+        headers,
+      },
+    );
+  }
+  const byDepth = [...positions].sort((a, b) => a.depth - b.depth);
+  for (const p of byDepth) {
+    const query = `limit=10${p.token ? `&starting_after=${p.token}` : ""}`;
+    arms.push({
+      id: `line-items-depth-${p.depth}`,
+      label: `line items, limit=10, ${p.depth.toLocaleString("en")} items deep`,
+      url: url("api", lineItemsPath(DEEP_ACCOUNT, LINE_ITEMS_STATEMENT, query)),
+      headers,
     });
   }
   return arms;

@@ -35,6 +35,15 @@ const MAIN_STATEMENTS = 200;
 /** 100,000 statements: the account the depth arm pages through (large table only). */
 export const DEEP_ACCOUNT = "acc_deep";
 export const DEEP_STATEMENTS = 100_000;
+/**
+ * The statement the line items arms read: the deep account's newest, carrying LINE_ITEMS_DEEP
+ * line items, enough for a page 5,000 items deep at limit 100 (more than the import takes for one
+ * statement, 1,000: inserted with SQL, so the depth figure reaches past any real statement's). The deep account's next
+ * LINE_ITEM_FILLER_STATEMENTS statements carry 30 each, so the table holds about a million.
+ */
+export const LINE_ITEMS_STATEMENT = "st_deep_000000";
+export const LINE_ITEMS_DEEP = 5_200;
+const LINE_ITEM_FILLER_STATEMENTS = 33_300;
 const FILLER_PER_ACCOUNT = 200;
 const FILLER_PARTNERS = 50;
 export const LARGE_TOTAL = 1_000_000;
@@ -278,6 +287,60 @@ async function insertDeepAccount(db: D1): Promise<void> {
   }
 }
 
+const LINE_ITEM_COLUMNS =
+  "statement_id, line_item_id, type, posted_at, transaction_date, description, amount, " +
+  "merchant_name, merchant_category_code, merchant_city, merchant_country, original_amount, " +
+  "original_currency, card_last4";
+
+/**
+ * Line item columns after the ids for item number `j` (a SQL expression) posted at `posted`: a
+ * payment, an interest charge and purchases with a merchant, as the sandbox's simulations write
+ * them (not checked to add up: nothing here reads the totals).
+ */
+function lineItemValuesSql(j: string, posted: string): string {
+  const type = `CASE WHEN ${j} % 30 = 0 THEN 'PAYMENT' WHEN ${j} % 30 = 29 THEN 'INTEREST' ELSE 'PURCHASE' END`;
+  const purchase = `${j} % 30 NOT IN (0, 29)`;
+  const when = (value: string) => `CASE WHEN ${purchase} THEN ${value} ELSE NULL END`;
+  return (
+    `${type}, ${posted}, ${when(posted)}, ` +
+    `CASE WHEN ${j} % 30 = 0 THEN 'PAYMENT - THANK YOU' WHEN ${j} % 30 = 29 ` +
+    `THEN 'INTEREST CHARGE ON PURCHASES' ELSE printf('COFFEE ROASTERS #%04d SEATTLE WA', ${j}) END, ` +
+    `CASE WHEN ${j} % 30 = 0 THEN -3000 ELSE 100 + ${j} % 977 END, ` +
+    `${when(`printf('Coffee Roasters #%04d', ${j})`)}, ${when("'5814'")}, ` +
+    `${when("'Seattle'")}, ${when("'US'")}, NULL, NULL, ${when("'4242'")}`
+  );
+}
+
+/**
+ * The line items: LINE_ITEMS_DEEP in LINE_ITEMS_STATEMENT (one every 16 seconds of its one-day
+ * period), and 30 in each of the deep account's next LINE_ITEM_FILLER_STATEMENTS statements.
+ */
+async function insertLineItems(db: D1): Promise<void> {
+  const stamp = (day: string, seconds: string) =>
+    `strftime('%Y-%m-%dT%H:%M:%fZ', ${day}, printf('+%d seconds', ${seconds}))`;
+  await db
+    .prepare(
+      `INSERT INTO statement_line_items (${LINE_ITEM_COLUMNS}) ${seriesSql(0, LINE_ITEMS_DEEP)}` +
+        `SELECT '${LINE_ITEMS_STATEMENT}', printf('li_%05d', n), ` +
+        `${lineItemValuesSql("n", stamp("'2026-10-31'", "n * 16"))} FROM seq`,
+    )
+    .run();
+  const chunk = 300_000;
+  const total = LINE_ITEM_FILLER_STATEMENTS * 30;
+  for (let from = 0; from < total; from += chunk) {
+    // Item n: the (n % 30)th of statement 1 + n / 30, a day further back per statement.
+    const day = "strftime('%Y-%m-%d', '2026-10-31', printf('-%d days', 1 + n / 30))";
+    await db
+      .prepare(
+        `INSERT INTO statement_line_items (${LINE_ITEM_COLUMNS}) ` +
+          `${seriesSql(from, Math.min(chunk, total - from))}` +
+          "SELECT printf('st_deep_%06d', 1 + n / 30), printf('li_%02d', n % 30), " +
+          `${lineItemValuesSql("n", stamp(day, "(n % 30) * 2000"))} FROM seq`,
+      )
+      .run();
+  }
+}
+
 /**
  * Other tenants, up to `statements` statements: partners, customers and accounts through the
  * operator import (in chunks it accepts), then 200 monthly statements per account with SQL.
@@ -367,6 +430,8 @@ export async function buildDataset(
   const largeKey = await seedPartner(server, "api", true);
   progress(`large table: ${DEEP_STATEMENTS.toLocaleString("en")} statements in one account`);
   await insertDeepAccount(large);
+  progress("large table: line items (about 1,000,000, 5,200 in one statement)");
+  await insertLineItems(large);
   progress("large table: filler tenants");
   await insertFiller(server, "api", "l_", LARGE_TOTAL - MAIN_STATEMENTS - DEEP_STATEMENTS);
 

@@ -6,6 +6,9 @@
 //   /statements  the floor: the keyset page, one prepared statement, JSON.stringify
 //   /one-trip    diagnostic: the page with the service's other reads in the same batch (key and
 //                partner, the account's owner), checked in code afterwards, as the service reads
+//   /line-items  the line items floor: a page of one statement's line items in document order,
+//                the keyset query of src/statements/statement-reads.ts on its own, through the
+//                same index (statement_line_items_page_idx), one prepared statement
 //   /two-trips   diagnostic: the same checks in the service's earlier two round trips (key
 //                lookup, then ownership check + page in one batch)
 //
@@ -16,7 +19,8 @@
 //
 //   /import      the import's floor: the rows an import writes (each statement and its
 //                `statement.created` event) inserted with one raw prepared statement per row,
-//                all in one D1 batch; no validation, no reads
+//                all in one D1 batch; no validation, no reads; a statement's `line_items`, if
+//                it carries any, one raw prepared INSERT per line item in the same batch
 
 /** The slice of the D1 binding this Worker uses (bench/ type-checks without the Workers types). */
 interface D1Statement {
@@ -60,6 +64,57 @@ const NEXT_PAGE =
   `SELECT ${COLUMNS} FROM statements WHERE account_id = ?1 AND hidden_at IS NULL ` +
   "AND (period_end_date, statement_id) < (?3, ?4) " +
   "ORDER BY period_end_date DESC, statement_id DESC LIMIT ?2";
+
+const LINE_ITEM_COLUMNS =
+  "line_item_id, type, posted_at, transaction_date, description, amount, merchant_name, " +
+  "merchant_category_code, merchant_city, merchant_country, original_amount, " +
+  "original_currency, card_last4";
+
+// The line items page of src/statements/statement-reads.ts (lineItemPageReads, no type filter),
+// on its own: limit + 1 items of one statement after the position, in document order.
+const FIRST_LINE_ITEMS =
+  `SELECT ${LINE_ITEM_COLUMNS} FROM statement_line_items WHERE statement_id = ?1 ` +
+  "ORDER BY posted_at, line_item_id LIMIT ?2";
+const NEXT_LINE_ITEMS =
+  `SELECT ${LINE_ITEM_COLUMNS} FROM statement_line_items WHERE statement_id = ?1 ` +
+  "AND (posted_at, line_item_id) > (?3, ?4) ORDER BY posted_at, line_item_id LIMIT ?2";
+
+/** A line item as the import takes it, its dates in the stored form (the bench sends them so). */
+interface LineItemInput {
+  line_item_id: string;
+  type: string;
+  posted_at: string;
+  transaction_date?: string;
+  description: string;
+  amount: number;
+  merchant?: { name: string; category_code: string; city?: string; country?: string };
+  original_amount?: number;
+  original_currency?: string;
+  card_last4?: string;
+}
+
+const INSERT_LINE_ITEM =
+  `INSERT INTO statement_line_items (statement_id, ${LINE_ITEM_COLUMNS}) ` +
+  "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)";
+
+function lineItemRow(statementId: unknown, item: LineItemInput): unknown[] {
+  return [
+    statementId,
+    item.line_item_id,
+    item.type,
+    item.posted_at,
+    item.transaction_date ?? null,
+    item.description,
+    item.amount,
+    item.merchant?.name ?? null,
+    item.merchant?.category_code ?? null,
+    item.merchant?.city ?? null,
+    item.merchant?.country ?? null,
+    item.original_amount ?? null,
+    item.original_currency ?? null,
+    item.card_last4 ?? null,
+  ];
+}
 
 // The service's other reads (src/db/key-lookup.ts, src/db/customers.ts), for the diagnostic
 // paths; OWNERSHIP is the check of the earlier two-round-trip design.
@@ -128,6 +183,14 @@ async function importFloor(request: Request, env: FloorEnv): Promise<Response> {
   for (const row of rows) {
     writes.push(announce.bind(eventId(), row.statement_id, createdAt, row.account_id));
   }
+  const lineItem = env.DB.prepare(INSERT_LINE_ITEM);
+  let lineItems = 0;
+  for (const row of rows) {
+    for (const item of (row.line_items as LineItemInput[] | undefined) ?? []) {
+      writes.push(lineItem.bind(...lineItemRow(row.statement_id, item)));
+      lineItems += 1;
+    }
+  }
   const started = performance.now();
   const results = await env.DB.batch(writes);
   const headers = {
@@ -136,7 +199,10 @@ async function importFloor(request: Request, env: FloorEnv): Promise<Response> {
     "x-d1-size-after": String(results.at(-1)?.meta?.size_after ?? ""),
     "x-d1-rows-written": String(results.reduce((n, r) => n + (r.meta?.rows_written ?? 0), 0)),
   };
-  return new Response(JSON.stringify({ imported: { statements: rows.length } }), { headers });
+  return new Response(
+    JSON.stringify({ imported: { statements: rows.length, line_items: lineItems } }),
+    { headers },
+  );
 }
 
 const HELLO = JSON.stringify({ hello: "world" });
@@ -174,6 +240,27 @@ function soleProduct(caller: Record<string, unknown>): string {
   return (JSON.parse(String(caller.merchant_keys)) as string[])[0] ?? "";
 }
 
+/**
+ * A page of one statement's line items, with the same two rate-limit checks as the statements
+ * floor (the statement stands in for the key and its partner).
+ */
+async function lineItemsFloor(query: URLSearchParams, env: FloorEnv): Promise<Response> {
+  const statementId = query.get("statement") ?? "";
+  const limit = Number(query.get("limit") ?? "10");
+  const afterPosted = query.get("after_posted");
+  const afterId = query.get("after_id");
+  const page =
+    afterPosted !== null && afterId !== null
+      ? env.DB.prepare(NEXT_LINE_ITEMS).bind(statementId, limit + 1, afterPosted, afterId)
+      : env.DB.prepare(FIRST_LINE_ITEMS).bind(statementId, limit + 1);
+  const limited = withinLimits(env, statementId, `partner:${statementId}`);
+  const { results, meta } = await page.all();
+  if (!(await limited)) return reject(429);
+  const headers = { ...JSON_HEADERS, "x-d1-rows-read": String(meta?.rows_read ?? "") };
+  const body = { data: results.slice(0, limit), has_more: results.length > limit };
+  return new Response(JSON.stringify(body), { headers });
+}
+
 export default {
   async fetch(request: Request, env: FloorEnv): Promise<Response> {
     const url = new URL(request.url);
@@ -182,6 +269,7 @@ export default {
     if (url.pathname === "/import" && request.method === "POST") return importFloor(request, env);
 
     const query = url.searchParams;
+    if (url.pathname === "/line-items") return lineItemsFloor(query, env);
     const accountId = query.get("account") ?? "";
     const customerId = query.get("customer") ?? "";
     const limit = Number(query.get("limit") ?? "10");

@@ -129,3 +129,137 @@ export function largestBody(tag: string, maxBytes: number): string {
   }
   return build(users, low);
 }
+
+/** Line items per statement in the line items import: a busy month's 26 purchases and 4 more. */
+export const LINE_ITEMS_PER_STATEMENT = 30;
+/** Statements per line items request: as many as the import's 25,000 line items allow. */
+export const LINE_ITEM_STATEMENTS_PER_REQUEST = Math.floor(25_000 / LINE_ITEMS_PER_STATEMENT);
+
+const HOUR = 3_600_000;
+
+/**
+ * A statement's 30 line items, adding up to its figures as the import checks them: 26 purchases
+ * summing to `purchases`, a payment, a refund, an interest charge and a fee, posted 20 hours apart
+ * from the period's start; the purchases with a merchant, a transaction date and a card.
+ */
+function lineItems(s: ReturnType<typeof statement>, seed: number) {
+  const start = Date.parse(s.period_start_date);
+  const at = (j: number) => new Date(start + (j + 1) * 20 * HOUR).toISOString();
+  const count = LINE_ITEMS_PER_STATEMENT - 4;
+  const each = Math.floor(s.purchases / count);
+  const items: Record<string, unknown>[] = Array.from({ length: count }, (_, j) => ({
+    line_item_id: `li_${pad(j, 2)}`,
+    type: "PURCHASE",
+    posted_at: at(j),
+    transaction_date: new Date(Date.parse(at(j)) - HOUR).toISOString(),
+    description: `COFFEE ROASTERS #${pad((seed + j) % 10_000, 4)} SEATTLE WA`,
+    amount: j === 0 ? s.purchases - each * (count - 1) : each,
+    merchant: {
+      name: `Coffee Roasters #${pad((seed + j) % 10_000, 4)}`,
+      category_code: "5814",
+      city: "Seattle",
+      country: "US",
+    },
+    card_last4: "4242",
+  }));
+  const other = [
+    ["PAYMENT", "PAYMENT - THANK YOU", s.payments],
+    ["REFUND", "REFUND: COFFEE ROASTERS", s.refunds],
+    ["INTEREST", "INTEREST CHARGE ON PURCHASES", s.interest],
+    ["FEE", "LATE FEE", s.fees],
+  ] as const;
+  other.forEach(([type, description, amount], i) => {
+    items.push({
+      line_item_id: `li_${pad(count + i, 2)}`,
+      type,
+      posted_at: at(count + i),
+      description,
+      amount,
+    });
+  });
+  return items;
+}
+
+/**
+ * Request `request` of the line items import: LINE_ITEM_STATEMENTS_PER_REQUEST statements, each
+ * with 30 line items; statement k of the run is the (k / IMPORT_ACCOUNTS)th month of account
+ * k % IMPORT_ACCOUNTS, so no two requests share a statement.
+ */
+export function lineItemBody(request: number): string {
+  const statements = Array.from({ length: LINE_ITEM_STATEMENTS_PER_REQUEST }, (_, i) => {
+    const k = request * LINE_ITEM_STATEMENTS_PER_REQUEST + i;
+    const a = k % IMPORT_ACCOUNTS;
+    const month = Math.floor(k / IMPORT_ACCOUNTS);
+    const s = statement(`imp_li_${pad(a, 5)}_${pad(month, 3)}`, accountId(a), month, k);
+    return { ...s, line_items: lineItems(s, k) };
+  });
+  return JSON.stringify({ statements });
+}
+
+/**
+ * The largest import with line items the service accepts: 25 statements of 1,000 line items each
+ * (25,000, the import's limit), every line item with every optional field, its texts (id,
+ * description, merchant name and city) grown in step towards their limits (128, 200, 200, 100
+ * characters) until the next step would pass `maxBytes`. `tag` keeps one body's ids apart.
+ */
+export function largestLineItemsBody(tag: string, maxBytes: number): string {
+  const perStatement = 1000;
+  const statements = 25;
+  const text = (prefix: string, length: number) => prefix.padEnd(length, "x").slice(0, length);
+  const build = (percent: number) => {
+    const size = (max: number) => Math.max(12, Math.floor((max * percent) / 100));
+    return JSON.stringify({
+      statements: Array.from({ length: statements }, (_, i) => {
+        const s = statement(`max_${tag}_lst_${pad(i, 4)}`, accountId(i), 199, i);
+        const start = Date.parse(s.period_start_date);
+        // 996 purchases summing to `purchases`, then the payment, refund, interest and fee.
+        const count = perStatement - 4;
+        const purchases = count * 50;
+        const balance = 9_000 + purchases - 3_000 - 200 + 150 + 50;
+        const at = (j: number) => new Date(start + (j + 1) * 2_400_000).toISOString();
+        const items: Record<string, unknown>[] = Array.from({ length: count }, (_, j) => ({
+          line_item_id: text(`li_${pad(j, 4)}_`, size(128)),
+          type: "PURCHASE",
+          posted_at: at(j),
+          transaction_date: new Date(Date.parse(at(j)) - HOUR).toISOString(),
+          description: text(`PURCHASE ${j} `, size(200)),
+          amount: 50,
+          merchant: {
+            name: text(`Merchant ${j} `, size(200)),
+            category_code: "5814",
+            city: text(`City ${j} `, size(100)),
+            country: "GB",
+          },
+          original_amount: 43,
+          original_currency: "GBP",
+          card_last4: "4242",
+        }));
+        (
+          [
+            ["PAYMENT", -3_000],
+            ["REFUND", -200],
+            ["INTEREST", 150],
+            ["FEE", 50],
+          ] as const
+        ).forEach(([type, amount], k) => {
+          items.push({
+            line_item_id: text(`li_${pad(count + k, 4)}_`, size(128)),
+            type,
+            posted_at: at(count + k),
+            description: text(`${type} `, size(200)),
+            amount,
+          });
+        });
+        return { ...s, purchases, statement_balance: balance, line_items: items };
+      }),
+    });
+  };
+  let low = 1;
+  let high = 100;
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2);
+    if (Buffer.byteLength(build(mid)) <= maxBytes) low = mid;
+    else high = mid - 1;
+  }
+  return build(low);
+}

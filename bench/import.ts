@@ -9,6 +9,7 @@ import { rm } from "node:fs/promises";
 import path from "node:path";
 import { applyMigrations, migrateService } from "./data.ts";
 import { IMPORT_ACCOUNTS, largestBody, monthlyBody, seedImportTenants } from "./import-data.ts";
+import type { LineItemImportResults } from "./import-line-items.ts";
 import { type HeapPeak, heapPeakDuring, workerIsolate } from "./inspector.ts";
 import { type BenchServer, freePort, OPERATOR_TOKEN, startServer } from "./serve.ts";
 
@@ -69,6 +70,8 @@ export interface ImportResults {
   indexBytesPerStatement: { page: number; id: number; event: number };
   /** The largest body again, in a workerd whose V8 heap is capped at `capMb`. */
   headroom: { capMb: number; status: number | string; ms: number };
+  /** The line items import arm (absent in runs before it, or when its step failed). */
+  lineItems?: LineItemImportResults;
 }
 
 /** The import arms' figures before any is measured: a part that fails leaves them so. */

@@ -7,14 +7,21 @@
 // isolate and of Miniflare's two D1 isolates is sampled through the inspector throughout. Prints
 // each run's peaks and answer; a run that kills the runtime ("other side closed") is reported with
 // the last memory seen before it, and the next run gets a fresh workerd. `--fresh`: a fresh one
-// every run.
+// every run. `--line-items`: the largest accepted import carrying line items instead (25,000 line
+// items, every optional field, their texts grown until the body fills 20 MiB; see
+// largestLineItemsBody), over the import arms' seeded accounts.
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import { buildWorker } from "./build.ts";
 import { applyMigrations, migrateService } from "./data.ts";
 import { mb } from "./format.ts";
 import { MAX_IMPORT_BYTES, postImport } from "./import.ts";
-import { largestBody, monthlyBody, seedImportTenants } from "./import-data.ts";
+import {
+  largestBody,
+  largestLineItemsBody,
+  monthlyBody,
+  seedImportTenants,
+} from "./import-data.ts";
 import { attach, D1_ISOLATES, type Session, workerIsolate } from "./inspector.ts";
 import { type BenchServer, freePort, startServer } from "./serve.ts";
 import { DATA_DIR } from "./setup.ts";
@@ -27,6 +34,8 @@ const RUNS = option("--runs", 10);
 const CAP_MB = option("--cap", 128);
 const MONTHLY = option("--monthly", 0);
 const FRESH = process.argv.includes("--fresh");
+/** The largest body carrying line items, instead of the largest body of every section. */
+const LINE_ITEMS = process.argv.includes("--line-items");
 /** The floor Worker beside the import Worker, sent each monthly body too, as the bench does. */
 const WITH_FLOOR = process.argv.includes("--floor");
 const SERVICE = "importer";
@@ -110,6 +119,7 @@ async function start(inspectorPort: number): Promise<BenchServer> {
   });
   await migrateService(server, SERVICE);
   if (WITH_FLOOR) await applyMigrations(await server.database(FLOOR));
+  if (LINE_ITEMS && MONTHLY === 0) await seedImportTenants(await server.database(SERVICE));
   if (MONTHLY > 0) {
     await seedImportTenants(await server.database(SERVICE));
     if (WITH_FLOOR) await seedImportTenants(await server.database(FLOOR));
@@ -141,7 +151,9 @@ let inspectorPort = await freePort();
 let server = await start(inspectorPort);
 try {
   for (let run = 1; run <= RUNS; run++) {
-    const body = largestBody(`r${run}`, MAX_IMPORT_BYTES);
+    const body = LINE_ITEMS
+      ? largestLineItemsBody(`r${run}`, MAX_IMPORT_BYTES)
+      : largestBody(`r${run}`, MAX_IMPORT_BYTES);
     const started = performance.now();
     const { outcome, memory } = await sampled(inspectorPort, async () => {
       const res = await postImport(server, SERVICE, body, `bench-largest-${run}`);
@@ -153,7 +165,10 @@ try {
       : `${outcome.error.message}${outcome.error.cause ? ` (${String(outcome.error.cause)})` : ""}`;
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     runs.push({ run, answer, peak: memory.peak.get(workerIsolate(SERVICE)) ?? 0 });
-    console.log(`run ${run}: ${answer} in ${seconds} s (${memory.samples} samples)`);
+    console.log(
+      `run ${run}: ${answer} in ${seconds} s (${memory.samples} samples, ` +
+        `${Buffer.byteLength(body).toLocaleString("en")} bytes)`,
+    );
     console.log(`  peak: ${figures(memory.peak)}`);
     if (answer !== 200) console.log(`  last seen before the failure: ${figures(memory.last)}`);
     if (answer !== 200 || FRESH) {

@@ -2,7 +2,7 @@
 // account (reached by paging, as a partner would), and each request's D1 cost from its log line.
 import { randomInt } from "node:crypto";
 import { crc32 } from "node:zlib";
-import { CUSTOMER } from "./data.ts";
+import { CUSTOMER, DEEP_ACCOUNT, LINE_ITEMS_STATEMENT } from "./data.ts";
 import type { BenchServer, WorkerName } from "./serve.ts";
 
 interface StatementBody {
@@ -164,4 +164,88 @@ export async function costOf(
     rowsRead: log.d1_rows_read,
     rowsReturned: page.data.length,
   };
+}
+
+/** The service's path of a statement's line items (of the bench customer's deep account). */
+export function lineItemsPath(
+  accountId: string,
+  statementId: string,
+  query: string,
+  customer = CUSTOMER,
+): string {
+  return `/v2/customers/${customer}/accounts/${accountId}/statements/${statementId}/line_items?${query}`;
+}
+
+/** The floor's path for a page of a statement's line items (see bench/floor-worker.ts). */
+export function floorLineItemsPath(statementId: string, limit: number, floorCursor = ""): string {
+  return `/line-items?statement=${statementId}&limit=${limit}${floorCursor ? `&${floorCursor}` : ""}`;
+}
+
+interface LineItemsPageBody {
+  data: { line_item_id: string; posted_at: string }[];
+  has_more: boolean;
+  next_page_token?: string;
+}
+
+/**
+ * Pages through a statement's line items 100 at a time and returns the position of a page
+ * starting at each of `depths` (multiples of 100, ascending), for the service and the floor.
+ */
+export async function lineItemPositionsAt(
+  server: BenchServer,
+  accountId: string,
+  statementId: string,
+  key: string,
+  depths: readonly number[],
+): Promise<PagePosition[]> {
+  const headers = { authorization: `Bearer ${key}` };
+  const positions: PagePosition[] = [];
+  let token = "";
+  let floorCursor = "";
+  for (let seen = 0; positions.length < depths.length; seen += 100) {
+    if (depths.includes(seen)) positions.push({ depth: seen, token, floorCursor });
+    if (positions.length === depths.length) break;
+    const query = `limit=100${token ? `&starting_after=${token}` : ""}`;
+    const path = lineItemsPath(accountId, statementId, query);
+    const res = await fetch(new URL(path, server.url("api")), { headers });
+    const text = await res.text();
+    if (res.status !== 200) throw new Error(`GET ${path}: ${res.status} ${text}`);
+    const page = JSON.parse(text) as LineItemsPageBody;
+    const last = page.data.at(-1);
+    if (!page.next_page_token || !last) throw new Error(`${statementId} ends before ${seen + 100}`);
+    token = page.next_page_token;
+    floorCursor =
+      `after_posted=${encodeURIComponent(last.posted_at)}` +
+      `&after_id=${encodeURIComponent(last.line_item_id)}`;
+  }
+  return positions;
+}
+
+/**
+ * The D1 cost of the line items pages the arms send: limit 10 and 100, on the first page and at
+ * every other position, each with what the floor's same keyset query reads alone.
+ */
+export async function measureLineItemCosts(
+  server: BenchServer,
+  key: string,
+  positions: PagePosition[],
+): Promise<RequestCost[]> {
+  const costs: RequestCost[] = [];
+  for (const limit of [10, 100]) {
+    for (const p of positions) {
+      const query = `limit=${limit}${p.token ? `&starting_after=${p.token}` : ""}`;
+      costs.push(
+        await costOf(server, {
+          label: `line items, ${p.depth.toLocaleString("en")} deep`,
+          worker: "api",
+          path: lineItemsPath(DEEP_ACCOUNT, LINE_ITEMS_STATEMENT, query),
+          key,
+          limit,
+          depth: p.depth,
+          floorPath: floorLineItemsPath(LINE_ITEMS_STATEMENT, limit, p.floorCursor),
+        }),
+      );
+    }
+  }
+  return costs;
 }

@@ -14,6 +14,45 @@ export function importRatio(imports: ImportResults) {
   return { median: median(rounds), lowest: Math.min(...rounds), rounds };
 }
 
+/** The line items import's rate ÷ its floor's, per segment of 100,000 line items. */
+export function lineItemImportRatio(imports: ImportResults) {
+  const rounds = (imports.lineItems?.segments ?? []).map((s) => s.serviceRate / s.floorRate);
+  return { median: median(rounds), lowest: Math.min(...rounds), rounds };
+}
+
+/** RESULTS.md's part on the line items import arm. */
+export function lineItemImportSection(imports: ImportResults): string[] {
+  const li = imports.lineItems;
+  if (!li) return ["Line items import: not measured in this run.", ""];
+  const ratio = lineItemImportRatio(imports);
+  const { row, primaryKey, page, type } = li.lineItemBytes;
+  return [
+    "### Import with line items",
+    "",
+    `Statements of ${li.lineItemsPerStatement} line items each through the operator import, ` +
+      `${count(li.statementsPerRequest)} statements (${count(li.statementsPerRequest * li.lineItemsPerStatement)} ` +
+      "line items) a request, against the floor inserting the same rows (each statement, its " +
+      "event and each line item) with one raw prepared INSERT per row in one D1 batch, until each " +
+      `table holds ${count(li.total)} line items. Rates are line items per second.`,
+    "",
+    "| line items in each table | import, line items/s | floor, line items/s | import ÷ floor |",
+    "| ---: | ---: | ---: | ---: |",
+    ...li.segments.map(
+      (s) =>
+        `| ${count(s.upTo)} | ${count(s.serviceRate)} | ${count(s.floorRate)} | ` +
+        `${fixed(s.serviceRate / s.floorRate)} |`,
+    ),
+    "",
+    `- Import ÷ floor: median ${fixed(ratio.median)}, lowest segment ${fixed(ratio.lowest)}; ` +
+      `most memory in use during a request ${mb(li.heap.usedBytes)}.`,
+    `- Bytes per line item: its row ${count(row)}, primary key ${count(primaryKey)}, ` +
+      `statement_line_items_page_idx ${count(page)}, statement_line_items_type_idx ${count(type)} ` +
+      `(${count(row + primaryKey + page + type)} in all); the service's database grew ` +
+      `${count(li.bytesPerLineItemWithStatement)} bytes per line item, its statement and event shared out.`,
+    "",
+  ];
+}
+
 /** The most memory and the longest D1 call of the largest accepted body, over its runs. */
 export function largestPeaks(imports: ImportResults) {
   return {

@@ -10,11 +10,17 @@ import { EARLIER } from "./earlier.ts";
 import { fixed } from "./format.ts";
 import { type Measurement, median } from "./load.ts";
 import { addedLogCpu, cpuSection, workerCpuRatio } from "./report-cpu.ts";
-import { importRatio, importSection, largestPeaks } from "./report-import.ts";
+import {
+  importRatio,
+  importSection,
+  largestPeaks,
+  lineItemImportRatio,
+  lineItemImportSection,
+} from "./report-import.ts";
 import { closingNote } from "./report-summary.ts";
 import type { RunResults } from "./results.ts";
 
-interface Goal {
+export interface Goal {
   name: string;
   measured: string;
   target: string;
@@ -140,6 +146,22 @@ function goals(results: RunResults): Goal[] {
       earlier: EARLIER.import,
     });
   });
+  goal("Import with line items ÷ floor, line items/s (per 100,000)", () => {
+    const imported = lineItemImportRatio(results.imports);
+    const li = results.imports.lineItems;
+    if (!li) throw new Error("not measured");
+    out.push({
+      name:
+        `Import with line items (${li.lineItemsPerStatement} a statement) ÷ floor, line items/s, ` +
+        `each table growing to ${li.total.toLocaleString("en")} (per 100,000)`,
+      measured:
+        `**${fixed(imported.median)}** median, lowest ${fixed(imported.lowest)} ` +
+        `(segments: ${imported.rounds.map((x) => fixed(x)).join(", ")})`,
+      target: "≥ 0.70 in every segment",
+      met: imported.lowest >= 0.7,
+      earlier: "",
+    });
+  });
   goal("Largest accepted import (20 MiB): most memory in use", () => {
     const peaks = largestPeaks(results.imports);
     const headroom = results.imports.headroom;
@@ -164,6 +186,8 @@ function goals(results: RunResults): Goal[] {
       earlier: EARLIER.longestD1,
     });
   });
+
+  out.push(...lineItemGoals(results));
 
   goal("Depth: p50 deepest ÷ p50 first page", () => {
     const deepest = Math.max(...results.arms.map((a) => a.depth ?? 0));
@@ -222,6 +246,69 @@ function goals(results: RunResults): Goal[] {
     target: `≤ ${kib(BUNDLE_BUDGET_BYTES)}`,
     met: results.bundle.gzipBytes <= BUNDLE_BUDGET_BYTES,
     earlier: EARLIER.bundle,
+  });
+  return out;
+}
+
+/**
+ * The line items page's goals, as the statements list's: the service ÷ its floor (the same keyset
+ * query) in req/s at limit 10 and 100, and p50 of a page deep into the statement ÷ the first
+ * page with equal rows read (from the log line); each not measured when its arms did not run.
+ */
+export function lineItemGoals(results: Pick<RunResults, "rounds" | "lineItemCosts">): Goal[] {
+  const out: Goal[] = [];
+  const each = (r: { rounds: number[] }) => r.rounds.map((x) => fixed(x)).join(", ");
+  const measuredOrNot = (name: string, target: string, build: () => Goal) => {
+    try {
+      const goal = build();
+      if (/n\/a|NaN|Infinity|∞|undefined/.test(`${goal.name} ${goal.measured}`))
+        throw new Error("missing");
+      out.push(goal);
+    } catch {
+      out.push(notMeasured(name, target));
+    }
+  };
+  for (const [limit, target] of [
+    [10, 0.85],
+    [100, 0.8],
+  ] as const) {
+    const name = `Line items ÷ floor, req/s, limit=${limit}`;
+    measuredOrNot(name, `≥ ${fixed(target)}`, () => {
+      const r = ratio(
+        results as RunResults,
+        `line-items-${limit}`,
+        `line-items-floor-${limit}`,
+        "rps",
+      );
+      return {
+        name,
+        measured: `**${fixed(r.median)}** (rounds: ${each(r)})`,
+        target: `≥ ${fixed(target)}`,
+        met: r.median >= target,
+        earlier: "",
+      };
+    });
+  }
+  const name = "Line items depth: p50 deepest ÷ p50 first page";
+  measuredOrNot(name, "≤ 1.10, equal rows read", () => {
+    const costs = (results.lineItemCosts ?? []).filter((c) => c.limit === 10);
+    const deepest = Math.max(...costs.map((c) => c.depth));
+    const rowsAt = (d: number) => costs.find((c) => c.depth === d)?.rowsRead;
+    const r = ratio(
+      results as RunResults,
+      `line-items-depth-${deepest}`,
+      "line-items-depth-0",
+      "p50",
+    );
+    return {
+      name:
+        `Line items depth: p50 ${deepest.toLocaleString("en")} items deep ÷ p50 first page ` +
+        `(rows read ${rowsAt(deepest)} vs ${rowsAt(0)})`,
+      measured: `**${fixed(r.median)}** (rounds: ${each(r)})`,
+      target: "≤ 1.10, equal rows read",
+      met: r.median <= 1.1 && rowsAt(deepest) === rowsAt(0),
+      earlier: "",
+    };
   });
   return out;
 }
@@ -358,6 +445,7 @@ export async function writeResults(file: string, chartFile: string, results: Run
     "",
     ...guarded("CPU per request", () => cpuSection(results.cpu)),
     ...guarded("Import", () => importSection(results.imports)),
+    ...guarded("Import with line items", () => lineItemImportSection(results.imports)),
     "## Arms",
     "",
     "| arm | req/s | p50 ms | p99 ms |",

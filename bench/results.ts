@@ -27,6 +27,8 @@ export interface RunResults {
   rounds: Map<string, Measurement>[];
   cpu: CpuRounds;
   costs: RequestCost[];
+  /** The line items pages' D1 cost, first page and deep (absent in runs before them). */
+  lineItemCosts?: RequestCost[];
   /** The request log's growth over the rounds and its delay (absent in runs before it). */
   requestLog?: RequestLogFigures;
   bundle: Bundle;

@@ -14,15 +14,19 @@ import {
   type Dataset,
   DEEP_ACCOUNT,
   LARGE_TOTAL,
+  LINE_ITEMS_STATEMENT,
   MAIN_ACCOUNT,
   ON_SHARD_01,
   SMALL_TOTAL,
 } from "./data.ts";
 import { emptyImports, runImportArms } from "./import.ts";
+import { runLineItemImport } from "./import-line-items.ts";
 import { type Measurement, measure } from "./load.ts";
 import {
   costOf,
   floorPath,
+  lineItemPositionsAt,
+  measureLineItemCosts,
   type PagePosition,
   positionsAt,
   type RequestCost,
@@ -44,6 +48,7 @@ const SETTINGS = {
   cpuRounds: setting("BENCH_CPU_ROUNDS", 3),
   cpuSeconds: setting("BENCH_CPU_SECONDS", 3),
   importStatements: setting("BENCH_IMPORT_STATEMENTS", 1_000_000),
+  importLineItems: setting("BENCH_IMPORT_LINE_ITEMS", 1_000_000),
   /**
    * 1 runs the timed rounds on the workerd whose inspector is open for the CPU profiles, as
    * earlier runs did (a diagnostic): an open inspector makes V8 keep every `console.log` message
@@ -58,6 +63,8 @@ const LOG_DELAY_PROBES = 5;
 const RAW_RESULTS = path.join(DATA_DIR, "results.json");
 /** Depths (statements before the page) of the depth arm; the last is near the end of 100,000. */
 export const DEPTHS = [0, 25_000, 50_000, 75_000, 99_900] as const;
+/** Depths (line items before the page) of the line items depth pair. */
+export const LINE_ITEM_DEPTHS = [0, 5_000] as const;
 
 const started = Date.now();
 function progress(message: string): void {
@@ -74,6 +81,8 @@ const LIMIT_MINUTES = {
   cpu: 30,
   /** The import arms' growth to 1,000,000 statements a table (about 12 minutes when quiet). */
   imports: 90,
+  /** The line items import arm's growth to 1,000,000 line items (about 4 minutes at load 4–8). */
+  lineItemImport: 30,
 };
 
 /**
@@ -160,9 +169,28 @@ async function main(): Promise<void> {
         return found;
       })) ?? [];
 
+    progress("paging through the line items statement for page tokens");
+    const lineItemPositions = await step(
+      results,
+      "line items page tokens and cost per request",
+      LIMIT_MINUTES.costs,
+      async () => {
+        const found = await lineItemPositionsAt(
+          server,
+          DEEP_ACCOUNT,
+          LINE_ITEMS_STATEMENT,
+          keys.large,
+          LINE_ITEM_DEPTHS,
+        );
+        results.lineItemCosts = await measureLineItemCosts(server, keys.large, found);
+        return found;
+      },
+    );
+
     results.arms = defineArms((worker, route) => new URL(route, server.url(worker)).href, {
       keys,
       positions,
+      ...(lineItemPositions ? { lineItemPositions } : {}),
     });
     progress("waiting for the request log to settle");
     const logBefore = await step(results, "request log", LIMIT_MINUTES.requestLog, () =>
@@ -232,6 +260,18 @@ async function main(): Promise<void> {
       },
     ),
   );
+  await step(results, "line items import arm", LIMIT_MINUTES.lineItemImport, async () => {
+    results.imports.lineItems = await runLineItemImport({
+      dataDir: DATA_DIR,
+      apiScript: bundle.main,
+      floorScript: floor.main,
+      totalLineItems: SETTINGS.importLineItems,
+      progress,
+      onRequest: async (partial) => {
+        results.imports.lineItems = partial;
+      },
+    });
+  });
   results.finished = true;
   await record(results);
   const failed = Object.keys(results.failures ?? {});

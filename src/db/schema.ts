@@ -16,6 +16,7 @@ import {
   uniqueIndex,
 } from "drizzle-orm/sqlite-core";
 import { JURISDICTIONS } from "../domain/jurisdiction";
+import type { LatePaymentTerms, MinimumPaymentRule } from "../domain/product";
 
 /** A company running a co-brand card programme. Saved API versions are per environment. */
 export const partners = sqliteTable("partners", {
@@ -72,6 +73,12 @@ export const products = sqliteTable(
     logoKey: text("logo_key"),
     logoMediaType: text("logo_media_type", { enum: ["image/png", "image/jpeg"] }),
     logoAltText: text("logo_alt_text"),
+    // The terms its statement documents disclose; each null until set.
+    /** Where to send billing-error notices: JSON array of lines. */
+    billingRightsAddress: text("billing_rights_address", { mode: "json" }).$type<string[]>(),
+    latePayment: text("late_payment", { mode: "json" }).$type<LatePaymentTerms>(),
+    minimumPayment: text("minimum_payment", { mode: "json" }).$type<MinimumPaymentRule>(),
+    creditCounselingPhone: text("credit_counseling_phone"),
   },
   (t) => [index("products_partner_idx").on(t.partnerId, t.merchantKey)],
 );

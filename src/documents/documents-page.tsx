@@ -1,5 +1,7 @@
 // /dashboard/documents: how each of the partner's products presents its statement documents (the
-// name they show, the accent colour, the logo and its alternative text), and whether the service
+// name they show, the accent colour, the logo and its alternative text, and the terms a periodic
+// statement discloses: billing-rights address, late-payment terms, minimum-payment rule and
+// credit-counselling number), and whether the service
 // renders them or the operator uploads them. Admins change the presentation, checked by the
 // operator API's own rules (presentation.ts) and audited; everyone sees it.
 import { Hono } from "hono";
@@ -27,6 +29,99 @@ import { DEFAULT_ACCENT_COLOUR } from "./render-input";
 const LOGO_LABEL =
   `New logo (PNG or JPEG, at most ${MAX_LOGO_BYTES / 1024} KiB and ` +
   `${MAX_LOGO_PIXELS} px a side)`;
+
+/** Integer minor units as a form field shows them ("" when not set). */
+const shown = (value: number | undefined) => (value === undefined ? "" : String(value));
+
+/** The product's disclosed terms, read-only. */
+function TermsList({ product }: { product: ProductSettings }) {
+  const late = product.latePayment;
+  const minimum = product.minimumPayment;
+  return (
+    <>
+      <dt>Billing-rights address</dt>
+      <dd>{product.billingRightsAddress?.join(", ") ?? "Not set"}</dd>
+      <dt>Late fee (minor units)</dt>
+      <dd>{late?.late_fee ?? "Not set"}</dd>
+      <dt>Penalty APR</dt>
+      <dd>{late?.penalty_apr ? `${late.penalty_apr}%` : "Not set"}</dd>
+      <dt>Minimum payment</dt>
+      <dd>
+        {minimum
+          ? `${minimum.percent_of_balance}% of the balance` +
+            `${minimum.includes_interest_and_fees ? ", interest and fees included" : " plus interest and fees"}` +
+            `, at least ${minimum.minimum_amount} (minor units)`
+          : "Not set"}
+      </dd>
+      <dt>Credit counselling number</dt>
+      <dd>{product.creditCounselingPhone ?? "Not set"}</dd>
+    </>
+  );
+}
+
+/** The form's fields of the product's disclosed terms. */
+function TermsFields({ product, id }: { product: ProductSettings; id: (n: string) => string }) {
+  const late = product.latePayment;
+  const minimum = product.minimumPayment;
+  return (
+    <fieldset class="stack">
+      <legend>Terms the statement discloses (empty: the section is left out)</legend>
+      <label for={id("address")}>
+        Billing-rights address: where cardholders send billing-error notices (one line each, at most
+        6)
+      </label>
+      <textarea id={id("address")} name="billing_rights_address" rows={4}>
+        {product.billingRightsAddress?.join("\n") ?? ""}
+      </textarea>
+      <label for={id("late-fee")}>Late fee, at most (minor units: 4000 is $40.00)</label>
+      <input
+        id={id("late-fee")}
+        name="late_fee"
+        type="text"
+        inputmode="numeric"
+        value={shown(late?.late_fee)}
+      />
+      <label for={id("penalty-apr")}>Penalty APR (percent, such as 29.99)</label>
+      <input
+        id={id("penalty-apr")}
+        name="penalty_apr"
+        type="text"
+        value={late?.penalty_apr ?? ""}
+      />
+      <label for={id("min-percent")}>Minimum payment: percent of the balance (such as 1)</label>
+      <input
+        id={id("min-percent")}
+        name="minimum_percent"
+        type="text"
+        value={minimum?.percent_of_balance ?? ""}
+      />
+      <label>
+        <input
+          type="checkbox"
+          name="minimum_includes_interest_and_fees"
+          value="1"
+          checked={minimum?.includes_interest_and_fees ?? false}
+        />{" "}
+        The percentage includes the month's interest and fees (otherwise they are added to it)
+      </label>
+      <label for={id("min-amount")}>Minimum payment: at least (minor units: 2500 is $25.00)</label>
+      <input
+        id={id("min-amount")}
+        name="minimum_amount"
+        type="text"
+        inputmode="numeric"
+        value={shown(minimum?.minimum_amount)}
+      />
+      <label for={id("phone")}>Credit counselling telephone number</label>
+      <input
+        id={id("phone")}
+        name="credit_counseling_phone"
+        type="text"
+        value={product.creditCounselingPhone ?? ""}
+      />
+    </fieldset>
+  );
+}
 
 const NOTICES: Record<string, string> = {
   saved: "Saved. Statements rendered from now on look this way.",
@@ -58,6 +153,7 @@ function ProductForm({ product, canChange }: { product: ProductSettings; canChan
           </dd>
           <dt>Logo</dt>
           <dd>{logo}</dd>
+          <TermsList product={product} />
         </dl>
       ) : (
         <form
@@ -105,6 +201,7 @@ function ProductForm({ product, canChange }: { product: ProductSettings; canChan
               <input type="checkbox" name="remove_logo" value="1" /> Remove the logo
             </label>
           )}
+          <TermsFields product={product} id={id} />
           <div>
             <button type="submit">Save {product.name}</button>
           </div>
@@ -132,11 +229,53 @@ async function changeFromForm(c: Parameters<typeof field>[0], product: ProductSe
   } else if (product.logoKey && altText !== product.logoAltText) {
     change.logo_alt_text = altText;
   }
+  Object.assign(change, await termsFromForm(c, product));
   const parsed = await ProductChangeSchema.safeParseAsync(change);
   if (!parsed.success) throw validationError(parsed.error, change);
   const problem = changeProblem(product, parsed.data);
   if (problem) throw invalidRequest([problem]);
   return parsed.data;
+}
+
+/** A whole number as sent, else the text itself (the schema then says what is wrong with it). */
+const numberOf = (text: string): number | string =>
+  /^[0-9]{1,15}$/.test(text) ? Number(text) : text;
+
+/** The terms' fields that differ from the product's, as the operator API would receive them. */
+async function termsFromForm(c: Parameters<typeof field>[0], product: ProductSettings) {
+  const change: Record<string, unknown> = {};
+  const differs = (value: unknown, was: unknown) => JSON.stringify(value) !== JSON.stringify(was);
+  const lines = (await field(c, "billing_rights_address"))
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter((line) => line !== "");
+  const address = lines.length > 0 ? lines : null;
+  if (differs(address, product.billingRightsAddress)) change.billing_rights_address = address;
+
+  const late: Record<string, unknown> = {};
+  const fee = (await field(c, "late_fee")).trim();
+  if (fee) late.late_fee = numberOf(fee);
+  const penalty = (await field(c, "penalty_apr")).trim();
+  if (penalty) late.penalty_apr = penalty;
+  const latePayment = Object.keys(late).length > 0 ? late : null;
+  if (differs(latePayment, product.latePayment)) change.late_payment = latePayment;
+
+  const percent = (await field(c, "minimum_percent")).trim();
+  const least = (await field(c, "minimum_amount")).trim();
+  const minimum =
+    percent || least
+      ? {
+          percent_of_balance: percent,
+          includes_interest_and_fees:
+            (await field(c, "minimum_includes_interest_and_fees")) === "1",
+          minimum_amount: numberOf(least),
+        }
+      : null;
+  if (differs(minimum, product.minimumPayment)) change.minimum_payment = minimum;
+
+  const phone = (await field(c, "credit_counseling_phone")).trim() || null;
+  if (phone !== product.creditCounselingPhone) change.credit_counseling_phone = phone;
+  return change;
 }
 
 const routes = new Hono<AppEnv>()

@@ -4,10 +4,18 @@
 // render within a Worker's memory (a logo is one well-formed image whose decoding is bounded,
 // logo-image.ts). The operator API and the dashboard check changes with this one schema (parsed
 // asynchronously: a PNG's image data is inflated, counted), so a render never fails on settings
-// accepted.
+// accepted. The terms a periodic statement discloses (billing-rights address, late-payment terms,
+// minimum-payment rule, credit-counselling number) are set the same way, within the renderer's
+// bounds.
 import * as z from "zod";
-import { ACCENT_COLOUR, logoProblem } from "../../renderer/src/statement-document";
+import {
+  ACCENT_COLOUR,
+  BILLING_ADDRESS_LINES,
+  logoProblem,
+} from "../../renderer/src/statement-document";
 import { DOCUMENT_SOURCES } from "../domain/import-payload";
+import type { LatePaymentTerms, MinimumPaymentRule } from "../domain/product";
+import { APR_PATTERN } from "../domain/statement";
 import { imageProblem } from "./logo-image";
 
 /** A logo file is at most this large, */
@@ -19,6 +27,12 @@ export const MAX_LOGO_BYTES = 256 * 1024;
 export const MAX_LOGO_PIXELS = 1024;
 export const MAX_DISPLAY_NAME = 80;
 export const MAX_ALT_TEXT = 200;
+/** A line of the billing-rights address: an envelope's line. */
+export const MAX_ADDRESS_LINE = 100;
+/** The most a late fee or a minimum payment may be, in minor units: 1,000,000.00. */
+export const MAX_TERMS_AMOUNT = 100_000_000;
+/** A telephone number as the cardholder dials it: digits, spaces, `+ ( ) - .`, 7 to 15 digits. */
+export const PHONE_PATTERN = /^\+?[0-9][0-9 ().-]{5,23}[0-9]$/;
 
 export const LOGO_MEDIA_TYPES = ["image/png", "image/jpeg"] as const;
 export type LogoMediaType = (typeof LOGO_MEDIA_TYPES)[number];
@@ -52,6 +66,45 @@ const altText = z
   .string()
   .max(MAX_ALT_TEXT)
   .refine((text) => text.trim() !== "", "must describe the logo (it must not be blank)");
+
+const APR_MESSAGE =
+  'must be a decimal string from "0" to "999.9999", such as "24.99" (up to 4 decimals)';
+const apr = z.string().regex(APR_PATTERN, APR_MESSAGE);
+const amount = z.int().min(0).max(MAX_TERMS_AMOUNT);
+
+const BillingRightsAddress = z
+  .array(
+    z
+      .string()
+      .max(MAX_ADDRESS_LINE)
+      .refine((line) => line.trim() !== "", "must not be blank")
+      .refine((line) => !/\p{Cc}/u.test(line), "must be one line, without control characters"),
+  )
+  .min(1)
+  .max(BILLING_ADDRESS_LINES);
+
+const LatePayment = z
+  .strictObject({ late_fee: amount.optional(), penalty_apr: apr.optional() })
+  .refine((terms) => terms.late_fee !== undefined || terms.penalty_apr !== undefined, {
+    message: "must set late_fee, penalty_apr or both (null removes the terms)",
+  });
+
+const MinimumPayment = z.strictObject({
+  percent_of_balance: apr.refine((percent) => {
+    const value = Number(percent);
+    return value > 0 && value <= 100;
+  }, "must be more than 0 and at most 100 (percent)"),
+  includes_interest_and_fees: z.boolean(),
+  minimum_amount: amount,
+});
+
+const CreditCounselingPhone = z
+  .string()
+  .regex(PHONE_PATTERN, 'must be a telephone number such as "1-800-555-0100"')
+  .refine((phone) => {
+    const digits = phone.replace(/[^0-9]/g, "").length;
+    return digits >= 7 && digits <= 15;
+  }, "must have 7 to 15 digits");
 
 /**
  * A change of a product's documents and presentation: each field absent is left as it is; null
@@ -94,6 +147,10 @@ export const ProductChangeSchema = z
       .nullable()
       .optional(),
     logo_alt_text: altText.optional(),
+    billing_rights_address: BillingRightsAddress.nullable().optional(),
+    late_payment: LatePayment.nullable().optional(),
+    minimum_payment: MinimumPayment.nullable().optional(),
+    credit_counseling_phone: CreditCounselingPhone.nullable().optional(),
   })
   .refine((change) => !(change.logo !== undefined && change.logo_alt_text !== undefined), {
     path: ["logo_alt_text"],
@@ -113,6 +170,10 @@ export interface ProductSettings {
   logoKey: string | null;
   logoMediaType: LogoMediaType | null;
   logoAltText: string | null;
+  billingRightsAddress: string[] | null;
+  latePayment: LatePaymentTerms | null;
+  minimumPayment: MinimumPaymentRule | null;
+  creditCounselingPhone: string | null;
 }
 
 /** The operator API's JSON of a product. */
@@ -128,5 +189,9 @@ export function productJson(product: ProductSettings) {
       product.logoKey && product.logoMediaType
         ? { media_type: product.logoMediaType, alt_text: product.logoAltText }
         : null,
+    billing_rights_address: product.billingRightsAddress,
+    late_payment: product.latePayment,
+    minimum_payment: product.minimumPayment,
+    credit_counseling_phone: product.creditCounselingPhone,
   };
 }

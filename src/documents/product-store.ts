@@ -20,6 +20,23 @@ const SETTINGS = {
   logoKey: products.logoKey,
   logoMediaType: products.logoMediaType,
   logoAltText: products.logoAltText,
+  billingRightsAddress: products.billingRightsAddress,
+  latePayment: products.latePayment,
+  minimumPayment: products.minimumPayment,
+  creditCounselingPhone: products.creditCounselingPhone,
+};
+
+/** The audit log's name of each changed presentation column (logo columns are one field). */
+const AUDITED_FIELDS: Record<string, string> = {
+  displayName: "display_name",
+  accentColour: "accent_colour",
+  logoKey: "logo",
+  logoMediaType: "logo",
+  logoAltText: "logo",
+  billingRightsAddress: "billing_rights_address",
+  latePayment: "late_payment",
+  minimumPayment: "minimum_payment",
+  creditCounselingPhone: "credit_counseling_phone",
 };
 
 /** A partner's products, by merchant key. */
@@ -89,9 +106,20 @@ export async function changeProduct(
     Object.assign(set, { logoKey: key, logoMediaType: media_type, logoAltText: alt_text.trim() });
   }
   if (change.logo_alt_text !== undefined) set.logoAltText = change.logo_alt_text.trim();
-  // Only what changes is written, and audited.
+  if (change.billing_rights_address !== undefined) {
+    set.billingRightsAddress = change.billing_rights_address?.map((line) => line.trim()) ?? null;
+  }
+  if (change.late_payment !== undefined) set.latePayment = change.late_payment;
+  if (change.minimum_payment !== undefined) set.minimumPayment = change.minimum_payment;
+  if (change.credit_counseling_phone !== undefined) {
+    set.creditCounselingPhone = change.credit_counseling_phone?.trim() ?? null;
+  }
+  // Only what changes is written, and audited (terms compared by value, as JSON).
   for (const [field, value] of Object.entries(set)) {
-    if (product[field as keyof ProductSettings] === value) delete set[field as keyof typeof set];
+    const was = product[field as keyof ProductSettings];
+    if (JSON.stringify(was ?? null) === JSON.stringify(value ?? null)) {
+      delete set[field as keyof typeof set];
+    }
   }
   const ofPartner = and(
     eq(products.merchantKey, product.merchantKey),
@@ -107,9 +135,7 @@ export async function changeProduct(
   const audits = [];
   const presentation = Object.keys(set).filter((field) => field !== "documents");
   if (presentation.length > 0) {
-    const fields = [...new Set(presentation.map((f) => (f.startsWith("logo") ? "logo" : f)))].map(
-      (f) => ({ displayName: "display_name", accentColour: "accent_colour" })[f] ?? f,
-    );
+    const fields = [...new Set(presentation.map((f) => AUDITED_FIELDS[f] ?? f))];
     audits.push(
       auditInsert(
         product.partnerId,
@@ -147,9 +173,15 @@ export async function changeProduct(
   return row ? settingsOf(row) : null;
 }
 
-/** A product row as D1 answers it in a batch (by column name), as settings. */
+/** A product row as D1 answers it in a batch (by column name, JSON as text), as settings. */
 function settingsOf(row: Record<string, unknown>): ProductSettings {
   return Object.fromEntries(
-    Object.entries(SETTINGS).map(([field, column]) => [field, row[column.name]]),
+    Object.entries(SETTINGS).map(([field, column]) => {
+      const value = row[column.name];
+      return [
+        field,
+        value === null || value === undefined ? null : column.mapFromDriverValue(value),
+      ];
+    }),
   ) as unknown as ProductSettings;
 }

@@ -1,6 +1,11 @@
 // What the service hands the renderer Worker for one statement: its figures exactly as the API
 // shows them, its account and customer, and its product's presentation with the defaults filled.
-import type { StatementDocumentInput } from "../../renderer/src/statement-document";
+import type {
+  ProductPresentation,
+  StatementDocumentInput,
+} from "../../renderer/src/statement-document";
+import { type LineItemRecord, toLineItem } from "../domain/line-item";
+import type { LatePaymentTerms, MinimumPaymentRule } from "../domain/product";
 import { type StatementRecord, toStatement } from "../domain/statement";
 
 /** The renderer Worker over its Service Binding (RPC; renderer/src/index.ts). */
@@ -20,6 +25,11 @@ export interface ProductLook {
   logoKey: string | null;
   logoMediaType: "image/png" | "image/jpeg" | null;
   logoAltText: string | null;
+  /** The terms its documents disclose (null: not set, the section is left out). */
+  billingRightsAddress: string[] | null;
+  latePayment: LatePaymentTerms | null;
+  minimumPayment: MinimumPaymentRule | null;
+  creditCounselingPhone: string | null;
 }
 
 /** One statement to render, as the render consumer reads it. */
@@ -27,6 +37,10 @@ export interface RenderJob {
   statement: Omit<StatementRecord, "hasPdf">;
   customerId: string;
   product: ProductLook;
+  /** The statement this one corrects, with its closing date; null when it corrects none. */
+  restates: { statementId: string; periodEndDate: string } | null;
+  /** Its line items in document order (none: the document is the one-page summary). */
+  lineItems: LineItemRecord[];
   /** Failed attempts so far, and when this render was asked for (its retry window's start). */
   attempts: number;
   requestedAt: string;
@@ -34,24 +48,31 @@ export interface RenderJob {
 
 /** The renderer's input for `job`; `logo` is the logo's bytes when the product has one. */
 export function renderInputOf(job: RenderJob, logo: Uint8Array | null): StatementDocumentInput {
-  // The summary only, for now: the statement's rates, year-to-date totals, correction link and
-  // line items are not handed to the renderer here yet (its input takes them: see
-  // renderer/src/statement-document.ts), so a document draws what it drew before them.
   const {
     customer_id,
     account_id,
     as_of,
     pdf,
     period_end_date,
-    interest_rates,
-    year_to_date,
     restated_by,
     restates,
     ...figures
   } = toStatement(job.statement, job.customerId, "", undefined);
   const { product } = job;
   return {
-    statement: { ...figures, period_end_date: period_end_date ?? job.statement.periodEndDate },
+    statement: {
+      ...figures,
+      period_end_date: period_end_date ?? job.statement.periodEndDate,
+      ...(job.lineItems.length > 0 ? { line_items: job.lineItems.map(toLineItem) } : {}),
+      ...(job.restates
+        ? {
+            restates: {
+              statement_id: job.restates.statementId,
+              period_end_date: job.restates.periodEndDate,
+            },
+          }
+        : {}),
+    },
     account: { account_id },
     customer: { customer_id },
     product: {
@@ -62,6 +83,19 @@ export function renderInputOf(job: RenderJob, logo: Uint8Array | null): Statemen
             logo: { bytes: logo, media_type: product.logoMediaType, alt_text: product.logoAltText },
           }
         : {}),
+      ...statementTermsOf(product),
     },
   };
+}
+
+/** The product's disclosed terms the renderer takes: only those it has set. */
+function statementTermsOf(product: ProductLook): Partial<ProductPresentation> {
+  const terms: Partial<ProductPresentation> = {};
+  if (product.billingRightsAddress) terms.billing_rights_address = product.billingRightsAddress;
+  if (product.latePayment) terms.late_payment = product.latePayment;
+  if (product.minimumPayment) terms.minimum_payment = product.minimumPayment;
+  if (product.creditCounselingPhone) {
+    terms.credit_counseling_phone = product.creditCounselingPhone;
+  }
+  return terms;
 }

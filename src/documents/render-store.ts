@@ -9,7 +9,8 @@ import type { Database } from "../db/client";
 import { fencedPartners } from "../db/move-fences";
 import { products } from "../db/schema";
 import type { Environment } from "../domain/environment";
-import { statements } from "../statements/schema";
+import { MAX_LINE_ITEMS_PER_STATEMENT } from "../domain/line-item";
+import { statementLineItems, statements } from "../statements/schema";
 import type { RenderJob } from "./render-input";
 import { statementRenders } from "./schema";
 
@@ -90,31 +91,69 @@ export async function requestRender(
 }
 
 /** A statement's own columns, as a render draws them (a StatementRecord but its document). */
-const { pdfKey, hiddenAt, createdAt, ...STATEMENT_FIGURES } = getTableColumns(statements);
+const { pdfKey, hiddenAt, createdAt, lineItemsDigest, ...STATEMENT_FIGURES } =
+  getTableColumns(statements);
 
-/** The render `ref` names, while it is still pending in that generation: one round trip. */
+/**
+ * The closing date of the statement a correction replaces, by its primary key. Named apart: a D1
+ * batch answers rows by column name, so no two selected columns may share one.
+ */
+const RESTATES_PERIOD_END = sql<string | null>`(SELECT o.period_end_date FROM statements AS o
+  WHERE o.statement_id = ${statements.restates})`.as("restates_period_end_date");
+
+/** A line item's columns, as the document draws it (a LineItemRecord). */
+const { statementId: _statement, ...LINE_ITEM_COLUMNS } = getTableColumns(statementLineItems);
+
+/**
+ * The render `ref` names, while it is still pending in that generation, with everything its
+ * document draws: the statement with its account's customer, its product's presentation and
+ * terms, the statement it corrects (for its closing date), and its line items in document order.
+ * One round trip (a batch of two reads): the render row and the rows it joins by primary key, and
+ * one range of `statement_line_items_page_idx` of at most MAX_LINE_ITEMS_PER_STATEMENT + 1 rows
+ * (the import stores no more than the maximum; one more is read so that a statement past it
+ * fails as input the renderer refuses rather than rendering cut short).
+ */
 export async function readRenderJob(db: Database, ref: RenderRef): Promise<RenderJob | null> {
-  const [row] = await db
-    .select({
-      statement: STATEMENT_FIGURES,
-      customerId: accounts.customerId,
-      product: {
-        name: products.name,
-        displayName: products.displayName,
-        accentColour: products.accentColour,
-        logoKey: products.logoKey,
-        logoMediaType: products.logoMediaType,
-        logoAltText: products.logoAltText,
-      },
-      attempts: statementRenders.attempts,
-      requestedAt: statementRenders.requestedAt,
-    })
-    .from(statementRenders)
-    .innerJoin(statements, eq(statements.statementId, statementRenders.statementId))
-    .innerJoin(accounts, eq(accounts.accountId, statements.accountId))
-    .innerJoin(products, eq(products.merchantKey, accounts.merchantKey))
-    .where(pendingRender(ref));
-  return row ?? null;
+  const [[row], lineItems] = await db.batch([
+    db
+      .select({
+        statement: STATEMENT_FIGURES,
+        customerId: accounts.customerId,
+        product: {
+          name: products.name,
+          displayName: products.displayName,
+          accentColour: products.accentColour,
+          logoKey: products.logoKey,
+          logoMediaType: products.logoMediaType,
+          logoAltText: products.logoAltText,
+          billingRightsAddress: products.billingRightsAddress,
+          latePayment: products.latePayment,
+          minimumPayment: products.minimumPayment,
+          creditCounselingPhone: products.creditCounselingPhone,
+        },
+        restatesPeriodEndDate: RESTATES_PERIOD_END,
+        attempts: statementRenders.attempts,
+        requestedAt: statementRenders.requestedAt,
+      })
+      .from(statementRenders)
+      .innerJoin(statements, eq(statements.statementId, statementRenders.statementId))
+      .innerJoin(accounts, eq(accounts.accountId, statements.accountId))
+      .innerJoin(products, eq(products.merchantKey, accounts.merchantKey))
+      .where(pendingRender(ref)),
+    db
+      .select(LINE_ITEM_COLUMNS)
+      .from(statementLineItems)
+      .where(eq(statementLineItems.statementId, ref.statement_id))
+      .orderBy(asc(statementLineItems.postedAt), asc(statementLineItems.lineItemId))
+      .limit(MAX_LINE_ITEMS_PER_STATEMENT + 1),
+  ]);
+  if (!row) return null;
+  const { restatesPeriodEndDate, ...job } = row;
+  const restates =
+    row.statement.restates && restatesPeriodEndDate
+      ? { statementId: row.statement.restates, periodEndDate: restatesPeriodEndDate }
+      : null;
+  return { ...job, restates, lineItems };
 }
 
 /** The render row of `ref` while it is still pending in its generation. */

@@ -7,18 +7,14 @@
 // fees and interest so far.
 import type { LineItem } from "../domain/line-item";
 import type { InterestRate, YearToDate } from "../domain/statement";
-import { interestOn, madeUpLineItems, ratesFor, totalsOf } from "./line-items";
-
-/** The lines of activity a cycle may record; a quiet line is omitted, never 0. */
-export const ACTIVITY_FIELDS = [
-  "purchases",
-  "payments",
-  "credits",
-  "refunds",
-  "interest",
-  "fees",
-] as const;
-export type ActivityField = (typeof ACTIVITY_FIELDS)[number];
+import {
+  ACTIVITY_FIELDS,
+  type ActivityField,
+  interestOn,
+  madeUpLineItems,
+  ratesFor,
+  totalsOf,
+} from "./line-items";
 
 /** What a simulation may say about the cycle; anything left out is worked out. */
 export interface CycleRequest extends Partial<Record<ActivityField, number>> {

@@ -9,7 +9,17 @@ import {
   type Merchant,
 } from "../domain/line-item";
 import type { InterestRate } from "../domain/statement";
-import type { ActivityField } from "./cycle";
+
+/** The lines of activity a cycle may record; a quiet line is omitted, never 0. */
+export const ACTIVITY_FIELDS = [
+  "purchases",
+  "payments",
+  "credits",
+  "refunds",
+  "interest",
+  "fees",
+] as const;
+export type ActivityField = (typeof ACTIVITY_FIELDS)[number];
 
 /** The APR a simulated cycle charges interest at on the balance it carries. */
 export const SIMULATED_APR = "24.99";

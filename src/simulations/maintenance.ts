@@ -1,6 +1,7 @@
 // The sandbox's maintenance step, on every shard: sandbox customers expire 90 days after they
 // were made, each with everything of theirs (a partner being moved keeps its own until its move
 // is over), and the daily quota's counts of days before yesterday leave.
+import type { Bindings } from "../app/context";
 import { drain, MAX_BATCHES, type MaintenanceStep } from "../app/maintenance";
 import type { Database } from "../db/client";
 import { FROZEN_PARTNERS } from "../db/move-fences";
@@ -9,15 +10,20 @@ import { CUSTOMERS_PER_BATCH, deleteDocuments, deleteOldSandboxData } from "./sa
 
 export const sandboxExpired: MaintenanceStep = {
   name: "sandbox_customers_expired",
-  run: ({ env, db, now }) => expireSandbox(db, env.PDFS, now),
+  run: ({ env, db, shard, now }) => expireSandbox(env, db, shard, now),
 };
 
-async function expireSandbox(db: Database, bucket: R2Bucket, now: Date): Promise<number> {
+async function expireSandbox(
+  env: Bindings,
+  db: Database,
+  shard: string,
+  now: Date,
+): Promise<number> {
   const before = new Date(now.getTime() - SANDBOX_LIMITS.expiryDays * 86_400_000);
   const expired = await drain(
     async () => {
       const deleted = await deleteOldSandboxData(db, "every-partner", before);
-      await deleteDocuments(bucket, deleted.documents);
+      await deleteDocuments(env, shard, deleted.documents);
       return deleted.customers;
     },
     CUSTOMERS_PER_BATCH,

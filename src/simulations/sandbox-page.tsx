@@ -289,7 +289,7 @@ const routes = new Hono<AppEnv>()
     let more = false;
     for (let batch = 0; batch < RESET_BATCHES; batch++) {
       const deleted = await deleteOldSandboxData(db, { partnerId: user.partnerId }, before);
-      await deleteDocuments(c.env.PDFS, deleted.documents);
+      await deleteDocuments(c.env, c.get("shard"), deleted.documents);
       customers += deleted.customers;
       statements += deleted.statements;
       more = deleted.customers === CUSTOMERS_PER_BATCH;

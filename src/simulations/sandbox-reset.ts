@@ -1,5 +1,5 @@
 // Deleting sandbox data by age: customers made before a moment, each with everything of theirs
-// (accounts, statements, their renders, events with their deliveries and attempts, documents).
+// (accounts, statements, their line items and renders, events with their deliveries and attempts, documents).
 // Two callers: a partner's Admin resetting its sandbox from the dashboard (audited), and the
 // maintenance step that expires every partner's sandbox customers after 90 days. A chunk of
 // customers goes in one atomic batch; their documents leave the bucket after it (a failure there
@@ -7,7 +7,9 @@
 import { sql } from "drizzle-orm";
 import { atomically, prepared, type Query } from "../db/batch";
 import type { Database } from "../db/client";
+import { documentBucket } from "../db/jurisdiction-stores";
 import { FENCED_PARTNERS } from "../db/move-fences";
+import { type ShardJurisdictionsConfig, shardJurisdiction } from "../db/shards";
 
 /** Customers deleted per batch (each with its accounts and statements). */
 export const CUSTOMERS_PER_BATCH = 50;
@@ -55,6 +57,7 @@ function deleteCustomerTrees(ids: string): Query[] {
     sql`DELETE FROM webhook_deliveries WHERE event_id IN ${eventsOf}`,
     sql`DELETE FROM events WHERE statement_id IN ${statementsOf}`,
     sql`DELETE FROM statement_renders WHERE statement_id IN ${statementsOf}`,
+    sql`DELETE FROM statement_line_items WHERE statement_id IN ${statementsOf}`,
     sql`DELETE FROM statements WHERE statement_id IN ${statementsOf} RETURNING pdf_key`,
     sql`DELETE FROM accounts WHERE customer_id IN (SELECT value FROM json_each(${ids}))`,
     sql`DELETE FROM customers WHERE customer_id IN (SELECT value FROM json_each(${ids}))
@@ -75,16 +78,25 @@ export async function deleteOldSandboxData(
   const ids = await oldCustomers(db, owner, before.toISOString(), limit);
   if (ids.length === 0) return { customers: 0, statements: 0, documents: [] };
   const results = await atomically(db, deleteCustomerTrees(JSON.stringify(ids)));
-  const statements = (results[4]?.results ?? []) as { pdf_key: string | null }[];
+  const statements = (results[5]?.results ?? []) as { pdf_key: string | null }[];
   return {
-    customers: results[6]?.meta.changes ?? 0,
+    customers: results[7]?.meta.changes ?? 0,
     statements: statements.length,
     documents: statements.flatMap((s) => (s.pdf_key ? [s.pdf_key] : [])),
   };
 }
 
-/** Deletes documents from the bucket; a failure is logged (the objects are then orphaned). */
-export async function deleteDocuments(bucket: R2Bucket, keys: readonly string[]): Promise<void> {
+/**
+ * Deletes documents of shard `shard`'s partners from the bucket of the shard's jurisdiction; a
+ * failure is logged (the objects are then orphaned).
+ */
+export async function deleteDocuments(
+  env: ShardJurisdictionsConfig & object,
+  shard: string,
+  keys: readonly string[],
+): Promise<void> {
+  if (keys.length === 0) return;
+  const bucket = documentBucket(env, shardJurisdiction(env, shard));
   for (let i = 0; i < keys.length; i += 1000) {
     try {
       await bucket.delete(keys.slice(i, i + 1000));

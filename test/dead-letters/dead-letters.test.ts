@@ -2,9 +2,15 @@
 // of their partner; the operator lists them across shards, re-drives them (request logs go back as
 // they were, renders and deliveries start a new cycle and run again) and discards them; they are
 // purged after 30 days.
-import { createMessageBatch, createScheduledController } from "cloudflare:test";
+import {
+  createExecutionContext,
+  createMessageBatch,
+  createScheduledController,
+  waitOnExecutionContext,
+} from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { shardJurisdiction } from "../../src/db/shards";
 import { toBase62 } from "../../src/domain/encoding";
 import worker from "../../src/index";
 import { runMaintenance } from "../../src/jobs";
@@ -15,6 +21,7 @@ import { importData, monthlyStatement, seedAccount, uniqueId } from "../support/
 import { logRecord, storedRequests } from "../support/request-logs";
 import { SHARDS, shardDatabase, shardOf } from "../support/shards";
 import { RECEIVER, type Receiver, startReceiver } from "../support/webhook-receiver";
+import { BASE, OPERATOR_TOKEN } from "../support/worker";
 
 interface DeadLetter {
   dead_letter_id: string;
@@ -64,8 +71,10 @@ describe("the dead-letter queues", () => {
       }),
     );
     const deadLetterQueues = new Set(consumers.flatMap((c) => c.deadLetters ?? []));
+    // The eu request logs' dead letters stay in that jurisdiction, in a queue of their own.
     expect([...deadLetterQueues].sort()).toEqual([
       "request-log-dead-letters",
+      "request-log-dead-letters-eu",
       "statement-render-dead-letters",
       "webhook-dead-letters",
     ]);
@@ -81,6 +90,51 @@ describe("the dead-letter queues", () => {
 });
 
 describe("dead request logs", () => {
+  it("of an eu partner go back through the eu request-log queue, never the global one", async () => {
+    const eu = SHARDS.find((code) => shardJurisdiction(env, code) === "eu");
+    expect(eu).toBeDefined();
+    const p = await seedAccount({ shard: eu });
+    const record = logRecord(p.partnerId, new Date(), { shard: eu });
+    await deadLettered("request-log-dead-letters-eu", [JSON.stringify([record])]);
+    expect((await list(`?partner_id=${p.partnerId}`)).data.map((d) => d.shard)).toEqual([eu]);
+
+    // The re-drive's sends, seen through queues that record them.
+    const sent: Record<"global" | "eu", string[]> = { global: [], eu: [] };
+    const recording = (into: string[]) =>
+      ({
+        send: async (body: unknown) => {
+          into.push(String(body));
+        },
+        sendBatch: async (messages: Iterable<MessageSendRequest>) => {
+          for (const m of messages) into.push(String(m.body));
+        },
+      }) as unknown as Queue;
+    const spied = {
+      ...env,
+      REQUEST_LOGS: recording(sent.global),
+      REQUEST_LOGS_EU: recording(sent.eu),
+    };
+    const ctx = createExecutionContext();
+    const res = await worker.fetch(
+      new Request(`${BASE}/operator/v1/dead-letters/redrive`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${OPERATOR_TOKEN}`, "content-type": "application/json" },
+        body: JSON.stringify({ queue: "request-logs", partner_id: p.partnerId }),
+      }),
+      spied,
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    expect(await expectJson<Redriven>(res, 200)).toEqual({
+      redriven: 1,
+      finished: 0,
+      waiting: 0,
+      has_more: false,
+    });
+    expect(sent.eu.some((body) => body.includes(record.request_id))).toBe(true);
+    expect(sent.global.some((body) => body.includes(record.request_id))).toBe(false);
+  });
+
   it("are stored per partner on its shard, listed newest first, and re-driven into the log", async () => {
     const [a, b] = [
       await seedAccount({ shard: SHARDS[0] }),

@@ -106,6 +106,61 @@ describe("/dashboard/documents", () => {
     );
   });
 
+  it("lets an Admin set the statement's terms, shown back in the form, and refuses bad ones", async () => {
+    const team = await seedTeam();
+    const path = `/dashboard/documents/${team.merchantKey}`;
+    const terms = {
+      billing_rights_address: "Team Card Services\r\nPO Box 1234\r\n\r\nWilmington, DE 19850",
+      late_fee: "4000",
+      penalty_apr: "29.99",
+      minimum_percent: "1",
+      minimum_includes_interest_and_fees: "1",
+      minimum_amount: "2500",
+      credit_counseling_phone: "1-800-555-0100",
+    };
+    const res = await team.admin.post(path, terms);
+    expect(res.status, await res.clone().text()).toBe(303);
+    const stored = {
+      billing_rights_address: ["Team Card Services", "PO Box 1234", "Wilmington, DE 19850"],
+      late_payment: { late_fee: 4000, penalty_apr: "29.99" },
+      minimum_payment: {
+        percent_of_balance: "1",
+        includes_interest_and_fees: true,
+        minimum_amount: 2500,
+      },
+      credit_counseling_phone: "1-800-555-0100",
+    };
+    expect(await productOf(team.partnerId)).toEqual(expect.objectContaining(stored));
+    const page = await (await team.admin.get("/dashboard/documents")).text();
+    expect(page).toContain("Team Card Services\nPO Box 1234\nWilmington, DE 19850</textarea>");
+    expect(page).toContain('name="penalty_apr" type="text" value="29.99"');
+    expect(page).toContain('name="credit_counseling_phone" type="text" value="1-800-555-0100"');
+
+    const badFee = await team.admin.post(path, { ...terms, late_fee: "40.00" });
+    expect(badFee.status).toBe(400);
+    expect(await badFee.text()).toContain("late_payment.late_fee");
+    const sevenLines = await team.admin.post(path, {
+      ...terms,
+      billing_rights_address: Array(7).fill("Line").join("\n"),
+    });
+    expect(sevenLines.status).toBe(400);
+    expect(await productOf(team.partnerId)).toEqual(expect.objectContaining(stored));
+
+    // Emptied fields remove the terms.
+    const cleared = await team.admin.post(path, {});
+    expect(cleared.status).toBe(303);
+    expect(await productOf(team.partnerId)).toEqual(
+      expect.objectContaining({
+        billing_rights_address: null,
+        late_payment: null,
+        minimum_payment: null,
+        credit_counseling_phone: null,
+      }),
+    );
+    const developerPage = await (await team.developer.get("/dashboard/documents")).text();
+    expect(developerPage).toContain("Billing-rights address");
+  });
+
   it("shows a Developer the look without a form, and refuses their change", async () => {
     const team = await seedTeam();
     const page = await (await team.developer.get("/dashboard/documents")).text();

@@ -61,6 +61,10 @@ describe("a product's presentation", { timeout: 30_000 }, () => {
       display_name: "Acme Rewards",
       accent_colour: "#0a7d4f",
       logo: { media_type: "image/png", alt_text: "Acme Bank" },
+      billing_rights_address: null,
+      late_payment: null,
+      minimum_payment: null,
+      credit_counseling_phone: null,
     });
     const listed = await operator("GET", `/partners/${f.partnerId}/products`);
     expect((await expectJson<{ data: ProductJson[] }>(listed, 200)).data).toHaveLength(1);

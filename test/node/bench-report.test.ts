@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import type { Arm } from "../../bench/arms.ts";
 import { emptyImports } from "../../bench/import.ts";
 import type { Measurement } from "../../bench/load.ts";
-import { writeResults } from "../../bench/report.ts";
+import { lineItemGoals, writeResults } from "../../bench/report.ts";
 import type { RunResults } from "../../bench/results.ts";
 
 const arm = (id: string): Arm => ({ id, label: id, url: `http://127.0.0.1/${id}` });
@@ -61,9 +61,51 @@ describe("the bench's report of a run with a failed step", () => {
       expect(row("Import ÷ floor")).toContain("**not measured**");
       expect(row("Largest accepted import")).toContain("**not measured**");
       expect(row("Statements ÷ floor, req/s, limit=100")).toContain("**not measured**");
+      expect(row("Line items ÷ floor, req/s, limit=10")).toContain("**not measured**");
+      expect(row("Line items depth")).toContain("**not measured**");
+      expect(row("Import with line items")).toContain("**not measured**");
       expect(text).not.toMatch(/NaN|Infinity|undefined/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it("reports the line items page against its floor, and its depth with the rows read", () => {
+    const round = (deep: number) =>
+      new Map([
+        ["line-items-10", measured(80)],
+        ["line-items-floor-10", measured(100)],
+        ["line-items-depth-0", { ...measured(100), p50: 5 }],
+        ["line-items-depth-5000", { ...measured(100), p50: deep }],
+      ]);
+    const cost = (depth: number, rowsRead: number) => ({
+      label: `line items, ${depth} deep`,
+      limit: 10,
+      depth,
+      status: 200,
+      roundTrips: 1,
+      rowsRead,
+      rowsReturned: 10,
+    });
+    const goals = lineItemGoals({
+      rounds: [round(5.25), round(5.75)],
+      lineItemCosts: [cost(0, 15), cost(5000, 15)],
+    });
+    const byName = (start: string) => goals.find((g) => g.name.startsWith(start));
+    expect(byName("Line items ÷ floor, req/s, limit=10")).toMatchObject({
+      measured: "**0.80** (rounds: 0.80, 0.80)",
+      met: false,
+    });
+    expect(byName("Line items ÷ floor, req/s, limit=100")?.measured).toContain("not measured");
+    expect(byName("Line items depth")).toMatchObject({
+      name: "Line items depth: p50 5,000 items deep ÷ p50 first page (rows read 15 vs 15)",
+      measured: "**1.10** (rounds: 1.05, 1.15)",
+      met: true,
+    });
+    const unequal = lineItemGoals({
+      rounds: [round(5)],
+      lineItemCosts: [cost(0, 15), cost(5000, 16)],
+    });
+    expect(unequal.find((g) => g.name.startsWith("Line items depth"))?.met).toBe(false);
   });
 });

@@ -39,12 +39,14 @@ export interface Told {
 
 /**
  * Runs the render consumer on one message of `ref` with `renderer` (and the consumer's deadline
- * for an attempt, when given); answers what it told the queue. Dead letters go nowhere.
+ * for an attempt, and bindings laid over the test environment's, when given); answers what it
+ * told the queue. Dead letters go nowhere.
  */
 export async function consume(
   ref: RenderRef,
   renderer: StatementRenderer,
   deadlineMs?: number,
+  overrides: Record<string, unknown> = {},
 ): Promise<Told> {
   const told: Told = { acked: false, retriedAfter: null };
   const message = {
@@ -66,6 +68,7 @@ export async function consume(
   const bindings = {
     ...env,
     STATEMENT_RENDER_DEAD_LETTERS: { send: async () => {} },
+    ...overrides,
   } as unknown as typeof env;
   await renderConsumer(() => renderer, deadlineMs)(batch, bindings);
   return told;

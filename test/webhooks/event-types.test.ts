@@ -21,7 +21,7 @@ import type { DeliveryRef } from "../../src/webhooks/event-writes";
 import { VERSIONS } from "../../versions";
 import { api, expectJson, operator } from "../support/api";
 import { appServing } from "../support/apps";
-import { ALL_VERSIONS } from "../support/bundle-versions";
+import { ALL_VERSIONS, versionsWith } from "../support/bundle-versions";
 import { pdfBytes, seedAccount, uniqueId } from "../support/fixtures";
 import { plain } from "../support/json";
 import { shardDatabase, shardOf } from "../support/shards";
@@ -35,7 +35,8 @@ const splitEventTypes: VersionChange = {
   name: "splitEventTypes",
   description:
     "A statement's PDF is announced by `statement.pdf_available` rather than a second " +
-    "`statement.created`, and `statement.removed` is named `statement.hidden`.",
+    "`statement.created`, and `statement.removed` is named `statement.hidden` (and, as " +
+    "`statement.restated`, told apart from a correction).",
   instructions: [
     schema("Event")
       .field("type")
@@ -44,7 +45,7 @@ const splitEventTypes: VersionChange = {
         toOlder: (type) =>
           type === "statement.pdf_available"
             ? "statement.created"
-            : type === "statement.hidden"
+            : type === "statement.hidden" || type === "statement.restated"
               ? "statement.removed"
               : type,
       }),
@@ -52,7 +53,13 @@ const splitEventTypes: VersionChange = {
 };
 
 const NEWEST = "2027-01-01";
-const released = VERSIONS.filter((v) => v.released);
+// The test's world has one change of event types, its own: the service's own change of them
+// (statement.restated, folded into statement.hidden for older versions) is left out of it.
+const REAL_TYPE_CHANGE = "announceRestatementsAsStatementRestated";
+const released = VERSIONS.filter((v) => v.released).map((v) => ({
+  ...v,
+  changes: v.changes.filter((c) => c.name !== REAL_TYPE_CHANGE),
+}));
 const testBundle = bundleOf([
   { id: NEWEST, released: true, changes: [splitEventTypes] } satisfies ApiVersion,
   ...released,
@@ -60,10 +67,18 @@ const testBundle = bundleOf([
 const OLDER = released[0]?.id as string;
 
 describe("the type a version shows", () => {
-  it("is the canonical type in every version of the service's bundle", () => {
+  it("is the canonical type in the service's bundle, but statement.restated before its version", () => {
+    const knowing = versionsWith(REAL_TYPE_CHANGE);
+    expect(knowing).toContain(ALL_VERSIONS[0]);
     for (const version of ALL_VERSIONS) {
-      expect(eventTypesOf(bundle, version).map((e) => e.type)).toEqual([...EVENT_TYPES]);
-      for (const type of EVENT_TYPES) expect(typeSeenIn(bundle, version, type)).toBe(type);
+      const knows = knowing.includes(version);
+      expect(eventTypesOf(bundle, version).map((e) => e.type)).toEqual(
+        EVENT_TYPES.filter((type) => knows || type !== "statement.restated"),
+      );
+      for (const type of EVENT_TYPES) {
+        const shown = type === "statement.restated" && !knows ? "statement.hidden" : type;
+        expect(typeSeenIn(bundle, version, type), `${version} ${type}`).toBe(shown);
+      }
     }
   });
 
@@ -82,6 +97,7 @@ describe("the type a version shows", () => {
     ]);
     expect(canonicalTypesFor(testBundle, OLDER, ["statement.removed"])).toEqual([
       "statement.hidden",
+      "statement.restated",
     ]);
     expect(unknownEventTypes(testBundle, OLDER, ["statement.hidden", "statement.created"])).toEqual(
       ["statement.hidden"],
