@@ -1,9 +1,6 @@
-// Wiring only. A partner request runs: request context → CORS → (a route's reads planned from the
-// request alone) → authenticate (on the shard the key names) → resolve version → rate limits →
-// (writes paused while the partner's data moves) → the route exists in that version → scope →
-// product → (the Idempotency-Key of a POST) → handler (canonical model) → the version bundle
-// reshapes the body → response, recorded for the request log. The bundle is an argument, so a
-// test can serve another.
+// Wiring only: the request context and CORS around everything, the unauthenticated surfaces, and
+// the partner API, whose every route runs the /v2 pipeline (its order is written once, in
+// `partnerRoute`, app/route.ts). The bundle is an argument, so a test can serve another.
 import { Hono } from "hono";
 import type { AppEnv } from "./app/context";
 import { corsFor } from "./app/cors";
@@ -47,12 +44,9 @@ export function createApp(bundle: VersionBundle, options: AppOptions = {}): Hono
   app.route("/", operatorRoutes);
   app.route("/", dashboardRoutes(PAGES));
 
-  // The partner API: every /v2 request is authenticated, then versioned, before anything else.
-  // Each route runs the whole pipeline in one handler (app/route.ts, `partnerRoute`): its read
-  // plan (a statements page plans its reads first, so that they are the key lookup's own
-  // statement), authenticate, resolve version, rate limits, the route in that version, scope,
-  // product, idempotency, handler; the request context records the response for the request log.
-  // Any other /v2 request is authenticated and versioned, then 404.
+  // The partner API: each route runs the whole pipeline in one handler (`partnerRoute`); the
+  // request context records the response for the request log. Any other /v2 request goes
+  // through the same pipeline without a route, and is answered 404.
   for (const route of ROUTES) app.on(route.method, route.path, partnerRoute(route));
   app.all("/v2/*", partnerRoute(null));
 

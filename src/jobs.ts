@@ -1,5 +1,6 @@
 // The maintenance steps of every shard, one line each, in the order a run does them (and its log
 // line reports them): what the five-minute cron runs.
+import { idempotencyKeysPurged } from "./app/idempotency";
 import { maintenance } from "./app/maintenance";
 import { credentialsPurged } from "./dashboard/session";
 import { deadLettersPurged } from "./dead-letters";
@@ -11,7 +12,6 @@ import {
   endpointHealthChecked,
   endpointSecretsSealed,
   eventsPurged,
-  idempotencyKeysPurged,
 } from "./webhooks";
 
 export const MAINTENANCE_STEPS = [

@@ -5,9 +5,9 @@ import type { ErrorType } from "./app/errors";
 import type { CanonicalFields, RequestName, ResourceName } from "./canonical/schemas";
 import type { RouteName } from "./routes";
 import type * as engine from "./versioning";
-import { instructionsFor } from "./versioning";
+import { instructionsFor, isJsonObject, type JsonObject, type JsonValue } from "./versioning";
 
-export type { Json } from "./versioning";
+export { isJsonObject, type JsonObject, type JsonValue } from "./versioning";
 
 /** A breaking change, named in this API's resources and request bodies. */
 export type VersionChange = engine.VersionChange<ResourceName, RequestName>;
@@ -20,3 +20,12 @@ export const { schema, error, endpoint } = instructionsFor<{
   errors: ErrorType;
   routes: RouteName;
 }>();
+
+/**
+ * The `error` member of an ApiError envelope (`{"error":{"type","message","param"?,"details"?}}`),
+ * what an error change reads from the body as the next newer version shows it; empty for a body
+ * of another shape.
+ */
+export function errorOf(body: JsonValue): JsonObject {
+  return isJsonObject(body) && isJsonObject(body.error) ? body.error : {};
+}

@@ -1,5 +1,5 @@
 // 2026-11-28: corrected statements are announced as `statement.restated`.
-import type { ApiVersion, Json, VersionChange } from "../src/version-changes";
+import type { ApiVersion, VersionChange } from "../src/version-changes";
 import { schema } from "../src/version-changes";
 
 export const announceRestatementsAsStatementRestated: VersionChange = {
@@ -22,7 +22,7 @@ export const announceRestatementsAsStatementRestated: VersionChange = {
             "`statement.hidden`: the statement left every list (hidden, or replaced by a " +
             "correction: `data.statement.restated_by` then names it).",
         },
-        toOlder: (type: Json) => (type === "statement.restated" ? "statement.hidden" : type),
+        toOlder: (type) => (type === "statement.restated" ? "statement.hidden" : type),
       }),
   ],
 };

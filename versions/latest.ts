@@ -1,6 +1,6 @@
 // latest: unreleased changes, offered in sandbox only, so integrations can try them early.
-import type { ApiVersion, Json, VersionChange } from "../src/version-changes";
-import { error, schema } from "../src/version-changes";
+import type { ApiVersion, VersionChange } from "../src/version-changes";
+import { error, errorOf, isJsonObject, schema } from "../src/version-changes";
 
 export const replacePdfUrlWithPdfObject: VersionChange = {
   name: "replacePdfUrlWithPdfObject",
@@ -19,7 +19,7 @@ export const replacePdfUrlWithPdfObject: VersionChange = {
             "Signed link to the statement PDF, valid for one hour from `as_of`. Omitted while " +
             "the document is not available.",
         },
-        toOlder: (pdf: Json) => pdf.url,
+        toOlder: (pdf) => (isJsonObject(pdf) ? pdf.url : undefined),
       }),
   ],
 };
@@ -51,13 +51,16 @@ export const useApiErrorEnvelopeForAllErrors: VersionChange = {
         },
         required: ["path", "details", "error", "status", "timestamp"],
       },
-      from: ({ error }: Json, ctx) => ({
-        path: ctx.path,
-        details: error.details ?? [error.message],
-        error: "Bad Request",
-        status: ctx.status,
-        timestamp: ctx.timestamp,
-      }),
+      from: (body, ctx) => {
+        const { details, message = null } = errorOf(body);
+        return {
+          path: ctx.path,
+          details: details ?? [message],
+          error: "Bad Request",
+          status: ctx.status,
+          timestamp: ctx.timestamp,
+        };
+      },
     }),
     error("CUSTOMER_NOT_FOUND_ERROR", "ACCOUNT_NOT_FOUND_ERROR").had({
       schema: "CustomerNotFoundError",
@@ -71,8 +74,10 @@ export const useApiErrorEnvelopeForAllErrors: VersionChange = {
         },
         required: ["type", "message"],
       },
-      from: ({ error: { type, message, param } }: Json) =>
-        param === undefined ? { type, message } : { type, message, param },
+      from: (body) => {
+        const { type, message, param } = errorOf(body);
+        return param === undefined ? { type, message } : { type, message, param };
+      },
     }),
     error("STATEMENT_NOT_FOUND_ERROR").had({
       schema: "StatementNotFoundError",
@@ -86,8 +91,10 @@ export const useApiErrorEnvelopeForAllErrors: VersionChange = {
         },
         required: ["type", "message"],
       },
-      from: ({ error: { type, message, param } }: Json) =>
-        param === undefined ? { type, message } : { type, message, param },
+      from: (body) => {
+        const { type, message, param } = errorOf(body);
+        return param === undefined ? { type, message } : { type, message, param };
+      },
     }),
   ],
 };

@@ -5,7 +5,14 @@
 import type { SQL } from "drizzle-orm";
 import type { Context, MiddlewareHandler } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { completeKey, isLeaseLost, releaseKey, renewKey, reserveKey } from "../db/idempotency";
+import {
+  completeKey,
+  isLeaseLost,
+  purgeExpiredIdempotencyKeys,
+  releaseKey,
+  renewKey,
+  reserveKey,
+} from "../db/idempotency";
 import { randomBase62 } from "../domain/encoding";
 import {
   type HeldKey,
@@ -20,10 +27,11 @@ import {
   sealResponse,
 } from "../domain/idempotency";
 import { configuredSecrets } from "../domain/signing";
-import type { Json } from "../versioning";
+import type { JsonValue } from "../versioning";
 import type { AppEnv } from "./context";
 import { ApiError, invalidRequest } from "./errors";
 import { versionHeader } from "./headers";
+import { drain, type MaintenanceStep, PER_BATCH } from "./maintenance";
 import { readBoundedBody } from "./read-body";
 
 export const IDEMPOTENCY_HEADER = "Idempotency-Key";
@@ -158,7 +166,7 @@ export function keyInUse(message: string): ApiError {
  */
 export async function storeWithEffect(
   c: Context<AppEnv>,
-  response: { status: number; body: Json },
+  response: { status: number; body: JsonValue },
   effectDone?: SQL,
 ): Promise<ReturnType<typeof completeKey>[]> {
   const held = c.get("idempotencyKey");
@@ -177,3 +185,9 @@ export async function storeWithEffect(
 function sealingSecrets(c: Context<AppEnv>): string[] {
   return configuredSecrets(c.env.SIGNING_SECRET ?? "", c.env.SIGNING_SECRET_PREVIOUS);
 }
+
+/** The maintenance step that deletes, on every shard, the keys past their 24 hours. */
+export const idempotencyKeysPurged: MaintenanceStep = {
+  name: "idempotency_keys_purged",
+  run: ({ db, now }) => drain(() => purgeExpiredIdempotencyKeys(db, now.toISOString(), PER_BATCH)),
+};

@@ -1,7 +1,6 @@
-// The /v2 request pipeline's steps, in order: authenticate → resolve version → rate limits →
-// writes paused while the partner moves → the route exists in that version → scope → product.
-// Each step is a plain function of the request's context that throws the ApiError it answers; a
-// route runs them in one handler (app/route.ts).
+// The /v2 request pipeline's steps. Each is a plain function of the request's context that throws
+// the ApiError it answers; `partnerRoute` (app/route.ts) runs them, and is the one place their
+// order is written.
 import type { Context } from "hono";
 import { readScopeOf } from "../db/customers";
 import { findCaller } from "../db/key-lookup";

@@ -1,11 +1,21 @@
 // Query parameters, each definition read once into a typed value and documented by the same
 // definition: `limit` everywhere, the id-based pagination of most lists, and the signed cursors
 // of the lists that page by token.
-import type { Json } from "../versioning";
+import type { JsonSchema } from "../versioning";
 import { invalidRequest } from "./errors";
 
 export const DEFAULT_LIMIT = 10;
 export const MAX_LIMIT = 100;
+
+/** An OpenAPI parameter object: how the reference documents one parameter. */
+export interface ParameterObject {
+  name: string;
+  in: "query" | "path" | "header";
+  required: boolean;
+  description: string;
+  schema: JsonSchema;
+  example?: string;
+}
 
 /** The values of one query parameter, as the request sent them (absent: undefined). */
 export type QueryReader = (name: string) => string[] | undefined;
@@ -13,11 +23,11 @@ export type QueryReader = (name: string) => string[] | undefined;
 /**
  * A route's query parameters: what the reference documents, and how they are read into a typed
  * value. `parse` throws the 400 that a malformed parameter answers; the request is refused with
- * it once the pipeline (key, version, scope, product) has let it through.
+ * it once the pipeline (`partnerRoute`) has let it through.
  */
 export interface QueryDefinition<Query> {
   /** OpenAPI parameter objects, in the order the reference lists them. */
-  parameters: readonly Json[];
+  parameters: readonly ParameterObject[];
   parse(query: QueryReader): Query;
 }
 
@@ -38,7 +48,7 @@ export function parseLimit(values: string[] | undefined): number {
 }
 
 /** `limit` and `starting_after`, documented for a list paged by object id or by signed token. */
-export function pageParameters(page: "token" | "id"): Json[] {
+export function pageParameters(page: "token" | "id"): ParameterObject[] {
   return [
     {
       name: "limit",

@@ -1,4 +1,5 @@
 // Reading request bodies without ever turning bad input into a 5xx, nor holding more than a limit.
+import type { JsonValue } from "../versioning";
 import { type ApiError, invalidRequest } from "./errors";
 
 /** Partner request bodies are small JSON objects. */
@@ -56,7 +57,7 @@ export async function readBoundedBody(
 export async function readJsonBody(
   request: Request,
   options: { allowEmpty?: boolean; maxBytes?: number; tooLarge?: () => ApiError } = {},
-): Promise<unknown> {
+): Promise<JsonValue | undefined> {
   const tooLarge = options.tooLarge ?? (() => invalidRequest(["The request body is too large."]));
   // Decoded as it arrives, so a large body is never held as bytes and as text at once.
   const decoder = new TextDecoder();

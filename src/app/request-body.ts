@@ -3,7 +3,7 @@
 import type { Context } from "hono";
 import type * as z from "zod";
 import type { BodyOf, RequestName, SchemaRef } from "../canonical/schemas";
-import { UnknownRequestField } from "../versioning";
+import { isJsonObject, type JsonValue, UnknownRequestField } from "../versioning";
 import type { AppEnv } from "./context";
 import { invalidRequest } from "./errors";
 import { readJsonBody } from "./read-body";
@@ -46,10 +46,8 @@ export async function readRequest<Ref extends RequestRef>(
 ): Promise<BodyOf<Ref>> {
   const sent = await readJsonBody(c.req.raw, { allowEmpty: options.allowEmpty === true });
   const body = sent === undefined ? {} : sent;
-  if (typeof body !== "object" || body === null || Array.isArray(body)) {
-    throw invalidRequest(["The body must be a JSON object."]);
-  }
-  let canonical: Record<string, unknown>;
+  if (!isJsonObject(body)) throw invalidRequest(["The body must be a JSON object."]);
+  let canonical: JsonValue;
   try {
     canonical = c.get("bundle").upgradeRequest(c.get("version"), request.name, body);
   } catch (err) {
@@ -58,7 +56,7 @@ export async function readRequest<Ref extends RequestRef>(
     }
     throw err;
   }
-  options.refuse?.(canonical);
+  if (isJsonObject(canonical)) options.refuse?.(canonical);
   return parseRequest(request, canonical);
 }
 

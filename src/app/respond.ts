@@ -6,7 +6,7 @@ import type { ResourceName } from "../canonical/schemas";
 import { isLeaseLost } from "../db/idempotency";
 import { ShardsUnavailableError } from "../db/shards";
 import { isPartnerMoving, isStorageOutage } from "../db/storage";
-import type { Json } from "../versioning";
+import type { JsonValue } from "../versioning";
 import type { AppEnv } from "./context";
 import { ApiError, partnerMoving } from "./errors";
 import { keyInUse } from "./idempotency";
@@ -15,9 +15,9 @@ import { keyInUse } from "./idempotency";
 export function shape(
   c: Context<AppEnv>,
   resource: ResourceName,
-  body: Json,
+  body: JsonValue,
   status: ContentfulStatusCode = 200,
-): Json {
+): JsonValue {
   const version = c.get("version");
   if (!version) return body;
   return c.get("bundle").transform(version, resource, body, responseContext(c, status));

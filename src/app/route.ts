@@ -8,9 +8,9 @@ import type { BodyOf, ResourceName, SchemaRef } from "../canonical/schemas";
 import type { ReadAhead } from "../db/key-lookup";
 import { ENVIRONMENTS, type Environment } from "../domain/environment";
 import type { Scope } from "../domain/scopes";
-import type { Json } from "../versioning";
+import type { JsonValue } from "../versioning";
 import type { AppEnv } from "./context";
-import { ApiError, routeNotFound } from "./errors";
+import { ApiError, type ErrorType, routeNotFound } from "./errors";
 import { idempotent } from "./idempotency";
 import {
   authenticate,
@@ -53,7 +53,7 @@ export interface RequestBody<Ref extends RequestRef = RequestRef> {
 export interface Reply {
   readonly status: Success["status"];
   /** The body in the request's version; null for a 204. */
-  readonly body: Json | null;
+  readonly body: JsonValue | null;
 }
 
 /** What the route hands its handler: everything read and checked before it runs. */
@@ -73,12 +73,18 @@ export interface Route<M extends Method = Method, Path extends string = string> 
   method: M;
   /** The router's path pattern: `/v2/customers/:customer_id`. */
   path: Path;
-  /** The reference's one-line summary; the operation id is made from it. */
+  /** The reference's one-line summary. */
   summary: string;
+  /** The reference's operationId (and the clients' method name): a verb-first camelCase id. */
+  operationId: string;
+  /** The reference's section the operation is listed in. */
+  tag: string;
   /** The scope required, or null when a valid key is enough. */
   scope: Scope | null;
   /** Reads one product's customers, so the merchant-key header rules apply. */
   customerScoped: boolean;
+  /** The errors the route's own checks answer, beyond the pipeline's; the reference lists them. */
+  errors: readonly RouteError[];
   /**
    * The environments whose keys may call it. Elsewhere it answers exactly as an unknown route, and
    * that environment's reference leaves it out.
@@ -95,10 +101,18 @@ export interface Route<M extends Method = Method, Path extends string = string> 
   handle: (c: Context<AppEnv>) => Response | Promise<Response>;
 }
 
+/** An error a route answers of itself: its status, and the error types it carries. */
+export interface RouteError {
+  status: 404;
+  types: readonly ErrorType[];
+}
+
 interface Declaration<M extends Method, Path extends string> {
   method: M;
   path: Path;
   summary: string;
+  operationId: string;
+  tag: string;
   scope: Scope | null;
   customerScoped?: boolean;
   /** Both environments unless it says otherwise (the sandbox's simulations). */
@@ -123,6 +137,8 @@ export function route<
     query?: QueryDefinition<Query>;
     plan?: (query: Query, params: PathParams<Path>) => ReadAhead<Reads>;
     body?: RequestBody<Exclude<Body, undefined>>;
+    /** What the handler's own checks answer (none: `[]`). */
+    errors: readonly RouteError[];
     response: Response;
     handler: (
       c: Context<AppEnv, Path>,
@@ -136,9 +152,9 @@ export function route<
   },
 ): Route<M, Path> {
   const { query, plan, body, response, handler } = declaration;
-  const reply = (c: Context<AppEnv>) => (canonical: Json) => ({
+  const reply = (c: Context<AppEnv>) => (canonical: JsonValue) => ({
     status: response.status,
-    // A body goes with a 200, 201 or 202; a 204 has none.
+    // A body goes with a 200, 201 or 202 (so the status has content); a 204 has none.
     body: response.schema
       ? shape(c, response.schema.name, canonical, response.status as 200)
       : null,
@@ -147,14 +163,19 @@ export function route<
     method: declaration.method,
     path: declaration.path,
     summary: declaration.summary,
+    operationId: declaration.operationId,
+    tag: declaration.tag,
     scope: declaration.scope,
+    errors: declaration.errors,
     customerScoped: declaration.customerScoped ?? false,
     environments: declaration.environments ?? ENVIRONMENTS,
     implemented: true,
+    // The route list keeps the definition without its type (the reference reads its parameters,
+    // the plan its value); `handle` below reads it with its type.
     ...(query ? { query: query as QueryDefinition<unknown> } : {}),
     ...(body ? { body } : {}),
     success: response,
-    ...(plan ? { plan: plan as Route["plan"] } : {}),
+    ...(plan ? { plan } : {}),
     handle: async (c) => {
       const input = {
         query: query ? queryOf(c, query) : undefined,
@@ -167,10 +188,13 @@ export function route<
           : undefined,
         reply: reply(c),
       };
+      // Mounted at `path`, so its params are Path's; `input` is read from the same declaration
+      // the handler's parameter type is computed from, which TypeScript cannot relate.
       const answer = await handler(c as Context<AppEnv, Path>, input as never);
       return answer.body === null
         ? c.body(null, answer.status)
-        : c.json(answer.body, answer.status as 200);
+        : // A Reply's status is a success's (200, 201 or 202 with a body), which c.json takes.
+          c.json(answer.body, answer.status as 200);
     },
   };
 }
@@ -183,6 +207,7 @@ export function notImplemented<const M extends Method, const Path extends string
   return {
     ...declaration,
     customerScoped: declaration.customerScoped ?? false,
+    errors: [],
     environments: declaration.environments ?? ENVIRONMENTS,
     implemented: false,
     handle: () => {
@@ -202,6 +227,7 @@ function queryOf<Query>(c: Context<AppEnv>, definition: QueryDefinition<Query>):
 }
 
 function readQuery<Query>(c: Context<AppEnv>, definition: QueryDefinition<Query>) {
+  // One route per request: a query already read was read by this same definition.
   let read = c.get("query") as Query | ApiError | undefined;
   if (read === undefined) {
     try {
@@ -229,30 +255,33 @@ function planReads(c: Context<AppEnv>, route: Route): void {
   if (!plan || !query) return;
   const read = readQuery(c, query);
   if (!(read instanceof ApiError)) {
+    // The plan was declared with this route's query type, and `read` is that definition's value.
     c.set("readAhead", (plan as (q: unknown, p: unknown) => ReadAhead)(read, c.req.param()));
   }
 }
 
 /**
- * The /v2 pipeline of a route, in one handler: its read plan, then authentication (on the shard
- * the key names, which becomes the request's database), the version, the rate limits, writes
- * paused while the partner's data moves to another shard, the route existing in that version and
- * for the key's environment (or it answers exactly as an unknown route, before any other check),
- * scope, product, the Idempotency-Key of a served POST, and the handler. Without a route, the
- * pipeline of any other /v2 request: authenticated and versioned, then 404.
+ * The /v2 pipeline of a route, in one handler, and the one place its order is written: the steps
+ * below run top to bottom, each throwing the error it answers. Without a route, the pipeline of
+ * any other /v2 request: authenticated and versioned, then 404.
  */
 export function partnerRoute(route: Route | null): MiddlewareHandler<AppEnv> {
   const idempotency = route?.method === "POST" && route.implemented;
   return async (c) => {
+    // Reads planned from the request alone, so that they ride in the key lookup's statement.
     if (route) planReads(c, route);
+    // On the shard the key names, which becomes the request's database.
     await authenticate(c);
     resolveVersion(c);
     await enforceRateLimits(c);
+    // While the partner's data moves to another shard.
     pauseWritesWhileMoving(c);
     if (!route) throw routeNotFound(c.req.method, c.req.path);
+    // In that version and for the key's environment, or answered exactly as an unknown route.
     requireRouteInVersion(c, route);
     if (route.scope) requireScope(c, route.scope);
     if (route.customerScoped) resolveProduct(c);
+    // The handler builds the canonical body and `reply` reshapes it for the request's version.
     if (!idempotency) return route.handle(c);
     // The idempotency step wraps the handler and reads its answer, errors rendered included, as
     // a middleware reads what the handlers after it answered.

@@ -247,6 +247,7 @@ export const ApiKeySchema = z.object({
   name: z.string().optional(),
 });
 
+/** Every error type the service emits, canonical names; `ErrorType` (app/errors.ts) is read from it. */
 export const ERROR_TYPES = [
   "UNAUTHORIZED_ERROR",
   "BAD_REQUEST_ERROR",

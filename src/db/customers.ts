@@ -7,8 +7,6 @@ import type { Environment } from "../domain/environment";
 import type { Database } from "./client";
 import { customers } from "./schema";
 
-export type CustomerRow = typeof customers.$inferSelect;
-
 /** Where a customer-scoped read may look: the caller's partner, environment and product. */
 export interface ReadScope {
   partnerId: string;

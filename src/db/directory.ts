@@ -6,7 +6,6 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import { FIRST_SHARD } from "../domain/shard-code";
 import type { Database } from "./client";
 import { partnerMoves, partnerShards, userEmailHashes, userEmails } from "./directory-schema";
-import { partners } from "./schema";
 import { openPartnerDatabase, type PartnerDatabase, type Shards } from "./shards";
 
 /** Where a partner lives, as the directory says: its shard, and whether a move freezes it. */
@@ -85,22 +84,6 @@ export async function placePartners(
     );
   }
   return placesOf(directory, partnerIds);
-}
-
-/**
- * Moves a partner's entry to `shard` when its current shard does not hold it (a placement whose
- * import failed), so that an import naming another shard can place it there.
- */
-export async function replacePartner(
-  directory: Database,
-  partnerId: string,
-  from: string,
-  shard: string,
-): Promise<void> {
-  await directory
-    .update(partnerShards)
-    .set({ shard })
-    .where(and(eq(partnerShards.partnerId, partnerId), eq(partnerShards.shard, from)));
 }
 
 /** How many partners each shard holds, by the directory (shards without one are absent). */
@@ -199,16 +182,4 @@ export async function membershipsOf(
     .bind(address.email, address.emailHash)
     .all<{ partnerId: string; shard: string }>();
   return results;
-}
-
-/** The partners of one shard the directory does not list yet (created before sharding). */
-export async function unlistedPartners(
-  shard: Database,
-  listed: ReadonlySet<string>,
-): Promise<string[]> {
-  const rows = await shard
-    .select({ partnerId: partners.partnerId })
-    .from(partners)
-    .where(isNull(partners.movedTo));
-  return rows.map((r) => r.partnerId).filter((id) => !listed.has(id));
 }

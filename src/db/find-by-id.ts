@@ -2,7 +2,6 @@
 // asked at once (a fan-out, bounded), and only a partner's live copy answers: the copy a move
 // left behind on its old shard does not. Ids are unique across shards (the import refuses an id
 // another shard holds), so at most one shard answers.
-import type { Database } from "./client";
 import { jsonChunks } from "./json-rows";
 import { acrossShards, type PartnerDatabase, type Shards } from "./shards";
 
@@ -16,7 +15,7 @@ export type Found = PartnerDatabase & { partnerId: string };
 async function findOwner(shards: Shards, kind: OwnedKind, id: string): Promise<Found | null> {
   const owners = await ownersOf(shards, { [kind]: new Set([id]) });
   const [owner] = owners.get(ownedKey(kind, id)) ?? [];
-  return owner ? { ...owner, db: shards.open(owner.shard) as Database } : null;
+  return owner ? { ...owner, db: shards.mustOpen(owner.shard) } : null;
 }
 
 /** The shard holding the statement (its partner's live copy), or null. */
@@ -73,6 +72,7 @@ export async function ownersOf(
   ids: Partial<Record<OwnedKind, ReadonlySet<string>>>,
 ): Promise<Map<string, Owner[]>> {
   const statements: { kind: OwnedKind; chunk: string }[] = [];
+  // OWNERS is a Record<OwnedKind, …> literal: its keys are exactly the kinds.
   for (const kind of Object.keys(OWNERS) as OwnedKind[]) {
     for (const chunk of jsonChunks(ids[kind] ?? [], (id) => id)) statements.push({ kind, chunk });
   }

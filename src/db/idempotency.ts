@@ -5,6 +5,7 @@
 // `idempotency_keys_completed_by_holder` refuses any other, rolling back its batch.
 import { and, eq, lt, or, type SQL, sql } from "drizzle-orm";
 import type { Database } from "./client";
+import { frozenPartners } from "./move-fences";
 import { idempotencyKeys } from "./schema";
 
 export type IdempotencyRow = typeof idempotencyKeys.$inferSelect;
@@ -117,4 +118,21 @@ export function releaseKey(db: Database, keyHash: string, lockToken: string) {
   return db
     .delete(idempotencyKeys)
     .where(and(eq(idempotencyKeys.keyHash, keyHash), eq(idempotencyKeys.lockToken, lockToken)));
+}
+
+/** Deletes up to `limit` idempotency keys past their window (a partner frozen by a move keeps
+ * its keys until the move is over). Answers how many went. */
+export async function purgeExpiredIdempotencyKeys(
+  db: Database,
+  now: string,
+  limit: number,
+): Promise<number> {
+  const gone = await db
+    .delete(idempotencyKeys)
+    .where(
+      sql`${idempotencyKeys.keyHash} IN (SELECT key_hash FROM idempotency_keys
+        WHERE expires_at < ${now} AND partner_id NOT IN ${frozenPartners} LIMIT ${limit})`,
+    )
+    .returning({ keyHash: idempotencyKeys.keyHash });
+  return gone.length;
 }

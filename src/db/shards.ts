@@ -28,6 +28,8 @@ export function shardCodes(env: object): string[] {
 /** The binding of shard `code`, or null when the deployment has no such shard. */
 export function shardBinding(env: object, code: string): D1Database | null {
   if (!isShardCode(code)) return null;
+  // A shard's binding is named at deploy time (`DB_<code>`), so the env's type cannot list it:
+  // the name was just checked to be a shard code, and a binding by that name is its database.
   const binding = (env as Record<string, unknown>)[`DB_${code}`];
   return binding ? (binding as D1Database) : null;
 }
@@ -93,6 +95,14 @@ export function shardJurisdiction(env: ShardJurisdictionsConfig, code: string): 
   return declaredJurisdictions(env).get(code) ?? "none";
 }
 
+/** A shard code the deployment has no binding for, where one was known to exist. */
+export class UnknownShardError extends Error {
+  constructor(readonly shard: string) {
+    super(`no database is bound for shard ${shard}`);
+    this.name = "UnknownShardError";
+  }
+}
+
 /** The databases one request (or one queue batch, one cron run) may open. */
 export interface Shards {
   /** Every shard of the deployment, in code order. */
@@ -101,6 +111,12 @@ export interface Shards {
   jurisdiction(code: string): Jurisdiction;
   /** Shard `code`'s database, opened once (one session); null when there is no such shard. */
   open(code: string): Database | null;
+  /**
+   * As `open`, for a code the deployment holds: one of `codes`, or one that a placement, a
+   * move or a stored row names. Throws `UnknownShardError` for any other: that is a deployment
+   * that lost a binding, never a request's input.
+   */
+  mustOpen(code: string): Database;
   /** The directory database, opened once. */
   directory(): Database;
 }
@@ -130,6 +146,11 @@ export function openShards(
     open(code) {
       const binding = shardBinding(env, code);
       return binding ? open(code, binding) : null;
+    },
+    mustOpen(code) {
+      const binding = shardBinding(env, code);
+      if (!binding) throw new UnknownShardError(code);
+      return open(code, binding);
     },
     directory: () => open("directory", env.DIRECTORY),
   };
@@ -266,17 +287,12 @@ export async function forEachShard<T>(
 ): Promise<ShardOutcome<T>[]> {
   const codes = [...shards.codes];
   const outcomes: ShardOutcome<T>[] = new Array(codes.length);
-  let next = 0;
+  // One iterator shared by the workers: each takes the next shard when it is done with one.
+  const pending = codes.entries();
   const worker = async () => {
-    while (next < codes.length) {
-      const i = next++;
-      const shard = codes[i] as string;
+    for (const [i, shard] of pending) {
       try {
-        outcomes[i] = {
-          shard,
-          ok: true,
-          result: await work(shards.open(shard) as Database, shard),
-        };
+        outcomes[i] = { shard, ok: true, result: await work(shards.mustOpen(shard), shard) };
       } catch (error) {
         outcomes[i] = { shard, ok: false, error };
       }
@@ -297,7 +313,7 @@ export async function acrossShards<T>(
 ): Promise<{ shard: string; result: T }[]> {
   const outcomes = await forEachShard(shards, read);
   throwUnavailable(outcomes);
-  return outcomes as { shard: string; result: T }[];
+  return outcomes.flatMap((o) => (o.ok ? [{ shard: o.shard, result: o.result }] : []));
 }
 
 /**
@@ -306,13 +322,12 @@ export async function acrossShards<T>(
  */
 export function throwUnavailable(outcomes: readonly ShardOutcome<unknown>[]): void {
   const failed: string[] = [];
+  let firstError: unknown;
   for (const outcome of outcomes) {
     if (outcome.ok) continue;
     if (!isStorageOutage(outcome.error)) throw outcome.error;
+    if (failed.length === 0) firstError = outcome.error;
     failed.push(outcome.shard);
   }
-  if (failed.length > 0) {
-    const first = outcomes.find((o) => !o.ok) as { error: unknown };
-    throw new ShardsUnavailableError(failed, first.error);
-  }
+  if (failed.length > 0) throw new ShardsUnavailableError(failed, firstError);
 }

@@ -48,9 +48,9 @@ interface Redriving {
 /** The JSON object a message's body holds, or null. */
 function objectOf(body: string): Record<string, unknown> | null {
   try {
-    const value = JSON.parse(body) as unknown;
+    const value: unknown = JSON.parse(body);
     return typeof value === "object" && value !== null && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
+      ? { ...value }
       : null;
   } catch {
     return null;
@@ -156,7 +156,7 @@ export async function redriveDeadLetters(
   };
   const outcome: RedriveOutcome = { redriven: 0, finished: 0, waiting: 0, hasMore: false };
   for (const shard of r.shards.codes) {
-    const db = r.shards.open(shard) as Database;
+    const db = r.shards.mustOpen(shard);
     let after: string | null = null;
     for (let page = 0; page < MAX_PAGES; page++) {
       const left = limit - outcome.redriven - outcome.finished;

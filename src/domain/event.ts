@@ -28,12 +28,12 @@ export const EVENT_RETENTION_MS = 30 * 24 * 3600 * 1000;
  * statement hidden since keeps only its identifiers (a hidden statement leaves every read). A
  * restated statement is read in full, with its `restated_by`: it can still be retrieved.
  */
-export interface StatementEvent {
+export type StatementEvent = {
   event_id: string;
   type: EventType;
   created_at: string;
   data: { statement: Statement };
-}
+};
 
 /** The identifying part of a statement: all an event shows of one that has been hidden. */
 export function statementIdentity(

@@ -158,9 +158,6 @@ export const importPayloadSchema = (offered: VersionOffered) =>
     });
 
 export type ImportPayload = z.infer<ReturnType<typeof importPayloadSchema>>;
-export type PartnerInput = NonNullable<ImportPayload["partners"]>[number];
-export type CustomerInput = z.infer<typeof Customer>;
-export type AccountInput = z.infer<typeof Account>;
 
 /** `statements[3] ("st_9").line_items[0] ("li_1").amount: must not be negative: …` */
 function describeIssue(input: unknown, issue: z.core.$ZodIssue): string {

@@ -11,18 +11,18 @@ export type BalanceType = (typeof BALANCE_TYPES)[number];
 export const APR_PATTERN = /^(0|[1-9][0-9]{0,2})(\.[0-9]{1,4})?$/;
 
 /** One periodic rate of the cycle: the APR, the balance it applied to, the interest it charged. */
-export interface InterestRate {
+export type InterestRate = {
   balance_type: BalanceType;
   annual_percentage_rate: string;
   balance_subject_to_interest: number;
   interest: number;
-}
+};
 
 /** Fees and interest charged in the calendar year of the statement date, this cycle included. */
-export interface YearToDate {
+export type YearToDate = {
   fees: number;
   interest: number;
-}
+};
 
 /** What a listing reads of a stored statement; absent figures are null. */
 export interface StatementRecord {
@@ -55,7 +55,7 @@ export interface StatementRecord {
 }
 
 /** The canonical statement; `pdf` replaced `pdf_url` in `latest` (see versions/latest.ts). */
-export interface Statement {
+export type Statement = {
   statement_id: string;
   customer_id: string;
   account_id: string;
@@ -79,7 +79,7 @@ export interface Statement {
   year_to_date?: YearToDate;
   restated_by?: string;
   restates?: string;
-}
+};
 
 /**
  * The statement's amount fields in response order, with the column each one is read from (what

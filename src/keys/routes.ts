@@ -21,6 +21,9 @@ export const createKey = route({
   method: "POST",
   path: "/v2/keys",
   summary: "Create an API key",
+  operationId: "createApiKey",
+  tag: "Keys",
+  errors: [],
   scope: null,
   // An empty body means no options; a JSON `null` is a body, and not an object.
   body: { schema: schemas.CreateKeyRequest, required: false, refuse: refuseScopes },

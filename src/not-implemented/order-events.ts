@@ -5,6 +5,8 @@ export const listOrderEvents = notImplemented({
   method: "GET",
   path: "/v2/order_events",
   summary: "List order events",
+  operationId: "listOrderEvents",
+  tag: "Orders",
   scope: "ORDER_READ",
 });
 
@@ -12,6 +14,8 @@ export const createOrderEvent = notImplemented({
   method: "POST",
   path: "/v2/order_events",
   summary: "Create an order event",
+  operationId: "createOrderEvent",
+  tag: "Orders",
   scope: "ORDER_WRITE",
 });
 
@@ -19,5 +23,7 @@ export const deleteOrderEvent = notImplemented({
   method: "DELETE",
   path: "/v2/order_events/:order_event_id",
   summary: "Delete an order event",
+  operationId: "deleteOrderEvent",
+  tag: "Orders",
   scope: "ORDER_WRITE",
 });

@@ -5,6 +5,8 @@ export const listOrders = notImplemented({
   method: "GET",
   path: "/v2/orders",
   summary: "List orders",
+  operationId: "listOrders",
+  tag: "Orders",
   scope: "ORDER_READ",
 });
 
@@ -12,6 +14,8 @@ export const createOrder = notImplemented({
   method: "POST",
   path: "/v2/orders",
   summary: "Create an order",
+  operationId: "createOrder",
+  tag: "Orders",
   scope: "ORDER_WRITE",
 });
 
@@ -19,6 +23,8 @@ export const updateOrder = notImplemented({
   method: "PUT",
   path: "/v2/orders/:order_id",
   summary: "Update an order",
+  operationId: "updateOrder",
+  tag: "Orders",
   scope: "ORDER_WRITE",
 });
 
@@ -26,5 +32,7 @@ export const deleteOrder = notImplemented({
   method: "DELETE",
   path: "/v2/orders/:order_id",
   summary: "Delete an order",
+  operationId: "deleteOrder",
+  tag: "Orders",
   scope: "ORDER_WRITE",
 });

@@ -5,5 +5,7 @@ export const provisionPaymentMethod = notImplemented({
   method: "POST",
   path: "/v2/payment_methods/:payment_method_id/provision/:wallet",
   summary: "Provision a payment method to a wallet",
+  operationId: "provisionPaymentMethodToWallet",
+  tag: "Payment methods",
   scope: "CARD_WRITE",
 });

@@ -6,5 +6,7 @@ export const listRewardsCategories = notImplemented({
   method: "GET",
   path: "/v2/customers/:customer_id/accounts/:account_id/rewards_categories",
   summary: "List an account's rewards categories",
+  operationId: "listAccountRewardsCategories",
+  tag: "Accounts",
   scope: "ACCOUNT_READ",
 });

@@ -5,6 +5,8 @@ export const retrieveTransactionIntent = notImplemented({
   method: "GET",
   path: "/v2/transaction_intents/:intent_id",
   summary: "Retrieve a transaction intent",
+  operationId: "retrieveTransactionIntent",
+  tag: "Transaction intents",
   scope: "TRANSACTION_INTENT_READ",
 });
 
@@ -12,6 +14,8 @@ export const listCustomerTransactionIntents = notImplemented({
   method: "GET",
   path: "/v2/customers/:customer_id/transaction_intents",
   summary: "List a customer's transaction intents",
+  operationId: "listCustomerTransactionIntents",
+  tag: "Transaction intents",
   scope: "TRANSACTION_INTENT_READ",
 });
 
@@ -19,6 +23,8 @@ export const createTransactionIntent = notImplemented({
   method: "POST",
   path: "/v2/transaction_intents",
   summary: "Create a transaction intent",
+  operationId: "createTransactionIntent",
+  tag: "Transaction intents",
   scope: "TRANSACTION_INTENT_WRITE",
 });
 
@@ -26,5 +32,7 @@ export const updateTransactionIntent = notImplemented({
   method: "POST",
   path: "/v2/transaction_intents/:intent_id",
   summary: "Update a transaction intent",
+  operationId: "updateTransactionIntent",
+  tag: "Transaction intents",
   scope: "TRANSACTION_INTENT_WRITE",
 });

@@ -100,7 +100,7 @@ export const operatorRestatementRoutes = new Hono<AppEnv>().post(
     });
     const [home] = owners.get(ownedKey("statement", originalId)) ?? [];
     if (!home) throw notFound(originalId);
-    usePartner(c, { ...home, db: shards.open(home.shard) as Database }, "write");
+    usePartner(c, { ...home, db: shards.mustOpen(home.shard) }, "write");
     const db = c.get("db");
     const original = await readOriginal(db, originalId);
     if (!original) throw notFound(originalId);

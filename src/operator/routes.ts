@@ -25,7 +25,6 @@ import { limitPerClientIp } from "../app/rate-limit";
 import { RATE_LIMITS } from "../app/rate-policies";
 import { readBoundedBody, readJsonBody } from "../app/read-body";
 import { atomically, type Query } from "../db/batch";
-import type { Database } from "../db/client";
 import { defaultShard, placePartners } from "../db/directory";
 import { findKey } from "../db/find-by-id";
 import { deadLetterOperatorRoutes } from "../dead-letters";
@@ -115,7 +114,7 @@ async function placedAndReviewed(
   if (placement.kind === "conflict") throw conflict(placement.problems);
   if (placement.kind === "moving") throw partnerMoving();
   const { shard, newPartners } = placement;
-  usePartnerDatabase(c, shards.open(shard) as Database, shard);
+  usePartnerDatabase(c, shards.mustOpen(shard), shard);
   const review = await reviewImport(c.get("db"), parsed.payload, {
     now,
     defaultVersion: c.get("bundle").newestReleased,

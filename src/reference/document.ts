@@ -1,6 +1,6 @@
 // One OpenAPI 3.1 document per version: the canonical schemas, edited back through every newer
 // change, and an operation for every /v2 route of the route list, from its declaration.
-import type { Route } from "../app/route";
+import type { Route, RouteError } from "../app/route";
 import { changelogEntryPath } from "../app/version-headers";
 import type { Environment } from "../domain/environment";
 import {
@@ -8,33 +8,50 @@ import {
   IDEMPOTENCY_KEY_RULE,
   MAX_IDEMPOTENCY_KEY_LENGTH,
 } from "../domain/idempotency";
-import type { Json, VersionBundle } from "../versioning";
+import type { VersionBundle } from "../versioning";
 import { webhooksOf } from "../webhooks";
 import { limitsSection } from "./limits";
-import { openApiPath, operationIdOf, pathParameters, TAGS, tagOf } from "./operations";
+import {
+  isReference,
+  type OpenApiDocument,
+  type Operation,
+  type ParameterObject,
+  type Reference,
+  type ResponseObject,
+} from "./openapi";
+import { openApiPath, pathParameters, TAGS } from "./operations";
 import {
   errorResponses,
   type HeaderNames,
   headerComponents,
   json,
+  ROUTE_ERROR_RESPONSES,
   ref,
   versionedHeaders,
 } from "./responses";
 import { SCOPE_RULES, scopeTable } from "./scopes";
 
+export type { OpenApiDocument } from "./openapi";
 export type { HeaderNames } from "./responses";
 
-export type OpenApiDocument = Record<string, Json>;
-
-/** Whether the route names a customer, in its path or its body: it may answer not found. */
-function namesCustomer(route: Route): boolean {
-  const body = route.body?.schema.schema as { shape?: Record<string, unknown> } | undefined;
-  return route.path.includes(":customer_id") || body?.shape?.customer_id !== undefined;
+/** The response documenting an error a route declares: the one of exactly its types. */
+function responseOf(route: Route, error: RouteError): string {
+  const types = new Set(error.types);
+  const found = Object.entries(ROUTE_ERROR_RESPONSES).find(
+    ([, documented]) =>
+      documented.length === types.size && documented.every((type) => types.has(type)),
+  );
+  if (!found) {
+    throw new Error(
+      `${route.method} ${route.path}: no error response documents ${[...types].join(", ")}`,
+    );
+  }
+  return found[0];
 }
 
-function operationOf(route: Route, headers: HeaderNames, deprecated: boolean): Json {
+function operationOf(route: Route, headers: HeaderNames, deprecated: boolean): Operation {
   const { success } = route;
-  const parameters: Json[] = pathParameters(route.path).map((name) => ({
+  const parameters: (ParameterObject | Reference)[] = pathParameters(route.path).map((name) => ({
     name,
     in: "path",
     required: true,
@@ -47,9 +64,9 @@ function operationOf(route: Route, headers: HeaderNames, deprecated: boolean): J
   if (idempotent) parameters.push({ $ref: "#/components/parameters/IdempotencyKey" });
   if (route.customerScoped) parameters.push({ $ref: "#/components/parameters/MerchantKey" });
 
-  const responses: Record<string, Json> = {};
+  const responses: Record<string, ResponseObject | Reference> = {};
   if (success) {
-    const documented: Json = {
+    const documented: ResponseObject = {
       description: { 200: "Success.", 201: "Created.", 202: "Accepted.", 204: "Done." }[
         success.status
       ],
@@ -62,17 +79,11 @@ function operationOf(route: Route, headers: HeaderNames, deprecated: boolean): J
     if (success.schema) documented.content = json(ref(success.schema.name));
     responses[success.status] = documented;
   }
-  const errors = (name: string) => ({ $ref: `#/components/responses/${name}` });
+  const errors = (name: string): Reference => ({ $ref: `#/components/responses/${name}` });
   responses[400] = errors(route.implemented ? "InvalidRequest" : "BadRequest");
   responses[401] = errors("Unauthorized");
   if (route.scope) responses[403] = errors("Forbidden");
-  if (route.implemented && route.path.includes(":statement_id")) {
-    responses[404] = errors("StatementNotFound");
-  } else if (route.implemented && namesCustomer(route)) {
-    responses[404] = errors("CustomerNotFound");
-  } else if (route.implemented && /:(event_id|webhook_endpoint_id)/.test(route.path)) {
-    responses[404] = errors("NotFound");
-  }
+  for (const error of route.errors) responses[error.status] = errors(responseOf(route, error));
   if (idempotent) {
     responses[409] = errors("IdempotencyKeyInUse");
     responses[422] = errors("IdempotencyKeyReused");
@@ -86,7 +97,7 @@ function operationOf(route: Route, headers: HeaderNames, deprecated: boolean): J
 
   const notes = [
     route.scope ? `Requires the \`${route.scope}\` scope.` : "Needs no scope beyond a valid key.",
-    SCOPE_RULES[tagOf(route.path)]?.why ?? "",
+    SCOPE_RULES[route.tag]?.why ?? "",
   ].filter((note) => note !== "");
   if (!route.environments.includes("production")) {
     notes.push(
@@ -94,22 +105,23 @@ function operationOf(route: Route, headers: HeaderNames, deprecated: boolean): J
     );
   }
   if (!route.implemented) notes.push("Not available in this service: answers `501`.");
-  const operation: Json = {
-    operationId: operationIdOf(route),
+  return {
+    operationId: route.operationId,
     summary: route.summary,
     description: notes.join(" "),
-    tags: [tagOf(route.path)],
+    tags: [route.tag],
     "x-required-scope": route.scope,
     parameters,
+    ...(route.body
+      ? {
+          requestBody: {
+            required: route.body.required,
+            content: json(ref(route.body.schema.name)),
+          },
+        }
+      : {}),
+    responses,
   };
-  if (route.body) {
-    operation.requestBody = {
-      required: route.body.required,
-      content: json(ref(route.body.schema.name)),
-    };
-  }
-  operation.responses = responses;
-  return operation;
 }
 
 function describeVersion(
@@ -154,10 +166,11 @@ function describeVersion(
 }
 
 /** The names of every schema and response a part of the document references. */
-function referenced(node: Json, kind: "schemas" | "responses", into: Set<string>): Set<string> {
+function referenced(node: unknown, kind: "schemas" | "responses", into: Set<string>): Set<string> {
   if (Array.isArray(node)) for (const item of node) referenced(item, kind, into);
   else if (typeof node === "object" && node !== null) {
-    const name = new RegExp(`^#/components/${kind}/(.+)$`).exec(node.$ref ?? "")?.[1];
+    const $ref = isReference(node) ? node.$ref : "";
+    const name = new RegExp(`^#/components/${kind}/(.+)$`).exec($ref)?.[1];
     if (name !== undefined) into.add(name);
     for (const child of Object.values(node)) referenced(child, kind, into);
   }
@@ -172,8 +185,7 @@ function withoutUnused<T>(
 ) {
   const kept = new Set<string>();
   const queue = [...roots];
-  while (queue.length > 0) {
-    const name = queue.pop() as string;
+  for (let name = queue.pop(); name !== undefined; name = queue.pop()) {
     if (kept.has(name) || !(name in all)) continue;
     kept.add(name);
     queue.push(...referenced(all[name], kind, new Set()));
@@ -195,7 +207,7 @@ export function buildOpenApiDocument(
   const entry = bundle.versionOf(version);
   if (!entry) throw new Error(`unknown version ${version}`);
   const deprecated = entry.deprecated !== undefined;
-  const paths: Record<string, Record<string, Json>> = {};
+  const paths: Record<string, Record<string, Operation>> = {};
   const documented: Route[] = [];
   for (const route of routes) {
     if (!route.environments.includes(environment)) continue;
@@ -233,7 +245,7 @@ export function buildOpenApiDocument(
       },
     },
     servers: [{ url: "/", description: "This service (the host serving this document)." }],
-    tags: TAGS.filter(([, tag]) => used.has(tag)).map(([, name, description]) => ({
+    tags: TAGS.filter(([tag]) => used.has(tag)).map(([name, description]) => ({
       name,
       description,
     })),

@@ -4,18 +4,25 @@
 // descriptions are Markdown, rendered safely.
 import { html } from "hono/html";
 import type { HtmlEscapedString } from "hono/utils/html";
-import type { Json, JsonSchema, SchemaMap } from "../versioning";
-import type { OpenApiDocument } from "./document";
+import type { JsonSchema, SchemaMap } from "../versioning";
 import { renderInlineMarkdown, renderMarkdown } from "./markdown";
+import {
+  type HeaderObject,
+  isReference,
+  type OpenApiDocument,
+  type Operation,
+  type Reference,
+} from "./openapi";
 
 type Html = HtmlEscapedString | Promise<HtmlEscapedString> | "";
 
 const refName = (ref: unknown) => (typeof ref === "string" ? /[^/]+$/.exec(ref)?.[0] : undefined);
 
-/** A component by reference, or the object itself. */
-function resolve(doc: OpenApiDocument, kind: string, node: Json): Json {
-  const name = refName(node?.$ref);
-  return name === undefined ? node : doc.components[kind]?.[name];
+/** A component by reference (among `components`), or the object itself. */
+function resolve<T extends object>(components: Record<string, T>, node: T | Reference) {
+  if (!isReference(node)) return node;
+  const name = refName(node.$ref);
+  return name === undefined ? undefined : components[name];
 }
 
 function typeOf(schema: JsonSchema | undefined): string {
@@ -53,7 +60,7 @@ function fieldRows(schema: JsonSchema | undefined, schemas: SchemaMap, prefix = 
   const named = refName(schema?.$ref);
   const object = named === undefined ? schema : schemas[named];
   const rows: Html[] = [];
-  for (const [name, field] of Object.entries<Json>(object?.properties ?? {})) {
+  for (const [name, field] of Object.entries(object?.properties ?? {})) {
     const required = (object?.required ?? []).includes(name) ? "required" : "optional";
     rows.push(html`<tr><td><code>${prefix}${name}</code></td><td>${typeOf(field)}</td>
       <td>${required}</td><td>${describeCell(field)}</td></tr>`);
@@ -68,13 +75,19 @@ function fieldRows(schema: JsonSchema | undefined, schemas: SchemaMap, prefix = 
   return rows;
 }
 
+/** The description of the named schema `shape` refers to, if any. */
+function described(shape: JsonSchema, schemas: SchemaMap): string | undefined {
+  const name = refName(shape.$ref);
+  return name === undefined ? undefined : schemas[name]?.description;
+}
+
 /** The fields of a body schema; each alternative of an `anyOf` in turn. */
 function bodyTables(schema: JsonSchema, schemas: SchemaMap): Html {
   const shapes: JsonSchema[] = schema.anyOf ?? [schema];
   return html`${shapes.map(
     (shape) => html`<p><strong>${typeOf(shape)}</strong>${
-      refName(shape.$ref) && schemas[refName(shape.$ref) as string]?.description
-        ? html`: ${renderInlineMarkdown(schemas[refName(shape.$ref) as string]?.description)}`
+      described(shape, schemas)
+        ? html`: ${renderInlineMarkdown(described(shape, schemas) ?? "")}`
         : ""
     }</p>
     <table><thead><tr><th>Field</th><th>Type</th><th></th><th>Description</th></tr></thead>
@@ -82,9 +95,10 @@ function bodyTables(schema: JsonSchema, schemas: SchemaMap): Html {
   )}`;
 }
 
-function parameterTable(operation: Json, doc: OpenApiDocument): Html {
-  const rows = (operation.parameters ?? []).map((p: Json) => {
-    const parameter = resolve(doc, "parameters", p);
+function parameterTable(operation: Operation, doc: OpenApiDocument): Html {
+  const rows = operation.parameters.map((p) => {
+    const parameter = resolve(doc.components.parameters, p);
+    if (!parameter) return "";
     return html`<tr><td><code>${parameter.name}</code></td><td>${parameter.in}</td>
       <td>${parameter.required ? "required" : "optional"}</td><td>${typeOf(parameter.schema)}</td>
       <td>${renderInlineMarkdown(parameter.description ?? "")}${
@@ -97,19 +111,24 @@ function parameterTable(operation: Json, doc: OpenApiDocument): Html {
     <th>Description</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
-function headerList(headers: Record<string, Json> | undefined, doc: OpenApiDocument): Html {
-  const entries = Object.entries<Json>(headers ?? {});
+function headerList(
+  headers: Record<string, HeaderObject | Reference> | undefined,
+  doc: OpenApiDocument,
+): Html {
+  const entries = Object.entries(headers ?? {});
   if (entries.length === 0) return "";
   return html`<p>Headers:</p><ul>${entries.map(([name, header]) => {
-    const resolved = resolve(doc, "headers", header);
+    const resolved = resolve(doc.components.headers, header);
+    if (!resolved) return "";
     return html`<li><code>${name}</code>: ${renderInlineMarkdown(resolved.description ?? "")}</li>`;
   })}</ul>`;
 }
 
-function responseList(operation: Json, doc: OpenApiDocument): Html {
-  const schemas = doc.components.schemas as SchemaMap;
-  return html`${Object.entries<Json>(operation.responses).map(([status, response]) => {
-    const resolved = resolve(doc, "responses", response);
+function responseList(operation: Operation, doc: OpenApiDocument): Html {
+  const schemas = doc.components.schemas;
+  return html`${Object.entries(operation.responses).map(([status, response]) => {
+    const resolved = resolve(doc.components.responses, response);
+    if (!resolved) return "";
     const schema = resolved.content?.["application/json"]?.schema;
     return html`<details class="response" ${status.startsWith("2") ? "open" : ""}>
   <summary><strong>${status}</strong> ${typeOf(schema)}: ${renderInlineMarkdown(resolved.description)}</summary>
@@ -119,17 +138,23 @@ function responseList(operation: Json, doc: OpenApiDocument): Html {
   })}`;
 }
 
-function securityOf(operation: Json, doc: OpenApiDocument): Html {
-  const requirements: Record<string, string[]>[] = operation.security ?? doc.security ?? [];
+function securityOf(operation: Operation, doc: OpenApiDocument): Html {
+  const requirements = operation.security ?? doc.security;
   const names = requirements.flatMap((r) => Object.keys(r));
   return html`<p>Authentication, any one of: ${names.map(
     (name, i) => html`${i > 0 ? ", " : ""}<a href="#security-${name}">${name}</a>`,
   )}.</p>`;
 }
 
-function operationSection(path: string, method: string, operation: Json, doc: OpenApiDocument) {
-  const body = operation.requestBody?.content["application/json"].schema;
-  const schemas = doc.components.schemas as SchemaMap;
+function operationSection(
+  path: string,
+  method: string,
+  operation: Operation,
+  doc: OpenApiDocument,
+) {
+  const { requestBody } = operation;
+  const body = requestBody?.content["application/json"].schema;
+  const schemas = doc.components.schemas;
   return html`<section class="operation" id="${operation.operationId}">
   <h3><span class="method">${method.toUpperCase()}</span> <code>${path}</code></h3>
   <p><strong>${operation.summary}.</strong></p>
@@ -138,7 +163,7 @@ function operationSection(path: string, method: string, operation: Json, doc: Op
   <h4>Parameters</h4>${parameterTable(operation, doc)}
   ${
     body
-      ? html`<h4>Request body (${operation.requestBody.required ? "required" : "optional"})</h4>
+      ? html`<h4>Request body (${requestBody?.required ? "required" : "optional"})</h4>
         ${bodyTables(body, schemas)}`
       : ""
   }
@@ -147,7 +172,7 @@ function operationSection(path: string, method: string, operation: Json, doc: Op
 }
 
 function securitySection(doc: OpenApiDocument): Html {
-  const schemes = Object.entries<Json>(doc.components.securitySchemes ?? {});
+  const schemes = Object.entries(doc.components.securitySchemes);
   return html`<h2 id="security">Authentication</h2><dl>${schemes.map(
     ([name, scheme]) => html`<dt id="security-${name}"><code>${name}</code>: ${scheme.type}
       ${scheme.scheme ?? ""}</dt><dd>${renderInlineMarkdown(scheme.description ?? "")}</dd>`,
@@ -156,8 +181,8 @@ function securitySection(doc: OpenApiDocument): Html {
 
 /** The operations of a document, grouped by tag: the docs page's content without its script. */
 export function operationListing(doc: OpenApiDocument): Html {
-  const sections = (doc.tags as { name: string; description: string }[]).map((tag) => {
-    const operations = Object.entries<Record<string, Json>>(doc.paths).flatMap(([path, ops]) =>
+  const sections = doc.tags.map((tag) => {
+    const operations = Object.entries(doc.paths).flatMap(([path, ops]) =>
       Object.entries(ops)
         .filter(([, op]) => op.tags[0] === tag.name)
         .map(([method, op]) => operationSection(path, method, op, doc)),

@@ -12,7 +12,7 @@ const ESCAPES: Record<string, string> = {
   '"': "&quot;",
   "'": "&#39;",
 };
-const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
 
 /** http(s), mailto, a path on this service, or a fragment; never `javascript:` and the like. */
 const SAFE_HREF = /^(https?:\/\/|mailto:|\/(?!\/)|#)/i;
@@ -35,10 +35,10 @@ const markdown = new Marked({
 
 /** Block Markdown (paragraphs, lists, quotes) as HTML. */
 export function renderMarkdown(text: string): HtmlEscapedString {
-  return raw(markdown.parse(text) as string);
+  return raw(markdown.parse(text, { async: false }));
 }
 
 /** Inline Markdown (code spans, emphasis, links) as HTML, for table cells and headings. */
 export function renderInlineMarkdown(text: string): HtmlEscapedString {
-  return raw(markdown.parseInline(text) as string);
+  return raw(markdown.parseInline(text, { async: false }));
 }

@@ -93,7 +93,7 @@ export function referencePage(
   doc: OpenApiDocument,
   environment: Environment,
 ): Html {
-  const version = doc.info.version as string;
+  const version = doc.info.version;
   return page(
     `Card Account Statements API · ${version}`,
     html`${docsBar(versions, version, environment)}

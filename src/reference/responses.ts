@@ -2,7 +2,8 @@
 // and, for a deprecated version, its deprecation headers) and the error responses, each naming
 // the schema that documents its error types in that version.
 import type { ErrorType } from "../app/errors";
-import type { Json, JsonSchema, VersionBundle } from "../versioning";
+import type { JsonSchema, VersionBundle } from "../versioning";
+import type { Content, HeaderObject, Reference, ResponseObject } from "./openapi";
 
 /** The wire names of the brand-carrying headers. */
 export interface HeaderNames {
@@ -10,12 +11,15 @@ export interface HeaderNames {
   merchantKey: string;
 }
 
-export const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
-export const json = (schema: JsonSchema) => ({ "application/json": { schema } });
+export const ref = (name: string): Reference => ({ $ref: `#/components/schemas/${name}` });
+export const json = (schema: JsonSchema): Content => ({ "application/json": { schema } });
 
 /** Headers every response after version resolution carries, as references. */
-export function versionedHeaders(headers: HeaderNames, deprecated: boolean): Record<string, Json> {
-  const out: Record<string, Json> = {
+export function versionedHeaders(
+  headers: HeaderNames,
+  deprecated: boolean,
+): Record<string, Reference> {
+  const out: Record<string, Reference> = {
     [headers.version]: { $ref: "#/components/headers/Version" },
     "x-request-id": { $ref: "#/components/headers/RequestId" },
   };
@@ -28,8 +32,11 @@ export function versionedHeaders(headers: HeaderNames, deprecated: boolean): Rec
 }
 
 /** The header components of a version's reference. */
-export function headerComponents(version: string, deprecated: boolean): Record<string, Json> {
-  const out: Record<string, Json> = {
+export function headerComponents(
+  version: string,
+  deprecated: boolean,
+): Record<string, HeaderObject> {
+  const out: Record<string, HeaderObject> = {
     Version: {
       description: "The API version that shaped this response.",
       schema: { type: "string", const: version },
@@ -77,10 +84,28 @@ export function headerComponents(version: string, deprecated: boolean): Record<s
   return out;
 }
 
+/**
+ * The error responses a route may declare as its own (`errors` of its declaration), by the error
+ * types each documents: a route's declared error is documented by the one of exactly its types.
+ */
+export const ROUTE_ERROR_RESPONSES = {
+  CustomerNotFound: ["CUSTOMER_NOT_FOUND_ERROR", "ACCOUNT_NOT_FOUND_ERROR"],
+  StatementNotFound: [
+    "CUSTOMER_NOT_FOUND_ERROR",
+    "ACCOUNT_NOT_FOUND_ERROR",
+    "STATEMENT_NOT_FOUND_ERROR",
+  ],
+  NotFound: ["NOT_FOUND_ERROR"],
+} as const satisfies Record<string, readonly ErrorType[]>;
+
 /** The schema of errors of `types` in a version: one reference, or the alternatives. */
-function errorSchema(schemaOf: Readonly<Record<string, string>>, types: ErrorType[]): JsonSchema {
+function errorSchema(
+  schemaOf: Readonly<Record<string, string>>,
+  types: readonly ErrorType[],
+): JsonSchema {
   const names = [...new Set(types.map((type) => schemaOf[type] ?? "ApiError"))];
-  return names.length === 1 ? ref(names[0] as string) : { anyOf: names.map(ref) };
+  const [only, ...others] = names;
+  return only !== undefined && others.length === 0 ? ref(only) : { anyOf: names.map(ref) };
 }
 
 /** The error responses of a version's reference, by component name. */
@@ -88,10 +113,14 @@ export function errorResponses(
   bundle: VersionBundle,
   version: string,
   headers: HeaderNames,
-): Record<string, Json> {
+): Record<string, ResponseObject> {
   const schemaOf = bundle.errorSchemasOf(version);
   const deprecated = bundle.versionOf(version)?.deprecated !== undefined;
-  const error = (description: string, types: ErrorType[], extra: Record<string, Json> = {}) => ({
+  const error = (
+    description: string,
+    types: readonly ErrorType[],
+    extra: Record<string, Reference> = {},
+  ): ResponseObject => ({
     description,
     headers: { ...versionedHeaders(headers, deprecated), ...extra },
     content: json(errorSchema(schemaOf, types)),
@@ -125,19 +154,19 @@ export function errorResponses(
     ]),
     CustomerNotFound: error(
       "No such customer for this key and product, or the account is not the customer's.",
-      ["CUSTOMER_NOT_FOUND_ERROR", "ACCOUNT_NOT_FOUND_ERROR"],
+      ROUTE_ERROR_RESPONSES.CustomerNotFound,
     ),
     StatementNotFound: error(
       "No such customer for this key and product, the account is not the customer's, or the " +
         "statement is not the account's (or has been hidden): `param` names the id.",
-      ["CUSTOMER_NOT_FOUND_ERROR", "ACCOUNT_NOT_FOUND_ERROR", "STATEMENT_NOT_FOUND_ERROR"],
+      ROUTE_ERROR_RESPONSES.StatementNotFound,
     ),
     NotImplemented: error("`501`: not available in this service, type `NOT_IMPLEMENTED_ERROR`.", [
       "NOT_IMPLEMENTED_ERROR",
     ]),
     NotFound: error(
       "No such object for this key and product: type `NOT_FOUND_ERROR`, `param` names the id.",
-      ["NOT_FOUND_ERROR"],
+      ROUTE_ERROR_RESPONSES.NotFound,
     ),
     IdempotencyKeyInUse: error(
       "A request with this `Idempotency-Key` is still running: type " +

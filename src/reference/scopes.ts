@@ -4,7 +4,7 @@
 // of its table (customers, keys) need a valid key only. The scope itself is each route's own
 // declaration (its `scope`): this table only says it, grouped and explained per section.
 import type { Route } from "../app/route";
-import { openApiPath, tagOf } from "./operations";
+import { openApiPath } from "./operations";
 
 /** Where a section's scope comes from, and why it is that one. */
 interface ScopeRule {
@@ -78,7 +78,7 @@ export interface ScopeRow {
 /** The table's rows for `routes`, in their order. Throws for a section without a rule. */
 export function scopeRows(routes: readonly Route[]): ScopeRow[] {
   return routes.map((route) => {
-    const tag = tagOf(route.path);
+    const { tag } = route;
     const rule = SCOPE_RULES[tag];
     if (!rule) throw new Error(`no scope rule for the reference's section ${tag}`);
     return {

@@ -12,7 +12,7 @@ import { allow, type DashboardPage, may } from "../dashboard/page";
 import { Table } from "../dashboard/table";
 import type { Environment } from "../domain/environment";
 import { refusalOf, seesCustomerData } from "../domain/permissions";
-import type { Json, VersionBundle } from "../versioning";
+import type { JsonValue, VersionBundle } from "../versioning";
 import { rollbackCandidate, rollbackDeadline, type SavedVersionChange } from "./saved-version";
 import { changeSavedVersion, readSavedVersion } from "./saved-version-store";
 import {
@@ -59,7 +59,7 @@ interface VersionViewProps {
     version: string;
     direction: "upgrade" | "downgrade";
     steps: VersionStep[];
-    preview: { customerId: string; accountId: string; bodies: Record<string, Json> } | null;
+    preview: { customerId: string; accountId: string; bodies: Record<string, JsonValue> } | null;
     /** The environment whose data the preview shows: sandbox for a Developer in production. */
     previewFrom: Environment;
     previewLimit: number;

@@ -5,7 +5,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../app/context";
 import type { Environment } from "../domain/environment";
 import { buildStatementPage, readStatementPage } from "../statements";
-import type { Json, VersionBundle, VersionChange } from "../versioning";
+import type { JsonValue, VersionBundle, VersionChange } from "../versioning";
 import { diffLines } from "./line-diff";
 import { sampleStatementAccount } from "./preview-account";
 
@@ -46,7 +46,7 @@ export interface StatementPreview {
   customerId: string;
   accountId: string;
   /** The same canonical page, shaped for each requested version. */
-  bodies: Record<string, Json>;
+  bodies: Record<string, JsonValue>;
 }
 
 /**
@@ -74,7 +74,7 @@ export async function previewStatements(
   );
   const path = `/v2/customers/${account.customerId}/accounts/${account.accountId}/statements`;
   const ctx = { path, status: 200, timestamp: now.toISOString() };
-  const bodies: Record<string, Json> = {};
+  const bodies: Record<string, JsonValue> = {};
   for (const version of versions) {
     bodies[version] = c
       .get("bundle")
@@ -122,7 +122,11 @@ export function Steps(props: { direction: "upgrade" | "downgrade"; steps: Versio
   );
 }
 
-export function SideBySide(props: { left: string; right: string; bodies: Record<string, Json> }) {
+export function SideBySide(props: {
+  left: string;
+  right: string;
+  bodies: Record<string, JsonValue>;
+}) {
   const text = (version: string) => JSON.stringify(props.bodies[version], null, 2).split("\n");
   const diff = diffLines(text(props.left), text(props.right));
   const column = (version: string, lines: typeof diff.left, Mark: "del" | "ins") => (

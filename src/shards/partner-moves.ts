@@ -131,7 +131,7 @@ export async function startMove(
     const other = await openMove(directory, at.partnerId);
     return other ? { kind: "busy", move: other } : { kind: "source-busy" };
   }
-  const source = shards.open(at.from) as Database;
+  const source = shards.mustOpen(at.from);
   // Freeze: from here nothing the partner writes lands on the source.
   const triggers = fenceTriggers();
   await run(
@@ -144,7 +144,7 @@ export async function startMove(
     [...triggers.map(() => []), [at.partnerId, now.toISOString()], [at.to, at.partnerId]],
   );
   // Rows an earlier stay on the target left there (a forward) make way for the copy.
-  await deleteRows(shards.open(at.to) as Database, at.partnerId, PARTNER_TABLES);
+  await deleteRows(shards.mustOpen(at.to), at.partnerId, PARTNER_TABLES);
   return { kind: "started", move: created };
 }
 
@@ -190,7 +190,8 @@ async function save(directory: Database, moveId: string, changes: Partial<MoveRo
     .set(changes)
     .where(eq(partnerMoves.moveId, moveId))
     .returning();
-  return row as MoveRow;
+  if (!row) throw new Error(`move ${moveId} is gone`);
+  return row;
 }
 
 /**
@@ -206,8 +207,9 @@ export async function stepMove(
   const directory = shards.directory();
   let move = await lease(directory, moveId, now);
   if (!move) return null;
-  const source = shards.open(move.fromShard) as Database;
-  const target = shards.open(move.toShard) as Database;
+  const source = shards.mustOpen(move.fromShard);
+  const target = shards.mustOpen(move.toShard);
+  // Only this module writes `tables`, always as JSON.stringify of a MoveTables.
   const tables = JSON.parse(move.tables) as MoveTables;
   let budget = maxRows;
 
@@ -344,6 +346,7 @@ async function digest(
     const sum = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
     hash = [...sum].map((b) => b.toString(16).padStart(2, "0")).join("");
     rows += results.length;
+    // The query selects `rowid AS _rowid`, an integer, and the page is not empty.
     after = results.at(-1)?._rowid as number;
     if (results.length < 1000) break;
   }
@@ -355,8 +358,8 @@ async function digest(
  * the source and from any older forward, the directory's entry, then open to writes.
  */
 async function switchOver(shards: Shards, move: MoveRow, now: Date): Promise<void> {
-  const source = shards.open(move.fromShard) as Database;
-  const target = shards.open(move.toShard) as Database;
+  const source = shards.mustOpen(move.fromShard);
+  const target = shards.mustOpen(move.toShard);
   const { partnerId, toShard } = move;
   await target
     .update(partners)
@@ -373,7 +376,8 @@ async function switchOver(shards: Shards, move: MoveRow, now: Date): Promise<voi
   // Forwards an earlier move left on other shards point straight at the new home.
   for (const code of shards.codes) {
     if (code === move.fromShard || code === toShard) continue;
-    await (shards.open(code) as Database)
+    await shards
+      .mustOpen(code)
       .update(partners)
       .set({ movedTo: toShard })
       .where(and(eq(partners.partnerId, partnerId), sql`${partners.movedTo} IS NOT NULL`));
@@ -388,8 +392,8 @@ async function switchOver(shards: Shards, move: MoveRow, now: Date): Promise<voi
 
 /** The move gives up: the source takes writes again, the partial copy is deleted. */
 async function abort(shards: Shards, move: MoveRow): Promise<void> {
-  const source = shards.open(move.fromShard) as Database;
-  await deleteRows(shards.open(move.toShard) as Database, move.partnerId, PARTNER_TABLES);
+  const source = shards.mustOpen(move.fromShard);
+  await deleteRows(shards.mustOpen(move.toShard), move.partnerId, PARTNER_TABLES);
   await run(
     source,
     [
@@ -420,6 +424,7 @@ async function dropFenceWhenIdle(db: Database): Promise<void> {
 
 /** What the operator API shows of a move. */
 export function moveView(move: MoveRow) {
+  // Only this module writes `tables`, always as JSON.stringify of a MoveTables.
   const tables = JSON.parse(move.tables) as MoveTables;
   return {
     move_id: move.moveId,

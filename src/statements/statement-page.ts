@@ -5,11 +5,11 @@ import type { Signer } from "../domain/signing";
 import { type Statement, type StatementRecord, toStatement } from "../domain/statement";
 import { LINK_LIFETIME_MS, signStatementLinks } from "../domain/statement-link";
 
-export interface StatementPageBody {
+export type StatementPageBody = {
   data: Statement[];
   has_more: boolean;
   next_page_token?: string;
-}
+};
 
 /**
  * The page of `limit` statements from `rows` (up to `limit + 1`, newest first; the extra row only

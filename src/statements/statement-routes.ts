@@ -32,6 +32,14 @@ export const retrieveStatement = route({
   method: "GET",
   path: "/v2/customers/:customer_id/accounts/:account_id/statements/:statement_id",
   summary: "Retrieve a statement",
+  operationId: "retrieveStatement",
+  tag: "Statements",
+  errors: [
+    {
+      status: 404,
+      types: ["CUSTOMER_NOT_FOUND_ERROR", "ACCOUNT_NOT_FOUND_ERROR", "STATEMENT_NOT_FOUND_ERROR"],
+    },
+  ],
   scope: "ACCOUNT_READ",
   customerScoped: true,
   // No query: the plan reads from the path alone.
@@ -56,6 +64,14 @@ export const listLineItems = route({
   method: "GET",
   path: "/v2/customers/:customer_id/accounts/:account_id/statements/:statement_id/line_items",
   summary: "List a statement's line items",
+  operationId: "listStatementLineItems",
+  tag: "Statements",
+  errors: [
+    {
+      status: 404,
+      types: ["CUSTOMER_NOT_FOUND_ERROR", "ACCOUNT_NOT_FOUND_ERROR", "STATEMENT_NOT_FOUND_ERROR"],
+    },
+  ],
   scope: "ACCOUNT_READ",
   customerScoped: true,
   query: lineItemListQuery,

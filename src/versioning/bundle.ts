@@ -2,10 +2,11 @@
 // reshaped per version, requests brought forward, and per version its reference, errors and routes.
 import { checkBundle } from "./check";
 import { compile } from "./compile";
+import { isJsonObject } from "./reshape";
 import type {
   ApiVersion,
   CanonicalModel,
-  Json,
+  JsonValue,
   ResponseContext,
   SchemaMap,
   VersionChange,
@@ -23,12 +24,12 @@ export interface VersionBundle {
   /** The version's entry; undefined for a version the bundle does not hold. */
   versionOf(version: string): ApiVersion | undefined;
   /** Reshapes a canonical body into the shape of `version`. Never mutates `body`. */
-  transform(version: string, resource: string, body: Json, ctx: ResponseContext): Json;
+  transform(version: string, resource: string, body: JsonValue, ctx: ResponseContext): JsonValue;
   /**
    * Reshapes a request body sent in `version` into the canonical shape handlers read. Throws
    * `UnknownRequestField` for a field that `version` does not have.
    */
-  upgradeRequest(version: string, request: string, body: Json): Json;
+  upgradeRequest(version: string, request: string, body: JsonValue): JsonValue;
   /**
    * Whether a client on `version` gets the behaviour `change` introduced: the one way code may
    * branch on a version. Throws for a change that is not in the bundle or not `sideEffects`.
@@ -77,6 +78,9 @@ export function createBundle(
   });
   const byId = new Map(versions.map((v) => [v.id, v]));
   const released = versions.filter((v) => v.released).map((v) => v.id);
+  const [newestReleased] = released;
+  // checkBundle refused a bundle whose oldest version is not released.
+  if (newestReleased === undefined) throw new Error("the bundle needs a released version");
   const all = versions.map((v) => v.id);
   const known = (version: string) => {
     if (!byId.has(version)) throw new Error(`unknown version ${version}`);
@@ -85,7 +89,7 @@ export function createBundle(
 
   return {
     versions,
-    newestReleased: released[0] as string,
+    newestReleased,
     supported: (environment) => (environment === options.previewIn ? all : released),
     isSupported: (version, environment) =>
       (environment === options.previewIn ? all : released).includes(version),
@@ -94,7 +98,9 @@ export function createBundle(
       if (resource === "Error") {
         const steps = compiled.errors.get(version);
         if (!steps || steps.length === 0) return body;
-        const state = { type: body?.error?.type, body };
+        const error = isJsonObject(body) ? body.error : undefined;
+        const type = isJsonObject(error) && typeof error.type === "string" ? error.type : undefined;
+        const state = { type, body };
         for (const step of steps) step(state, ctx);
         return state.body;
       }
@@ -121,7 +127,7 @@ export function createBundle(
       return versionRank <= changeRank;
     },
     changesNewerThan: (version) => newerChanges.get(version) ?? [],
-    schemasOf: (version) => structuredClone(compiled.schemas.get(known(version)) as SchemaMap),
+    schemasOf: (version) => structuredClone(compiled.schemas.get(known(version)) ?? {}),
     errorSchemasOf: (version) => compiled.errorSchemas.get(known(version)) ?? {},
     routeExists: (version, method, path) =>
       !compiled.absentRoutes.get(version)?.has(`${method} ${path}`),

@@ -5,15 +5,16 @@
 // that a newer change reshaped already. Mistakes (a field that is not there, a route not in the
 // model) throw here, when the bundle is built, never while serving.
 import { fieldEdit } from "./field-edit";
-import { type BodyPath, locate, updateAt } from "./reshape";
+import { type BodyPath, isJsonObject, locate, updateAt } from "./reshape";
 import type {
   ApiVersion,
   CanonicalModel,
   ErrorInstruction,
   FieldInstruction,
   Instruction,
-  Json,
+  JsonObject,
   JsonSchema,
+  JsonValue,
   RequestTransformer,
   ResponseContext,
   ResponseTransformer,
@@ -23,8 +24,9 @@ import type {
 
 /** An error body on its way back, with its type as the current step names it. */
 export interface ErrorState {
-  type: string;
-  body: Json;
+  /** Undefined for a body that is not an error envelope. */
+  type: string | undefined;
+  body: JsonValue;
 }
 export type ErrorStep = (state: ErrorState, ctx: ResponseContext) => void;
 
@@ -42,10 +44,21 @@ export interface Compiled {
   touched: Map<VersionChange, string[]>;
 }
 
+/** The schema of `error.type` in an ApiError-style envelope schema, if it is one. */
+function envelopeType(schema: JsonSchema | undefined): JsonSchema | undefined {
+  return schema?.properties?.error?.properties?.type;
+}
+
 /** The type enum of an ApiError-style envelope schema, if it is one. */
 function envelopeTypes(schema: JsonSchema | undefined): string[] | undefined {
-  const types = schema?.properties?.error?.properties?.type?.enum;
-  return Array.isArray(types) ? types : undefined;
+  const types = envelopeType(schema)?.enum;
+  return types?.every((type): type is string => typeof type === "string") ? types : undefined;
+}
+
+/** Sets the type enum of an envelope schema (one `envelopeTypes` found). */
+function setEnvelopeTypes(schema: JsonSchema, types: string[]): void {
+  const type = envelopeType(schema);
+  if (type) type.enum = types;
 }
 
 /** A route the newest instruction about it says was removed does not exist in the canonical. */
@@ -179,8 +192,9 @@ class Compiler {
     if (!older || !newer) return;
     const edit = older;
     const upgrade = newer;
-    const along = (paths: BodyPath[], fn: (object: Json) => Json) => (body: Json) =>
-      paths.reduce((out, path) => updateAt(out, path, fn), body);
+    const along =
+      (paths: BodyPath[], fn: (object: JsonObject) => JsonObject) => (body: JsonValue) =>
+        paths.reduce((out, path) => updateAt(out, path, fn), body);
     for (const [root, paths] of where_.responses) {
       touched.add(root);
       this.pushResponse(root, along(paths, edit));
@@ -192,7 +206,7 @@ class Compiler {
       );
       const reshape = along(paths, edit);
       this.errorSteps.push((state) => {
-        if (types.has(state.type)) state.body = reshape(state.body);
+        if (state.type !== undefined && types.has(state.type)) state.body = reshape(state.body);
       });
     }
     for (const [root, paths] of where_.requests) {
@@ -222,13 +236,17 @@ class Compiler {
       for (const schema of Object.values(this.schemas)) {
         const types = envelopeTypes(schema);
         if (types?.includes(name)) {
-          schema.properties.error.properties.type.enum = types.map((t) => (t === name ? older : t));
+          setEnvelopeTypes(
+            schema,
+            types.map((t) => (t === name ? older : t)),
+          );
         }
       }
       entry.name = older;
       this.errorSteps.push((state) => {
-        if (state.type !== name) return;
-        state.body = { ...state.body, error: { ...state.body.error, type: older } };
+        const { body } = state;
+        if (state.type !== name || !isJsonObject(body) || !isJsonObject(body.error)) return;
+        state.body = { ...body, error: { ...body.error, type: older } };
         state.type = older;
       });
     }
@@ -243,11 +261,11 @@ class Compiler {
         const types = envelopeTypes(schema);
         if (schemaName === name || !types) continue;
         const kept = types.filter((t) => !moved.has(t));
-        if (kept.length > 0) schema.properties.error.properties.type.enum = kept;
+        if (kept.length > 0) setEnvelopeTypes(schema, kept);
         else delete this.schemas[schemaName];
       }
       this.errorSteps.push((state, ctx) => {
-        if (moved.has(state.type)) state.body = from(state.body, ctx);
+        if (state.type !== undefined && moved.has(state.type)) state.body = from(state.body, ctx);
       });
     } else if (had.type === undefined) {
       throw new Error(`${where}: say the older type, or the older schema, shape and from`);

@@ -4,13 +4,13 @@
 import { UnknownRequestField } from "./errors";
 import { dropField, insertField, renameField } from "./reshape";
 import { insertProperty, removeProperty, replaceProperty, setRequired } from "./schema-edits";
-import type { FieldInstruction, Json, JsonSchema } from "./types";
+import type { FieldInstruction, JsonObject, JsonSchema } from "./types";
 
 export interface FieldEdit {
   /** Newer object → older one; undefined when bodies do not change (a description, say). */
-  older?: (object: Json) => Json;
+  older?: (object: JsonObject) => JsonObject;
   /** Older object → newer one (request bodies). */
-  newer?: (object: Json) => Json;
+  newer?: (object: JsonObject) => JsonObject;
 }
 
 /** Edits `target` (the schema as the newer version has it) into the older version's. */
@@ -21,14 +21,16 @@ export function fieldEdit(
   inRequests: boolean,
 ): FieldEdit {
   const { field, was } = instruction;
-  const properties: Record<string, JsonSchema> = target.properties;
-  let older: ((object: Json) => Json) | undefined;
-  let newer: ((object: Json) => Json) | undefined;
+  const properties = target.properties;
+  if (!properties) throw new Error(`${where}: no object schema of that name here`);
+  let older: ((object: JsonObject) => JsonObject) | undefined;
+  let newer: ((object: JsonObject) => JsonObject) | undefined;
 
   if ("had" in was) {
     const had = was.had;
     const name = had.name ?? field;
-    if (!(field in properties)) throw new Error(`${where}: no such field here`);
+    const current = properties[field];
+    if (current === undefined) throw new Error(`${where}: no such field here`);
     if (name !== field && name in properties) throw new Error(`${where}: ${name} exists already`);
     if (had.schema && !had.toOlder) throw new Error(`${where}: a type change needs toOlder`);
     if (had.schema && inRequests && !had.toNewer) {
@@ -41,9 +43,9 @@ export function fieldEdit(
         return renameField(object, name, field, had.toNewer);
       };
     }
-    const definition = structuredClone(had.schema ?? properties[field]) as JsonSchema;
-    if (had.schema && definition.description === undefined && properties[field]?.description) {
-      definition.description = properties[field].description;
+    const definition = structuredClone(had.schema ?? current);
+    if (had.schema && definition.description === undefined && current.description) {
+      definition.description = current.description;
     }
     if (had.description !== undefined) definition.description = had.description;
     replaceProperty(target, field, name, definition);
@@ -64,7 +66,7 @@ export function fieldEdit(
     }
     insertProperty(target, field, structuredClone(existed.schema), existed.after);
     if (existed.required) setRequired(target, field, true);
-    const names = Object.keys(target.properties);
+    const names = Object.keys(target.properties ?? {});
     const preceding = new Set(names.slice(0, names.indexOf(field)));
     older = (object) => insertField(object, field, existed.from(object), preceding);
     newer = (object) => dropField(object, field);

@@ -10,4 +10,5 @@ export {
   instructionsFor,
   type Vocabulary,
 } from "./instructions";
+export { isJsonObject } from "./reshape";
 export type * from "./types";

@@ -93,6 +93,7 @@ function fieldOf(schema: string, field: string): FieldThatExists & FieldThatWasR
 export function instructionsFor<V extends Vocabulary>(): Instructions<V> {
   return {
     schema: (name) => ({
+      // FieldNamed<…> is one face of what fieldOf returns (both); which one is only a type.
       field: (field) => fieldOf(name, field) as never,
       olderField: (field) => fieldOf(name, field),
     }),

@@ -15,7 +15,7 @@ export function replaceProperty(
   const properties: Record<string, JsonSchema> = {};
   for (const [name, value] of Object.entries(schema.properties ?? {})) {
     if (name === from) properties[to] = replacement;
-    else properties[name] = value as JsonSchema;
+    else properties[name] = value;
   }
   schema.properties = properties;
   if (Array.isArray(schema.required)) {

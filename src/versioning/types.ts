@@ -11,18 +11,38 @@ export interface ResponseContext {
   timestamp: string;
 }
 
-// Bodies are plain JSON values; each transformer knows the shape of the resource it handles.
-// biome-ignore lint/suspicious/noExplicitAny: transformers work on JSON of a known shape
-export type Json = any;
+/** A JSON value, as bodies hold it. */
+export type JsonValue = null | boolean | number | string | JsonValue[] | JsonObject;
+
+/** A JSON object. A member whose value is `undefined` is left out when serialised. */
+export interface JsonObject {
+  [key: string]: JsonValue | undefined;
+}
 
 /** Reshapes a body of the newer version into the body of the version just older. Pure. */
-export type ResponseTransformer = (body: Json, ctx: ResponseContext) => Json;
+export type ResponseTransformer = (body: JsonValue, ctx: ResponseContext) => JsonValue;
 
 /** Reshapes a request body sent in the older version into the newer version's shape. Pure. */
-export type RequestTransformer = (body: Json) => Json;
+export type RequestTransformer = (body: JsonValue) => JsonValue;
 
-/** A JSON Schema object (OpenAPI 3.1 dialect). */
-export type JsonSchema = { [keyword: string]: Json };
+/**
+ * A JSON Schema object (OpenAPI 3.1 dialect): the keywords the engine reads are typed, any
+ * other keyword is carried as it is.
+ */
+export interface JsonSchema {
+  $ref?: string;
+  type?: string | string[];
+  description?: string;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  items?: JsonSchema;
+  enum?: JsonValue[];
+  const?: JsonValue;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  allOf?: JsonSchema[];
+  [keyword: string]: unknown;
+}
 
 /** The named schemas of an OpenAPI document (`components.schemas`). */
 export type SchemaMap = Record<string, JsonSchema>;
@@ -40,13 +60,13 @@ export interface FieldWas {
   /** The field's older JSON Schema: a change of type or format. Needs `toOlder`. */
   schema?: JsonSchema;
   /** Converts a newer value to the older type (responses). */
-  toOlder?: (value: Json) => Json;
+  toOlder?: (value: JsonValue | undefined) => JsonValue | undefined;
   /**
    * Converts an older value to the newer type (requests). Required when the schema is a request
    * body; it must not throw: a value it cannot convert goes through as it is, and validation of
    * the canonical request then reports it.
    */
-  toNewer?: (value: Json) => Json;
+  toNewer?: (value: JsonValue | undefined) => JsonValue | undefined;
   /** The field's older description (the reference only). */
   description?: string;
   /** Whether the field was required (the reference only). */
@@ -66,7 +86,7 @@ export interface FieldExisted<Field extends string = string> {
    * omits it. In a request body, an older client's value is dropped: the newer version has no
    * such field.
    */
-  from: (object: Json) => Json;
+  from: (object: JsonObject) => JsonValue | undefined;
 }
 
 export interface FieldInstruction {
@@ -88,7 +108,7 @@ export interface ErrorWas {
    */
   schema?: string;
   shape?: JsonSchema;
-  from?: (body: Json, ctx: ResponseContext) => Json;
+  from?: (body: JsonValue, ctx: ResponseContext) => JsonValue;
 }
 
 export interface ErrorInstruction {

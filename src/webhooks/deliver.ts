@@ -16,7 +16,7 @@ import { signerFor } from "../domain/signing";
 import { signingSecrets } from "../domain/webhook-endpoint";
 import { webhookUrlProblem } from "../domain/webhook-url";
 import { mailerOfShard } from "../mail/mailer";
-import type { VersionBundle } from "../versioning";
+import { isJsonObject, type VersionBundle } from "../versioning";
 import { type ClaimedDelivery, claimDelivery, dropDelivery, storeFilter } from "./delivery-claim";
 import { type DeliveryConfig, deliveryConfig } from "./delivery-config";
 import { type DeliveryNext, recordAttempt } from "./delivery-work";
@@ -139,7 +139,10 @@ async function attemptDelivery(d: Delivery, ref: DeliveryRef): Promise<Verdict> 
   // The endpoint takes the types of its version: the event is matched as its version shows it.
   // A filter worked out under other event types is worked out anew, once, for the fan-out.
   const refreshed = refreshedFilter(d, claim);
-  if (!takesEvent(endpoint.filter.enabledEvents, shaped.type)) {
+  // Read as the catalogue reads it (event-types.ts): the type shown, else the canonical one.
+  const shownType =
+    isJsonObject(shaped) && typeof shaped.type === "string" ? shaped.type : event.type;
+  if (!takesEvent(endpoint.filter.enabledEvents, shownType)) {
     await dropDelivery(d.db, ref, refreshed);
     return { ack: true };
   }

@@ -4,7 +4,6 @@ import { eq, sql } from "drizzle-orm";
 import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../db/client";
 import { fencedPartners, frozenPartners } from "../db/move-fences";
-import { idempotencyKeys } from "../db/schema";
 import type { AttemptStatus } from "./delivery-attempt";
 import { deliveryOf } from "./delivery-claim";
 import {
@@ -152,20 +151,4 @@ export async function purgeExpiredEvents(
       .returning({ id: events.eventId }),
   ]);
   return (results[2] as unknown[]).length;
-}
-
-/** Deletes up to `limit` idempotency keys past their window. Answers how many went. */
-export async function purgeExpiredIdempotencyKeys(
-  db: Database,
-  now: string,
-  limit: number,
-): Promise<number> {
-  const gone = await db
-    .delete(idempotencyKeys)
-    .where(
-      sql`${idempotencyKeys.keyHash} IN (SELECT key_hash FROM idempotency_keys
-        WHERE expires_at < ${now} AND partner_id NOT IN ${frozenPartners} LIMIT ${limit})`,
-    )
-    .returning({ keyHash: idempotencyKeys.keyHash });
-  return gone.length;
 }

@@ -9,7 +9,7 @@ import {
   type EventType,
   type StatementEvent,
 } from "../domain/event";
-import type { VersionBundle } from "../versioning";
+import { isJsonObject, type VersionBundle } from "../versioning";
 
 /**
  * The canonical types known to this build. A filter worked out under another list is re-derived
@@ -65,7 +65,8 @@ function viewOf(bundle: VersionBundle, version: string): VersionView {
     if (!bundle.versionOf(version)) throw new Error(`unknown version ${version}`);
     const seen = new Map<EventType, string>();
     for (const type of EVENT_TYPES) {
-      const shown = bundle.transform(version, "Event", probe(type), PROBE_CONTEXT)?.type;
+      const event = bundle.transform(version, "Event", probe(type), PROBE_CONTEXT);
+      const shown = isJsonObject(event) ? event.type : undefined;
       seen.set(type, typeof shown === "string" ? shown : type);
     }
     const catalogue: EventTypeEntry[] = [];

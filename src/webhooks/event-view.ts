@@ -4,7 +4,7 @@ import { type StatementEvent, statementIdentity } from "../domain/event";
 import type { Signer } from "../domain/signing";
 import { toStatement } from "../domain/statement";
 import { LINK_LIFETIME_MS, signStatementLinks } from "../domain/statement-link";
-import type { Json, ResponseContext, VersionBundle } from "../versioning";
+import type { JsonValue, ResponseContext, VersionBundle } from "../versioning";
 import type { EventRow } from "./event-store";
 
 export interface ReadMoment {
@@ -58,6 +58,6 @@ export function eventInVersion(
   version: string,
   event: StatementEvent,
   ctx: ResponseContext,
-): Json {
+): JsonValue {
   return bundle.transform(version, "Event", event, ctx);
 }

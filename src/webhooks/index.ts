@@ -19,7 +19,6 @@ export {
   endpointHealthChecked,
   endpointSecretsSealed,
   eventsPurged,
-  idempotencyKeysPurged,
   resendOverdue,
 } from "./maintenance";
 export { redriveDelivery } from "./redrive";

@@ -1,6 +1,6 @@
 // The webhooks' maintenance steps, on every shard: re-send deliveries whose queue message was lost,
 // move failing endpoints on to the stage their failures reached (telling their Admins, and
-// disabling those past the window) even while no attempt is due, purge events past their 30 days (and idempotency keys past their 24 hours), and seal endpoint
+// disabling those past the window) even while no attempt is due, purge events past their 30 days, and seal endpoint
 // secrets under the current SIGNING_SECRET (those stored before sealing, and those sealed under a
 // previous secret during a rotation).
 import {
@@ -15,11 +15,7 @@ import { EVENT_RETENTION_MS } from "../domain/event";
 import { defaultNotice } from "./deliver";
 import { deliveryConfig } from "./delivery-config";
 import { sendMessages } from "./delivery-queue";
-import {
-  overdueDeliveries,
-  purgeExpiredEvents,
-  purgeExpiredIdempotencyKeys,
-} from "./delivery-work";
+import { overdueDeliveries, purgeExpiredEvents } from "./delivery-work";
 import { advanceHealthOfShard } from "./endpoint-health";
 import { endpointsToReseal, resealSecrets } from "./endpoint-store";
 import { secretSealerOf } from "./endpoints";
@@ -79,11 +75,6 @@ export const eventsPurged: MaintenanceStep = {
     const before = new Date(now.getTime() - EVENT_RETENTION_MS).toISOString();
     return drain(() => purgeExpiredEvents(db, before, PER_BATCH));
   },
-};
-
-export const idempotencyKeysPurged: MaintenanceStep = {
-  name: "idempotency_keys_purged",
-  run: ({ db, now }) => drain(() => purgeExpiredIdempotencyKeys(db, now.toISOString(), PER_BATCH)),
 };
 
 export const endpointSecretsSealed: MaintenanceStep = {

@@ -1,7 +1,7 @@
 // The webhooks an endpoint receives, as the reference of one version documents them (OpenAPI 3.1
 // `webhooks`): one signed POST per event type of that version, with the delivery rules and their
 // numbers (timeout, retries, the per-endpoint throttle, health notices).
-import type { Json, VersionBundle } from "../versioning";
+import type { JsonObject, VersionBundle } from "../versioning";
 import { DELIVERY_DEFAULTS as D } from "./delivery-config";
 import { eventTypesOf } from "./event-types";
 import { spanOf } from "./health-notice";
@@ -21,7 +21,7 @@ const DELIVERY_RULES =
   "failures; `POST /v2/webhook_endpoints/{id}/recover` then queues what it missed.";
 
 /** What each webhook endpoint of `version` receives: one signed POST per event type. */
-export function webhooksOf(bundle: VersionBundle, version: string): Record<string, Json> {
+export function webhooksOf(bundle: VersionBundle, version: string): JsonObject {
   const header = (name: string, description: string) => ({
     name,
     in: "header",
@@ -29,7 +29,7 @@ export function webhooksOf(bundle: VersionBundle, version: string): Record<strin
     description,
     schema: { type: "string" },
   });
-  const out: Record<string, Json> = {};
+  const out: JsonObject = {};
   for (const { type, description } of eventTypesOf(bundle, version)) {
     out[type] = {
       post: {

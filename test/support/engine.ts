@@ -5,10 +5,10 @@ import {
   type ApiVersion,
   type Instruction,
   instructionsFor,
-  type Json,
   type VersionChange,
   type Vocabulary,
 } from "../../src/versioning";
+import type { Json } from "./json";
 
 // The engine's own checks, with names the type checker does not know: what a misspelt name
 // would meet at start-up if it got past the type checker (see test/versioning/typed-instructions.test.ts).
@@ -52,7 +52,7 @@ export const older = (
   b: ReturnType<typeof withChange>,
   resource: "StatementList" | "Error",
   body: Json,
-) => b.transform("2020-01-01", resource, body, ctx);
+): Json => b.transform("2020-01-01", resource, body, ctx);
 
 /** Freezes a body deeply: a transform that mutated its input would throw. */
 export function frozen<T>(value: T): T {
