@@ -6,6 +6,7 @@ import { type SQL, sql } from "drizzle-orm";
 import { atomically } from "../db/batch";
 import type { Database } from "../db/client";
 import type { DocumentStore } from "../db/storage";
+import { toHex } from "../domain/encoding";
 import { deliveriesOf, enqueueDeliveries, statementEventWrites } from "../webhooks";
 import { type RenderRef, renderStillPending } from "./render-store";
 
@@ -35,8 +36,7 @@ export type DocumentSource = { kind: "upload" } | { kind: "render"; ref: RenderR
  * at any step leaves the statement with its previous document.
  */
 async function pdfObjectKey(statementId: string, bytes: Uint8Array): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-  const hex = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+  const hex = toHex(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)));
   return `statements/${encodeURIComponent(statementId)}/${hex}.pdf`;
 }
 

@@ -8,6 +8,7 @@ import type { Database } from "../db/client";
 import { products } from "../db/schema";
 import type { DocumentStore } from "../db/storage";
 import type { Actor } from "../domain/audit";
+import { toHex } from "../domain/encoding";
 import type { ProductChange, ProductSettings } from "./presentation";
 
 const SETTINGS = {
@@ -61,8 +62,7 @@ export async function readProduct(
 }
 
 async function logoObjectKey(merchantKey: string, bytes: Uint8Array, extension: string) {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-  const hex = Array.from(digest, (b) => b.toString(16).padStart(2, "0")).join("");
+  const hex = toHex(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)));
   return `products/${encodeURIComponent(merchantKey)}/logo-${hex}.${extension}`;
 }
 

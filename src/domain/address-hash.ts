@@ -2,6 +2,7 @@
 // a jurisdiction, so that it holds no personal data of theirs and a sign-in by address still finds
 // their shard. HMAC-SHA-256 under a secret of the deployment's (DIRECTORY_SECRET): without it, an
 // address cannot be confirmed by hashing guesses. The key is imported once per isolate.
+import { toHex } from "./encoding";
 import { MIN_SECRET_LENGTH } from "./signing";
 
 const keys = new Map<string, Promise<CryptoKey>>();
@@ -30,5 +31,5 @@ export function isAddressSecret(secret: string | undefined): secret is string {
 /** The keyed hash of a normalised address, as lowercase hex. */
 export async function addressHash(secret: string, email: string): Promise<string> {
   const mac = await crypto.subtle.sign("HMAC", await keyOf(secret), encoder.encode(email));
-  return Array.from(new Uint8Array(mac), (b) => b.toString(16).padStart(2, "0")).join("");
+  return toHex(new Uint8Array(mac));
 }

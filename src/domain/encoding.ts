@@ -71,7 +71,12 @@ export async function sha256Hex(text: string): Promise<string> {
 
 /** `sha256Hex`, answered at once (fast-sha256 hashes synchronously). */
 export function sha256HexNow(text: string): string {
+  return toHex(sha256(encoder.encode(text)));
+}
+
+/** Bytes as lowercase hex, two digits each (a digest's usual spelling). */
+export function toHex(bytes: Uint8Array): string {
   let out = "";
-  for (const byte of sha256(encoder.encode(text))) out += HEX[byte];
+  for (const byte of bytes) out += HEX[byte];
   return out;
 }

@@ -23,6 +23,7 @@ import type { Database } from "../db/client";
 import { partnerMoves, partnerShards } from "../db/directory-schema";
 import { partners } from "../db/schema";
 import type { Shards } from "../db/shards";
+import { toHex } from "../domain/encoding";
 import { LINK_LIFETIME_MS } from "../domain/statement-link";
 import { PARTNER_TABLES, type PartnerTable } from "./partner-tables";
 import { moveFences } from "./schema";
@@ -343,8 +344,7 @@ async function digest(
     if (results.length === 0) break;
     const text = results.map((r) => JSON.stringify(table.columns.map((c) => r[c]))).join("\n");
     const bytes = new TextEncoder().encode(`${hash}\n${text}`);
-    const sum = new Uint8Array(await crypto.subtle.digest("SHA-256", bytes));
-    hash = [...sum].map((b) => b.toString(16).padStart(2, "0")).join("");
+    hash = toHex(new Uint8Array(await crypto.subtle.digest("SHA-256", bytes)));
     rows += results.length;
     // The query selects `rowid AS _rowid`, an integer, and the page is not empty.
     after = results.at(-1)?._rowid as number;

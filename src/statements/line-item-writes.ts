@@ -2,6 +2,7 @@
 // db/json-rows.ts) and the digest that tells one set of line items from another. The operator's
 // import and restatements and the sandbox's simulations all store line items this way.
 import { type SQL, sql } from "drizzle-orm";
+import { toHex } from "../domain/encoding";
 import { documentOrder, type LineItem } from "../domain/line-item";
 import { statementLineItems } from "./schema";
 
@@ -52,8 +53,6 @@ export function lineItemRows(s: WithLineItems): (string | number | null)[][] {
   return (s.line_items ?? []).map((item) => [s.statement_id, ...lineItemValues(item)]);
 }
 
-const HEX = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
-
 /**
  * SHA-256 (hex) of the line items as stored, in document order, or null for a statement that
  * carries none: what tells a re-import with the same line items from one with others.
@@ -68,10 +67,9 @@ export async function lineItemsDigest(s: WithLineItems): Promise<string | null> 
     ),
   );
   const text = JSON.stringify(ordered.map(lineItemValues));
-  const sum = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text)));
-  let hex = "";
-  for (const byte of sum) hex += HEX[byte];
-  return hex;
+  return toHex(
+    new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text))),
+  );
 }
 
 const COLUMNS = sql.raw(LINE_ITEM_COLUMNS.join(", "));
