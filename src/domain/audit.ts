@@ -14,7 +14,7 @@ export interface Actor {
   ip: string | null;
 }
 
-export const AUDIT_ACTIONS = [
+const AUDIT_ACTIONS = [
   "key.created",
   "key.rolled",
   "key.revoked",

@@ -9,7 +9,7 @@ import { describeItemPath, StatementItem } from "./statement-item";
 import { describeProblem, relevantIssues } from "./validation-messages";
 
 export { ID_PATTERN } from "./import-fields";
-export { IMPORT_AMOUNT_FIELDS, type StatementInput } from "./statement-item";
+export type { StatementInput } from "./statement-item";
 
 const MAX_ITEMS = 5000;
 

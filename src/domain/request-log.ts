@@ -96,7 +96,7 @@ export function logIdFloor(at: Date): string {
 }
 
 /** Hex digits of an Idempotency-Key's SHA-256 that the log keeps in place of the key. */
-export const IDEMPOTENCY_KEY_HASH_DIGITS = 16;
+const IDEMPOTENCY_KEY_HASH_DIGITS = 16;
 
 /**
  * The Idempotency-Key as the log keeps it: the first 16 hex digits of its SHA-256, enough to

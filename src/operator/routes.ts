@@ -49,7 +49,7 @@ import { operatorRestatementRoutes } from "./restatements";
 import { operatorVersionRoutes } from "./versions";
 
 /** Largest accepted statement PDF. */
-export const MAX_PDF_BYTES = 20 * 1024 * 1024;
+const MAX_PDF_BYTES = 20 * 1024 * 1024;
 
 /** Largest accepted import body. */
 export const MAX_IMPORT_BYTES = 20 * 1024 * 1024;

@@ -222,24 +222,26 @@ export async function consumeRequestLogs(
       const to = destination.get(r);
       return to?.kind === "write" && failedShards.has(to.shard) && !deferred.has(r);
     });
-  const retried = held.filter(failed);
-  const done = held.filter((h) => !failed(h));
+  const retried: Held[] = [];
+  const done: Held[] = [];
+  for (const h of held) (failed(h) ? retried : done).push(h);
+  const wait = moveDeferSeconds(env);
   const oldest = Date.now() - REQUEST_LOG_RETENTION_MS;
   const later = done
     .flatMap((h) => h.records)
     .filter((r) => deferred.has(r) && Date.parse(r.at) >= oldest);
   // Back through the queue of the record's jurisdiction: a record never leaves it while it waits.
   let sent = true;
-  for (const [shard, own] of groupBy(later, (r) => r.shard ?? FIRST_SHARD)) {
+  for (const [shard, own] of groupBy(later, shardNamed)) {
     const queue = requestLogQueueOf(env, shard);
-    sent = (await sendAgainLater(queue, asMessages(own), moveDeferSeconds(env))) && sent;
+    sent = (await sendAgainLater(queue, asMessages(own), wait)) && sent;
   }
   if (later.length > 0 && sent) {
     console.log(JSON.stringify({ request_log: "deferred while moving", records: later.length }));
   }
   for (const h of done) {
     if (sent || !h.records.some((r) => deferred.has(r))) h.message.ack();
-    else h.message.retry({ delaySeconds: moveDeferSeconds(env) });
+    else h.message.retry({ delaySeconds: wait });
   }
   if (retried.length > 0) {
     const [first] = failedShards.values();

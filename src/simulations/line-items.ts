@@ -22,7 +22,7 @@ export const ACTIVITY_FIELDS = [
 export type ActivityField = (typeof ACTIVITY_FIELDS)[number];
 
 /** The APR a simulated cycle charges interest at on the balance it carries. */
-export const SIMULATED_APR = "24.99";
+const SIMULATED_APR = "24.99";
 const MONTHLY_RATE = Number(SIMULATED_APR) / 100 / 12;
 
 /** The interest a month at SIMULATED_APR charges on `balance`. */

@@ -8,7 +8,7 @@ import { sql } from "drizzle-orm";
 import { atomically, prepared, type Query } from "../db/batch";
 import type { Database } from "../db/client";
 import { documentBucket } from "../db/jurisdiction-stores";
-import { FENCED_PARTNERS } from "../db/move-fences";
+import { fencedPartners } from "../db/move-fences";
 import { type ShardJurisdictionsConfig, shardJurisdiction } from "../db/shards";
 
 /** Customers deleted per batch (each with its accounts and statements). */
@@ -37,7 +37,7 @@ async function oldCustomers(
 ): Promise<string[]> {
   const whose =
     owner === "every-partner"
-      ? sql.raw(`partner_id NOT IN ${FENCED_PARTNERS}`)
+      ? sql`partner_id NOT IN ${fencedPartners}`
       : sql`partner_id = ${owner.partnerId}`;
   const { results } = await prepared(
     db,

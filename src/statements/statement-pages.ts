@@ -239,7 +239,7 @@ export interface StatementPageReads {
 }
 
 /** The owner (first page only: undefined on a continuation) and the rows, newest first. */
-export function statementPageResults(results: ReadAheadResults): StatementPageReads {
+function statementPageResults(results: ReadAheadResults): StatementPageReads {
   const rows = JSON.parse(String(results.page ?? "[]")) as PageRow[];
   // SQLite hands the subquery's rows to the aggregate in its ORDER BY order, but SQL does not
   // promise it: sorting an already sorted page is one linear pass.

@@ -8,8 +8,8 @@ import { pageParameters, parseLimit, type QueryDefinition, startingAfterToken } 
 import { type PagePosition, peekPagePosition } from "../domain/page-token";
 import { normaliseTimestamp } from "../domain/timestamp";
 
-export const FILTER_GTE = "period_end_date_gte";
-export const FILTER_LT = "period_end_date_lt";
+const FILTER_GTE = "period_end_date_gte";
+const FILTER_LT = "period_end_date_lt";
 
 /** Normalised bounds (UTC, milliseconds), each absent when not sent. */
 export interface PeriodEndFilters {
