@@ -5,6 +5,7 @@
 // announced: an endpoint found already past its disable window is disabled, not warned.
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
+import { fencedPartners } from "../db/move-fences";
 import type { DeliveryConfig } from "./delivery-config";
 import { webhookEndpoints } from "./schema";
 
@@ -14,7 +15,7 @@ export const DISABLE_SOON = 2;
 export const DISABLED = 3;
 export type HealthStage = typeof FAILING | typeof DISABLE_SOON | typeof DISABLED;
 
-export const DISABLED_REASON = "Every delivery attempt failed for too long.";
+const DISABLED_REASON = "Every delivery attempt failed for too long.";
 
 export type HealthPolicy = Pick<
   DeliveryConfig,
@@ -95,7 +96,8 @@ export function healthChanges(rows: readonly unknown[] | undefined): HealthChang
 
 /**
  * Up to `limit` enabled endpoints of the shard whose failures reached a further stage by `now`
- * than their Admins were told of (partners being moved wait for their new shard): each moved to
+ * than their Admins were told of (partners being moved, or whose old copy awaits retirement, wait
+ * for their new shard: the move's fence refuses their updates): each moved to
  * it, disabled when past the window, and answered for its notice.
  */
 export async function advanceHealthOfShard(
@@ -107,7 +109,8 @@ export async function advanceHealthOfShard(
   const stage = stageReached(policy, now);
   const due = sql`${webhookEndpoints.endpointId} IN (
     SELECT w.endpoint_id FROM webhook_endpoints w JOIN partners p ON p.partner_id = w.partner_id
-    WHERE w.status = 'enabled' AND w.failing_since IS NOT NULL AND p.moving_to IS NULL
+    WHERE w.status = 'enabled' AND w.failing_since IS NOT NULL
+      AND p.moving_to IS NULL AND p.moved_to IS NULL AND p.partner_id NOT IN ${fencedPartners}
       AND w.endpoint_id IN (SELECT endpoint_id FROM webhook_endpoints
         WHERE ${stage} > health_notice)
     LIMIT ${limit})`;

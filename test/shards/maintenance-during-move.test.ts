@@ -7,10 +7,11 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { runMaintenance } from "../../src/jobs";
 import { consumeRequestLogs } from "../../src/request-logs/consumer";
-import { expectJson, operator } from "../support/api";
+import { api, expectJson, operator } from "../support/api";
 import { type Fixture, seedAccount, uniqueId } from "../support/fixtures";
 import { delivery, logRecord, storedRequests } from "../support/request-logs";
 import { SHARDS, shardDatabase } from "../support/shards";
+import { RECEIVER } from "../support/webhook-receiver";
 
 afterEach(() => {
   vi.restoreAllMocks();
@@ -104,5 +105,36 @@ describe("maintenance while a partner is frozen by a move", () => {
     await maintain(to);
     expect(await storedRequests(frozen.requestId)).toEqual([]);
     expect(await keyCount(frozen.keyHash)).toBe(0);
+  });
+
+  it("passes over a moved partner's old copy awaiting retirement: its failing endpoint waits", {
+    timeout: 60_000,
+  }, async () => {
+    const [from, to] = SHARDS as [string, string];
+    const moving = await seedAccount({ shard: from });
+    const endpoint = await expectJson<{ webhook_endpoint_id: string }>(
+      await api("/v2/webhook_endpoints", {
+        key: moving.key,
+        method: "POST",
+        body: { url: `${RECEIVER}/retiring` },
+      }),
+      201,
+    );
+    // Failing for long enough to be disabled, so the health sweep has a change to write.
+    await shardDatabase(from)
+      .prepare("UPDATE webhook_endpoints SET failing_since = ? WHERE endpoint_id = ?")
+      .bind(new Date(Date.now() - 30 * DAY).toISOString(), endpoint.webhook_endpoint_id)
+      .run();
+    const path = `/partners/${moving.partnerId}/move`;
+    for (let calls = 0; calls < 100; calls++) {
+      const res = await operator("POST", path, { shard: to });
+      if ((await expectJson<{ phase: string }>(res, res.status)).phase === "switched") break;
+    }
+
+    // The old copy is fenced until it retires: no step of the source's run fails on it.
+    const lines = await maintain(from);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).not.toContain("failed");
+    expect(JSON.parse(lines[0] as string).maintenance.endpoint_health).toBe(0);
   });
 });
