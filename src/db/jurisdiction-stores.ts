@@ -11,11 +11,11 @@ import { type DocumentStore, openDocumentStore } from "./storage";
 type Bindings = ShardJurisdictionsConfig & object;
 
 /** The binding name of the documents bucket of `jurisdiction`. */
-export const documentBucketBinding = (jurisdiction: Jurisdiction) =>
+const documentBucketBinding = (jurisdiction: Jurisdiction) =>
   `PDFS${jurisdictionSuffix(jurisdiction)}`;
 
 /** The binding name of the request-log queue of `jurisdiction`. */
-export const requestLogQueueBinding = (jurisdiction: Jurisdiction) =>
+const requestLogQueueBinding = (jurisdiction: Jurisdiction) =>
   `REQUEST_LOGS${jurisdictionSuffix(jurisdiction)}`;
 
 /** A jurisdiction's store is not bound: the deployment is missing it. */

@@ -56,9 +56,7 @@ const declaredByObject = new WeakMap<object, ReadonlyMap<string, Jurisdiction>>(
 const declaredByText = new Map<string, ReadonlyMap<string, Jurisdiction>>();
 
 /** The shards' declared jurisdictions (those it does not name have none); read once per isolate. */
-export function declaredJurisdictions(
-  env: ShardJurisdictionsConfig,
-): ReadonlyMap<string, Jurisdiction> {
+function declaredJurisdictions(env: ShardJurisdictionsConfig): ReadonlyMap<string, Jurisdiction> {
   const raw = env.SHARD_JURISDICTIONS;
   if (raw === undefined || raw === null || raw === "") return new Map();
   const kept =

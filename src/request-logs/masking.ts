@@ -27,7 +27,7 @@ const IDENTIFIERS =
   /"[^"]*"|'[^']*'|\b[A-Za-z][A-Za-z0-9]*_[A-Za-z0-9_-]+\b|[\w.+-]+@[\w-]+(\.[\w-]+)+|\b(?=[A-Za-z0-9-]*\d)[A-Za-z0-9-]{6,}\b/g;
 
 /** Free text (an error message) with its identifiers masked. */
-export function maskText(text: string): string {
+function maskText(text: string): string {
   return text.replace(IDENTIFIERS, (found) =>
     found.startsWith('"') ? `"${MASK}"` : found.startsWith("'") ? `'${MASK}'` : MASK,
   );
@@ -48,7 +48,7 @@ function maskJson(value: unknown, field: string | null): unknown {
 }
 
 /** A kept body with its values masked: JSON field by field, anything else as text. */
-export function maskBody(text: string): string {
+function maskBody(text: string): string {
   try {
     return JSON.stringify(maskJson(JSON.parse(text), null));
   } catch {
@@ -57,7 +57,7 @@ export function maskBody(text: string): string {
 }
 
 /** The request's path as its route pattern, the query's values masked. */
-export function maskPath(record: Pick<RequestLogRecord, "path" | "route">): string {
+function maskPath(record: Pick<RequestLogRecord, "path" | "route">): string {
   const at = record.path.indexOf("?");
   const pathname = at === -1 ? record.path : record.path.slice(0, at);
   const search = at === -1 ? "" : record.path.slice(at + 1);

@@ -12,6 +12,7 @@ import {
   DELIVERY_RETURNING,
   type DeliveryRef,
   type DeliveryRow,
+  newDeliveryCycle,
   takesType,
   withShard,
 } from "./event-writes";
@@ -113,16 +114,7 @@ export async function resendEvent(db: Database, resend: Resend): Promise<Deliver
       )
       .onConflictDoUpdate({
         target: [webhookDeliveries.eventId, webhookDeliveries.endpointId],
-        set: {
-          status: "pending",
-          generation: sql`${webhookDeliveries.generation} + 1`,
-          attempts: 0,
-          cycleStartedAt: at,
-          nextAttemptAt: at,
-          leaseUntil: null,
-          completedAt: null,
-          throttleSlot: null,
-        },
+        set: newDeliveryCycle(at),
       })
       .returning(DELIVERY_RETURNING),
   ]);

@@ -27,6 +27,23 @@ export interface DeliveryRef extends DeliveryRow {
 const endpointPartner = sql`(SELECT w.partner_id FROM webhook_endpoints w
   WHERE w.endpoint_id = ${webhookDeliveries.endpointId})`;
 
+/**
+ * A delivery starting a new cycle at `at` (a resend, a re-drive): a fresh retry window and
+ * generation, no lease, and a new place in its endpoint's throttle.
+ */
+export function newDeliveryCycle(at: string) {
+  return {
+    status: "pending" as const,
+    generation: sql`${webhookDeliveries.generation} + 1`,
+    attempts: 0,
+    cycleStartedAt: at,
+    nextAttemptAt: at,
+    leaseUntil: null,
+    completedAt: null,
+    throttleSlot: null,
+  };
+}
+
 /** The columns a write of deliveries answers, for drizzle's `.returning()`. */
 export const DELIVERY_RETURNING = {
   event_id: webhookDeliveries.eventId,

@@ -18,7 +18,7 @@ export function retainedSince(now: Date): string {
   return new Date(now.getTime() - EVENT_RETENTION_MS).toISOString();
 }
 
-export function eventNotFound(eventId: string): ApiError {
+function eventNotFound(eventId: string): ApiError {
   return new ApiError("NOT_FOUND_ERROR", `No such event: ${JSON.stringify(eventId.slice(0, 64))}`, {
     param: "event_id",
   });

@@ -15,7 +15,7 @@ import { webhookEndpoints } from "./schema";
 import { secondOf, slotInstant, slotOfRank, takeSlots } from "./throttle";
 
 /** The most events one call queues: a few sends of 100 per thousand, well within a request. */
-export const MAX_RECOVERED = 10_000;
+const MAX_RECOVERED = 10_000;
 
 export interface Recovery {
   scope: ReadScope;

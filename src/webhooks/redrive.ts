@@ -4,7 +4,13 @@
 // event still kept.
 import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
-import { DELIVERY_RETURNING, type DeliveryRef, type DeliveryRow, withShard } from "./event-writes";
+import {
+  DELIVERY_RETURNING,
+  type DeliveryRef,
+  type DeliveryRow,
+  newDeliveryCycle,
+  withShard,
+} from "./event-writes";
 import { webhookDeliveries } from "./schema";
 
 /**
@@ -21,15 +27,7 @@ export async function redriveDelivery(
   const at = now.toISOString();
   const rows = await db
     .update(webhookDeliveries)
-    .set({
-      status: "pending",
-      generation: sql`${webhookDeliveries.generation} + 1`,
-      attempts: 0,
-      cycleStartedAt: at,
-      nextAttemptAt: at,
-      leaseUntil: null,
-      completedAt: null,
-    })
+    .set(newDeliveryCycle(at))
     .where(
       and(
         eq(webhookDeliveries.eventId, ref.event_id),
