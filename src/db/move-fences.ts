@@ -4,15 +4,6 @@
 // rows alone, so that one moving partner fails nobody else's work; its rows are handled once the
 // move is over, on the shard it lives on then.
 import { sql } from "drizzle-orm";
-import { hasMessage } from "./storage";
-
-/** The fence's refusal, as the triggers raise it. */
-const FENCE_REFUSAL = "partner_moving";
-
-/** Whether a write failed because a move's fence refused it (nothing was written). */
-export function isFenceRefusal(err: unknown): boolean {
-  return hasMessage(err, FENCE_REFUSAL);
-}
 
 /**
  * SQL: the partners frozen on this shard, whose rows take no write at all, deletes included

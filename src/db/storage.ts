@@ -23,7 +23,8 @@ export class PartnerMovingError extends StorageUnavailableError {
   }
 }
 
-const PARTNER_MOVING = "partner_moving";
+/** The refusal a move's fence raises (its triggers, src/shards/partner-moves.ts). */
+export const PARTNER_MOVING = "partner_moving";
 
 /** Whether the message of `err`, or of anything it wraps, contains `text` (or matches it). */
 export function hasMessage(err: unknown, text: string | RegExp): boolean {
@@ -61,9 +62,12 @@ export function isStorageOutage(err: unknown): boolean {
   return wraps(err, StorageUnavailableError);
 }
 
-/** Whether `err`, or anything it wraps, is a write a move's fence refused. */
+/**
+ * Whether `err`, or anything it wraps, is a write a move's fence refused: classified by
+ * `storageCall`, or raw from a write that bypassed it (`db.$client`).
+ */
 export function isPartnerMoving(err: unknown): boolean {
-  return wraps(err, PartnerMovingError);
+  return wraps(err, PartnerMovingError) || hasMessage(err, PARTNER_MOVING);
 }
 
 function wraps(err: unknown, type: typeof StorageUnavailableError): boolean {

@@ -12,8 +12,8 @@ import type { Bindings } from "../app/context";
 import { moveDeferSeconds, sendAgainLater } from "../app/queue-deferral";
 import { type Database, newQueryStats } from "../db/client";
 import { requestLogQueueOf } from "../db/jurisdiction-stores";
-import { isFenceRefusal } from "../db/move-fences";
 import { openShards, partnerStates, type Shards } from "../db/shards";
+import { isPartnerMoving } from "../db/storage";
 import { ENVIRONMENTS } from "../domain/environment";
 import {
   RECORD_FIELDS,
@@ -128,7 +128,7 @@ async function writeShard(db: Database, records: RequestLogRecord[]): Promise<Re
     await writeRequestLogs(db.$client, records);
     return [];
   } catch (err) {
-    if (!isFenceRefusal(err)) throw err;
+    if (!isPartnerMoving(err)) throw err;
   }
   const refused: RequestLogRecord[] = [];
   const written = await Promise.allSettled(
@@ -136,7 +136,7 @@ async function writeShard(db: Database, records: RequestLogRecord[]): Promise<Re
       try {
         await writeRequestLogs(db.$client, own);
       } catch (err) {
-        if (!isFenceRefusal(err)) throw err;
+        if (!isPartnerMoving(err)) throw err;
         refused.push(...own);
       }
     }),

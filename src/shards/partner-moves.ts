@@ -23,6 +23,7 @@ import type { Database } from "../db/client";
 import { partnerMoves, partnerShards } from "../db/directory-schema";
 import { partners } from "../db/schema";
 import type { Shards } from "../db/shards";
+import { PARTNER_MOVING } from "../db/storage";
 import { toHex } from "../domain/encoding";
 import { LINK_LIFETIME_MS } from "../domain/statement-link";
 import { PARTNER_TABLES, type PartnerTable } from "./partner-tables";
@@ -48,15 +49,13 @@ const MAX_ATTEMPTS = 3;
 /** How long one call holds the move. */
 const LEASE_MS = 60_000;
 
-const FENCE_ERROR = "partner_moving";
-
 /** The triggers that refuse writes to a fenced partner's rows on its source shard. */
 function fenceTriggers(): string[] {
   const triggers: string[] = [];
   for (const t of PARTNER_TABLES) {
     const fenced = (row: string, phases: string) =>
       `EXISTS (SELECT 1 FROM move_fences f WHERE f.partner_id = ${t.partnerOf(row)}${phases})`;
-    const raise = `BEGIN SELECT RAISE(ABORT, '${FENCE_ERROR}'); END`;
+    const raise = `BEGIN SELECT RAISE(ABORT, '${PARTNER_MOVING}'); END`;
     // The move's own update of the partner row (moving_to, moved_to) passes.
     const updated = t.name === "partners" ? ` OF ${t.columns.join(", ")}` : "";
     triggers.push(
