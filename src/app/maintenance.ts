@@ -6,6 +6,7 @@
 import { type Database, newQueryStats } from "../db/client";
 import { forEachShard, openShards } from "../db/shards";
 import type { Bindings } from "./context";
+import { sendMessages } from "./queue-send";
 
 /** A delivery or render overdue by this much lost its message (queues add seconds, not minutes). */
 export const SWEEP_GRACE_MS = 5 * 60 * 1000;
@@ -86,3 +87,17 @@ export async function drain(
   }
   return total;
 }
+
+/**
+ * Re-sends, page by page, the work of the shard whose queue message was lost (deliveries or
+ * renders overdue by the grace period); answers how many.
+ */
+export const resendOverdue = <Ref>(
+  queue: Queue,
+  overdue: (limit: number) => Promise<readonly Ref[]>,
+) =>
+  drain(async () => {
+    const lost = await overdue(PER_BATCH);
+    await sendMessages(queue, lost);
+    return lost.length;
+  });

@@ -7,6 +7,7 @@
 import { MOVING_DELAY_SECONDS } from "../db/shards";
 import { MAX_DELAY_SECONDS, positiveSetting } from "../domain/retry-schedule";
 import type { Bindings } from "./context";
+import { sendMessages } from "./queue-send";
 
 /** Seconds a message waits while its partner is being moved (`MOVE_DEFER_SECONDS`, or 30). */
 export function moveDeferSeconds(env: Bindings): number {
@@ -27,15 +28,7 @@ export async function sendAgainLater(
   if (bodies.length === 0) return true;
   const delay = Math.min(Math.max(0, Math.round(delaySeconds)), MAX_DELAY_SECONDS);
   try {
-    for (let i = 0; i < bodies.length; i += 100) {
-      await queue.sendBatch(
-        bodies.slice(i, i + 100).map((body) => ({
-          body,
-          contentType: typeof body === "string" ? ("text" as const) : ("json" as const),
-          delaySeconds: delay,
-        })),
-      );
-    }
+    await sendMessages(queue, bodies, delay);
     return true;
   } catch (err) {
     console.error(JSON.stringify({ queue_deferral: "send failed", error: String(err) }));

@@ -7,6 +7,7 @@
 // letters until its move is over.
 
 import type { Bindings } from "../app/context";
+import { sendMessages } from "../app/queue-send";
 import { type Database, newQueryStats } from "../db/client";
 import { requestLogQueueOf } from "../db/jurisdiction-stores";
 import { openPartnerDatabase, openShards, type Shards } from "../db/shards";
@@ -109,11 +110,10 @@ async function redriveRequestLogs(
   if (rows.length === 0) return;
   const queue = requestLogQueueOf(r.env, shard);
   if (!queue) throw new Error(`the request-log queue of shard ${shard} is not bound`);
-  for (let i = 0; i < rows.length; i += 100) {
-    await queue.sendBatch(
-      rows.slice(i, i + 100).map((row) => ({ body: row.body, contentType: "text" as const })),
-    );
-  }
+  await sendMessages(
+    queue,
+    rows.map((row) => row.body),
+  );
 }
 
 /** Re-drives one page of a shard's dead letters; answers each one's fate by id. */

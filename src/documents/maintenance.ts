@@ -1,7 +1,6 @@
 // The statement documents' maintenance step, on every shard: re-send renders whose queue message
 // was lost.
-import { type MaintenanceStep, SWEEP_GRACE_MS } from "../app/maintenance";
-import { resendOverdue } from "../webhooks";
+import { type MaintenanceStep, resendOverdue, SWEEP_GRACE_MS } from "../app/maintenance";
 import { overdueRenders } from "./render-store";
 
 export const rendersResent: MaintenanceStep = {

@@ -7,6 +7,7 @@
 // content hash, and only by the render still pending in the message's generation.
 import type { Bindings } from "../app/context";
 import { moveDeferSeconds, postpone } from "../app/queue-deferral";
+import { enqueueMessages } from "../app/queue-send";
 import { type Database, newQueryStats } from "../db/client";
 import { documentStoreOf } from "../db/jurisdiction-stores";
 import { openPartnerDatabase, openShards } from "../db/shards";
@@ -17,7 +18,6 @@ import {
   type RetryPolicy,
 } from "../domain/retry-schedule";
 import { FIRST_SHARD } from "../domain/shard-code";
-import { enqueueMessages } from "../webhooks";
 import { storeStatementDocument } from "./attach";
 import { imageProblem } from "./logo-image";
 import { MAX_LOGO_PIXELS } from "./presentation";

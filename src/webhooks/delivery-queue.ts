@@ -1,44 +1,6 @@
-// Handing new work to a queue: webhook deliveries, and statement renders. The rows a message
-// stands for are already committed with the change (the outbox), so a failed send loses nothing:
-// the scheduled sweep enqueues it later.
+// Handing new webhook deliveries to their queue (the sending itself: app/queue-send.ts).
+import { enqueueMessages } from "../app/queue-send";
 import type { DeliveryRef } from "./event-writes";
-
-/** Queues accept at most 100 messages per sendBatch. */
-const SEND_BATCH = 100;
-
-/** Sends one message per body; `delaySeconds` postpones them all. */
-export async function sendMessages<Body>(
-  queue: Queue,
-  bodies: readonly Body[],
-  delaySeconds = 0,
-): Promise<void> {
-  for (let i = 0; i < bodies.length; i += SEND_BATCH) {
-    await queue.sendBatch(
-      bodies.slice(i, i + SEND_BATCH).map((body) => ({
-        body,
-        contentType: "json" as const,
-        ...(delaySeconds > 0 ? { delaySeconds } : {}),
-      })),
-    );
-  }
-}
-
-/** Like `sendMessages`, but a failure is only logged: the sweep will send what was not sent. */
-export async function enqueueMessages<Body>(
-  queue: Queue,
-  bodies: readonly Body[],
-  requestId: string,
-  what = "webhook",
-): Promise<void> {
-  if (bodies.length === 0) return;
-  try {
-    await sendMessages(queue, bodies);
-  } catch (err) {
-    console.error(
-      JSON.stringify({ request_id: requestId, error: `${what} enqueue failed: ${String(err)}` }),
-    );
-  }
-}
 
 /** Enqueues new deliveries; a failure is logged, and the sweep sends them later. */
 export const enqueueDeliveries = (

@@ -3,7 +3,7 @@
 // and the reference text of the webhooks an endpoint receives.
 
 export { webhookConsumer } from "./deliver";
-export { enqueueDeliveries, enqueueMessages } from "./delivery-queue";
+export { enqueueDeliveries } from "./delivery-queue";
 export { endpointActionsPage } from "./endpoint-actions";
 export { endpointPage } from "./endpoint-page";
 export * from "./endpoint-routes";
@@ -19,7 +19,6 @@ export {
   endpointHealthChecked,
   endpointSecretsSealed,
   eventsPurged,
-  resendOverdue,
 } from "./maintenance";
 export { redriveDelivery } from "./redrive";
 export { webhooksOf } from "./reference";

@@ -8,33 +8,19 @@ import {
   MAX_BATCHES,
   type MaintenanceStep,
   PER_BATCH,
+  resendOverdue,
   SWEEP_GRACE_MS,
 } from "../app/maintenance";
 import type { Database } from "../db/client";
 import { EVENT_RETENTION_MS } from "../domain/event";
 import { defaultNotice } from "./deliver";
 import { deliveryConfig } from "./delivery-config";
-import { sendMessages } from "./delivery-queue";
 import { overdueDeliveries, purgeExpiredEvents } from "./delivery-work";
 import { advanceHealthOfShard } from "./endpoint-health";
 import { endpointsToReseal, resealSecrets } from "./endpoint-store";
 import { secretSealerOf } from "./endpoints";
 import { notifyEndpointHealth } from "./health-notice";
 import type { SecretSealer } from "./secret-sealing";
-
-/**
- * Re-sends, page by page, the work of the shard whose queue message was lost (deliveries or
- * renders overdue by the grace period); answers how many.
- */
-export const resendOverdue = <Ref>(
-  queue: Queue,
-  overdue: (limit: number) => Promise<readonly Ref[]>,
-) =>
-  drain(async () => {
-    const lost = await overdue(PER_BATCH);
-    await sendMessages(queue, lost);
-    return lost.length;
-  });
 
 export const deliveriesResent: MaintenanceStep = {
   name: "resent",

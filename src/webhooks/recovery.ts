@@ -4,10 +4,10 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../app/context";
 import { ApiError, invalidRequest } from "../app/errors";
+import { sendMessages } from "../app/queue-send";
 import type { Actor } from "../domain/audit";
 import { normaliseTimestamp } from "../domain/timestamp";
 import { deliveryConfig } from "./delivery-config";
-import { sendMessages } from "./delivery-queue";
 import { findEndpoint } from "./endpoint-reads";
 import { type EndpointScope, endpointNotFound } from "./endpoints";
 import { canonicalTypesFor } from "./event-types";
