@@ -127,7 +127,6 @@ async function attemptDelivery(d: Delivery, ref: DeliveryRef): Promise<Verdict> 
   }
 
   const { endpoint } = claim;
-  const secrets = await openSecrets(d.sealer, ref.endpoint_id, endpoint);
   const event = await renderEvent(claim.event, {
     signer: signerFor(d.env.SIGNING_SECRET ?? "", d.env.SIGNING_SECRET_PREVIOUS),
     origin: endpoint.apiOrigin,
@@ -147,6 +146,8 @@ async function attemptDelivery(d: Delivery, ref: DeliveryRef): Promise<Verdict> 
     return { ack: true };
   }
   if (refreshed) await storeFilter(d.db, ref.endpoint_id, refreshed);
+  // Opened only for a delivery that is sent: a dropped one needs no secret.
+  const secrets = await openSecrets(d.sealer, ref.endpoint_id, endpoint);
   const body = JSON.stringify(shaped);
   const problem =
     webhookUrlProblem(endpoint.url, { allowLoopback: d.config.allowLoopback }) ??
