@@ -11,7 +11,7 @@ import type { Actor } from "../domain/audit";
 import type { EventType } from "../domain/event";
 import type { ImportPayload, StatementInput } from "../domain/import-payload";
 import { importedVersionRecords } from "../saved-versions";
-import { insertLineItems, lineItemRows } from "../statements";
+import { lineItemInserts } from "../statements";
 import { statementEventWrites } from "../webhooks";
 import type { Existing } from "./import-existing";
 import { STATEMENT_COLUMNS, statementRow } from "./statement-rows";
@@ -228,9 +228,7 @@ export function writesOf(
     statementRow(s, digests.get(s.statement_id) ?? null),
   );
   each(INSERT_STATEMENTS, statementChunks, createdAt);
-  for (const chunk of jsonChunks(newStatements.flatMap(lineItemRows), (row) => row)) {
-    writes.push(prepared(db, insertLineItems(chunk)));
-  }
+  for (const insert of lineItemInserts(newStatements)) writes.push(prepared(db, insert));
   const announced = statementChunks.map((rows) => statementEventWrites(CREATED, rows, createdAt));
   for (const { events } of announced) writes.push(prepared(db, events));
   const deliveriesFrom = writes.length;

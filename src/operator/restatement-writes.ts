@@ -8,13 +8,12 @@ import { sql } from "drizzle-orm";
 import { auditInsert } from "../db/audit";
 import { prepared } from "../db/batch";
 import type { Database } from "../db/client";
-import { jsonChunks } from "../db/json-rows";
 import { hasMessage } from "../db/storage";
 import { type RenderRef, renderRefsOf, renderRequestWrites } from "../documents";
 import type { Actor } from "../domain/audit";
 import type { Environment } from "../domain/environment";
 import type { StatementInput } from "../domain/statement-item";
-import { insertLineItems, lineItemRows } from "../statements";
+import { lineItemInserts } from "../statements";
 import { type DeliveryRef, deliveriesOf, statementEventWrites } from "../webhooks";
 import { STATEMENT_COLUMNS, statementRow } from "./statement-rows";
 
@@ -73,9 +72,7 @@ export async function restate(
   const writes: D1PreparedStatement[] = [
     db.$client.prepare(INSERT_CORRECTION).bind(row, original.statementId, createdAt),
   ];
-  for (const chunk of jsonChunks(lineItemRows(correction), (r) => r)) {
-    writes.push(prepared(db, insertLineItems(chunk)));
-  }
+  for (const insert of lineItemInserts([correction])) writes.push(prepared(db, insert));
   // The events are checked against the original before its link is written, below.
   writes.push(prepared(db, restated.events), prepared(db, created.events));
   const deliveriesFrom = writes.length;

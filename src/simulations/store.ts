@@ -8,7 +8,6 @@ import { accounts } from "../accounts/schema";
 import { atomically, insertWhere } from "../db/batch";
 import type { Database } from "../db/client";
 import { customerInScope, type ReadScope } from "../db/customers";
-import { jsonChunks } from "../db/json-rows";
 import { customers } from "../db/schema";
 import { type RenderRef, renderRefsOf, renderRequestWrites } from "../documents";
 import { statementRenders } from "../documents/schema";
@@ -16,7 +15,7 @@ import type { AccountRecord } from "../domain/account";
 import type { CustomerRecord } from "../domain/customer";
 import { encodeIdSuffix } from "../domain/ids";
 import type { StatementRecord } from "../domain/statement";
-import { insertLineItems, lineItemRows, lineItemsDigest } from "../statements";
+import { lineItemInserts, lineItemsDigest } from "../statements";
 import { statements } from "../statements/schema";
 import { type DeliveryRef, deliveriesOf, statementEventWrites } from "../webhooks";
 import type { ClosedCycle, PreviousStatement } from "./cycle";
@@ -199,9 +198,7 @@ export async function storeCycle(
   const rows = JSON.stringify([[statement.statementId]]);
   const announced = statementEventWrites("statement.created", rows, at);
   // Its line items only with it: kept out when the guards keep the statement out.
-  const items = jsonChunks(lineItemRows(withItems), (row) => row).map((chunk) =>
-    insertLineItems(chunk, stored),
-  );
+  const items = lineItemInserts([withItems], stored);
   const results = await atomically(db, [
     insertWhere(
       statements,

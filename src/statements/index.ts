@@ -1,7 +1,7 @@
 // Statements: the /v2 statements list, one statement and its line items, their reads and the
 // canonical bodies built from them.
 
-export { insertLineItems, lineItemRows, lineItemsDigest } from "./line-item-writes";
+export { lineItemInserts, lineItemsDigest } from "./line-item-writes";
 export * from "./routes";
 export { buildStatement, buildStatementPage } from "./statement-page";
 export { type AccountOwner, readStatementPage } from "./statement-pages";

@@ -2,6 +2,7 @@
 // db/json-rows.ts) and the digest that tells one set of line items from another. The operator's
 // import and restatements and the sandbox's simulations all store line items this way.
 import { type SQL, sql } from "drizzle-orm";
+import { jsonChunks } from "../db/json-rows";
 import { toHex } from "../domain/encoding";
 import { documentOrder, type LineItem } from "../domain/line-item";
 import { statementLineItems } from "./schema";
@@ -49,7 +50,7 @@ function lineItemValues(item: LineItem): (string | number | null)[] {
 }
 
 /** The line items' rows for `jsonChunks`: each with its statement's id first. */
-export function lineItemRows(s: WithLineItems): (string | number | null)[][] {
+function lineItemRows(s: WithLineItems): (string | number | null)[][] {
   return (s.line_items ?? []).map((item) => [s.statement_id, ...lineItemValues(item)]);
 }
 
@@ -76,11 +77,13 @@ const COLUMNS = sql.raw(LINE_ITEM_COLUMNS.join(", "));
 const VALUES = sql.raw(LINE_ITEM_COLUMNS.map((_, i) => `value ->> ${i}`).join(", "));
 
 /**
- * The insert of a chunk of line item rows (`lineItemRows`, through `jsonChunks`). Only new
- * statements' line items are written; `guard` keeps them out when their statement was not stored
- * after all, so that the batch answers as it would without them.
+ * The inserts of the statements' line items, one per JSON chunk of rows (within D1's limits).
+ * Only new statements' line items are written; `guard` keeps them out when their statement was
+ * not stored after all, so that the batch answers as it would without them.
  */
-export function insertLineItems(chunk: string, guard: SQL = sql`true`): SQL {
-  return sql`INSERT INTO statement_line_items (${COLUMNS}) SELECT ${VALUES}
-    FROM json_each(${chunk}) WHERE ${guard} ON CONFLICT DO NOTHING`;
+export function lineItemInserts(of: readonly WithLineItems[], guard: SQL = sql`true`): SQL[] {
+  return jsonChunks(of.flatMap(lineItemRows), (row) => row).map(
+    (chunk) => sql`INSERT INTO statement_line_items (${COLUMNS}) SELECT ${VALUES}
+      FROM json_each(${chunk}) WHERE ${guard} ON CONFLICT DO NOTHING`,
+  );
 }
