@@ -1,39 +1,76 @@
-// The canonical model the version bundle reshapes from: the newest schemas, which of them are
-// response and request bodies, which schema documents each error type, and every route.
-import type { ErrorType } from "./app/errors";
+// The canonical model the version bundle reshapes from: every feature's named schemas (the newest),
+// which of them are response and request bodies, which schema documents each error type, and
+// every route. A feature lists its schemas in its folder (`api-schemas.ts`); this file collects
+// the lists, one line each, in the reference's order.
+import type * as z from "zod";
+import * as accounts from "./accounts";
 import {
-  canonicalSchemas,
+  componentsOf,
   ERROR_TYPES,
-  REQUEST_SCHEMAS,
-  RESOURCES,
-  type SchemaName,
+  errorSchemaOf,
+  errorSchemas,
+  inReferenceOrder,
 } from "./canonical/schemas";
+import * as customers from "./customers";
+import * as keys from "./keys";
 import { ROUTES } from "./routes";
+import * as simulations from "./simulations";
+import * as statements from "./statements";
 import type { CanonicalModel } from "./versioning";
+import * as webhooks from "./webhooks";
 
-/** The schema documenting each error type in the canonical version: its narrowest envelope. */
-function errorSchemaOf(type: ErrorType): SchemaName {
-  switch (type) {
-    case "INVALID_REQUEST_ERROR":
-      return "InvalidRequestError";
-    case "CUSTOMER_NOT_FOUND_ERROR":
-    case "ACCOUNT_NOT_FOUND_ERROR":
-      return "CustomerNotFoundError";
-    case "STATEMENT_NOT_FOUND_ERROR":
-      return "StatementNotFoundError";
-    default:
-      return "ApiError";
-  }
+/** Every named schema of the API: responses and components, then request bodies. */
+const SCHEMAS = inReferenceOrder([
+  ...statements.schemas,
+  ...accounts.schemas,
+  ...customers.schemas,
+  ...keys.schemas,
+  ...errorSchemas,
+  ...webhooks.schemas,
+  ...simulations.schemas,
+]);
+
+type Named = (typeof SCHEMAS)[number];
+
+/** Every named schema's name: what version changes may edit. */
+export type SchemaName = Named["name"];
+
+/** Names of the response bodies a change can reshape, and `Error`. */
+export type ResourceName = Extract<Named, { kind: "resource" }>["name"] | "Error";
+
+/** Names of the request bodies a change can reshape. */
+export type RequestName = Extract<Named, { kind: "request" }>["name"];
+
+/** Per named schema, the names of its fields: what version changes may name. */
+export type CanonicalFields = {
+  [Ref in Named as Ref["name"]]: keyof z.output<Ref["schema"]> & string;
+};
+
+const namesOf = (kind: Named["kind"]) =>
+  SCHEMAS.filter((ref) => ref.kind === kind).map((ref) => ref.name);
+
+/** A route's body or response schema that no feature lists would be missing from the reference. */
+function unlistedSchemas(): string[] {
+  const listed = new Set<unknown>(SCHEMAS);
+  return ROUTES.flatMap((route) => [route.body?.schema, route.success?.schema]).flatMap((ref) =>
+    ref && !listed.has(ref) ? [`${ref.name} (${ref.kind})`] : [],
+  );
 }
 
 let model: CanonicalModel | undefined;
 
-/** Built once per isolate. */
+/** Built once per isolate; throws when a route's schema is not in its feature's list. */
 export function canonicalModel(): CanonicalModel {
+  const unlisted = unlistedSchemas();
+  if (unlisted.length > 0) {
+    throw new Error(
+      `schemas of routes that no feature lists (its api-schemas.ts \`schemas\`): ${unlisted.join(", ")}`,
+    );
+  }
   model ??= {
-    schemas: canonicalSchemas(),
-    resources: RESOURCES,
-    requests: Object.keys(REQUEST_SCHEMAS),
+    schemas: componentsOf(SCHEMAS),
+    resources: namesOf("resource"),
+    requests: namesOf("request"),
     errors: Object.fromEntries(ERROR_TYPES.map((type) => [type, errorSchemaOf(type)])),
     routes: ROUTES.map((route) => `${route.method} ${route.path}`),
   };

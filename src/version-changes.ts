@@ -1,8 +1,9 @@
 // What a version module says its changes with: the engine's instructions and change types, typed
 // by this API's canonical model, so that a misspelt schema, field, error type or route fails to
 // compile (test/versioning/typed-instructions.test.ts holds the proof).
+
+import type { CanonicalFields, RequestName, ResourceName } from "./api-model";
 import type { ErrorType } from "./app/errors";
-import type { CanonicalFields, RequestName, ResourceName } from "./canonical/schemas";
 import type { RouteName } from "./routes";
 import type * as engine from "./versioning";
 import { instructionsFor, isJsonObject, type JsonObject, type JsonValue } from "./versioning";

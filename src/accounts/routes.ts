@@ -3,9 +3,9 @@ import { accountNotFound, customerNotFound } from "../app/errors";
 import { readScope } from "../app/pipeline";
 import { idPage, idPageQuery } from "../app/query";
 import { route } from "../app/route";
-import { schemas } from "../canonical/schemas";
 import { toAccount } from "../domain/account";
 import { findAccount, readAccountPage } from "./account-store";
+import { Account, AccountList } from "./api-schemas";
 
 export const listAccounts = route({
   method: "GET",
@@ -17,7 +17,7 @@ export const listAccounts = route({
   scope: "ACCOUNT_READ",
   customerScoped: true,
   query: idPageQuery,
-  response: { status: 200, schema: schemas.AccountList },
+  response: { status: 200, schema: AccountList },
   async handler(c, { query: { limit, after }, reply }) {
     const customerId = c.req.param("customer_id");
     const scope = readScope(c);
@@ -38,7 +38,7 @@ export const retrieveAccount = route({
   errors: [{ status: 404, types: ["CUSTOMER_NOT_FOUND_ERROR", "ACCOUNT_NOT_FOUND_ERROR"] }],
   scope: "ACCOUNT_READ",
   customerScoped: true,
-  response: { status: 200, schema: schemas.Account },
+  response: { status: 200, schema: Account },
   async handler(c, { reply }) {
     const customerId = c.req.param("customer_id");
     const accountId = c.req.param("account_id");

@@ -2,14 +2,11 @@
 // canonical shape by the version bundle, then validated by its one schema (the reference's).
 import type { Context } from "hono";
 import type * as z from "zod";
-import type { BodyOf, RequestName, SchemaRef } from "../canonical/schemas";
+import type { BodyOf, RequestRef } from "../canonical/schemas";
 import { isJsonObject, type JsonValue, UnknownRequestField } from "../versioning";
 import type { AppEnv } from "./context";
 import { invalidRequest } from "./errors";
 import { readJsonBody } from "./read-body";
-
-/** A request body's schema, by reference. */
-export type RequestRef = SchemaRef<RequestName>;
 
 const shown = (name: string) => JSON.stringify(name.slice(0, 64));
 

@@ -2,7 +2,6 @@
 // and the one renderer of errors.
 import type { Context } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import type { ResourceName } from "../canonical/schemas";
 import { isLeaseLost } from "../db/idempotency";
 import { ShardsUnavailableError } from "../db/shards";
 import { isPartnerMoving, isStorageOutage } from "../db/storage";
@@ -14,7 +13,8 @@ import { keyInUse } from "./idempotency";
 /** What the version modules make of a canonical body, for the request's version. */
 export function shape(
   c: Context<AppEnv>,
-  resource: ResourceName,
+  /** The response body's schema name, or `Error`. */
+  resource: string,
   body: JsonValue,
   status: ContentfulStatusCode = 200,
 ): JsonValue {

@@ -4,7 +4,7 @@
 // documents them, the canonical model and the version modules name them.
 import type { Context, MiddlewareHandler } from "hono";
 import type { ParamKeys } from "hono/types";
-import type { BodyOf, ResourceName, SchemaRef } from "../canonical/schemas";
+import type { BodyOf, RequestRef, ResponseRef } from "../canonical/schemas";
 import type { ReadAhead } from "../db/key-lookup";
 import { ENVIRONMENTS, type Environment } from "../domain/environment";
 import type { Scope } from "../domain/scopes";
@@ -22,13 +22,10 @@ import {
   resolveVersion,
 } from "./pipeline";
 import type { QueryDefinition } from "./query";
-import { type ReadRequestOptions, type RequestRef, readRequest } from "./request-body";
+import { type ReadRequestOptions, readRequest } from "./request-body";
 import { renderError, shape } from "./respond";
 
 export type Method = "GET" | "POST" | "PUT" | "DELETE";
-
-/** A response body's schema, by reference. */
-export type ResponseRef = SchemaRef<Exclude<ResourceName, "Error">>;
 
 /** A route's path parameters, by name. */
 export type PathParams<Path extends string> = { [Name in ParamKeys<Path>]: string };

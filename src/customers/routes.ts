@@ -3,9 +3,9 @@ import { customerNotFound } from "../app/errors";
 import { readScope } from "../app/pipeline";
 import { idPage, idPageQuery } from "../app/query";
 import { route } from "../app/route";
-import { schemas } from "../canonical/schemas";
 import { findCustomer, linkCustomer, readCustomerPage } from "../db/customers";
 import { toCustomer } from "../domain/customer";
+import { Customer, CustomerLinkRequest, CustomerList } from "./api-schemas";
 
 export const listCustomers = route({
   method: "GET",
@@ -17,7 +17,7 @@ export const listCustomers = route({
   scope: null,
   customerScoped: true,
   query: idPageQuery,
-  response: { status: 200, schema: schemas.CustomerList },
+  response: { status: 200, schema: CustomerList },
   async handler(c, { query: { limit, after }, reply }) {
     const scope = readScope(c);
     const rows = await readCustomerPage(c.get("db"), scope, after, limit);
@@ -35,7 +35,7 @@ export const retrieveCustomer = route({
   errors: [{ status: 404, types: ["CUSTOMER_NOT_FOUND_ERROR", "ACCOUNT_NOT_FOUND_ERROR"] }],
   scope: null,
   customerScoped: true,
-  response: { status: 200, schema: schemas.Customer },
+  response: { status: 200, schema: Customer },
   async handler(c, { reply }) {
     const customerId = c.req.param("customer_id");
     const caller = c.get("caller");
@@ -56,8 +56,8 @@ export const linkPartnerCustomer = route({
   errors: [{ status: 404, types: ["CUSTOMER_NOT_FOUND_ERROR", "ACCOUNT_NOT_FOUND_ERROR"] }],
   scope: null,
   customerScoped: true,
-  body: { schema: schemas.CustomerLinkRequest, required: true },
-  response: { status: 200, schema: schemas.Customer },
+  body: { schema: CustomerLinkRequest, required: true },
+  response: { status: 200, schema: Customer },
   async handler(c, { body, reply }) {
     const customerId = c.req.param("customer_id");
     const caller = c.get("caller");

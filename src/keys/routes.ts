@@ -4,7 +4,7 @@ import { invalidRequest, liveKeyLimitReached } from "../app/errors";
 import { storeWithEffect } from "../app/idempotency";
 import { unauthorized } from "../app/pipeline";
 import { route } from "../app/route";
-import { schemas } from "../canonical/schemas";
+import { ApiKey, CreateKeyRequest } from "./api-schemas";
 import { prepareApiKey } from "./key-store";
 
 /** Asking for scopes is refused with its reason rather than as an unknown field. */
@@ -26,8 +26,8 @@ export const createKey = route({
   errors: [],
   scope: null,
   // An empty body means no options; a JSON `null` is a body, and not an object.
-  body: { schema: schemas.CreateKeyRequest, required: false, refuse: refuseScopes },
-  response: { status: 201, schema: schemas.ApiKey },
+  body: { schema: CreateKeyRequest, required: false, refuse: refuseScopes },
+  response: { status: 201, schema: ApiKey },
   async handler(c, { body: { name }, reply }) {
     const caller = c.get("caller");
     const prepared = await prepareApiKey({

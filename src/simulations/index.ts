@@ -1,5 +1,6 @@
 // Sandbox simulations: the /v2 simulation routes and the dashboard's sandbox page.
 
+export * from "./api-schemas";
 export { sandboxExpired } from "./maintenance";
 export { RESET_AGES_HOURS, SANDBOX_LIMITS } from "./quotas";
 export * from "./routes";

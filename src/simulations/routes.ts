@@ -4,10 +4,12 @@
 // rate limit, and what it makes against the sandbox's quotas (quotas.ts).
 import { readScope } from "../app/pipeline";
 import { route } from "../app/route";
-import { schemas } from "../canonical/schemas";
+import { SimulatedCustomer } from "../customers";
 import { toAccount } from "../domain/account";
 import { toCustomer } from "../domain/customer";
 import { toStatement } from "../domain/statement";
+import { Statement } from "../statements";
+import { SimulateCustomerRequest, SimulateStatementRequest } from "./api-schemas";
 import { limitSimulations } from "./quotas";
 import {
   closeSandboxCycle,
@@ -28,8 +30,8 @@ export const simulateCustomer = route({
   scope: "ACCOUNT_READ",
   customerScoped: true,
   environments: SANDBOX,
-  body: { schema: schemas.SimulateCustomerRequest, required: false },
-  response: { status: 201, schema: schemas.SimulatedCustomer },
+  body: { schema: SimulateCustomerRequest, required: false },
+  response: { status: 201, schema: SimulatedCustomer },
   async handler(c, { body, reply }) {
     await limitSimulations(c, c.get("caller").partnerId);
     const deps = simulationDeps(c);
@@ -54,8 +56,8 @@ export const simulateStatement = route({
   scope: "ACCOUNT_READ",
   customerScoped: true,
   environments: SANDBOX,
-  body: { schema: schemas.SimulateStatementRequest, required: true },
-  response: { status: 201, schema: schemas.Statement },
+  body: { schema: SimulateStatementRequest, required: true },
+  response: { status: 201, schema: Statement },
   async handler(c, { body, reply }) {
     await limitSimulations(c, c.get("caller").partnerId);
     const deps = simulationDeps(c);

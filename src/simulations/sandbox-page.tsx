@@ -9,7 +9,6 @@ import { userActor } from "../app/actor";
 import type { AppEnv } from "../app/context";
 import { ApiError } from "../app/errors";
 import { parseRequest } from "../app/request-body";
-import { schemas } from "../canonical/schemas";
 import { field } from "../dashboard/forms";
 import { CsrfField, Time } from "../dashboard/layout";
 import { allow, type DashboardPage, may } from "../dashboard/page";
@@ -21,6 +20,7 @@ import { productsOf } from "../db/partners";
 import { refusalOf } from "../domain/permissions";
 import { STATEMENT_AMOUNTS, toStatement } from "../domain/statement";
 import { LINK_LIFETIME_MS, signStatementLinks } from "../domain/statement-link";
+import { SimulateCustomerRequest, SimulateStatementRequest } from "./api-schemas";
 import { limitSimulations, quotaDay, RESET_AGES_HOURS, SANDBOX_LIMITS } from "./quotas";
 import { CUSTOMERS_PER_BATCH, deleteDocuments, deleteOldSandboxData } from "./sandbox-reset";
 import {
@@ -307,7 +307,7 @@ const routes = new Hono<AppEnv>()
     const product = chosen ? products.find((p) => p.merchantKey === chosen) : products[0];
     if (!product) throw new ApiError("BAD_REQUEST_ERROR", "Choose one of your products.");
     const limit = await field(c, "credit_limit");
-    const request = parseRequest(schemas.SimulateCustomerRequest, {
+    const request = parseRequest(SimulateCustomerRequest, {
       currency: (await field(c, "currency")) || undefined,
       partner_customer_id: (await field(c, "partner_customer_id")) || undefined,
       credit_limit: limit === "" ? undefined : Number(limit),
@@ -387,7 +387,7 @@ const routes = new Hono<AppEnv>()
       customerId,
     );
     if (!customer) throw new ApiError("NOT_FOUND_ERROR", "There is no such sandbox customer.");
-    const request = parseRequest(schemas.SimulateStatementRequest, {
+    const request = parseRequest(SimulateStatementRequest, {
       customer_id: customerId,
       account_id: await field(c, "account_id"),
     });

@@ -4,12 +4,7 @@
 import type { Context } from "hono";
 import type { AppEnv, Bindings } from "../app/context";
 import { ApiError, accountNotFound, customerNotFound, invalidRequest } from "../app/errors";
-import {
-  type BodyOf,
-  DEFAULT_CREDIT_LIMIT,
-  DEFAULT_CURRENCY,
-  type SchemaRef,
-} from "../canonical/schemas";
+import type { BodyOf } from "../canonical/schemas";
 import type { Database } from "../db/client";
 import type { ReadScope } from "../db/customers";
 import { enqueueRenders } from "../documents";
@@ -19,6 +14,12 @@ import type { Environment } from "../domain/environment";
 import type { StatementRecord } from "../domain/statement";
 import { normaliseTimestamp } from "../domain/timestamp";
 import { enqueueDeliveries } from "../webhooks";
+import {
+  DEFAULT_CREDIT_LIMIT,
+  DEFAULT_CURRENCY,
+  type SimulateCustomerRequest,
+  type SimulateStatementRequest,
+} from "./api-schemas";
 import { type CycleRequest, closeCycle } from "./cycle";
 import { customerQuotaReached, quotaDay, SANDBOX_LIMITS, statementQuotaReached } from "./quotas";
 import { createCustomer, readCycleAccount, storeCycle } from "./store";
@@ -47,8 +48,8 @@ export function simulationDeps(c: Context<AppEnv>): SimulationDeps {
 /** Where a simulation creates data: the sandbox of one partner's product. */
 export type SandboxScope = ReadScope & { environment: Environment };
 
-export type CustomerRequest = BodyOf<SchemaRef<"SimulateCustomerRequest">>;
-export type StatementRequest = BodyOf<SchemaRef<"SimulateStatementRequest">>;
+export type CustomerRequest = BodyOf<typeof SimulateCustomerRequest>;
+export type StatementRequest = BodyOf<typeof SimulateStatementRequest>;
 
 /**
  * A sandbox customer of the scope's product, with one open account; 400 once the sandbox holds

@@ -1,6 +1,7 @@
 // Statements: the /v2 statements list, one statement and its line items, their reads and the
 // canonical bodies built from them.
 
+export * from "./api-schemas";
 export { lineItemInserts, lineItemsDigest } from "./line-item-writes";
 export * from "./routes";
 export { buildStatement, buildStatementPage } from "./statement-page";

@@ -1,9 +1,9 @@
 // GET /v2/customers/{customer_id}/accounts/{account_id}/statements: closed statements, newest first.
 import { requestOrigin } from "../app/request-context";
 import { route } from "../app/route";
-import { schemas } from "../canonical/schemas";
 import { decodePageToken } from "../domain/page-token";
 import { readBinding, requireAccountOwner } from "./account-owner";
+import { StatementList } from "./api-schemas";
 import { buildStatementPage } from "./statement-page";
 import { statementPageReads } from "./statement-pages";
 import { filterBinding, foreignCursor, statementListQuery } from "./statement-query";
@@ -27,7 +27,7 @@ export const listStatements = route({
       query.limit,
       query.filters,
     ),
-  response: { status: 200, schema: schemas.StatementList },
+  response: { status: 200, schema: StatementList },
   async handler(c, { query, reads, reply }) {
     const filtered = filterBinding(query.filters);
     const binding = {

@@ -7,7 +7,6 @@ import type { AppEnv } from "../app/context";
 import { statementNotFound } from "../app/errors";
 import { requestOrigin } from "../app/request-context";
 import { route } from "../app/route";
-import { schemas } from "../canonical/schemas";
 import { type LineItem, toLineItem } from "../domain/line-item";
 import {
   decodeLineItemPageToken,
@@ -15,6 +14,7 @@ import {
   type LineItemPageBinding,
 } from "../domain/page-token";
 import { readBinding, requireAccountOwner } from "./account-owner";
+import { LineItemList, Statement } from "./api-schemas";
 import { foreignLineItemCursor, lineItemListQuery, typeBinding } from "./line-item-query";
 import { buildStatement } from "./statement-page";
 import { lineItemPageReads, type StatementFound, statementReads } from "./statement-reads";
@@ -45,7 +45,7 @@ export const retrieveStatement = route({
   // No query: the plan reads from the path alone.
   query: { parameters: [], parse: () => ({}) },
   plan: (_query, params) => statementReads(params.account_id, params.statement_id),
-  response: { status: 200, schema: schemas.Statement },
+  response: { status: 200, schema: Statement },
   async handler(c, { reads, reply }) {
     const binding = readBinding(c);
     await requireAccountOwner(c, binding, reads.owner);
@@ -83,7 +83,7 @@ export const listLineItems = route({
       query.startingAfter?.position ?? null,
       query.limit,
     ),
-  response: { status: 200, schema: schemas.LineItemList },
+  response: { status: 200, schema: LineItemList },
   async handler(c, { query, reads, reply }) {
     const filters = typeBinding(query.types);
     const binding: LineItemPageBinding = {

@@ -6,13 +6,13 @@ import { Hono } from "hono";
 import type { AppEnv } from "../app/context";
 import { ApiError } from "../app/errors";
 import { parseRequest } from "../app/request-body";
-import { schemas } from "../canonical/schemas";
 import { field } from "../dashboard/forms";
 import { CsrfField, Time } from "../dashboard/layout";
 import { allow, type DashboardPage } from "../dashboard/page";
 import type { Environment } from "../domain/environment";
 import { isRollGrace, ROLL_GRACE, type RollGrace } from "../domain/key-record";
 import type { EndpointFields, WebhookEndpoint } from "../domain/webhook-endpoint";
+import { RecoverWebhookEndpointRequest, RollWebhookEndpointSecretRequest } from "./api-schemas";
 import { endpointNotFound, endpointOf } from "./endpoint-page";
 import { deleteEndpoint } from "./endpoint-store";
 import { prepareSecretRoll } from "./endpoints";
@@ -155,7 +155,7 @@ export const endpointActionsPage: DashboardPage = {
       // The choices are values of the API's `previous_secret_expires_in`, checked as it checks
       // them.
       const { previous_secret_expires_in: keepForSeconds = 0 } = parseRequest(
-        schemas.RollWebhookEndpointSecretRequest,
+        RollWebhookEndpointSecretRequest,
         { previous_secret_expires_in: ROLL_GRACE[overlap] / 1000 },
       );
       const prepared = await prepareSecretRoll(c, { ...change, keepForSeconds });
@@ -183,7 +183,7 @@ export const endpointActionsPage: DashboardPage = {
       const { change, page } = await endpointOf(c);
       const until = await field(c, "until");
       // The form is the API's recover request: the same schema checks it.
-      const body = parseRequest(schemas.RecoverWebhookEndpointRequest, {
+      const body = parseRequest(RecoverWebhookEndpointRequest, {
         since: await field(c, "since"),
         ...(until === "" ? {} : { until }),
       });

@@ -3,8 +3,16 @@ import { storeWithEffect } from "../app/idempotency";
 import { readScope } from "../app/pipeline";
 import { idPage, idPageQuery } from "../app/query";
 import { route } from "../app/route";
-import { schemas } from "../canonical/schemas";
 import { DEFAULT_PREVIOUS_SECRET_SECONDS, toWebhookEndpoint } from "../domain/webhook-endpoint";
+import {
+  CreateWebhookEndpointRequest,
+  RecoverWebhookEndpointRequest,
+  RollWebhookEndpointSecretRequest,
+  UpdateWebhookEndpointRequest,
+  WebhookEndpoint,
+  WebhookEndpointList,
+  WebhookEndpointRecovery,
+} from "./api-schemas";
 import { findEndpoint, readEndpointPage } from "./endpoint-reads";
 import { deleteEndpoint, enableEndpoint } from "./endpoint-store";
 import {
@@ -25,8 +33,8 @@ export const createWebhookEndpoint = route({
   errors: [],
   scope: "ACCOUNT_READ",
   customerScoped: true,
-  body: { schema: schemas.CreateWebhookEndpointRequest, required: true },
-  response: { status: 201, schema: schemas.WebhookEndpoint },
+  body: { schema: CreateWebhookEndpointRequest, required: true },
+  response: { status: 201, schema: WebhookEndpoint },
   async handler(c, { body, reply }) {
     const prepared = await prepareEndpoint(c, {
       scope: readScope(c),
@@ -53,7 +61,7 @@ export const listWebhookEndpoints = route({
   scope: "ACCOUNT_READ",
   customerScoped: true,
   query: idPageQuery,
-  response: { status: 200, schema: schemas.WebhookEndpointList },
+  response: { status: 200, schema: WebhookEndpointList },
   async handler(c, { query: { limit, after }, reply }) {
     const ctx = readContext(c);
     const rows = await readEndpointPage(c.get("db"), readScope(c), after, limit, ctx.now);
@@ -70,7 +78,7 @@ export const retrieveWebhookEndpoint = route({
   errors: [{ status: 404, types: ["NOT_FOUND_ERROR"] }],
   scope: "ACCOUNT_READ",
   customerScoped: true,
-  response: { status: 200, schema: schemas.WebhookEndpoint },
+  response: { status: 200, schema: WebhookEndpoint },
   async handler(c, { reply }) {
     const endpointId = c.req.param("webhook_endpoint_id");
     const ctx = readContext(c);
@@ -89,8 +97,8 @@ export const updateWebhookEndpoint = route({
   errors: [{ status: 404, types: ["NOT_FOUND_ERROR"] }],
   scope: "ACCOUNT_READ",
   customerScoped: true,
-  body: { schema: schemas.UpdateWebhookEndpointRequest, required: false },
-  response: { status: 200, schema: schemas.WebhookEndpoint },
+  body: { schema: UpdateWebhookEndpointRequest, required: false },
+  response: { status: 200, schema: WebhookEndpoint },
   async handler(c, { body, reply }) {
     // Only the fields sent change (Stripe's partial update); its API version stays pinned.
     const prepared = await prepareUpdate(c, {
@@ -134,8 +142,8 @@ export const rollWebhookEndpointSecret = route({
   errors: [{ status: 404, types: ["NOT_FOUND_ERROR"] }],
   scope: "ACCOUNT_READ",
   customerScoped: true,
-  body: { schema: schemas.RollWebhookEndpointSecretRequest, required: false },
-  response: { status: 200, schema: schemas.WebhookEndpoint },
+  body: { schema: RollWebhookEndpointSecretRequest, required: false },
+  response: { status: 200, schema: WebhookEndpoint },
   async handler(c, { body, reply }) {
     const prepared = await prepareSecretRoll(c, {
       scope: readScope(c),
@@ -160,7 +168,7 @@ export const enableWebhookEndpoint = route({
   errors: [{ status: 404, types: ["NOT_FOUND_ERROR"] }],
   scope: "ACCOUNT_READ",
   customerScoped: true,
-  response: { status: 200, schema: schemas.WebhookEndpoint },
+  response: { status: 200, schema: WebhookEndpoint },
   async handler(c, { reply }) {
     const endpointId = c.req.param("webhook_endpoint_id");
     const change = { scope: readScope(c), endpointId, actor: keyActor(c), now: c.get("now")() };
@@ -179,8 +187,8 @@ export const recoverWebhookEndpoint = route({
   errors: [{ status: 404, types: ["NOT_FOUND_ERROR"] }],
   scope: "ACCOUNT_READ",
   customerScoped: true,
-  body: { schema: schemas.RecoverWebhookEndpointRequest, required: true },
-  response: { status: 202, schema: schemas.WebhookEndpointRecovery },
+  body: { schema: RecoverWebhookEndpointRequest, required: true },
+  response: { status: 202, schema: WebhookEndpointRecovery },
   async handler(c, { body, reply }) {
     const outcome = await recoverEndpoint(c, {
       scope: readScope(c),

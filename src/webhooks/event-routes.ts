@@ -15,8 +15,15 @@ import {
 } from "../app/query";
 import { requestOrigin } from "../app/request-context";
 import { route } from "../app/route";
-import { schemas } from "../canonical/schemas";
 import { decodeEventPageToken, encodeEventPageToken } from "../domain/page-token";
+import {
+  DeliveryAttemptList,
+  Event,
+  EventList,
+  EventResend,
+  EventTypeList,
+  ResendEventRequest,
+} from "./api-schemas";
 import { toDeliveryAttempt } from "./delivery-attempt";
 import { readAttemptPage } from "./delivery-store";
 import { readEventPage } from "./event-store";
@@ -112,7 +119,7 @@ export const listEvents = route({
   scope: "ACCOUNT_READ",
   customerScoped: true,
   query: eventListQuery,
-  response: { status: 200, schema: schemas.EventList },
+  response: { status: 200, schema: EventList },
   async handler(c, { query: { limit, startingAfter, types }, reply }) {
     const scope = readScope(c);
     const only = canonicalTypesAsked(c, types);
@@ -152,7 +159,7 @@ export const retrieveEvent = route({
   errors: [{ status: 404, types: ["NOT_FOUND_ERROR"] }],
   scope: "ACCOUNT_READ",
   customerScoped: true,
-  response: { status: 200, schema: schemas.Event },
+  response: { status: 200, schema: Event },
   async handler(c, { reply }) {
     const row = await retainedEvent(c, readScope(c), c.req.param("event_id"));
     return reply(await renderEvent(row, readMoment(c)));
@@ -169,7 +176,7 @@ export const listDeliveryAttempts = route({
   scope: "ACCOUNT_READ",
   customerScoped: true,
   query: idPageQuery,
-  response: { status: 200, schema: schemas.DeliveryAttemptList },
+  response: { status: 200, schema: DeliveryAttemptList },
   async handler(c, { query: { limit, after }, reply }) {
     const row = await retainedEvent(c, readScope(c), c.req.param("event_id"));
     const rows = await readAttemptPage(c.get("db"), row.eventId, after, limit);
@@ -186,8 +193,8 @@ export const resendEvent = route({
   errors: [{ status: 404, types: ["NOT_FOUND_ERROR"] }],
   scope: "ACCOUNT_READ",
   customerScoped: true,
-  body: { schema: schemas.ResendEventRequest, required: false },
-  response: { status: 202, schema: schemas.EventResend },
+  body: { schema: ResendEventRequest, required: false },
+  response: { status: 202, schema: EventResend },
   async handler(c, { body, reply }) {
     const resent = await resendEventTo(c, {
       scope: readScope(c),
@@ -209,7 +216,7 @@ export const listEventTypes = route({
   tag: "Event types",
   errors: [],
   scope: "ACCOUNT_READ",
-  response: { status: 200, schema: schemas.EventTypeList },
+  response: { status: 200, schema: EventTypeList },
   async handler(c, { reply }) {
     // The catalogue of the request's version: what its endpoints may take and its lists filter.
     const data = eventTypesOf(c.get("bundle"), c.get("version")).map((entry) => ({ ...entry }));

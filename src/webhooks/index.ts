@@ -2,6 +2,7 @@
 // manage them, the event writes other features make, the queue's consumer, the maintenance steps
 // and the reference text of the webhooks an endpoint receives.
 
+export * from "./api-schemas";
 export { webhookConsumer } from "./deliver";
 export { enqueueDeliveries } from "./delivery-queue";
 export { endpointActionsPage } from "./endpoint-actions";

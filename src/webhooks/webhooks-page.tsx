@@ -6,7 +6,6 @@ import { userActor } from "../app/actor";
 import type { AppEnv } from "../app/context";
 import { ApiError } from "../app/errors";
 import { parseRequest } from "../app/request-body";
-import { schemas } from "../canonical/schemas";
 import { field, readForm } from "../dashboard/forms";
 import { Time } from "../dashboard/layout";
 import { allow, type DashboardPage, may } from "../dashboard/page";
@@ -18,6 +17,7 @@ import { refusalOf } from "../domain/permissions";
 import type { Product } from "../domain/product";
 import type { ProductEndpoint } from "../domain/webhook-endpoint";
 import { readSavedVersion } from "../saved-versions";
+import { CreateWebhookEndpointRequest } from "./api-schemas";
 import { CreateEndpointForm } from "./create-endpoint-form";
 import { NewSecretView } from "./endpoint-actions";
 import { EventTypes, HealthCell } from "./endpoint-health-view";
@@ -221,7 +221,7 @@ export const webhooksPage: DashboardPage = {
       const checked = (await readForm(c)).getAll("enabled_events");
       const enabledEvents = checked.length === 0 || checked.includes("*") ? undefined : checked;
       // The form is the API's create request: the same schema checks it.
-      const body = parseRequest(schemas.CreateWebhookEndpointRequest, {
+      const body = parseRequest(CreateWebhookEndpointRequest, {
         url: await field(c, "url"),
         ...(description === "" ? {} : { description }),
         api_version:
