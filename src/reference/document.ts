@@ -19,7 +19,7 @@ import {
   type Reference,
   type ResponseObject,
 } from "./openapi";
-import { openApiPath, pathParameters, TAGS } from "./operations";
+import { openApiPath, pathParameters } from "./operations";
 import {
   errorResponses,
   type HeaderNames,
@@ -29,7 +29,8 @@ import {
   ref,
   versionedHeaders,
 } from "./responses";
-import { SCOPE_RULES, scopeTable } from "./scopes";
+import { scopeTable } from "./scopes";
+import { SECTIONS } from "./sections";
 
 export type { OpenApiDocument } from "./openapi";
 export type { HeaderNames } from "./responses";
@@ -97,7 +98,7 @@ function operationOf(route: Route, headers: HeaderNames, deprecated: boolean): O
 
   const notes = [
     route.scope ? `Requires the \`${route.scope}\` scope.` : "Needs no scope beyond a valid key.",
-    SCOPE_RULES[route.tag]?.why ?? "",
+    SECTIONS[route.tag]?.why ?? "",
   ].filter((note) => note !== "");
   if (!route.environments.includes("production")) {
     notes.push(
@@ -245,10 +246,12 @@ export function buildOpenApiDocument(
       },
     },
     servers: [{ url: "/", description: "This service (the host serving this document)." }],
-    tags: TAGS.filter(([tag]) => used.has(tag)).map(([name, description]) => ({
-      name,
-      description,
-    })),
+    tags: Object.entries(SECTIONS)
+      .filter(([tag]) => used.has(tag))
+      .map(([name, { description }]) => ({
+        name,
+        description,
+      })),
     security: [{ basicAuth: [] }, { bearerAuth: [] }],
     paths,
     webhooks,

@@ -5,7 +5,8 @@
 // without it is refused those, and creating a key needs no scope.
 import { describe, expect, it } from "vitest";
 import { bundle } from "../../src/bundle";
-import { SCOPE_RULES, scopeRows } from "../../src/reference/scopes";
+import { scopeRows } from "../../src/reference/scopes";
+import { SECTIONS } from "../../src/reference/sections";
 import { ROUTES } from "../../src/routes";
 import { api, expectJson } from "../support/api";
 import { createKey, seedAccount } from "../support/fixtures";
@@ -75,7 +76,7 @@ describe("the reference's scope table", () => {
     expect(of("GET", "/v2/customers/{customer_id}/accounts/{account_id}/statements")).toMatchObject(
       { scope: "ACCOUNT_READ", source: "specification" },
     );
-    for (const rule of Object.values(SCOPE_RULES)) expect(rule.why.length).toBeGreaterThan(20);
+    for (const section of Object.values(SECTIONS)) expect(section.why.length).toBeGreaterThan(20);
   });
 });
 

@@ -1,0 +1,90 @@
+// The reference's sections (its OpenAPI tags), in the order it lists them. A route names its
+// section in its declaration (`tag`); its section says what the routes are, and where their scope
+// comes from and why (the reference's scope table and each operation's description say it).
+
+/** A section of the reference. */
+export interface Section {
+  /** What the section's routes are: the tag's description. */
+  description: string;
+  /** Where its routes' scope comes from: the specification's scope table, or this service. */
+  source: "specification" | "service";
+  /** Why its routes take the scope they do. */
+  why: string;
+}
+
+/** Every section, in the reference's order. */
+export const SECTIONS: Readonly<Record<string, Section>> = {
+  Statements: {
+    description: "Closed billing cycles of an account, newest first.",
+    source: "specification",
+    why: "Named by the specification's scope table: statement reads.",
+  },
+  Accounts: {
+    description: "Card accounts of a customer, as they stand today.",
+    source: "specification",
+    why: "Named by the specification's scope table: account and rewards-category reads.",
+  },
+  "Transaction intents": {
+    description: "Not available in this service.",
+    source: "specification",
+    why: "Named by the specification's scope table.",
+  },
+  "Payment methods": {
+    description: "Not available in this service.",
+    source: "specification",
+    why: "Named by the specification's scope table.",
+  },
+  Orders: {
+    description: "Not available in this service.",
+    source: "specification",
+    why: "Named by the specification's scope table.",
+  },
+  Events: {
+    description:
+      "What happened to statements, newest first, kept 30 days; the same events are pushed to " +
+      "webhook endpoints.",
+    source: "service",
+    why:
+      "Each event carries a statement of an account: reading events is reading statements, so " +
+      "it takes the scope that reads them.",
+  },
+  "Event types": {
+    description:
+      "The event types of this API version, with what each announces: what webhook endpoints " +
+      "take (`enabled_events`) and event lists filter on (`type`).",
+    source: "service",
+    why:
+      "The catalogue names what events and webhook endpoints carry, which that scope reads, so " +
+      "it takes the same scope.",
+  },
+  "Webhook endpoints": {
+    description: "HTTPS endpoints that receive statement events, signed per Standard Webhooks.",
+    source: "service",
+    why:
+      "An endpoint receives statement events, so managing one takes the scope that reads " +
+      "statements (as it always has: a key with it manages its endpoints).",
+  },
+  Keys: {
+    description: "API keys, created with the scopes of the key creating them.",
+    source: "specification",
+    why:
+      "Outside the specification's scope table, so a valid key is enough: the key it creates " +
+      "carries exactly the creating key's scopes, so it grants nothing the caller lacks.",
+  },
+  Customers: {
+    description: "The customers of the product your key reads.",
+    source: "specification",
+    why:
+      "Outside the specification's scope table, so a valid key is enough; a key still sees " +
+      "only the customers of its own product.",
+  },
+  "Sandbox simulations": {
+    description:
+      "Sandbox keys only: customers, accounts and statements of your own, whose documents render " +
+      "and whose events reach your webhook endpoints like real ones.",
+    source: "service",
+    why:
+      "Sandbox keys only. A simulation makes customers, accounts and statements, which that " +
+      "scope reads, so making them takes the same scope.",
+  },
+};
