@@ -1,11 +1,13 @@
-// The recipes for an endpoint and a dashboard page (docs/extending.md), followed as written on a
-// copy of the service: each touches only the files it says, the copy type-checks, and a local run
-// of the copy serves the new route (documented, scoped, paged, with real delivery attempts) and
-// the new page.
+// The recipes for an endpoint, a resource and a dashboard page (docs/extending.md), followed as
+// written on a copy of the service: each touches only the files it says, the copy type-checks,
+// and a local run of the copy serves the new route (documented, scoped, paged, with real delivery
+// attempts), the new resource in the version that releases it (and not before), and the new page;
+// the clients regenerate with the new version.
 import { spawnSync } from "node:child_process";
 import {
   cpSync,
   existsSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -38,21 +40,45 @@ function codeBlocks(text: string): string[] {
   return [...text.matchAll(/```tsx?\n([\s\S]*?)```/g)].map((m) => m[1] as string);
 }
 
+/** The shell blocks of a section, in order: each one's commands, a line each. */
+function shellBlocks(text: string): string[][] {
+  return [...text.matchAll(/```sh\n([\s\S]*?)```/g)].map((m) =>
+    (m[1] as string).split("\n").filter((line) => line.trim() !== ""),
+  );
+}
+
 const ENDPOINT = section("Adding an endpoint");
+const RESOURCE = section("Adding a resource");
 const PAGE = section("Adding a dashboard page");
 
 const ROUTE_FILE = "src/webhooks/endpoint-routes.ts";
 const ROUTE_LIST = "src/routes.ts";
 const PAGE_FILE = "src/dashboard/products.tsx";
 const PAGE_LIST = "src/pages.ts";
+const RESOURCE_FILES = [
+  "src/products/api-schemas.ts",
+  "src/products/routes.ts",
+  "src/products/index.ts",
+];
+const SCHEMA_LIST = "src/api-model.ts";
+const SECTION_LIST = "src/reference/sections.ts";
+const VERSION = "2027-03-01";
+const VERSION_FILE = `versions/${VERSION}.ts`;
+const VERSION_LIST = "versions/index.ts";
 
 let copy: string;
 
 /** The service as a fresh clone has it, in a temporary folder (its dependencies linked). */
 function copyService(): string {
   const dir = mkdtempSync(path.join(os.tmpdir(), "recipes-"));
-  for (const entry of ["src", "versions", "migrations", "migrations-directory", "renderer"]) {
-    cpSync(path.join(ROOT, entry), path.join(dir, entry), { recursive: true });
+  const entries = ["src", "versions", "migrations", "migrations-directory", "renderer", "scripts"];
+  // The clients and what their generators start the service with.
+  entries.push("packages", path.join("test", "support"));
+  for (const entry of entries) {
+    cpSync(path.join(ROOT, entry), path.join(dir, entry), {
+      recursive: true,
+      filter: (source) => !/__pycache__|node_modules/.test(source),
+    });
   }
   for (const file of [
     "wrangler.toml",
@@ -61,11 +87,14 @@ function copyService(): string {
     "worker-configuration.d.ts",
     "biome.json",
     ".dev.vars.example",
+    ".gitignore",
   ]) {
     cpSync(path.join(ROOT, file), path.join(dir, file));
   }
   symlinkSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"));
   symlinkSync(path.join(ROOT, "public"), path.join(dir, "public"));
+  // A clone is a repository: Biome reads its ignore file through it.
+  spawnSync("git", ["init", "-q"], { cwd: dir });
   return dir;
 }
 
@@ -100,8 +129,18 @@ function run(command: string, args: string[]): string {
   return result.stdout;
 }
 
+/** A command line of the guide, run in the copy as a shell runs it, with the project's tools. */
+function runLine(line: string): void {
+  const result = spawnSync("bash", ["-c", line], {
+    cwd: copy,
+    encoding: "utf8",
+    env: { ...process.env, PATH: `${BIN}${path.delimiter}${process.env.PATH}` },
+  });
+  expect(result.status, `${line}\n${result.stdout}${result.stderr}`).toBe(0);
+}
+
 /** Every file of `dir` under `root`, relative to it. */
-function filesOf(root: string, dir = "src"): string[] {
+function filesOf(root: string, dir: string): string[] {
   return readdirSync(path.join(root, dir)).flatMap((name) => {
     const entry = path.join(dir, name);
     return statSync(path.join(root, entry)).isDirectory() ? filesOf(root, entry) : [entry];
@@ -111,7 +150,7 @@ function filesOf(root: string, dir = "src"): string[] {
 /** Lines added and removed in each file of src/ that the recipes changed or added. */
 function changes(): Record<string, [added: number, removed: number]> {
   const out: Record<string, [number, number]> = {};
-  for (const file of filesOf(copy)) {
+  for (const file of [...filesOf(copy, "src"), ...filesOf(copy, "versions")]) {
     const before = path.join(ROOT, file);
     if (existsSync(before) && readFileSync(before, "utf8") === read(file)) continue;
     const diff = spawnSync(
@@ -126,6 +165,13 @@ function changes(): Record<string, [added: number, removed: number]> {
 }
 
 let service: LocalService;
+let seeded: Promise<{ key: string; scopeless: string }> | undefined;
+
+/** The partner's keys, seeded once for every test that calls the copy's API. */
+function keys(): Promise<{ key: string; scopeless: string }> {
+  seeded ??= seed();
+  return seeded;
+}
 let receiver: Server;
 let receiverUrl: string;
 
@@ -145,7 +191,41 @@ beforeAll(async () => {
   expect(PAGE).toContain(`\`${PAGE_LIST}\``);
   write(PAGE_FILE, page);
   addToList(PAGE_LIST, addImports(PAGE_LIST, pageLines), "];");
-  // As both recipes say, formatted by Biome.
+  // Adding a resource: its folder, its lines in three lists, its version; formatted and the
+  // clients regenerated by the guide's own commands.
+  const [
+    schemas = "",
+    routes = "",
+    entry = "",
+    routeLines = "",
+    schemaLine = "",
+    sectionLines = "",
+  ] = codeBlocks(RESOURCE);
+  const versionModule = codeBlocks(RESOURCE)[6] ?? "";
+  const [newVersion = [], finish = []] = shellBlocks(RESOURCE);
+  for (const file of [...RESOURCE_FILES, ROUTE_LIST, SCHEMA_LIST, SECTION_LIST, VERSION_FILE]) {
+    expect(RESOURCE).toContain(`\`${file}\``);
+  }
+  mkdirSync(path.join(copy, "src", "products"));
+  for (const [file, text] of [
+    [RESOURCE_FILES[0], schemas],
+    [RESOURCE_FILES[1], routes],
+    [RESOURCE_FILES[2], entry],
+  ] as const) {
+    write(file ?? "", text);
+  }
+  addToList(ROUTE_LIST, addImports(ROUTE_LIST, routeLines), "] as const;");
+  addToList(SCHEMA_LIST, addImports(SCHEMA_LIST, schemaLine), "]);");
+  addToList(SECTION_LIST, sectionLines, "};");
+  expect(newVersion).toEqual([`npm run version:new -- ${VERSION}`]);
+  for (const line of newVersion) runLine(line);
+  write(VERSION_FILE, versionModule);
+  expect(finish).toEqual([
+    `npx biome check --write src/products ${ROUTE_LIST} ${SCHEMA_LIST} ${SECTION_LIST} versions`,
+    "npm run client:generate && npm run client:python:generate",
+  ]);
+  for (const line of finish) runLine(line);
+  // As the other recipes say, formatted by Biome.
   expect(ENDPOINT).toContain(`npx biome check --write ${ROUTE_FILE} ${ROUTE_LIST}`);
   expect(PAGE).toContain(`npx biome check --write ${PAGE_FILE} ${PAGE_LIST}`);
   run(path.join(BIN, "biome"), ["check", "--write", "--vcs-enabled=false", ROUTE_FILE, ROUTE_LIST]);
@@ -190,12 +270,16 @@ async function json<T>(res: Response, status: number): Promise<T> {
 
 const PARTNER = "recipe_bank";
 const PRODUCT = { merchant_key: "mk_recipe", name: "Recipe Card" };
+const OTHER_PRODUCT = { merchant_key: "mk_other", name: "Another Partner's Card" };
 
 /** A partner with one product and a customer's account, and its sandbox keys. */
 async function seed(): Promise<{ key: string; scopeless: string }> {
   await json(
     await operator("POST", "/import", {
-      partners: [{ partner_id: PARTNER, name: "Recipe Bank", products: [PRODUCT] }],
+      partners: [
+        { partner_id: PARTNER, name: "Recipe Bank", products: [PRODUCT] },
+        { partner_id: "other_bank", name: "Other Bank", products: [OTHER_PRODUCT] },
+      ],
       customers: [
         {
           customer_id: "cus_recipe",
@@ -219,12 +303,23 @@ async function seed(): Promise<{ key: string; scopeless: string }> {
 }
 
 describe("adding an endpoint, as docs/extending.md says", () => {
-  it("touches its resource's file and one line of the route list, nothing else", () => {
+  it("touches its feature's routes file and one line of the route list, nothing else", () => {
     const changed = changes();
     expect(Object.keys(changed).sort()).toEqual(
-      [ROUTE_FILE, ROUTE_LIST, PAGE_FILE, PAGE_LIST].sort(),
+      [
+        ROUTE_FILE,
+        ROUTE_LIST,
+        PAGE_FILE,
+        PAGE_LIST,
+        ...RESOURCE_FILES,
+        SCHEMA_LIST,
+        SECTION_LIST,
+        VERSION_FILE,
+        VERSION_LIST,
+      ].sort(),
     );
-    expect(changed[ROUTE_LIST]).toEqual([1, 0]);
+    // Its one line, and the resource's import and two lines.
+    expect(changed[ROUTE_LIST]).toEqual([1 + 3, 0]);
     const [added, removed] = changed[ROUTE_FILE] ?? [];
     expect(removed).toBe(0);
     expect(ENDPOINT.replace(/\s+/g, " ")).toContain(
@@ -237,7 +332,7 @@ describe("adding an endpoint, as docs/extending.md says", () => {
   });
 
   it("serves the route: scoped, paged by id, with the endpoint's delivery attempts", async () => {
-    const { key, scopeless } = await seed();
+    const { key, scopeless } = await keys();
     const call = (route: string, as = key) =>
       fetch(`${service.base}${route}`, { headers: { authorization: `Bearer ${as}` } });
     const endpoint = await json<{ webhook_endpoint_id: string }>(
@@ -329,6 +424,125 @@ describe("adding an endpoint, as docs/extending.md says", () => {
         "#/components/parameters/Version",
         "#/components/parameters/MerchantKey",
       ]);
+    }
+  });
+});
+
+describe("adding a resource, as docs/extending.md says", () => {
+  it("adds its folder, a line in each list, its version module and nothing else", () => {
+    const changed = changes();
+    for (const [file, text] of RESOURCE_FILES.map((file, at) => [file, codeBlocks(RESOURCE)[at]])) {
+      expect(changed[file ?? ""], file).toEqual([text?.trimEnd().split("\n").length, 0]);
+    }
+    expect(changed[SCHEMA_LIST]).toEqual([2, 0]);
+    expect(changed[SECTION_LIST]).toEqual([
+      codeBlocks(RESOURCE)[5]?.trimEnd().split("\n").length,
+      0,
+    ]);
+    expect(changed[VERSION_FILE]?.[0]).toBe(codeBlocks(RESOURCE)[6]?.trimEnd().split("\n").length);
+    // versions/index.ts: the module's import, and its place in VERSIONS after `latest`.
+    const index = read(VERSION_LIST);
+    expect(index).toContain(`import { v2027_03_01 } from "./${VERSION}";`);
+    expect(index.replace(/\s+/g, " ")).toContain("[ latest, v2027_03_01, v2026_11_28,");
+  });
+
+  it("regenerates both clients with the new version and its schemas", () => {
+    const generated = path.join(copy, "packages", "client", "src", "generated");
+    const types = readFileSync(path.join(generated, "v2027_03_01.ts"), "utf8");
+    expect(types).toContain('"/v2/products": {');
+    expect(types).toContain('"/v2/products/{merchant_key}": {');
+    expect(types).toContain("Product: {");
+    expect(readFileSync(path.join(generated, "index.ts"), "utf8")).toContain(`"${VERSION}"`);
+    const before = readFileSync(path.join(generated, "v2026_11_28.ts"), "utf8");
+    expect(before).not.toContain("/v2/products");
+    const python = readdirSync(path.join(copy, "packages", "client-python"), { recursive: true })
+      .map(String)
+      .filter((file) => file.endsWith(".py"))
+      .map((file) => readFileSync(path.join(copy, "packages", "client-python", file), "utf8"))
+      .join("\n");
+    expect(python).toContain(VERSION);
+    expect(python).toContain("/v2/products/{merchant_key}");
+    // The endpoint's recipe regenerates them with the same command; its route's name was taken.
+    expect(shellBlocks(ENDPOINT)).toEqual([
+      ["npm run client:generate && npm run client:python:generate"],
+    ]);
+    expect(python).toContain("client.webhook_endpoints.delivery_attempts");
+    expect(python).toContain("def list(");
+  });
+
+  it("serves both routes in its version, to any key of the partner, and no other partner's", async () => {
+    const { key, scopeless } = await keys();
+    const call = (route: string, as = key, version = VERSION) =>
+      fetch(`${service.base}${route}`, {
+        headers: { authorization: `Bearer ${as}`, "x-service-version": version },
+      });
+    const list = { data: [PRODUCT], has_more: false };
+    expect(await json(await call("/v2/products"), 200)).toEqual(list);
+    expect(await json(await call("/v2/products", scopeless), 200)).toEqual(list);
+    expect(await json(await call("/v2/products?limit=1&starting_after=mk_recipe"), 200)).toEqual({
+      data: [],
+      has_more: false,
+    });
+    expect(await json(await call("/v2/products?limit=0"), 400)).toMatchObject({
+      details: [expect.stringContaining("limit")],
+    });
+    expect(await json(await call("/v2/products/mk_recipe"), 200)).toEqual(PRODUCT);
+    for (const missing of ["mk_other", "mk_nothing"]) {
+      expect(await json(await call(`/v2/products/${missing}`), 404)).toEqual({
+        error: {
+          type: "NOT_FOUND_ERROR",
+          message: "You have no such product.",
+          param: "merchant_key",
+        },
+      });
+    }
+  });
+
+  it("is not in the versions before it: their clients meet an unknown route", async () => {
+    const { key } = await keys();
+    for (const route of ["/v2/products", "/v2/products/mk_recipe"]) {
+      const res = await fetch(`${service.base}${route}`, {
+        headers: { authorization: `Bearer ${key}`, "x-service-version": "2026-11-28" },
+      });
+      expect(await json(res, 404)).toMatchObject({ error: { type: "NOT_FOUND_ERROR" } });
+    }
+  });
+
+  it("documents it in its version's reference, with its section and scope, and not before", async () => {
+    const { versions } = await json<{ versions: { version: string; reference: string }[] }>(
+      await fetch(`${service.base}/changelog`),
+      200,
+    );
+    expect(versions.map((v) => v.version)).toContain(VERSION);
+    for (const { version, reference } of versions) {
+      const doc = await json<Json>(await fetch(`${service.base}${reference}`), 200);
+      if (version < VERSION) {
+        expect(Object.keys(doc.paths), reference).not.toContain("/v2/products");
+        expect(Object.keys(doc.components.schemas), reference).not.toContain("Product");
+        continue;
+      }
+      expect(doc.paths["/v2/products"]?.get, reference).toMatchObject({
+        operationId: "listProducts",
+        tags: ["Products"],
+        "x-required-scope": null,
+        responses: {
+          200: {
+            content: {
+              "application/json": { schema: { $ref: "#/components/schemas/ProductList" } },
+            },
+          },
+        },
+      });
+      expect(
+        doc.paths["/v2/products/{merchant_key}"]?.get?.responses[404],
+        reference,
+      ).toBeDefined();
+      expect(doc.components.schemas.Product.properties, reference).toHaveProperty("merchant_key");
+      expect(doc.tags, reference).toContainEqual({
+        name: "Products",
+        description: expect.stringContaining("card products"),
+      });
+      expect(doc.info.description, reference).toContain("| `GET /v2/products` | none |");
     }
   });
 });

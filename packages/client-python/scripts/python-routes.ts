@@ -5,6 +5,10 @@
 //   POST /v2/customers/{c}/link (linkPartner…) → client.customers.link(c, …): the operation's verb
 //                                                names the last segment, so it is an action
 //   POST /v2/simulations/customers             → client.simulations.customers.create(…)
+// Names are first come, first served, in the reference's order (routes are added at the end): a
+// later route whose name is taken hangs under its owner instead, so that adding it renames nothing:
+//   GET  /v2/events/{e}/delivery_attempts            → client.delivery_attempts.list(e)
+//   GET  /v2/webhook_endpoints/{w}/delivery_attempts → client.webhook_endpoints.delivery_attempts.list(w)
 // A list whose answer pages (`data` + `has_more`, and `starting_after`) returns a Pager.
 
 import {
@@ -72,6 +76,17 @@ export function placeOf(path: string, method: string, op: Operation): [string[],
   return [resource.map((r) => snake(r)), snake(name)];
 }
 
+/**
+ * Where a route hangs when its own place is taken: below the segment that owns its resource
+ * (`webhook_endpoints` for `/v2/webhook_endpoints/{id}/delivery_attempts`); null without one.
+ */
+export function ownedPlace(path: string, resource: readonly string[]): string[] | null {
+  const parts = path.split("/").filter(Boolean);
+  const first = parts.findIndex((part) => snake(part) === resource[0]);
+  const owner = first >= 2 && parts[first - 1]?.startsWith("{") ? parts[first - 2] : undefined;
+  return owner && !owner.startsWith("{") ? [snake(owner), ...resource] : null;
+}
+
 /** Every route of a version, its method's code included. */
 export function routesOf(doc: Document, models: Models, brand: string): Route[] {
   const routes: Route[] = [];
@@ -80,8 +95,14 @@ export function routesOf(doc: Document, models: Models, brand: string): Route[] 
     for (const method of HTTP_METHODS) {
       const op = item[method];
       if (!op) continue;
-      const [resource, name] = placeOf(path, method, op);
-      const where = [...resource, name].join(".");
+      let [resource, name] = placeOf(path, method, op);
+      let where = [...resource, name].join(".");
+      const taken = seen.get(where);
+      const owned = taken ? ownedPlace(path, resource) : null;
+      if (owned) {
+        resource = owned;
+        where = [...resource, name].join(".");
+      }
       const clash = seen.get(where);
       if (clash) {
         throw new Error(
@@ -192,7 +213,8 @@ function methodCode(
     items !== undefined &&
     queryArgs.some((a) => a.wire === "starting_after");
   const itemType = items ? models.typeOf(items, `${answer}Item`) : "Any";
-  const itemId = paged && page?.properties?.next_page_token === undefined ? idOf(doc, items) : null;
+  const itemId =
+    paged && page?.properties?.next_page_token === undefined ? idOf(doc, path, items) : null;
   if (paged && page?.properties?.next_page_token === undefined && itemId === null) {
     throw new Error(`${op.operationId}: a list without next_page_token, and no id to page by`);
   }
@@ -278,9 +300,17 @@ function methodCode(
   ].join("\n");
 }
 
-/** The field a list's items are paged by: the first required `…_id` of the item. */
-function idOf(doc: Document, items: Schema | undefined): string | null {
+/** The field a list's items are paged by: the id they are retrieved by, else their first `…_id`. */
+function idOf(doc: Document, path: string, items: Schema | undefined): string | null {
   if (!items) return null;
   const item = resolve(doc, items);
-  return (item.required ?? []).find((f) => f.endsWith("_id")) ?? null;
+  const required = item.required ?? [];
+  // The id its items are retrieved by (`{path}/{id}`), when the item carries it; else its `…_id`.
+  const retrievedBy = Object.keys(doc.paths)
+    .map((other) =>
+      other.startsWith(`${path}/{`) ? /^\{(\w+)\}$/.exec(other.slice(path.length + 1)) : null,
+    )
+    .find((match) => match !== null)?.[1];
+  if (retrievedBy !== undefined && required.includes(retrievedBy)) return retrievedBy;
+  return required.find((f) => f.endsWith("_id")) ?? null;
 }
