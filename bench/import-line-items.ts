@@ -9,37 +9,20 @@
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import { applyMigrations, migrateService } from "./data.ts";
-import type { ImportSample, ImportSegment } from "./import.ts";
+import type { ImportSample, ImportSegment, LineItemImportResults } from "./import.ts";
 import {
   LINE_ITEM_STATEMENTS_PER_REQUEST,
   LINE_ITEMS_PER_STATEMENT,
   lineItemBody,
   seedImportTenants,
 } from "./import-data.ts";
-import { type HeapPeak, heapPeakDuring, workerIsolate } from "./inspector.ts";
+import { heapPeakDuring, workerIsolate } from "./inspector.ts";
 import { type BenchServer, freePort, OPERATOR_TOKEN, startServer } from "./serve.ts";
 
 const SERVICE = "importer";
 const FLOOR = "import-floor";
 /** Line items per segment of the growth curve. */
 export const LINE_ITEM_SEGMENT = 100_000;
-
-export interface LineItemImportResults {
-  statementsPerRequest: number;
-  lineItemsPerStatement: number;
-  /** Line items in each table at the end. */
-  total: number;
-  /** Samples count statements; line items are `lineItemsPerStatement` times as many. */
-  service: ImportSample[];
-  floor: ImportSample[];
-  /** Rates in line items per second, per LINE_ITEM_SEGMENT line items. */
-  segments: ImportSegment[];
-  heap: HeapPeak;
-  /** The service's database growth per line item (its statement's row and event shared out). */
-  bytesPerLineItemWithStatement: number;
-  /** A line item's row and each of its indexes, per line item, from copies built apart. */
-  lineItemBytes: { row: number; primaryKey: number; page: number; type: number };
-}
 
 interface ImportLog {
   d1_rows_written?: number;

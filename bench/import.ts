@@ -9,7 +9,6 @@ import { rm } from "node:fs/promises";
 import path from "node:path";
 import { applyMigrations, migrateService } from "./data.ts";
 import { IMPORT_ACCOUNTS, largestBody, monthlyBody, seedImportTenants } from "./import-data.ts";
-import type { LineItemImportResults } from "./import-line-items.ts";
 import { type HeapPeak, heapPeakDuring, workerIsolate } from "./inspector.ts";
 import { type BenchServer, freePort, OPERATOR_TOKEN, startServer } from "./serve.ts";
 
@@ -24,6 +23,23 @@ export const MAX_IMPORT_BYTES = 20 * 1024 * 1024;
 const PRODUCTION_HEAP_MB = 128;
 /** The headroom check: the largest body must also pass with half of that. */
 const HEADROOM_HEAP_MB = 64;
+
+export interface LineItemImportResults {
+  statementsPerRequest: number;
+  lineItemsPerStatement: number;
+  /** Line items in each table at the end. */
+  total: number;
+  /** Samples count statements; line items are `lineItemsPerStatement` times as many. */
+  service: ImportSample[];
+  floor: ImportSample[];
+  /** Rates in line items per second, per LINE_ITEM_SEGMENT line items. */
+  segments: ImportSegment[];
+  heap: HeapPeak;
+  /** The service's database growth per line item (its statement's row and event shared out). */
+  bytesPerLineItemWithStatement: number;
+  /** A line item's row and each of its indexes, per line item, from copies built apart. */
+  lineItemBytes: { row: number; primaryKey: number; page: number; type: number };
+}
 
 export interface ImportSample {
   statements: number;

@@ -1,26 +1,26 @@
 // What a statement document is made of: the statement's figures as the API has them, the account
 // and customer it belongs to, and how the card product presents itself. A plain value, so that it
 // crosses a Service Binding (RPC) as it is.
-import type { Statement } from "../../src/domain/statement";
-
-/** The statement's figures; absent lines stay absent, as in the API. */
-export type StatementFigures = Pick<
-  Statement,
-  | "statement_id"
-  | "period_start_date"
-  | "due_date"
-  | "currency"
-  | "statement_balance"
-  | "minimum_due"
-  | "previous_balance"
-  | "purchases"
-  | "payments"
-  | "credits"
-  | "refunds"
-  | "interest"
-  | "fees"
-  | "overdue_amount"
-> & {
+/**
+ * The statement's figures, as the API names them; absent lines stay absent, as in the API. The
+ * service holds them to its own Statement type (src/documents/render-input.ts), so the two cannot
+ * drift apart; this Worker declares them to stay a Worker of its own.
+ */
+export type StatementFigures = {
+  statement_id: string;
+  period_start_date?: string;
+  due_date?: string;
+  currency?: string;
+  statement_balance?: number;
+  minimum_due?: number;
+  previous_balance?: number;
+  purchases?: number;
+  payments?: number;
+  credits?: number;
+  refunds?: number;
+  interest?: number;
+  fees?: number;
+  overdue_amount?: number;
   /** When the cycle closed: the statement date (RFC 3339). */
   period_end_date: string;
   /**

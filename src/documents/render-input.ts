@@ -3,10 +3,11 @@
 import type {
   ProductPresentation,
   StatementDocumentInput,
+  StatementFigures,
 } from "../../renderer/src/statement-document";
 import { type LineItemRecord, toLineItem } from "../domain/line-item";
 import type { LatePaymentTerms, MinimumPaymentRule } from "../domain/product";
-import { type StatementRecord, toStatement } from "../domain/statement";
+import { type Statement, type StatementRecord, toStatement } from "../domain/statement";
 
 /** The renderer Worker over its Service Binding (RPC; renderer/src/index.ts). */
 export interface StatementRenderer {
@@ -99,3 +100,13 @@ function statementTermsOf(product: ProductLook): Partial<ProductPresentation> {
   }
   return terms;
 }
+
+// The renderer declares the figures it draws (it is a Worker of its own, importing nothing of
+// the service): they must be the API's, which this fails to compile without.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false;
+type DrawnFigures = Omit<
+  StatementFigures,
+  "period_end_date" | "line_items" | "interest_rates" | "year_to_date" | "restates" | "repayment"
+>;
+const drift: Same<DrawnFigures, Pick<Statement, keyof DrawnFigures>> = true;
+void drift;
