@@ -1,7 +1,7 @@
 // A request body as handlers read it: parsed, brought forward from the request's version to the
 // canonical shape by the version bundle, then validated by its one schema (the reference's).
 import type { Context } from "hono";
-import type * as z from "zod";
+import * as z from "zod";
 import type { BodyOf, RequestRef } from "../canonical/schemas";
 import { isJsonObject, type JsonValue, UnknownRequestField } from "../versioning";
 import type { AppEnv } from "./context";
@@ -65,10 +65,11 @@ export function parseRequest<Ref extends RequestRef>(
   request: Ref,
   canonical: unknown,
 ): BodyOf<Ref> {
-  const parsed = request.schema.safeParse(canonical);
+  // Typed by the request's own schema (a method call would see only the constraint's ZodType).
+  const parsed = z.safeParse<Ref["schema"]>(request.schema, canonical);
   if (!parsed.success) {
     const { issues } = parsed.error;
     throw invalidRequest(issues.map(describeIssue), paramOf(issues[0]));
   }
-  return parsed.data as BodyOf<Ref>;
+  return parsed.data;
 }
