@@ -188,10 +188,10 @@ export function route<
       // Mounted at `path`, so its params are Path's; `input` is read from the same declaration
       // the handler's parameter type is computed from, which TypeScript cannot relate.
       const answer = await handler(c as Context<AppEnv, Path>, input as never);
-      return answer.body === null
-        ? c.body(null, answer.status)
-        : // A Reply's status is a success's (200, 201 or 202 with a body), which c.json takes.
-          c.json(answer.body, answer.status as 200);
+      if (answer.body === null) return c.body(null, answer.status);
+      // A 204 cannot carry a body (the Response constructor refuses one as well).
+      if (answer.status === 204) throw new TypeError("A 204 response cannot have a body.");
+      return c.json(answer.body, answer.status);
     },
   };
 }
