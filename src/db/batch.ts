@@ -1,9 +1,9 @@
 // D1 batches (D1's atomic unit) of drizzle queries and `sql` templates alike, as prepared
-// statements, and guarded inserts for them. drizzle's own batch cannot take raw SQL with
-// parameters (`db.run(sql)`), and the guarded writes of the dashboard (INSERT … SELECT … WHERE
-// guard) are raw SQL.
-import { getTableColumns, is, SQL, sql } from "drizzle-orm";
-import { SQLiteAsyncDialect, type SQLiteTable } from "drizzle-orm/sqlite-core";
+// statements, and guarded inserts for them and the conditions that guard them. drizzle's own batch
+// cannot take raw SQL with parameters (`db.run(sql)`), and the guarded writes of the dashboard
+// (INSERT … SELECT … WHERE guard) are raw SQL.
+import { and, getTableColumns, is, SQL, type SQLWrapper, sql } from "drizzle-orm";
+import { SQLiteAsyncDialect, type SQLiteColumn, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Database } from "./client";
 
 const dialect = new SQLiteAsyncDialect();
@@ -23,6 +23,16 @@ export function atomically(db: Database, queries: Query[]): Promise<D1Result[]> 
 }
 
 /**
+ * drizzle's `and` of one condition or more, typed as the condition it then always is: `and` gives
+ * undefined only when none of its conditions is defined.
+ */
+export function allOf(first: SQLWrapper, ...rest: (SQLWrapper | undefined)[]): SQL {
+  const all = and(first, ...rest);
+  if (!all) throw new Error("and() of a condition gave none");
+  return all;
+}
+
+/**
  * `INSERT INTO table (…) SELECT … WHERE guard`: the row is stored only when `guard` holds, checked
  * in the same statement (a limit, a live parent), so nothing concurrent slips in between. Values
  * are keyed by the table's field names; a value may be SQL, evaluated in the statement.
@@ -32,17 +42,14 @@ export function insertWhere<T extends SQLiteTable>(
   values: { [K in keyof T["$inferInsert"]]?: unknown },
   guard: SQL,
 ): SQL {
-  const columns = getTableColumns(table);
-  const fields = Object.keys(values) as (keyof typeof values & string)[];
-  const names = fields.map((field) => {
+  const columns: Record<string, SQLiteColumn | undefined> = getTableColumns(table);
+  const fields = Object.entries(values);
+  const names = fields.map(([field]) => {
     const column = columns[field];
     if (!column) throw new Error(`no column for ${field}`);
     return sql.identifier(column.name);
   });
-  const selected = fields.map((field) => {
-    const value = values[field];
-    return is(value, SQL) ? value : sql`${value ?? null}`;
-  });
+  const selected = fields.map(([, value]) => (is(value, SQL) ? value : sql`${value ?? null}`));
   return sql`INSERT INTO ${table} (${sql.join(names, sql`, `)})
     SELECT ${sql.join(selected, sql`, `)} WHERE ${guard}`;
 }

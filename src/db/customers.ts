@@ -4,6 +4,7 @@ import { and, asc, eq, gt, type SQL } from "drizzle-orm";
 import type { Caller } from "../domain/caller";
 import type { CustomerRecord } from "../domain/customer";
 import type { Environment } from "../domain/environment";
+import { allOf } from "./batch";
 import type { Database } from "./client";
 import { customers } from "./schema";
 
@@ -16,12 +17,13 @@ export interface ReadScope {
 
 /** Matches a customer only inside the read scope; anything else is indistinguishable from absent. */
 export function customerInScope(scope: ReadScope, customerId: string): SQL {
-  return and(
+  return allOf(
     eq(customers.customerId, customerId),
     eq(customers.partnerId, scope.partnerId),
-    eq(customers.environment, scope.environment as "sandbox" | "production"),
+    // drizzle types the value by the column's two names; a scope naming another matches no row.
+    eq(customers.environment, scope.environment as Environment),
     eq(customers.merchantKey, scope.merchantKey),
-  ) as SQL;
+  );
 }
 
 /** The customer in the partner's environment, of whichever of its products. */
@@ -30,11 +32,11 @@ export function customerOfPartner(
   environment: Environment,
   customerId: string,
 ): SQL {
-  return and(
+  return allOf(
     eq(customers.customerId, customerId),
     eq(customers.partnerId, partnerId),
     eq(customers.environment, environment),
-  ) as SQL;
+  );
 }
 
 /** Whether the customer exists inside the read scope (one indexed row). */
@@ -60,11 +62,12 @@ export function readScopeOf(
 
 /** Every customer of the read scope: the leading columns of `customers_scope_idx`. */
 function customersOfScope(scope: ReadScope): SQL {
-  return and(
+  return allOf(
     eq(customers.partnerId, scope.partnerId),
-    eq(customers.environment, scope.environment as "sandbox" | "production"),
+    // drizzle types the value by the column's two names; a scope naming another matches no row.
+    eq(customers.environment, scope.environment as Environment),
     eq(customers.merchantKey, scope.merchantKey),
-  ) as SQL;
+  );
 }
 
 /** The customers page query: a range scan of `customers_scope_idx` from `after` (exclusive). */

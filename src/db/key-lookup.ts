@@ -15,6 +15,7 @@ import {
 import { QueryBuilder } from "drizzle-orm/sqlite-core";
 import type { Caller } from "../domain/caller";
 import type { Scope } from "../domain/scopes";
+import { allOf } from "./batch";
 import type { Database } from "./client";
 import { apiKeys, partners } from "./schema";
 import { followForwards, type Hop, here, movedTo, type Shards } from "./shards";
@@ -29,10 +30,10 @@ const placeholder = sql.placeholder;
  * clock, RFC 3339 UTC, which sorts like the stored instants). Every read gated on a key uses it.
  */
 export function keyIsLive(now: SQLWrapper | string): SQL {
-  return and(
+  return allOf(
     isNull(apiKeys.revokedAt),
     or(isNull(apiKeys.expiresAt), gt(apiKeys.expiresAt, now)),
-  ) as SQL;
+  );
 }
 
 /**

@@ -6,7 +6,7 @@ import { and, eq, gt, isNull, lte, or, type SQL, sql } from "drizzle-orm";
 import type { Actor } from "../domain/audit";
 import type { User } from "../domain/user";
 import { auditInsert } from "./audit";
-import { atomically } from "./batch";
+import { allOf, atomically } from "./batch";
 import type { Database } from "./client";
 import { frozenPartners } from "./move-fences";
 import { partners, sessions, signInTokens, users } from "./schema";
@@ -42,11 +42,11 @@ export async function createSignInToken(
 }
 
 function unspent(tokenHash: string, now: Date): SQL {
-  return and(
+  return allOf(
     eq(signInTokens.tokenHash, tokenHash),
     isNull(signInTokens.usedAt),
     gt(signInTokens.expiresAt, now.toISOString()),
-  ) as SQL;
+  );
 }
 
 /** A user as a sign-in or a session finds it: with its partner's name and move state. */

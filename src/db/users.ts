@@ -8,7 +8,7 @@ import type { Actor } from "../domain/audit";
 import type { Role } from "../domain/permissions";
 import type { User } from "../domain/user";
 import { auditInsert } from "./audit";
-import { atomically } from "./batch";
+import { allOf, atomically } from "./batch";
 import type { Database } from "./client";
 import { addUserEmail, type PartnerDirectory, removeUserEmail } from "./directory";
 import { partners, sessions, signInTokens, users } from "./schema";
@@ -125,11 +125,11 @@ export async function changeRole(
   db: Database,
   input: { partnerId: string; userId: string; role: Role; actor: Actor; now: Date },
 ): Promise<UserChange> {
-  const target = and(
+  const target = allOf(
     eq(users.partnerId, input.partnerId),
     eq(users.userId, input.userId),
     ne(users.role, input.role),
-  ) as SQL;
+  );
   const allowed =
     input.role === "Admin"
       ? sql`EXISTS (SELECT 1 FROM ${users} WHERE ${target})`

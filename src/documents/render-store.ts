@@ -4,7 +4,7 @@
 // event writes (webhooks/event-writes.ts), so one statement renders a whole chunk of an import.
 import { and, asc, eq, getTableColumns, gt, type SQL, sql } from "drizzle-orm";
 import { accounts } from "../accounts/schema";
-import { prepared } from "../db/batch";
+import { allOf, prepared } from "../db/batch";
 import type { Database } from "../db/client";
 import { fencedPartners } from "../db/move-fences";
 import { products } from "../db/schema";
@@ -158,11 +158,11 @@ export async function readRenderJob(db: Database, ref: RenderRef): Promise<Rende
 
 /** The render row of `ref` while it is still pending in its generation. */
 function pendingRender(ref: RenderRef): SQL {
-  return and(
+  return allOf(
     eq(statementRenders.statementId, ref.statement_id),
     eq(statementRenders.generation, ref.generation),
     eq(statementRenders.status, "pending"),
-  ) as SQL;
+  );
 }
 
 /** SQL true while the render of `ref` may still store its document (for the attach batch). */

@@ -110,7 +110,7 @@ export async function changeSavedVersion(
           ? { savedVersionSandbox: input.to }
           : { savedVersionProduction: input.to },
       )
-      .where(and(eq(partners.partnerId, partnerId), recorded) as SQL),
+      .where(and(eq(partners.partnerId, partnerId), recorded)),
   ]);
   return history?.meta.changes === 1;
 }
