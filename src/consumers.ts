@@ -16,10 +16,11 @@ export function queueConsumers(bundle: VersionBundle) {
   return (batch: MessageBatch<unknown>, env: AppEnv["Bindings"]) => {
     const deadLetters = deadLetterQueueOf(batch.queue);
     if (deadLetters) return consumeDeadLetters(deadLetters, batch, env);
-    return isRequestLogQueue(batch.queue)
-      ? consumeRequestLogs(batch, env)
-      : batch.queue === RENDER_QUEUE
-        ? render(batch as MessageBatch<RenderRef>, env)
-        : deliverWebhooks(batch as MessageBatch<DeliveryRef>, env);
+    if (isRequestLogQueue(batch.queue)) return consumeRequestLogs(batch, env);
+    // A queue's name says what it carries: only the render queue's producer sends to it, and the
+    // one queue left (wrangler.toml) is the webhook deliveries', which only sends DeliveryRefs.
+    return batch.queue === RENDER_QUEUE
+      ? render(batch as MessageBatch<RenderRef>, env)
+      : deliverWebhooks(batch as MessageBatch<DeliveryRef>, env);
   };
 }

@@ -43,6 +43,8 @@ const MAX_BODY_BYTES = 1024 * 1024;
 /** The stored response again, with the headers the pipeline set for this request. */
 function replay(c: Context<AppEnv>, status: number, version: string, body: string): Response {
   return c.newResponse(body, {
+    // The status of a response this service answered the first request with (`c.res.status`, or
+    // the success its route stored with its effect), stored as a plain number.
     status: status as ContentfulStatusCode,
     headers: {
       "content-type": "application/json",

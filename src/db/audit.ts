@@ -8,7 +8,6 @@ import {
   type AuditEntry,
   auditEntryId,
 } from "../domain/audit";
-import type { Environment } from "../domain/environment";
 import type { Database } from "./client";
 import { auditEvents } from "./schema";
 
@@ -40,8 +39,10 @@ function toEntry(row: typeof auditEvents.$inferSelect): AuditEntry {
     id: auditEntryId(row.id),
     occurredAt: row.occurredAt,
     actor: { type: row.actorType, id: row.actorId, label: row.actorLabel },
+    // Rows are written only by `auditInsert`, from an AuditChange: its action, and its details
+    // as a JSON object (stringified, or built by `json_object` in `options.details`).
     action: row.action as AuditAction,
-    environment: row.environment as Environment | null,
+    environment: row.environment,
     target: row.target,
     details: row.details ? (JSON.parse(row.details) as Record<string, unknown>) : {},
     ip: row.ip,

@@ -80,11 +80,13 @@ class CountedStatement {
     const { results } = await this.all<Record<string, unknown>>();
     const row = results[0];
     if (!row) return null;
+    // D1's `first<T>` leaves T to its caller, who names what its SQL selects; so does this one.
     return (column === undefined ? row : row[column]) as T;
   }
 
   async raw<T extends unknown[]>(): Promise<T[]> {
     const { results } = await this.all<Record<string, unknown>>();
+    // As D1's `raw<T>`: the caller's T is the tuple of the columns its SQL selects, in order.
     return results.map((row) => Object.values(row) as T);
   }
 }
@@ -109,6 +111,8 @@ function countingD1(session: D1DatabaseSession, stats: QueryStats): D1Database {
       return results;
     },
   };
+  // Only `prepare` and `batch` are ever called on it (by drizzle's D1 driver and the prebuilt
+  // SQL), and a CountedStatement answers every method of a D1 statement that they call.
   return client as unknown as D1Database;
 }
 

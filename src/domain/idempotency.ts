@@ -154,6 +154,7 @@ export async function openResponse(
         await sealingKey(owner, key, secret),
         bytes.subarray(12),
       );
+      // AES-GCM authenticated the plaintext: only `sealResponse` made it, from a StoredResponse.
       return JSON.parse(new TextDecoder().decode(plain)) as StoredResponse;
     } catch {
       // Not sealed under this secret.
