@@ -29,9 +29,11 @@ export class MissingStoreError extends Error {
 /** The documents bucket of `jurisdiction`; throws when the deployment does not bind it. */
 export function documentBucket(env: Bindings, jurisdiction: Jurisdiction): R2Bucket {
   const binding = documentBucketBinding(jurisdiction);
-  const bucket = (env as Record<string, unknown>)[binding];
+  // A jurisdiction's bucket is bound by a name made of it, so the env's type does not list every
+  // one: a binding by that name is that jurisdiction's bucket (wrangler.toml).
+  const bucket = (env as Record<string, R2Bucket | undefined>)[binding];
   if (!bucket) throw new MissingStoreError(binding, jurisdiction);
-  return bucket as R2Bucket;
+  return bucket;
 }
 
 /**
@@ -54,5 +56,6 @@ export function documentStoreOf(env: Bindings, shard: string): DocumentStore {
 /** The request-log queue of shard `shard`'s partners, or undefined when it is not bound. */
 export function requestLogQueueOf(env: Bindings, shard: string): Queue | undefined {
   const binding = requestLogQueueBinding(shardJurisdiction(env, shard));
+  // As for buckets: a binding by the name made of the jurisdiction is its request-log queue.
   return (env as Record<string, Queue | undefined>)[binding];
 }

@@ -65,7 +65,7 @@ const CALLER_FIELDS = {
  */
 export function keyLookup(aheads: Record<string, SQL> = {}) {
   const columns: Record<string, SQL.Aliased> = {};
-  for (const name in aheads) columns[name] = (aheads[name] as SQL).as(`ahead_${name}`);
+  for (const [name, ahead] of Object.entries(aheads)) columns[name] = ahead.as(`ahead_${name}`);
   return qb
     .select({ ...CALLER_FIELDS, ...columns })
     .from(apiKeys)
@@ -92,6 +92,8 @@ interface KeyRow {
   moved_to: string | null;
   [ahead: `ahead_${string}`]: unknown;
 }
+
+const isAheadColumn = (column: string): column is `ahead_${string}` => column.startsWith("ahead_");
 
 /**
  * Reads a route planned before authentication: the key lookup to send, its values, and how the
@@ -156,17 +158,19 @@ export async function findCallerByKeyHash(
   if (row.moved_to !== null) return movedTo(row.moved_to);
   const aheads: ReadAheadResults = {};
   for (const column in row) {
-    if (column.startsWith("ahead_")) aheads[column.slice(6)] = row[column as `ahead_${string}`];
+    if (isAheadColumn(column)) aheads[column.slice(6)] = row[column];
   }
   const caller: Caller = {
     keyId: row.key_id,
     keyName: row.name,
     partnerId: row.partner_id,
     environment: row.environment,
+    // Stored only when the key is created, as the JSON array of its checked scopes.
     scopes: JSON.parse(row.scopes) as Scope[],
     lastUsedOn: row.last_used_on,
     savedVersion:
       row.environment === "sandbox" ? row.saved_version_sandbox : row.saved_version_production,
+    // The JSON array of the partner's products' merchant keys (json_group_array), or `[]`.
     merchantKeys: JSON.parse(row.merchant_keys) as string[],
     shard,
     moving: row.moving_to !== null,

@@ -30,8 +30,8 @@ export function shardBinding(env: object, code: string): D1Database | null {
   if (!isShardCode(code)) return null;
   // A shard's binding is named at deploy time (`DB_<code>`), so the env's type cannot list it:
   // the name was just checked to be a shard code, and a binding by that name is its database.
-  const binding = (env as Record<string, unknown>)[`DB_${code}`];
-  return binding ? (binding as D1Database) : null;
+  const binding = (env as Record<string, D1Database | undefined>)[`DB_${code}`];
+  return binding ? binding : null;
 }
 
 /**

@@ -71,7 +71,7 @@ export function isPartnerMoving(err: unknown): boolean {
 }
 
 function wraps(err: unknown, type: typeof StorageUnavailableError): boolean {
-  for (let e: unknown = err; e instanceof Error; e = (e as Error).cause) {
+  for (let e: unknown = err; e instanceof Error; e = e.cause) {
     if (e instanceof type) return true;
   }
   return false;
@@ -87,8 +87,7 @@ export interface DocumentStore {
 export function openDocumentStore(bucket: R2Bucket): DocumentStore {
   return {
     head: (key) => storageCall(() => bucket.head(key)),
-    get: (key, options) =>
-      storageCall(() => bucket.get(key, options ?? {}) as Promise<R2ObjectBody | null>),
+    get: (key, options) => storageCall(() => bucket.get(key, options ?? {})),
     put: async (key, bytes, contentType) => {
       await storageCall(() => bucket.put(key, bytes, { httpMetadata: { contentType } }));
     },

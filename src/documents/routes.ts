@@ -60,7 +60,8 @@ export const fileRoutes = new Hono<AppEnv>()
     // decide what is sent, read the metadata first: no body is started only to be dropped, and a
     // document's bytes never change under its key, so a later read sends what was evaluated.
     const plain = method === "GET" && !DECIDING_HEADERS.some((name) => c.req.raw.headers.has(name));
-    const object = plain ? await documents.get(row.pdfKey) : await documents.head(row.pdfKey);
+    const whole = plain ? await documents.get(row.pdfKey) : null;
+    const object = plain ? whole : await documents.head(row.pdfKey);
     if (!object) throw gone();
     const rep = representationOf(object);
 
@@ -106,7 +107,7 @@ export const fileRoutes = new Hono<AppEnv>()
     }
     headers.set("Content-Length", String(rep.size));
     if (method === "HEAD") return new Response(null, { status: 200, headers });
-    const whole = plain ? (object as R2ObjectBody) : await documents.get(row.pdfKey);
-    if (!whole) throw gone();
-    return new Response(whole.body, { status: 200, headers });
+    const document = whole ?? (await documents.get(row.pdfKey));
+    if (!document) throw gone();
+    return new Response(document.body, { status: 200, headers });
   });
