@@ -46,6 +46,11 @@ function partnerNamed(value: unknown): string | null {
   return typeof value === "string" && value.length > 0 ? value.slice(0, 255) : null;
 }
 
+/** Where a message's body (or a record of it) says it belongs; anything else names nowhere. */
+function placeOf(value: unknown): { shard?: unknown; partner_id?: unknown } {
+  return typeof value === "object" && value !== null ? value : {};
+}
+
 /** What one message becomes: a row per shard and partner it concerns. */
 async function rowsOf(
   queue: DeadLetterQueue,
@@ -67,7 +72,7 @@ async function rowsOf(
         { shard: string; partnerId: string | null; items: unknown[] }
       >();
       for (const item of items) {
-        const record = (item ?? {}) as Record<string, unknown>;
+        const record = placeOf(item);
         const shard = shardNamed(record.shard);
         const partnerId = partnerNamed(record.partner_id);
         const key = `${shard} ${partnerId ?? ""}`;
@@ -89,7 +94,7 @@ async function rowsOf(
       );
     }
   }
-  const ref = (typeof body === "object" && body !== null ? body : {}) as Record<string, unknown>;
+  const ref = placeOf(body);
   return [
     {
       shard: shardNamed(ref.shard),

@@ -29,7 +29,8 @@ const RedriveBody = z.strictObject({
 /** `?queue=`: one of the queues (400 naming them otherwise). */
 function queueFilter(value: string | undefined): DeadLetterQueue | undefined {
   if (value === undefined) return undefined;
-  if ((DEAD_LETTER_QUEUES as readonly string[]).includes(value)) return value as DeadLetterQueue;
+  const queue = DEAD_LETTER_QUEUES.find((name) => name === value);
+  if (queue !== undefined) return queue;
   throw invalidRequest([`queue must be one of ${DEAD_LETTER_QUEUES.join(", ")}`], "queue");
 }
 
