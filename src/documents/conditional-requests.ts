@@ -81,21 +81,21 @@ export function parseHttpDate(value: string | null, now: Date): Date | null {
   const text = value.trim();
   let match = IMF_FIXDATE.exec(text);
   if (match) {
-    const [, d, mon, y, h, mi, s] = match;
-    return instant(Number(y), mon as string, Number(d), Number(h), Number(mi), Number(s));
+    const [, d, mon = "", y, h, mi, s] = match;
+    return instant(Number(y), mon, Number(d), Number(h), Number(mi), Number(s));
   }
   match = RFC850_DATE.exec(text);
   if (match) {
-    const [, d, mon, yy, h, mi, s] = match;
+    const [, d, mon = "", yy, h, mi, s] = match;
     // A two-digit year more than 50 years ahead is in the past century.
     let year = Math.floor(now.getUTCFullYear() / 100) * 100 + Number(yy);
     if (year > now.getUTCFullYear() + 50) year -= 100;
-    return instant(year, mon as string, Number(d), Number(h), Number(mi), Number(s));
+    return instant(year, mon, Number(d), Number(h), Number(mi), Number(s));
   }
   match = ASCTIME_DATE.exec(text);
   if (match) {
-    const [, mon, d, h, mi, s, y] = match;
-    return instant(Number(y), mon as string, Number(d), Number(h), Number(mi), Number(s));
+    const [, mon = "", d, h, mi, s, y] = match;
+    return instant(Number(y), mon, Number(d), Number(h), Number(mi), Number(s));
   }
   return null;
 }
@@ -135,7 +135,8 @@ function parseRange(value: string | null, size: number): ByteRange | null {
 function ifRangeHolds(value: string, rep: Representation, now: Date): boolean {
   const tags = parseEntityTags(value);
   if (tags !== null && tags !== "*") {
-    return tags.length === 1 && strongMatch(tags[0] as EntityTag, parseTag(rep.etag));
+    const [only] = tags;
+    return tags.length === 1 && only !== undefined && strongMatch(only, parseTag(rep.etag));
   }
   const date = parseHttpDate(value, now);
   return date !== null && date.getTime() === rep.lastModified.getTime();
