@@ -71,7 +71,7 @@ function crc32(bytes: Uint8Array): number {
     }
   }
   let c = ~0;
-  for (const byte of bytes) c = (crcTable[(c ^ byte) & 0xff] as number) ^ (c >>> 8);
+  for (const byte of bytes) c = (crcTable[(c ^ byte) & 0xff] ?? 0) ^ (c >>> 8);
   return ~c >>> 0;
 }
 
@@ -110,7 +110,6 @@ async function pngProblem(
     const bodyAt = at + 8;
     const body = bytes.subarray(bodyAt, bodyAt + length);
     at += 12 + length;
-    if (!header && type !== "IHDR") return bad(`the first chunk must be IHDR; got ${type}`);
     if (data.length > 0 && type !== "IDAT") dataEnded = true;
     if (type === "IHDR") {
       if (header) return bad("more than one IHDR chunk");
@@ -129,9 +128,11 @@ async function pngProblem(
       }
       const interlaced = interlace === 1;
       header = { width, height, bits: samples * depth, colourType, interlaced };
+    } else if (!header) {
+      return bad(`the first chunk must be IHDR; got ${type}`);
     } else if (type === "PLTE" || type === "tRNS") {
       if (data.length > 0) return bad(`${type} comes after the image data`);
-      const colourType = header?.colourType as number;
+      const { colourType } = header;
       if (type === "PLTE") {
         if (palette || length % 3 || !length || length > 768 || colourType % 4 === 0) {
           return bad("PLTE is repeated, of the wrong size, or in a greyscale image");
@@ -158,8 +159,10 @@ async function pngProblem(
     }
   }
   if (!data.length) return bad("no IDAT chunk");
-  if (header?.colourType === 3 && !palette) return bad("a palette image has no PLTE");
-  return imageDataProblem(header as PngHeader, data, bad);
+  // Unreachable: the loop ends only at IEND, and returns at any chunk before IHDR.
+  if (!header) return bad("no IHDR chunk");
+  if (header.colourType === 3 && !palette) return bad("a palette image has no PLTE");
+  return imageDataProblem(header, data, bad);
 }
 
 /**
@@ -176,6 +179,12 @@ async function imageDataProblem(h: PngHeader, data: Uint8Array[], bad: Bad) {
     ])
     .filter(([count, rowBytes]) => count && rowBytes) as [number, number][];
   const expected = rows.reduce((sum, [count, rowBytes]) => sum + count * (1 + rowBytes), 0);
+  // Rows are counted only up to `expected` bytes, which the passes' rows fill exactly.
+  const passAt = (p: number) => {
+    const found = rows[p];
+    if (!found) throw new RangeError(`no pass ${p}`);
+    return found;
+  };
   const image = `a ${h.width} × ${h.height} image`;
   let total = 0;
   let filterAt = 0;
@@ -195,9 +204,9 @@ async function imageDataProblem(h: PngHeader, data: Uint8Array[], bad: Bad) {
         return bad(`its image data inflates to more than the ${expected} bytes of ${image}`);
       }
       for (; filterAt < total; row += 1) {
-        if (row === (rows[pass] as [number, number])[0]) [pass, row] = [pass + 1, 0];
-        if ((value[filterAt - start] as number) > 4) return bad("a row has no valid filter type");
-        filterAt += 1 + (rows[pass] as [number, number])[1];
+        if (row === passAt(pass)[0]) [pass, row] = [pass + 1, 0];
+        if ((value[filterAt - start] ?? 0) > 4) return bad("a row has no valid filter type");
+        filterAt += 1 + passAt(pass)[1];
       }
     }
   } catch {
@@ -231,8 +240,8 @@ function jpegProblem(
       return bad(at < bytes.length ? `no marker at byte ${at}` : "no end-of-image marker");
     }
     while (bytes[at] === 0xff) at += 1; // fill bytes
-    if (at >= bytes.length) return bad("no end-of-image marker");
-    const marker = bytes[at] as number;
+    const marker = bytes[at];
+    if (marker === undefined) return bad("no end-of-image marker");
     const markerAt = at - 1;
     at += 1;
     if (marker === 0xd9) {
@@ -250,7 +259,7 @@ function jpegProblem(
       // A frame: only baseline, extended and progressive DCT with Huffman coding are drawn.
       if (marker > 0xc2) return bad(`frame ${hex(marker)} is not baseline or progressive DCT`);
       if (components) return bad("more than one frame");
-      const count = body[5] as number;
+      const count = body[5] ?? 0;
       if (body.length !== 6 + 3 * count || ![1, 3, 4].includes(count) || body[0] !== 8) {
         return bad("a frame must have 8-bit samples in 1, 3 or 4 components");
       }
@@ -258,28 +267,29 @@ function jpegProblem(
       if (size) return size;
       components = [];
       for (let c = 6; c < body.length; c += 3) {
-        const sampling = body[c + 1] as number;
+        const [id = 0, sampling = 0] = body.subarray(c, c + 2);
         const [h, v] = [sampling >> 4, sampling & 15];
-        if (components.includes(body[c] as number) || h < 1 || h > 4 || v < 1 || v > 4) {
+        if (components.includes(id) || h < 1 || h > 4 || v < 1 || v > 4) {
           return bad("a frame's components repeat an id or have no valid sampling");
         }
-        components.push(body[c] as number);
+        components.push(id);
       }
     } else if (marker === 0xda) {
-      const count = body[0] as number;
-      const named = Array.from({ length: count }, (_, i) => body[1 + 2 * i] as number);
+      const count = body[0] ?? 0;
+      const named = Array.from({ length: count }, (_, i) => body[1 + 2 * i]);
       if (
         !components ||
         body.length !== 4 + 2 * count ||
-        named.some((id) => !components?.includes(id))
+        named.some((id) => id === undefined || !components?.includes(id))
       ) {
         return bad(`the scan at byte ${markerAt} does not fit a frame before it`);
       }
       scans += 1;
       // The entropy-coded data runs to the next marker: not a stuffed 0xFF00, not a restart.
       while (at < bytes.length) {
-        const next = bytes[at + 1] as number;
+        const next = bytes[at + 1];
         if (bytes[at] !== 0xff) at += 1;
+        else if (next === undefined) break;
         else if (next === 0 || (next >= 0xd0 && next <= 0xd7)) at += 2;
         else if (next === 0xff) at += 1;
         else break;

@@ -23,7 +23,7 @@ function crc32(text: string): number {
   let crc = 0xffffffff;
   // Key text is ASCII (KEY_PATTERN): each character is its own byte.
   for (let i = 0; i < text.length; i++) {
-    crc = (crcTable[(crc ^ text.charCodeAt(i)) & 0xff] as number) ^ (crc >>> 8);
+    crc = (crcTable[(crc ^ text.charCodeAt(i)) & 0xff] ?? 0) ^ (crc >>> 8);
   }
   return (crc ^ 0xffffffff) >>> 0;
 }

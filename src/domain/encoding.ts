@@ -10,8 +10,7 @@ export function toBase64Url(bytes: Uint8Array): string {
   let out = "";
   let i = 0;
   for (; i + 2 < bytes.length; i += 3) {
-    const n =
-      ((bytes[i] as number) << 16) | ((bytes[i + 1] as number) << 8) | (bytes[i + 2] as number);
+    const n = ((bytes[i] ?? 0) << 16) | ((bytes[i + 1] ?? 0) << 8) | (bytes[i + 2] ?? 0);
     out +=
       BASE64URL.charAt(n >> 18) +
       BASE64URL.charAt((n >> 12) & 63) +
@@ -20,7 +19,7 @@ export function toBase64Url(bytes: Uint8Array): string {
   }
   const rest = bytes.length - i;
   if (rest > 0) {
-    const n = ((bytes[i] as number) << 16) | (rest === 2 ? (bytes[i + 1] as number) << 8 : 0);
+    const n = ((bytes[i] ?? 0) << 16) | (rest === 2 ? (bytes[i + 1] ?? 0) << 8 : 0);
     out += BASE64URL.charAt(n >> 18) + BASE64URL.charAt((n >> 12) & 63);
     if (rest === 2) out += BASE64URL.charAt((n >> 6) & 63);
   }
