@@ -19,13 +19,7 @@ import { readJsonBody } from "../app/read-body";
 import { ProductChangeSchema, productJson } from "./presentation";
 import { changeProblem, changeProduct, readProduct, readProductSettings } from "./product-store";
 import { enqueueRenders } from "./render-queue";
-import {
-  RENDER_STATUSES,
-  type RenderRow,
-  type RenderStatus,
-  readRenderPage,
-  requestRender,
-} from "./render-store";
+import { RENDER_STATUSES, type RenderRow, readRenderPage, requestRender } from "./render-store";
 
 /** A logo (base64, within its limit) and a few short fields. */
 const MAX_PRODUCT_CHANGE_BYTES = 512 * 1024;
@@ -83,8 +77,9 @@ export const documentOperatorRoutes = new Hono<AppEnv>()
   .get("/operator/v1/partners/:partner_id/statement-renders", async (c) => {
     const partnerId = c.req.param("partner_id");
     const { limit, after } = idPageQuery.parse((name) => c.req.queries(name));
-    const status = (c.req.query("status") ?? "failed") as RenderStatus;
-    if (!RENDER_STATUSES.includes(status)) {
+    const asked = c.req.query("status") ?? "failed";
+    const status = RENDER_STATUSES.find((name) => name === asked);
+    if (status === undefined) {
       throw invalidRequest([`status must be one of ${RENDER_STATUSES.join(", ")}`], "status");
     }
     const environment = environmentFilter(c.req.query("environment"));

@@ -116,10 +116,9 @@ export async function changeProduct(
   }
   // Only what changes is written, and audited (terms compared by value, as JSON).
   for (const [field, value] of Object.entries(set)) {
-    const was = product[field as keyof ProductSettings];
-    if (JSON.stringify(was ?? null) === JSON.stringify(value ?? null)) {
-      delete set[field as keyof typeof set];
-    }
+    // Every key of `set` is one assigned above: a column of the settings as well.
+    const key = field as keyof typeof set & keyof ProductSettings;
+    if (JSON.stringify(product[key] ?? null) === JSON.stringify(value ?? null)) delete set[key];
   }
   const ofPartner = and(
     eq(products.merchantKey, product.merchantKey),
@@ -169,12 +168,15 @@ export async function changeProduct(
     ...audits,
     deps.db.update(products).set(set).where(ofPartner).returning(SETTINGS),
   ]).then((results) => results.slice(audits.length));
+  // The batch's last statement is the UPDATE above: its RETURNING rows, by column name.
   const [row] = (updated?.results ?? []) as Record<string, unknown>[];
   return row ? settingsOf(row) : null;
 }
 
 /** A product row as D1 answers it in a batch (by column name, JSON as text), as settings. */
 function settingsOf(row: Record<string, unknown>): ProductSettings {
+  // Each field of SETTINGS with its column's value as drizzle maps it: the row drizzle's own
+  // select of SETTINGS answers, which is a ProductSettings (readProductSettings).
   return Object.fromEntries(
     Object.entries(SETTINGS).map(([field, column]) => {
       const value = row[column.name];

@@ -86,7 +86,10 @@ async function logoOf(documents: DocumentStore, product: ProductLook): Promise<U
   // A logo stored before uploads were checked as they are now never reaches the renderer.
   const problem = await imageProblem(bytes, product.logoMediaType ?? "image/png", MAX_LOGO_PIXELS);
   if (problem) throw new RangeError(`the product's logo cannot be drawn: ${problem}`);
-  if (logos.size >= LOGOS_KEPT) logos.delete(logos.keys().next().value as string);
+  if (logos.size >= LOGOS_KEPT) {
+    const oldest = logos.keys().next();
+    if (!oldest.done) logos.delete(oldest.value);
+  }
   logos.set(key, bytes);
   return bytes;
 }

@@ -58,6 +58,7 @@ export function renderRequestWrites(rows: string, at: string, everyProduct = fal
 /** The renders created, from the batch results of `renderRequestWrites`. */
 export function renderRefsOf(results: readonly D1Result[], shard: string): RenderRef[] {
   return results.flatMap((result) =>
+    // Each result is a `renderRequestWrites` INSERT's: its rows are RETURNING_REF's columns.
     (result.results as RenderRef[]).map((ref) => ({ ...ref, shard })),
   );
 }
