@@ -35,6 +35,7 @@ export function toCustomer(
   const out: Customer = { customer_id: row.customerId };
   if (row.partnerCustomerId !== null) out.partner_customer_id = row.partnerCustomerId;
   if (options.revealAuthorizedUsers) {
+    // Stored only by the import, as the JSON text of its checked authorized users.
     out.authorized_users = row.authorizedUsers
       ? (JSON.parse(row.authorizedUsers) as AuthorizedUser[])
       : [];

@@ -6,7 +6,7 @@ import { JURISDICTIONS } from "./jurisdiction";
 import { MAX_LINE_ITEMS_PER_IMPORT } from "./line-item";
 import { SHARD_CODE } from "./shard-code";
 import { describeItemPath, StatementItem } from "./statement-item";
-import { describeProblem, relevantIssues } from "./validation-messages";
+import { describeProblem, propertyOf, relevantIssues } from "./validation-messages";
 
 export { ID_PATTERN } from "./import-fields";
 export type { StatementInput } from "./statement-item";
@@ -109,8 +109,10 @@ export const importPayloadSchema = (offered: VersionOffered) =>
       statements: z.array(StatementItem).max(MAX_ITEMS).optional(),
     })
     .superRefine((payload, ctx) => {
+      // Each section is a list of items, whose id is read by the field's name.
+      const sections: Partial<Record<string, readonly Record<string, unknown>[]>> = payload;
       for (const [section, field] of Object.entries(ID_FIELD)) {
-        const items = (payload[section as keyof typeof payload] ?? []) as Record<string, unknown>[];
+        const items = sections[section] ?? [];
         refuseRepeats(
           ctx,
           items.map((item, i) => ({
@@ -165,8 +167,8 @@ function describeIssue(input: unknown, issue: z.core.$ZodIssue): string {
   let where = issue.path.length === 0 ? "body" : String(section);
   if (typeof index !== "number") return `${where}: ${describeProblem(input, issue)}`;
   where += `[${index}]`;
-  const item = (input as Record<string, unknown[]>)[String(section)]?.[index];
-  const itemId = (item as Record<string, unknown> | undefined)?.[ID_FIELD[String(section)] ?? ""];
+  const item = propertyOf(propertyOf(input, String(section)), index);
+  const itemId = propertyOf(item, ID_FIELD[String(section)] ?? "");
   if (typeof itemId === "string") where += ` (${JSON.stringify(itemId.slice(0, 64))})`;
   return `${where}${describeItemPath(item, rest)}: ${describeProblem(input, issue)}`;
 }

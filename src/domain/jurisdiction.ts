@@ -12,7 +12,7 @@ export type Jurisdiction = (typeof JURISDICTIONS)[number];
 export const DEFAULT_JURISDICTION: Jurisdiction = "none";
 
 export function isJurisdiction(value: unknown): value is Jurisdiction {
-  return JURISDICTIONS.includes(value as Jurisdiction);
+  return JURISDICTIONS.some((jurisdiction) => jurisdiction === value);
 }
 
 /** Where data of the jurisdiction stays, in words (the dashboard's settings page, the docs). */

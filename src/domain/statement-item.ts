@@ -14,7 +14,7 @@ import {
 } from "./line-item";
 import { APR_PATTERN, BALANCE_TYPES } from "./statement";
 import { figureProblems } from "./statement-figures";
-import { describeProblem, relevantIssues } from "./validation-messages";
+import { describeProblem, propertyOf, relevantIssues } from "./validation-messages";
 
 /**
  * The import's amount fields, with the column each one is stored in. The import's names, not the
@@ -45,6 +45,7 @@ const AMOUNT_SIGNS: Partial<Record<ImportAmountField, "positive" | "negative">> 
   refunds: "negative",
 };
 
+// One entry for each of IMPORT_AMOUNT_FIELDS, each an optional amount (refine keeps the type).
 const amountShape = Object.fromEntries(
   IMPORT_AMOUNT_FIELDS.map(([field]) => {
     const sign = AMOUNT_SIGNS[field];
@@ -168,13 +169,13 @@ export function describeItemPath(item: unknown, path: readonly PropertyKey[]): s
   let where = "";
   let value = item;
   for (const part of path) {
-    value = (value as Record<PropertyKey, unknown> | null | undefined)?.[part];
+    value = propertyOf(value, part);
     if (typeof part !== "number") {
       where += `.${String(part)}`;
       continue;
     }
     where += `[${part}]`;
-    const lineItemId = (value as { line_item_id?: unknown } | null | undefined)?.line_item_id;
+    const lineItemId = propertyOf(value, "line_item_id");
     if (typeof lineItemId === "string") where += ` (${JSON.stringify(lineItemId.slice(0, 64))})`;
   }
   return where;
@@ -189,7 +190,7 @@ export function parseStatementItem(
 ): { ok: true; statement: StatementInput } | { ok: false; details: string[] } {
   const result = StatementItem.safeParse(input);
   if (result.success) return { ok: true, statement: result.data };
-  const itemId = (input as { statement_id?: unknown } | null)?.statement_id;
+  const itemId = propertyOf(input, "statement_id");
   const named = typeof itemId === "string" ? ` (${JSON.stringify(itemId.slice(0, 64))})` : "";
   return {
     ok: false,

@@ -3,6 +3,11 @@
 // sent is read from the input at the issue's path.
 import type * as z from "zod";
 
+/** What `value` holds under `key` when it is an object (or an array), else undefined. */
+export function propertyOf(value: unknown, key: PropertyKey): unknown {
+  return typeof value === "object" && value !== null ? Reflect.get(value, key) : undefined;
+}
+
 /** The value at `path` in `input`, and whether it is there at all. */
 function valueAt(
   input: unknown,
@@ -13,7 +18,7 @@ function valueAt(
     if (typeof value !== "object" || value === null || !(part in value)) {
       return { present: false, value: undefined };
     }
-    value = (value as Record<PropertyKey, unknown>)[part];
+    value = propertyOf(value, part);
   }
   return { present: value !== undefined, value };
 }
