@@ -43,9 +43,14 @@ export const PERMISSIONS = {
 
 export type DashboardAction = keyof typeof PERMISSIONS;
 
+/** The environments `role` may take `action` in, as a list of any of them. */
+function allowedEnvironments(role: Role, action: DashboardAction): readonly Environment[] {
+  return PERMISSIONS[action][role];
+}
+
 /** Whether `role` may take `action` in `environment` (partner-wide actions: either one). */
 export function allows(role: Role, action: DashboardAction, environment: Environment): boolean {
-  return (PERMISSIONS[action][role] as readonly Environment[]).includes(environment);
+  return allowedEnvironments(role, action).includes(environment);
 }
 
 /**
@@ -88,10 +93,10 @@ const DESCRIPTIONS: Record<DashboardAction, string> = {
 
 /** Why `role` may not take `action` in `environment`, in a sentence for the page. */
 export function refusalOf(role: Role, action: DashboardAction, environment: Environment): string {
-  const allowedIn = PERMISSIONS[action][role] as readonly Environment[];
+  const allowedIn = allowedEnvironments(role, action);
   const what = DESCRIPTIONS[action];
   if (!ROLES.some((r) => allows(r, action, environment))) {
-    const anyone = ROLES.flatMap((r) => PERMISSIONS[action][r] as readonly Environment[]);
+    const anyone = ROLES.flatMap((r) => allowedEnvironments(r, action));
     const where = [...new Set(anyone)].join(" and ");
     return `Nobody can ${what} in ${environment}: it is for ${where} only.`;
   }

@@ -139,9 +139,8 @@ export function signingSecrets(
   row: { secret: string; previousSecret: string | null; previousSecretExpiresAt: string | null },
   now: Date,
 ): string[] {
+  const { previousSecret, previousSecretExpiresAt } = row;
   const previousLive =
-    row.previousSecret !== null &&
-    row.previousSecretExpiresAt !== null &&
-    row.previousSecretExpiresAt > now.toISOString();
-  return previousLive ? [row.secret, row.previousSecret as string] : [row.secret];
+    previousSecretExpiresAt !== null && previousSecretExpiresAt > now.toISOString();
+  return previousSecret !== null && previousLive ? [row.secret, previousSecret] : [row.secret];
 }

@@ -54,8 +54,10 @@ export async function storeMail(
       shard: keptOn.shard,
     })
     .returning({ id: outbox.id });
+  // An INSERT of one row returns that row.
+  if (!numbered) throw new Error("the outbox insert returned no row");
   await keptOn.db.insert(shardOutbox).values({
-    id: (numbered as { id: number }).id,
+    id: numbered.id,
     recipient: mail.to,
     subject: mail.subject,
     text: mail.text,

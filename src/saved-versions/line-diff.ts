@@ -16,12 +16,13 @@ export function diffLines(
     new Array<number>(right.length + 1).fill(0),
   );
   for (let i = left.length - 1; i >= 0; i--) {
+    const row = lengths[i];
+    const below = lengths[i + 1];
+    // Unreachable: lengths has a row for each i from 0 to left.length.
+    if (!row || !below) throw new RangeError(`no row ${i} of ${lengths.length}`);
     for (let j = right.length - 1; j >= 0; j--) {
-      const row = lengths[i] as number[];
       row[j] =
-        left[i] === right[j]
-          ? (lengths[i + 1]?.[j + 1] ?? 0) + 1
-          : Math.max(lengths[i + 1]?.[j] ?? 0, row[j + 1] ?? 0);
+        left[i] === right[j] ? (below[j + 1] ?? 0) + 1 : Math.max(below[j] ?? 0, row[j + 1] ?? 0);
     }
   }
   const keptLeft = new Set<number>();

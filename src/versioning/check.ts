@@ -25,8 +25,9 @@ function checkChange(version: ApiVersion, change: VersionChange): void {
     change.sideEffects === true;
   if (!says) throw new Error(`${where} changes nothing: give it instructions`);
   const touched = [...Object.keys(change.response ?? {}), ...Object.keys(change.request ?? {})];
+  const listed: readonly string[] = change.resources ?? [];
   for (const resource of touched) {
-    if (!(change.resources ?? ([] as readonly string[])).includes(resource)) {
+    if (!listed.includes(resource)) {
       throw new Error(`${where} transforms ${resource} but does not list it in its resources`);
     }
   }
