@@ -224,7 +224,7 @@ export const keyRecordColumns = {
   lastUsedOn: apiKeys.lastUsedOn,
 };
 
-/** A row of `keyRecordColumns`: the key's own columns as stored, the left-joined address or null. */
+/** A row of `keyRecordColumns`: the key's columns as stored; the left-joined address, or null. */
 type KeyRecordRow = Pick<
   typeof apiKeys.$inferSelect,
   Exclude<keyof typeof keyRecordColumns, "creatorEmail">
