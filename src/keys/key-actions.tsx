@@ -93,6 +93,9 @@ const GRACE_LABELS: Record<RollGrace, string> = {
   "7d": "In 7 days",
 };
 
+/** The choices of when the old key expires, in ROLL_GRACE's order. */
+const GRACES = Object.keys(ROLL_GRACE).filter(isRollGrace);
+
 /** The keys minted from a key, as its roll and revoke pages list them. */
 function MintedKeys(props: { keys: ApiKeyRecord[] }) {
   return (
@@ -140,7 +143,7 @@ function RollView(props: {
         <CsrfField />
         <fieldset>
           <legend>The old key expires</legend>
-          {(Object.keys(ROLL_GRACE) as RollGrace[]).map((grace) => (
+          {GRACES.map((grace) => (
             <div>
               <input
                 type="radio"

@@ -10,8 +10,8 @@ import { apiKeys, users } from "../db/schema";
 import type { Actor } from "../domain/audit";
 import type { Environment } from "../domain/environment";
 import type { ApiKeyRecord } from "../domain/key-record";
-import type { Scope } from "../domain/scopes";
 import {
+  andAll,
   type CreatedKey,
   carriesOperatorGrant,
   creatorColumns,
@@ -20,6 +20,7 @@ import {
   liveKey,
   newKeyMaterial,
   roomForKey,
+  storedScopes,
   toKeyRecord,
 } from "./key-store";
 
@@ -44,6 +45,12 @@ function inFamily(ref: KeyRef, cascade: boolean): SQL {
   return sql`${apiKeys.keyId} IN (${members})`;
 }
 
+/** The key ids a statement of a batch answered: one that selects or returns `key_id` alone. */
+function keyIdsOf(result: D1Result | undefined): string[] {
+  // Both callers pass a statement whose only column is `api_keys.key_id`, the text primary key.
+  return ((result?.results ?? []) as { key_id: string }[]).map((r) => r.key_id);
+}
+
 /**
  * The unrevoked keys revoking `keyId` would also revoke (minted from it, transitively), oldest
  * first: what the dashboard lists before asking to confirm.
@@ -66,7 +73,7 @@ export async function revokeApiKey(
   db: Database,
   input: KeyRef & { cascade: boolean; actor: Actor; now: Date },
 ): Promise<string[]> {
-  const reached = and(inFamily(input, input.cascade), isNull(apiKeys.revokedAt)) as SQL;
+  const reached = andAll(inFamily(input, input.cascade), isNull(apiKeys.revokedAt));
   const unrevoked = sql`SELECT key_id FROM ${apiKeys} WHERE ${reached}`;
   const [, revoked] = await atomically(db, [
     auditInsert(
@@ -86,7 +93,7 @@ export async function revokeApiKey(
       .where(reached)
       .returning({ keyId: apiKeys.keyId }),
   ]);
-  return ((revoked?.results ?? []) as { key_id: string }[]).map((r) => r.key_id);
+  return keyIdsOf(revoked);
 }
 
 /** What became of a roll. */
@@ -129,7 +136,7 @@ export async function rollApiKey(
     input.graceMs === 0 ? input.keyId : undefined,
   );
   const rolled = keyStored(fresh.keyId);
-  const liveFamily = and(inFamily(input, true), keyIsLive(now)) as SQL;
+  const liveFamily = andAll(inFamily(input, true), keyIsLive(now));
   const expiring = sql`SELECT key_id FROM ${apiKeys}
     WHERE ${liveFamily} AND ${apiKeys.keyId} <> ${input.keyId}
     ORDER BY created_at, key_id`;
@@ -160,6 +167,7 @@ export async function rollApiKey(
     sql`SELECT key_id, scopes, name, expires_at, ${oldKey} AS live FROM ${apiKeys}
       WHERE key_id IN (${fresh.keyId}, ${input.keyId})`,
   ]);
+  // The batch's fifth statement is the SELECT just above, which returns these columns.
   const rows = (read?.results ?? []) as {
     key_id: string;
     scopes: string;
@@ -177,7 +185,7 @@ export async function rollApiKey(
     key_id: fresh.keyId,
     api_key: fresh.apiKey,
     environment: input.environment,
-    scopes: JSON.parse(created.scopes) as Scope[],
+    scopes: storedScopes(created.scopes),
     created_at: now,
   };
   if (created.name !== null) result.name = created.name;
@@ -185,6 +193,6 @@ export async function rollApiKey(
     kind: "rolled",
     created: result,
     oldKeyExpiresAt: old.expires_at,
-    expiredWithIt: ((expiringRows?.results ?? []) as { key_id: string }[]).map((r) => r.key_id),
+    expiredWithIt: keyIdsOf(expiringRows),
   };
 }

@@ -3,7 +3,7 @@
 // created only while its environment has room (`MAX_LIVE_KEYS`) and, when a key mints it, while
 // that key is live: both are conditions of the insert itself, so no concurrent revoke or
 // creation can slip past them.
-import { and, desc, eq, lt, ne, or, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, lt, ne, or, type SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { auditInsert } from "../db/audit";
 import { atomically, insertWhere, type Query } from "../db/batch";
 import type { Database } from "../db/client";
@@ -20,6 +20,23 @@ import {
   maskedPrefix,
 } from "../domain/key-record";
 import type { Scope } from "../domain/scopes";
+
+/**
+ * SQL: every condition holds. drizzle's `and` answers undefined only when it is given no condition
+ * at all, which `first` rules out.
+ */
+export function andAll(first: SQLWrapper, ...rest: (SQLWrapper | undefined)[]): SQL {
+  const conditions = and(first, ...rest);
+  if (conditions === undefined) throw new Error("and() answered no condition for one given");
+  return conditions;
+}
+
+/** A key's scopes as `api_keys.scopes` stores them. */
+export function storedScopes(json: string): Scope[] {
+  // The column only ever holds the JSON of a key's validated `Scope[]`: `prepareApiKey` writes it,
+  // and a roll or a partner's move to another shard copies it unchanged.
+  return JSON.parse(json) as Scope[];
+}
 
 export interface CreatedKey {
   key_id: string;
@@ -84,7 +101,7 @@ export function liveKey(
   environment: Environment,
   now: string,
 ): SQL {
-  return and(eq(apiKeys.keyId, keyId), keysOf(partnerId, environment), keyIsLive(now)) as SQL;
+  return andAll(eq(apiKeys.keyId, keyId), keysOf(partnerId, environment), keyIsLive(now));
 }
 
 export interface NewKey {
@@ -182,6 +199,7 @@ export async function prepareApiKey(input: NewKey): Promise<PreparedKey> {
       sql`SELECT ${stored} AS created, ${creatorLive} AS creator_live`,
       ...alongside,
     ]);
+    // The batch's third statement is the SELECT above: one row of these two columns.
     const check = results[2]?.results?.[0] as { created: number; creator_live: number } | undefined;
     if (check?.created) return "created";
     return check?.creator_live ? "limit_reached" : "creator_not_live";
@@ -206,9 +224,11 @@ export const keyRecordColumns = {
   lastUsedOn: apiKeys.lastUsedOn,
 };
 
-type KeyRecordRow = {
-  [K in keyof typeof keyRecordColumns]: (typeof keyRecordColumns)[K]["_"]["data"] | null;
-};
+/** A row of `keyRecordColumns`: the key's columns as stored; the left-joined address, or null. */
+type KeyRecordRow = Pick<
+  typeof apiKeys.$inferSelect,
+  Exclude<keyof typeof keyRecordColumns, "creatorEmail">
+> & { creatorEmail: string | null };
 
 function creatorOf(row: KeyRecordRow): KeyCreator {
   switch (row.createdBy) {
@@ -224,14 +244,14 @@ function creatorOf(row: KeyRecordRow): KeyCreator {
 }
 
 export function toKeyRecord(row: KeyRecordRow): ApiKeyRecord {
-  const environment = row.environment as Environment;
+  const { environment } = row;
   return {
-    keyId: row.keyId as string,
+    keyId: row.keyId,
     name: row.name,
     environment,
-    scopes: JSON.parse(row.scopes ?? "[]") as string[],
+    scopes: storedScopes(row.scopes),
     masked: row.maskedKey ?? maskedPrefix(environment),
-    createdAt: row.createdAt as string,
+    createdAt: row.createdAt,
     createdBy: creatorOf(row),
     parentKeyId: row.parentKeyId,
     expiresAt: row.expiresAt,
@@ -243,9 +263,7 @@ export function toKeyRecord(row: KeyRecordRow): ApiKeyRecord {
 /** Keys of a partner (one environment, or both), for listing. */
 export function keysOf(partnerId: string, environment: Environment | null): SQL {
   const ofPartner = eq(apiKeys.partnerId, partnerId);
-  return (
-    environment === null ? ofPartner : and(ofPartner, eq(apiKeys.environment, environment))
-  ) as SQL;
+  return environment === null ? ofPartner : andAll(ofPartner, eq(apiKeys.environment, environment));
 }
 
 /**
@@ -267,13 +285,13 @@ export async function listApiKeys(
       .from(apiKeys)
       .where(and(scope, eq(apiKeys.keyId, afterKeyId)));
     if (!anchor) return null;
-    where = and(
+    where = andAll(
       scope,
       or(
         lt(apiKeys.createdAt, anchor.createdAt),
         and(eq(apiKeys.createdAt, anchor.createdAt), lt(apiKeys.keyId, afterKeyId)),
       ),
-    ) as SQL;
+    );
   }
   const rows = await db
     .select(keyRecordColumns)
@@ -328,5 +346,5 @@ export async function operatorGrantedScopes(
     .selectDistinct({ scopes: apiKeys.scopes })
     .from(apiKeys)
     .where(and(keysOf(partnerId, environment), keyIsLive(now.toISOString()), carriesOperatorGrant));
-  return [...new Set(rows.flatMap((r) => JSON.parse(r.scopes) as string[]))];
+  return [...new Set(rows.flatMap((r) => storedScopes(r.scopes)))];
 }

@@ -2,6 +2,7 @@
 // statement per table (per chunk of ids), with only the columns the review compares.
 import type { Database } from "../db/client";
 import { jsonChunks } from "../db/json-rows";
+import { ENVIRONMENTS, type Environment } from "../domain/environment";
 import type { ImportPayload } from "../domain/import-payload";
 import { STATEMENT_COLUMNS, type StoredStatement } from "./statement-rows";
 
@@ -12,10 +13,7 @@ export interface Existing {
   /** Merchant key → owning partner. */
   products: Map<string, { partnerId: string }>;
   /** Customer id → its read scope. */
-  customers: Map<
-    string,
-    { partnerId: string; environment: "sandbox" | "production"; merchantKey: string }
-  >;
+  customers: Map<string, { partnerId: string; environment: Environment; merchantKey: string }>;
   /** Account id → its customer. */
   accounts: Map<string, { customerId: string }>;
   statements: Map<string, StoredStatement>;
@@ -23,7 +21,10 @@ export interface Existing {
 
 const idsIn = (column: string) => `${column} IN (SELECT value FROM json_each(?1))`;
 
-const LOOKUPS = {
+const KINDS = ["partner", "product", "customer", "account", "statement"] as const;
+type Kind = (typeof KINDS)[number];
+
+const LOOKUPS: Record<Kind, string> = {
   partner: `SELECT partner_id, jurisdiction FROM partners WHERE ${idsIn("partner_id")}`,
   product: `SELECT merchant_key, partner_id FROM products WHERE ${idsIn("merchant_key")}`,
   customer:
@@ -32,10 +33,24 @@ const LOOKUPS = {
   account: `SELECT account_id, customer_id FROM accounts WHERE ${idsIn("account_id")}`,
   statement:
     `SELECT ${STATEMENT_COLUMNS.join(", ")} FROM statements ` + `WHERE ${idsIn("statement_id")}`,
-} as const;
+};
 
-type Kind = keyof typeof LOOKUPS;
-type Row = Record<string, string>;
+/** A looked-up row: text, integers or NULL (none of these tables holds a blob). */
+type Row = Record<string, string | number | null>;
+
+/** A text column of a looked-up row: every one read as text here is NOT NULL in its table. */
+function textColumn(row: Row, column: string): string {
+  const value = row[column];
+  if (typeof value !== "string") throw new Error(`${column}: a lookup read no text`);
+  return value;
+}
+
+/** The environment column of a looked-up customer. */
+function environmentOf(row: Row): Environment {
+  const environment = ENVIRONMENTS.find((e) => e === row.environment);
+  if (environment === undefined) throw new Error("environment: a lookup read no environment");
+  return environment;
+}
 
 /** Every id the payload names, by kind. */
 export function idsOf(payload: ImportPayload): Record<Kind, Set<string>> {
@@ -72,7 +87,7 @@ export async function readExisting(db: Database, payload: ImportPayload): Promis
 
   const kinds: Kind[] = [];
   const queries: D1PreparedStatement[] = [];
-  for (const kind of Object.keys(LOOKUPS) as Kind[]) {
+  for (const kind of KINDS) {
     for (const chunk of jsonChunks(ids[kind], (id) => id)) {
       kinds.push(kind);
       queries.push(db.$client.prepare(LOOKUPS[kind]).bind(chunk));
@@ -93,24 +108,28 @@ export async function readExisting(db: Database, payload: ImportPayload): Promis
     for (const row of rows) {
       switch (kinds[i]) {
         case "partner":
-          found.partners.add(row.partner_id as string);
-          found.jurisdictions.set(row.partner_id as string, row.jurisdiction as string);
+          found.partners.add(textColumn(row, "partner_id"));
+          found.jurisdictions.set(textColumn(row, "partner_id"), textColumn(row, "jurisdiction"));
           break;
         case "product":
-          found.products.set(row.merchant_key as string, { partnerId: row.partner_id as string });
+          found.products.set(textColumn(row, "merchant_key"), {
+            partnerId: textColumn(row, "partner_id"),
+          });
           break;
         case "customer":
-          found.customers.set(row.customer_id as string, {
-            partnerId: row.partner_id as string,
-            environment: row.environment as "sandbox" | "production",
-            merchantKey: row.merchant_key as string,
+          found.customers.set(textColumn(row, "customer_id"), {
+            partnerId: textColumn(row, "partner_id"),
+            environment: environmentOf(row),
+            merchantKey: textColumn(row, "merchant_key"),
           });
           break;
         case "account":
-          found.accounts.set(row.account_id as string, { customerId: row.customer_id as string });
+          found.accounts.set(textColumn(row, "account_id"), {
+            customerId: textColumn(row, "customer_id"),
+          });
           break;
         case "statement":
-          found.statements.set(row.statement_id as string, row as StoredStatement);
+          found.statements.set(textColumn(row, "statement_id"), row);
           break;
       }
     }

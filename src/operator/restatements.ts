@@ -14,7 +14,6 @@ import { readJsonBody } from "../app/read-body";
 import type { Database } from "../db/client";
 import { ownedKey, ownersOf } from "../db/find-by-id";
 import { enqueueRenders } from "../documents";
-import type { Environment } from "../domain/environment";
 import { parseStatementItem, type StatementInput } from "../domain/statement-item";
 import { lineItemsDigest } from "../statements";
 import { statements } from "../statements/schema";
@@ -150,7 +149,7 @@ export const operatorRestatementRoutes = new Hono<AppEnv>().post(
         statementId: originalId,
         accountId: original.accountId,
         partnerId: original.partnerId,
-        environment: original.environment as Environment,
+        environment: original.environment,
       } satisfies Original,
       correction,
       { digest: await lineItemsDigest(correction), actor: operatorActor(c), now: c.get("now")() },

@@ -8,6 +8,13 @@ import { customerExists } from "../db/customers";
 import type { PageBinding } from "../domain/page-token";
 import type { AccountOwner } from "./statement-pages";
 
+/** A parameter of the route's path, which every statements route names in it. */
+function pathParam(c: Context<AppEnv>, name: "customer_id" | "account_id"): string {
+  const value = c.req.param(name);
+  if (value === undefined) throw new Error(`The route's path has no :${name}.`);
+  return value;
+}
+
 /**
  * The read's binding: who reads (partner, environment, product) and which customer's account. The
  * path's ids, and the caller as the pipeline resolved it.
@@ -18,8 +25,8 @@ export function readBinding(c: Context<AppEnv>): PageBinding {
     partnerId: caller.partnerId,
     environment: caller.environment,
     merchantKey: c.get("merchantKey"),
-    customerId: c.req.param("customer_id") as string,
-    accountId: c.req.param("account_id") as string,
+    customerId: pathParam(c, "customer_id"),
+    accountId: pathParam(c, "account_id"),
   };
 }
 

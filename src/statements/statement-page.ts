@@ -11,6 +11,13 @@ export type StatementPageBody = {
   next_page_token?: string;
 };
 
+/** The `i`th link signed: `signStatementLinks` answers one per statement id, in their order. */
+function signedLink(links: readonly string[], i: number): string {
+  const link = links[i];
+  if (link === undefined) throw new Error(`Signing answered no link at ${i}.`);
+  return link;
+}
+
 /**
  * The page of `limit` statements from `rows` (up to `limit + 1`, newest first; the extra row only
  * signals `has_more`), read from shard `deps.shard`: each PDF link signed for one hour from
@@ -38,7 +45,7 @@ export async function buildStatementPage(
   let nextLink = 0;
   const data: Statement[] = rows.map((row) => {
     const pdf = row.hasPdf
-      ? { url: links[nextLink++] as string, expires_at: expiresAtText }
+      ? { url: signedLink(links, nextLink++), expires_at: expiresAtText }
       : undefined;
     return toStatement(row, binding.customerId, asOf, pdf);
   });
@@ -70,14 +77,14 @@ export async function buildStatement(
   const expiresAt = deps.now.getTime() + LINK_LIFETIME_MS;
   let pdf: Statement["pdf"];
   if (row.hasPdf) {
-    const [url] = await signStatementLinks(
+    const links = await signStatementLinks(
       deps.signer,
       deps.origin,
       [row.statementId],
       expiresAt,
       deps.shard,
     );
-    pdf = { url: url as string, expires_at: new Date(expiresAt).toISOString() };
+    pdf = { url: signedLink(links, 0), expires_at: new Date(expiresAt).toISOString() };
   }
   return toStatement(row, customerId, asOf, pdf);
 }

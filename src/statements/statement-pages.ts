@@ -58,15 +58,30 @@ export const STATEMENT_VALUES = sql.join(
   sql`, `,
 );
 
-/** A row of a page: PAGE_COLUMNS' values, in order. */
+/** A row of a page: PAGE_COLUMNS' values, in order, as the JSON of `json_array` holds them. */
 export type PageRow = [
-  string,
-  string,
-  string | null,
-  string,
-  string | null,
-  string | null,
-  ...(number | null)[],
+  statementId: string,
+  accountId: string,
+  periodStartDate: string | null,
+  periodEndDate: string,
+  dueDate: string | null,
+  currency: string | null,
+  statementBalance: number | null,
+  minimumDue: number | null,
+  previousBalance: number | null,
+  purchases: number | null,
+  payments: number | null,
+  credits: number | null,
+  refunds: number | null,
+  interest: number | null,
+  fees: number | null,
+  overdueAmount: number | null,
+  hasPdf: number,
+  interestRates: InterestRate[] | string | null,
+  ytdFees: number | null,
+  ytdInterest: number | null,
+  restatedBy: string | null,
+  restates: string | null,
 ];
 
 /** Listed: neither hidden nor replaced by a correction (the terms of `statements_page_idx`). */
@@ -94,9 +109,10 @@ function pageAsJson(where: SQL | undefined): SQL<string> {
   return sql<string>`(SELECT json_group_array(json_array(${values})) FROM (${page}))`;
 }
 
-const OWNER = sql<string>`(SELECT json_array(${accounts.customerId}, ${accounts.partnerId}, ${
-  accounts.environment
-}, ${accounts.merchantKey}) FROM ${accounts} WHERE ${eq(
+/** The account's owner: its customer and that customer's read scope, as one JSON array. */
+export const OWNER = sql<string>`(SELECT json_array(${accounts.customerId}, ${
+  accounts.partnerId
+}, ${accounts.environment}, ${accounts.merchantKey}) FROM ${accounts} WHERE ${eq(
   accounts.accountId,
   placeholder("accountId"),
 )})`;
@@ -196,14 +212,15 @@ const newestFirst = (a: PageRow, b: PageRow) =>
  * The rates as the row holds them: embedded JSON, or its text where SQLite did not carry the
  * value's JSON subtype through the page's subquery.
  */
-function ratesOf(value: unknown): InterestRate[] | null {
+function ratesOf(value: InterestRate[] | string | null): InterestRate[] | null {
   if (value === null || value === undefined) return null;
-  return (typeof value === "string" ? JSON.parse(value) : value) as InterestRate[];
+  // The column holds InterestRate[] as JSON (its schema's type): the rates an import validated,
+  // or those a simulated cycle computed.
+  return typeof value === "string" ? (JSON.parse(value) as InterestRate[]) : value;
 }
 
 /** A statement of a page (or read alone, in the same columns) as the data layer answers it. */
 export function toRecord(row: PageRow): StatementRecord {
-  const more = row as unknown as unknown[];
   return {
     statementId: row[0],
     accountId: row[1],
@@ -222,11 +239,11 @@ export function toRecord(row: PageRow): StatementRecord {
     fees: row[14] ?? null,
     overdueAmount: row[15] ?? null,
     hasPdf: row[16] === 1,
-    interestRates: ratesOf(more[17]),
-    ytdFees: (more[18] as number | null) ?? null,
-    ytdInterest: (more[19] as number | null) ?? null,
-    restatedBy: (more[20] as string | null) ?? null,
-    restates: (more[21] as string | null) ?? null,
+    interestRates: ratesOf(row[17]),
+    ytdFees: row[18] ?? null,
+    ytdInterest: row[19] ?? null,
+    restatedBy: row[20] ?? null,
+    restates: row[21] ?? null,
   };
 }
 
@@ -238,23 +255,29 @@ export interface StatementPageReads {
   rows: StatementRecord[];
 }
 
+/**
+ * The owner an OWNER read found: null for an account that does not exist, undefined when the
+ * reads left it out.
+ */
+export function ownerOf(results: ReadAheadResults): AccountOwner | null | undefined {
+  if (!("owner" in results)) return undefined;
+  if (results.owner === null || results.owner === undefined) return null;
+  // OWNER's json_array holds four NOT NULL text columns of the account, in this order.
+  const [customerId, partnerId, environment, merchantKey] = JSON.parse(String(results.owner)) as [
+    string,
+    string,
+    string,
+    string,
+  ];
+  return { customerId, partnerId, environment, merchantKey };
+}
+
 /** The owner (first page only: undefined on a continuation) and the rows, newest first. */
 function statementPageResults(results: ReadAheadResults): StatementPageReads {
+  // The page is pageAsJson's json_group_array of PAGE_COLUMNS rows, each one a PageRow.
   const rows = JSON.parse(String(results.page ?? "[]")) as PageRow[];
   // SQLite hands the subquery's rows to the aggregate in its ORDER BY order, but SQL does not
   // promise it: sorting an already sorted page is one linear pass.
   rows.sort(newestFirst);
-  let owner: AccountOwner | null | undefined;
-  if ("owner" in results) {
-    const found = results.owner === null ? null : (JSON.parse(String(results.owner)) as string[]);
-    owner = found
-      ? {
-          customerId: found[0] as string,
-          partnerId: found[1] as string,
-          environment: found[2] as string,
-          merchantKey: found[3] as string,
-        }
-      : null;
-  }
-  return { owner, rows: rows.map(toRecord) };
+  return { owner: ownerOf(results), rows: rows.map(toRecord) };
 }

@@ -3,9 +3,8 @@
 // `limit + 1` line items per keyset branch (one branch, or one per type filtered on).
 import { and, asc, eq, fillPlaceholders, type SQL, sql } from "drizzle-orm";
 import { QueryBuilder, SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
-import { accounts } from "../accounts/schema";
 import type { Database } from "../db/client";
-import { keyLookup, type ReadAhead, type ReadAheadResults } from "../db/key-lookup";
+import { keyLookup, type ReadAhead } from "../db/key-lookup";
 import {
   documentOrder,
   LINE_ITEM_TYPES,
@@ -15,18 +14,17 @@ import {
 } from "../domain/line-item";
 import type { StatementRecord } from "../domain/statement";
 import { statementLineItems, statements } from "./schema";
-import { type AccountOwner, type PageRow, STATEMENT_VALUES, toRecord } from "./statement-pages";
+import {
+  type AccountOwner,
+  OWNER,
+  ownerOf,
+  type PageRow,
+  STATEMENT_VALUES,
+  toRecord,
+} from "./statement-pages";
 
 const qb = new QueryBuilder();
 const placeholder = sql.placeholder;
-
-/** The account's owner: its customer and that customer's read scope (as the list reads it). */
-const OWNER = sql<string>`(SELECT json_array(${accounts.customerId}, ${accounts.partnerId}, ${
-  accounts.environment
-}, ${accounts.merchantKey}) FROM ${accounts} WHERE ${eq(
-  accounts.accountId,
-  placeholder("accountId"),
-)})`;
 
 /**
  * The statement by its primary key: its account, whether it is hidden, and (for a retrieve) its
@@ -47,20 +45,6 @@ export interface StatementFound<Row> {
   statement: { accountId: string; visible: boolean; row: Row } | null;
 }
 
-function ownerOf(results: ReadAheadResults): AccountOwner | null | undefined {
-  if (!("owner" in results)) return undefined;
-  if (results.owner === null || results.owner === undefined) return null;
-  const [customerId, partnerId, environment, merchantKey] = JSON.parse(
-    String(results.owner),
-  ) as string[];
-  return {
-    customerId: customerId as string,
-    partnerId: partnerId as string,
-    environment: environment as string,
-    merchantKey: merchantKey as string,
-  };
-}
-
 /**
  * The reads of one statement of an account: rows read are the key, its partner, the account and
  * the statement; nothing past the key for a key that is not live.
@@ -79,8 +63,9 @@ export function statementReads(
 /** The statement a STATEMENT_ROW read found (its visibility, then its row), or null. */
 function statementOf(raw: unknown): StatementFound<StatementRecord>["statement"] {
   if (raw === null || raw === undefined) return null;
-  const [visible, ...row] = JSON.parse(String(raw)) as [number, ...unknown[]];
-  const record = toRecord(row as PageRow);
+  // STATEMENT_ROW's json_array is the visibility flag, then STATEMENT_VALUES: a PageRow.
+  const [visible, ...row] = JSON.parse(String(raw)) as [number, ...PageRow];
+  const record = toRecord(row);
   return { accountId: record.accountId, visible: visible === 1, row: record };
 }
 
@@ -210,18 +195,11 @@ export function lineItemPageReads(
       const raw = results.statement;
       let statement: StatementFound<null>["statement"] = null;
       if (raw !== null && raw !== undefined) {
+        // STATEMENT_HEAD's json_array: the statement's account id (NOT NULL), then a 0/1 flag.
         const [accountId, visible] = JSON.parse(String(raw)) as [string, number];
         statement = { accountId, visible: visible === 1, row: null };
       }
-      const rows = (JSON.parse(String(results.page ?? "[]")) as LineItemRow[])
-        .map(toLineItemRecord)
-        .sort((a, b) =>
-          documentOrder(
-            { postedAt: a.postedAt, lineItemId: a.lineItemId },
-            { postedAt: b.postedAt, lineItemId: b.lineItemId },
-          ),
-        )
-        .slice(0, limit + 1);
+      const rows = lineItemsOf(String(results.page ?? "[]")).slice(0, limit + 1);
       return { owner: ownerOf(results), statement, rows };
     },
   };
@@ -259,14 +237,22 @@ export async function readStatementWithLineItems(
     .prepare(query.sql)
     .bind(...fillPlaceholders(query.params, values))
     .first<{ statement: string | null; page: string }>();
-  const rows = (JSON.parse(found?.page ?? "[]") as LineItemRow[]).map(toLineItemRecord);
-  rows.sort((a, b) =>
+  const rows = lineItemsOf(found?.page ?? "[]");
+  return { statement: statementOf(found?.statement), rows };
+}
+
+/** The line items of a page as pageAsJson reads them, in document order. */
+function lineItemsOf(page: string): LineItemRecord[] {
+  // The page is pageAsJson's json_group_array of LINE_ITEM_COLUMNS rows, each one a LineItemRow.
+  const rows = (JSON.parse(page) as LineItemRow[]).map(toLineItemRecord);
+  // Each branch is in document order, but merged branches are not, and SQL promises no order of
+  // a json_group_array's rows.
+  return rows.sort((a, b) =>
     documentOrder(
       { postedAt: a.postedAt, lineItemId: a.lineItemId },
       { postedAt: b.postedAt, lineItemId: b.lineItemId },
     ),
   );
-  return { statement: statementOf(found?.statement), rows };
 }
 
 function toLineItemRecord(row: LineItemRow): LineItemRecord {

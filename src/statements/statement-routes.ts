@@ -2,8 +2,6 @@
 // …/statements/{statement_id}/line_items. Each is one D1 round trip (its reads ride in the key
 // lookup's statement); the account is checked as the statements list checks it, and a statement
 // that is not the account's, or has been hidden, is not found, as one that never existed.
-import type { Context } from "hono";
-import type { AppEnv } from "../app/context";
 import { statementNotFound } from "../app/errors";
 import { requestOrigin } from "../app/request-context";
 import { route } from "../app/route";
@@ -20,10 +18,12 @@ import { buildStatement } from "./statement-page";
 import { lineItemPageReads, type StatementFound, statementReads } from "./statement-reads";
 
 /** The statement of the path, if the account's and not hidden; 404 otherwise. */
-function visibleStatement<Row>(c: Context<AppEnv>, found: StatementFound<Row>["statement"]) {
-  const statementId = c.req.param("statement_id") as string;
-  if (!found?.visible || found.accountId !== c.req.param("account_id")) {
-    throw statementNotFound(statementId);
+function visibleStatement<Row>(
+  path: { account_id: string; statement_id: string },
+  found: StatementFound<Row>["statement"],
+) {
+  if (!found?.visible || found.accountId !== path.account_id) {
+    throw statementNotFound(path.statement_id);
   }
   return found.row;
 }
@@ -49,7 +49,7 @@ export const retrieveStatement = route({
   async handler(c, { reads, reply }) {
     const binding = readBinding(c);
     await requireAccountOwner(c, binding, reads.owner);
-    const row = visibleStatement(c, reads.statement);
+    const row = visibleStatement(c.req.param(), reads.statement);
     const deps = {
       signer: c.get("signer"),
       now: c.get("now")(),
@@ -88,7 +88,7 @@ export const listLineItems = route({
     const filters = typeBinding(query.types);
     const binding: LineItemPageBinding = {
       ...readBinding(c),
-      statementId: c.req.param("statement_id") as string,
+      statementId: c.req.param("statement_id"),
       ...(filters === undefined ? {} : { filters }),
     };
     // Nothing read is used before the cursor's signature proves it was issued for this binding.
@@ -98,7 +98,7 @@ export const listLineItems = route({
       throw foreignLineItemCursor();
     }
     await requireAccountOwner(c, binding, reads.owner);
-    visibleStatement(c, reads.statement);
+    visibleStatement(c.req.param(), reads.statement);
 
     const rows = reads.rows.slice(0, query.limit);
     const last = rows.at(-1);

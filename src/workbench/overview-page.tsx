@@ -13,11 +13,14 @@ import { type ErrorGroup, logsLink, readUsage, type VersionInUse } from "../requ
 import type { Deprecation, VersionBundle } from "../versioning";
 import { type DayBar, UsageChart } from "./usage-chart";
 
+/** The UTC day (`YYYY-MM-DD`) `back` days before `now`'s. */
+function dayBefore(now: Date, back: number): string {
+  return new Date(now.getTime() - back * 86_400_000).toISOString().slice(0, 10);
+}
+
 /** The days shown, oldest first, ending today (UTC). */
 function lastDays(now: Date, count: number): string[] {
-  return Array.from({ length: count }, (_, i) =>
-    new Date(now.getTime() - (count - 1 - i) * 86_400_000).toISOString().slice(0, 10),
-  );
+  return Array.from({ length: count }, (_, i) => dayBefore(now, count - 1 - i));
 }
 
 /** A version as the Overview shows it: whether it is still served, and when it goes. */
@@ -155,10 +158,12 @@ export const overviewPage: DashboardPage = {
       const environment = c.var.environment;
       const { partnerId } = c.var.session.user;
       const scope = { partnerId, environment };
-      const days = lastDays(c.get("now")(), REQUEST_LOG_RETENTION_DAYS);
+      const now = c.get("now")();
+      const days = lastDays(now, REQUEST_LOG_RETENTION_DAYS);
       const db = c.get("db");
       const [usage, keyList] = await Promise.all([
-        readUsage(db, scope, days[0] as string),
+        // From the first day shown.
+        readUsage(db, scope, dayBefore(now, REQUEST_LOG_RETENTION_DAYS - 1)),
         listApiKeys(db, partnerId, environment, null, KEY_LIMIT),
       ]);
       const keys = new Map(
