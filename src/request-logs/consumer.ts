@@ -40,12 +40,13 @@ const MAX_MESSAGE_UNITS = 96 * 1024;
 /** Whether a message's item is a record the recorder wrote (messages are not trusted blindly). */
 function isRecord(item: unknown): item is RequestLogRecord {
   if (item === null || typeof item !== "object") return false;
-  const r = item as Record<string, unknown>;
+  // A copy, to read its own fields by name (`object` has no index signature).
+  const r: Record<string, unknown> = { ...item };
   return (
     RECORD_FIELDS.text.every((name) => typeof r[name] === "string") &&
     RECORD_FIELDS.optionalText.every((name) => r[name] === null || typeof r[name] === "string") &&
     RECORD_FIELDS.integer.every((name) => Number.isSafeInteger(r[name])) &&
-    ENVIRONMENTS.includes(r.environment as never) &&
+    ENVIRONMENTS.some((environment) => environment === r.environment) &&
     typeof r.idempotent_replayed === "boolean"
   );
 }
@@ -63,11 +64,12 @@ function recordsOf(body: unknown): { records: RequestLogRecord[]; dropped: numbe
   return { records, dropped: items.length - records.length };
 }
 
-/** The items grouped by `keyOf`, each group in the items' order. */
-function groupBy<T>(items: Iterable<T>, keyOf: (item: T) => string): Map<string, T[]> {
+/** The items grouped by `keyOf`, each group in the items' order; an item keyed null is left out. */
+function groupBy<T>(items: Iterable<T>, keyOf: (item: T) => string | null): Map<string, T[]> {
   const groups = new Map<string, T[]>();
   for (const item of items) {
     const key = keyOf(item);
+    if (key === null) continue;
     const group = groups.get(key);
     if (group) group.push(item);
     else groups.set(key, [item]);
@@ -141,8 +143,8 @@ async function writeShard(db: Database, records: RequestLogRecord[]): Promise<Re
       }
     }),
   );
-  const failed = written.find((w) => w.status === "rejected");
-  if (failed) throw (failed as PromiseRejectedResult).reason;
+  const failed = written.find((w): w is PromiseRejectedResult => w.status === "rejected");
+  if (failed) throw failed.reason;
   return refused;
 }
 
@@ -194,14 +196,11 @@ export async function consumeRequestLogs(
   const failedShards = new Map<string, unknown>();
   const destination = await destinations(shards, records, failedShards);
   const deferred = new Set<RequestLogRecord>();
-  const byShard = groupBy(
-    records.filter((r) => {
-      const to = destination.get(r);
-      if (to?.kind === "defer") deferred.add(r);
-      return to?.kind === "write";
-    }),
-    (r) => (destination.get(r) as { shard: string }).shard,
-  );
+  const byShard = groupBy(records, (r) => {
+    const to = destination.get(r);
+    if (to?.kind === "defer") deferred.add(r);
+    return to?.kind === "write" ? to.shard : null;
+  });
   await Promise.all(
     [...byShard].map(async ([shard, own]) => {
       if (failedShards.has(shard)) return;

@@ -266,13 +266,21 @@ export function usageQueries(db: Database, scope: LogScope, since: string) {
   ] as const;
 }
 
+/**
+ * How a day row's version was chosen: the recorder writes `header` or `saved` with every version
+ * (only rows with a version are read for it); whatever is not the header reads as saved.
+ */
+function versionSourceOf(stored: string): VersionSource {
+  return stored === "header" ? "header" : "saved";
+}
+
 /** 30 days of counts in one round trip: per day and status class, errors, versions per key. */
 export async function readUsage(db: Database, scope: LogScope, since: string): Promise<Usage> {
   const [days, errors, versions] = await db.batch(usageQueries(db, scope, since));
   return {
     days,
     errors,
-    versions: versions.map((v) => ({ ...v, versionSource: v.versionSource as VersionSource })),
+    versions: versions.map((v) => ({ ...v, versionSource: versionSourceOf(v.versionSource) })),
   };
 }
 

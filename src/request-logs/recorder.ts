@@ -80,7 +80,8 @@ function queueSender(gatherMs: number, drained: () => void): RequestLogSender {
     const records: string[] = [];
     let units = 2;
     while (waiting.length > 0 && records.length < MAX_RECORDS_PER_MESSAGE) {
-      const next = waiting.shift() as string | (() => RequestLogRecord);
+      const next = waiting.shift();
+      if (next === undefined) break;
       const record = typeof next === "string" ? next : JSON.stringify(next());
       if (records.length > 0 && units + record.length > MAX_MESSAGE_UNITS) {
         waiting.unshift(record);
@@ -233,7 +234,8 @@ export function requestRecorder(sender: RequestLogSender): RequestRecorder {
       if (c.req.raw.body !== null) request = c.req.raw.clone();
     });
     return (res, route, elapsedMs) => {
-      const caller = c.get("caller") as Caller | undefined;
+      // Unset (whatever its type says) for a request no key authenticated.
+      const caller: Caller | undefined = c.get("caller");
       if (!caller) return;
       // The queue of the jurisdiction of the partner's shard, never another's.
       const queue = requestLogQueueOf(c.env, caller.shard);

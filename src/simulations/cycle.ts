@@ -197,8 +197,11 @@ export function closeCycle(
     return { ok: false, field: "due_date", problem: "due_date must be after period_end_date" };
   }
   const previousBalance = previous?.statementBalance ?? 0;
-  const given = ACTIVITY_FIELDS.filter((field) => request[field] !== undefined);
-  const asked = Object.fromEntries(given.map((field) => [field, request[field] as number]));
+  const given = ACTIVITY_FIELDS.flatMap((field) => {
+    const amount = request[field];
+    return amount === undefined ? [] : [{ field, amount }];
+  });
+  const asked = Object.fromEntries(given.map(({ field, amount }) => [field, amount]));
   let activity: Partial<Record<ActivityField, number>>;
   let carried: number | undefined;
   let lineItems: LineItem[];
@@ -207,15 +210,15 @@ export function closeCycle(
     const misfit = lineItemProblem(request.line_items, start, end);
     if (misfit) return { ok: false, ...misfit };
     const sums = totalsOf(request.line_items);
-    for (const field of given) {
+    for (const { field, amount } of given) {
       const sum = sums[field] ?? 0;
-      if (request[field] !== sum) {
+      if (amount !== sum) {
         return {
           ok: false,
           field,
           problem:
-            `${field} is ${request[field]} but its line items sum to ${sum}: a difference of ` +
-            `${(request[field] as number) - sum}`,
+            `${field} is ${amount} but its line items sum to ${sum}: a difference of ` +
+            `${amount - sum}`,
         };
       }
     }

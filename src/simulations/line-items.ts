@@ -42,7 +42,7 @@ export function ratesFor(interest: number, carried?: number): InterestRate[] {
   ];
 }
 
-const MERCHANTS: readonly Merchant[] = [
+const MERCHANTS: readonly [Merchant, ...Merchant[]] = [
   { name: "Green Valley Grocers", category_code: "5411", city: "Portland", country: "US" },
   { name: "Harbor Coffee Roasters", category_code: "5814", city: "Portland", country: "US" },
   { name: "Metro Fuel", category_code: "5541", city: "Beaverton", country: "US" },
@@ -119,7 +119,8 @@ export function madeUpLineItems(
         });
         return;
       }
-      const merchant = MERCHANTS[between(random, 0, MERCHANTS.length - 1)] as Merchant;
+      // `between` answers an index within the list: the fallback is never taken.
+      const merchant = MERCHANTS[between(random, 0, MERCHANTS.length - 1)] ?? MERCHANTS[0];
       items.push({
         type: "PURCHASE",
         posted_at: postedAt,
@@ -140,7 +141,7 @@ export function madeUpLineItems(
     });
   }
   if (activity.refunds) {
-    const merchant = MERCHANTS[0] as Merchant;
+    const merchant = MERCHANTS[0];
     items.push({
       type: "REFUND",
       posted_at: day(between(random, 0, span), 58),

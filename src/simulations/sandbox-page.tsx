@@ -427,7 +427,7 @@ const routes = new Hono<AppEnv>()
         ["due_date", shown.due_date ?? ""],
         ["currency", shown.currency ?? ""],
         ...STATEMENT_AMOUNTS.filter(([name]) => shown[name] !== undefined).map(
-          ([name]) => [name, String(shown[name])] as [string, string],
+          ([name]): [string, string] => [name, String(shown[name])],
         ),
       ];
       return c.render(

@@ -78,11 +78,20 @@ export async function deleteOldSandboxData(
   const ids = await oldCustomers(db, owner, before.toISOString(), limit);
   if (ids.length === 0) return { customers: 0, statements: 0, documents: [] };
   const results = await atomically(db, deleteCustomerTrees(JSON.stringify(ids)));
-  const statements = (results[5]?.results ?? []) as { pdf_key: string | null }[];
+  // The statements' DELETE answers each one's `pdf_key` (null while it has no document).
+  const statements = results[5]?.results ?? [];
   return {
     customers: results[7]?.meta.changes ?? 0,
     statements: statements.length,
-    documents: statements.flatMap((s) => (s.pdf_key ? [s.pdf_key] : [])),
+    documents: statements.flatMap((s) =>
+      typeof s === "object" &&
+      s !== null &&
+      "pdf_key" in s &&
+      typeof s.pdf_key === "string" &&
+      s.pdf_key
+        ? [s.pdf_key]
+        : [],
+    ),
   };
 }
 

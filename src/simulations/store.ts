@@ -226,7 +226,14 @@ export async function storeCycle(
     ...items,
   ]);
   if ((results[0]?.meta.changes ?? 0) === 0) {
-    const closed = (results[6]?.results[0] as { closed?: number } | undefined)?.closed ?? 0;
+    const counted = results[6]?.results[0];
+    const closed =
+      typeof counted === "object" &&
+      counted !== null &&
+      "closed" in counted &&
+      typeof counted.closed === "number"
+        ? counted.closed
+        : 0;
     return { stored: false, overQuota: closed >= quota.max };
   }
   return {

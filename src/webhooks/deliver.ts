@@ -22,7 +22,13 @@ import { type DeliveryConfig, deliveryConfig } from "./delivery-config";
 import { type DeliveryNext, recordAttempt } from "./delivery-work";
 import { DISABLED, type HealthChange } from "./endpoint-health";
 import { secretSealerOf } from "./endpoints";
-import { EVENT_TYPES_REVISION, type StoredFilter, storedFilter, takesEvent } from "./event-types";
+import {
+  EVENT_TYPES_REVISION,
+  type StoredFilter,
+  storedEventTypes,
+  storedFilter,
+  takesEvent,
+} from "./event-types";
 import { eventInVersion, renderEvent } from "./event-view";
 import type { DeliveryRef } from "./event-writes";
 import { type NoticeDependencies, notifyEndpointHealth } from "./health-notice";
@@ -102,7 +108,7 @@ function refreshedFilter(d: Delivery, claim: ClaimedDelivery): StoredFilter | nu
   if (filter.enabledEvents === null || filter.eventTypesRevision === EVENT_TYPES_REVISION) {
     return null;
   }
-  return storedFilter(d.bundle, apiVersion, JSON.parse(filter.enabledEvents) as string[]);
+  return storedFilter(d.bundle, apiVersion, storedEventTypes(filter.enabledEvents));
 }
 
 /** One attempt of one delivery, recorded; the verdict says whether the queue retries it. */
@@ -284,12 +290,15 @@ async function deliverBatch(
       const retryAll = (delaySeconds: number) => {
         for (const message of messages) message.retry({ delaySeconds });
       };
+      // A group holds at least the message that opened it.
+      const [first] = messages;
+      if (!first) return;
       let partner: PartnerDatabase | null;
       try {
-        partner = await partnerOf(shards, (messages[0] as Message<DeliveryRef>).body);
+        partner = await partnerOf(shards, first.body);
       } catch (err) {
         console.error(JSON.stringify({ error: `webhook delivery failed: ${String(err)}` }));
-        return retryAll(nextRetryDelay(config.retry, messages[0]?.attempts ?? 1, 0) ?? 60);
+        return retryAll(nextRetryDelay(config.retry, first.attempts, 0) ?? 60);
       }
       // A partner that exists nowhere has no delivery left to make.
       if (!partner) {

@@ -11,7 +11,7 @@ import type { EndpointAttempt } from "./delivery-attempt";
 import {
   DELIVERY_RETURNING,
   type DeliveryRef,
-  type DeliveryRow,
+  deliveryRowsOf,
   newDeliveryCycle,
   takesType,
   withShard,
@@ -98,6 +98,7 @@ export async function resendEvent(db: Database, resend: Resend): Promise<Deliver
     auditInsert(
       scope.partnerId,
       resend.actor,
+      // Written only when an event of the scope's environment is queued: it names one of the two.
       { action: "event.resent", environment: scope.environment as Environment, target: eventId },
       now,
       {
@@ -118,5 +119,5 @@ export async function resendEvent(db: Database, resend: Resend): Promise<Deliver
       })
       .returning(DELIVERY_RETURNING),
   ]);
-  return withShard((queued?.results ?? []) as DeliveryRow[], resend.shard);
+  return withShard(deliveryRowsOf(queued?.results ?? []), resend.shard);
 }

@@ -1,7 +1,6 @@
 // The delivery outbox seen from the queue consumer and the scheduled sweep: recording an attempt's
 // outcome (claiming one: delivery-claim.ts), and finding deliveries whose message was lost.
 import { eq, sql } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
 import type { Database } from "../db/client";
 import { fencedPartners, frozenPartners } from "../db/move-fences";
 import type { AttemptStatus } from "./delivery-attempt";
@@ -12,7 +11,7 @@ import {
   type HealthPolicy,
   healthChanges,
 } from "./endpoint-health";
-import { DELIVERY_RETURNING, type DeliveryRef, type DeliveryRow, withShard } from "./event-writes";
+import { DELIVERY_RETURNING, type DeliveryRef, withShard } from "./event-writes";
 import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from "./schema";
 
 export interface AttemptRecord {
@@ -45,46 +44,40 @@ export async function recordAttempt(
   policy: HealthPolicy,
 ): Promise<HealthChange | null> {
   const at = now.toISOString();
-  const writes: BatchItem<"sqlite">[] = [];
-  if (attempt) {
-    writes.push(
-      db.insert(webhookAttempts).values({
-        ...attempt,
-        eventId: ref.event_id,
-        endpointId: ref.endpoint_id,
-      }),
-    );
-  }
-  writes.push(
-    db
-      .update(webhookDeliveries)
-      .set({
-        status: next.status,
-        leaseUntil: null,
-        ...(next.status === "pending"
-          ? { nextAttemptAt: next.nextAttemptAt }
-          : { completedAt: at }),
-        // No attempt was made (its endpoint is disabled): the claim's count is taken back.
-        ...(attempt ? {} : { attempts: sql`max(0, ${webhookDeliveries.attempts} - 1)` }),
-      })
-      .where(deliveryOf(ref)),
-  );
-  const endpoint = eq(webhookEndpoints.endpointId, ref.endpoint_id);
+  const delivery = db
+    .update(webhookDeliveries)
+    .set({
+      status: next.status,
+      leaseUntil: null,
+      ...(next.status === "pending" ? { nextAttemptAt: next.nextAttemptAt } : { completedAt: at }),
+      // No attempt was made (its endpoint is disabled): the claim's count is taken back.
+      ...(attempt ? {} : { attempts: sql`max(0, ${webhookDeliveries.attempts} - 1)` }),
+    })
+    .where(deliveryOf(ref));
   if (!attempt) {
-    await db.batch(writes as [BatchItem<"sqlite">]);
+    await db.batch([delivery]);
     return null;
   }
+  const attemptRow = db.insert(webhookAttempts).values({
+    ...attempt,
+    eventId: ref.event_id,
+    endpointId: ref.endpoint_id,
+  });
+  const endpoint = eq(webhookEndpoints.endpointId, ref.endpoint_id);
   if (attempt.status === "succeeded") {
-    writes.push(
+    await db.batch([
+      attemptRow,
+      delivery,
       db
         .update(webhookEndpoints)
         .set({ failingSince: null, failureStreak: 0, healthNotice: 0 })
         .where(endpoint),
-    );
-    await db.batch(writes as [BatchItem<"sqlite">]);
+    ]);
     return null;
   }
-  writes.push(
+  const [, , , advanced] = await db.batch([
+    attemptRow,
+    delivery,
     db
       .update(webhookEndpoints)
       .set({
@@ -93,9 +86,8 @@ export async function recordAttempt(
       })
       .where(endpoint),
     advanceHealth(db, policy, now, endpoint),
-  );
-  const results = await db.batch(writes as [BatchItem<"sqlite">]);
-  return healthChanges(results.at(-1) as unknown[])[0] ?? null;
+  ]);
+  return healthChanges(advanced)[0] ?? null;
 }
 
 /**
@@ -127,7 +119,7 @@ export async function overdueDeliveries(
         LIMIT ${limit})`,
     )
     .returning(DELIVERY_RETURNING);
-  return withShard(rows as DeliveryRow[], shard);
+  return withShard(rows, shard);
 }
 
 /**
@@ -150,5 +142,5 @@ export async function purgeExpiredEvents(
       .where(sql`${events.eventId} IN (${expired})`)
       .returning({ id: events.eventId }),
   ]);
-  return (results[2] as unknown[]).length;
+  return results[2].length;
 }

@@ -88,18 +88,20 @@ function RollSecretView(props: { environment: Environment; endpoint: EndpointFie
         <CsrfField />
         <fieldset>
           <legend>The previous secret keeps signing</legend>
-          {(Object.keys(ROLL_GRACE) as RollGrace[]).map((overlap) => (
-            <div>
-              <input
-                type="radio"
-                id={`overlap-${overlap}`}
-                name="previous"
-                value={overlap}
-                checked={overlap === "24h"}
-              />{" "}
-              <label for={`overlap-${overlap}`}>{OVERLAP_LABELS[overlap]}</label>
-            </div>
-          ))}
+          {Object.keys(ROLL_GRACE)
+            .filter(isRollGrace)
+            .map((overlap) => (
+              <div>
+                <input
+                  type="radio"
+                  id={`overlap-${overlap}`}
+                  name="previous"
+                  value={overlap}
+                  checked={overlap === "24h"}
+                />{" "}
+                <label for={`overlap-${overlap}`}>{OVERLAP_LABELS[overlap]}</label>
+              </div>
+            ))}
         </fieldset>
         <div>
           <button type="submit">Roll secret</button> <a href={base}>Cancel</a>

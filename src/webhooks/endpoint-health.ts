@@ -89,9 +89,22 @@ export function advanceHealth(db: Database, policy: HealthPolicy, now: Date, whi
     });
 }
 
-/** The rows `advanceHealth` answered, as changes to announce. */
-export function healthChanges(rows: readonly unknown[] | undefined): HealthChange[] {
-  return ((rows ?? []) as HealthChange[]).filter((row) => row.failingSince !== null);
+/** A row `advanceHealth` answers. */
+type AdvancedEndpoint = Awaited<ReturnType<typeof advanceHealth>>[number];
+
+function isHealthStage(stage: number): stage is HealthStage {
+  return stage === FAILING || stage === DISABLE_SOON || stage === DISABLED;
+}
+
+/**
+ * The rows `advanceHealth` answered, as changes to announce: an endpoint moves only to a stage
+ * past its `health_notice` (0 at least), so each has a stage and a run of failures.
+ */
+export function healthChanges(rows: readonly AdvancedEndpoint[]): HealthChange[] {
+  return rows.flatMap((row) => {
+    const { stage, failingSince } = row;
+    return failingSince !== null && isHealthStage(stage) ? [{ ...row, stage, failingSince }] : [];
+  });
 }
 
 /**

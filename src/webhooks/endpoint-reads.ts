@@ -26,9 +26,24 @@ function recentAttempts(now: Date) {
       'succeeded', coalesce(sum(r.status = 'succeeded'), 0))
     FROM (SELECT a.status FROM ${webhookAttempts} a
       WHERE a.endpoint_id = webhook_endpoints.endpoint_id AND a.attempt_id >= ${oldest}
-      ORDER BY a.attempt_id DESC LIMIT ${HEALTH_SAMPLE}) r)`.mapWith((raw: string) =>
-    raw ? (JSON.parse(raw) as RecentAttempts) : { attempts: 0, succeeded: 0 },
-  );
+      ORDER BY a.attempt_id DESC LIMIT ${HEALTH_SAMPLE}) r)`.mapWith(readRecentAttempts);
+}
+
+/** The counts `recentAttempts` answers as JSON; anything else there is a defect, and throws. */
+function readRecentAttempts(raw: string): RecentAttempts {
+  if (!raw) return { attempts: 0, succeeded: 0 };
+  const recent: unknown = JSON.parse(raw);
+  if (
+    typeof recent === "object" &&
+    recent !== null &&
+    "attempts" in recent &&
+    typeof recent.attempts === "number" &&
+    "succeeded" in recent &&
+    typeof recent.succeeded === "number"
+  ) {
+    return { attempts: recent.attempts, succeeded: recent.succeeded };
+  }
+  throw new Error("an endpoint's recent attempts are not counts");
 }
 
 /** The public columns at `now`: everything but the secrets, with the endpoint's recent health. */
@@ -50,18 +65,24 @@ function publicColumns(now: Date) {
   };
 }
 
+/** SQL: every one of the conditions (drizzle's `and` answers nothing only when given none). */
+function allOf(first: SQL, ...rest: SQL[]): SQL {
+  return and(first, ...rest) ?? first;
+}
+
 /** SQL: an endpoint of the read scope. */
 export function ofScope(scope: ReadScope): SQL {
-  return and(
+  return allOf(
     eq(webhookEndpoints.partnerId, scope.partnerId),
-    eq(webhookEndpoints.environment, scope.environment as "sandbox" | "production"),
+    // drizzle types the value by the column's two names; a scope naming another matches no row.
+    eq(webhookEndpoints.environment, scope.environment as Environment),
     eq(webhookEndpoints.merchantKey, scope.merchantKey),
-  ) as SQL;
+  );
 }
 
 /** SQL: the endpoint of that id, of the read scope. */
 export function oneOfScope(scope: ReadScope, endpointId: string): SQL {
-  return and(ofScope(scope), eq(webhookEndpoints.endpointId, endpointId)) as SQL;
+  return allOf(ofScope(scope), eq(webhookEndpoints.endpointId, endpointId));
 }
 
 /** Up to `limit + 1` endpoints of the scope in id (creation) order, after `after`. */
@@ -98,10 +119,10 @@ export async function findEndpoint(
 }
 
 function ofPartner(partnerId: string, environment: Environment): SQL {
-  return and(
+  return allOf(
     eq(webhookEndpoints.partnerId, partnerId),
     eq(webhookEndpoints.environment, environment),
-  ) as SQL;
+  );
 }
 
 /**

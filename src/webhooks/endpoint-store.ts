@@ -27,7 +27,7 @@ function endpointExists(scope: ReadScope, endpointId: string, also?: SQL): SQL {
 
 /** Who acted on which endpoint, and when: what every change records in the audit log. */
 export interface EndpointChange {
-  scope: ReadScope;
+  scope: ReadScope & { environment: Environment };
   endpointId: string;
   actor: Actor;
   now: Date;
@@ -39,7 +39,7 @@ function auditOf(change: EndpointChange, action: AuditAction, guard: SQL, detail
   return auditInsert(
     scope.partnerId,
     actor,
-    { action, environment: scope.environment as Environment, target: endpointId },
+    { action, environment: scope.environment, target: endpointId },
     now,
     { guard, details },
   );

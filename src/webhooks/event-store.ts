@@ -2,6 +2,7 @@
 import { and, desc, eq, getTableColumns, gte, type SQL, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
 import type { ReadScope } from "../db/customers";
+import type { Environment } from "../domain/environment";
 import type { EventType } from "../domain/event";
 import { statements } from "../statements/schema";
 import { events } from "./schema";
@@ -24,41 +25,43 @@ export interface EventPosition {
 }
 
 // Column names must be distinct across the join (see db/client.ts): the statement's own
-// `created_at` is read under another name.
+// `created_at` is read under another name. drizzle reads the nested statement into its own object.
 const { createdAt: statementCreatedAt, ...statementColumns } = getTableColumns(statements);
 export const EVENT_FIELDS = {
   eventId: events.eventId,
   type: events.type,
   createdAt: events.createdAt,
   customerId: events.customerId,
-  ...statementColumns,
-  statementCreatedAt: sql<string>`${statementCreatedAt}`.as("statement_created_at"),
+  statement: {
+    ...statementColumns,
+    createdAt: sql<string>`${statementCreatedAt}`.as("statement_created_at"),
+  },
 };
 
-type Selected = { [K in keyof typeof EVENT_FIELDS]: unknown };
-
 /** An event row from a select of `EVENT_FIELDS` (other selected fields are ignored). */
-export function toEventRow(raw: Selected): EventRow {
-  const statement: Record<string, unknown> = { createdAt: raw.statementCreatedAt };
-  for (const field of Object.keys(statementColumns)) {
-    statement[field] = raw[field as keyof Selected];
-  }
-  return {
-    eventId: raw.eventId as string,
-    type: raw.type as EventType,
-    createdAt: raw.createdAt as string,
-    customerId: raw.customerId as string,
-    statement: statement as StatementRow,
-  };
+export function toEventRow({
+  eventId,
+  type,
+  createdAt,
+  customerId,
+  statement,
+}: EventRow): EventRow {
+  return { eventId, type, createdAt, customerId, statement };
+}
+
+/** SQL: every one of the conditions (drizzle's `and` answers nothing only when given none). */
+function allOf(first: SQL, ...rest: SQL[]): SQL {
+  return and(first, ...rest) ?? first;
 }
 
 function inScope(scope: ReadScope, since: string): SQL {
-  return and(
+  return allOf(
     eq(events.partnerId, scope.partnerId),
-    eq(events.environment, scope.environment as "sandbox" | "production"),
+    // drizzle types the value by the column's two names; a scope naming another matches no row.
+    eq(events.environment, scope.environment as Environment),
     eq(events.merchantKey, scope.merchantKey),
     gte(events.createdAt, since),
-  ) as SQL;
+  );
 }
 
 /**

@@ -143,12 +143,26 @@ export function storedFilter(
   };
 }
 
+/**
+ * The types a stored filter's `enabledEvents` names: the JSON list `storedFilter` wrote. Anything
+ * else is a corrupt row, and throws.
+ */
+export function storedEventTypes(enabledEvents: string): string[] {
+  const types: unknown = JSON.parse(enabledEvents);
+  if (!isTypeList(types)) throw new Error("a stored event filter is not a list of types");
+  return types;
+}
+
+function isTypeList(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((type) => typeof type === "string");
+}
+
 /** `enabled_events` as partners read it: `["*"]` for every type. */
 export function enabledEventsOf(stored: string | null): string[] {
-  return stored === null ? [ALL_EVENTS] : (JSON.parse(stored) as string[]);
+  return stored === null ? [ALL_EVENTS] : storedEventTypes(stored);
 }
 
 /** Whether an endpoint whose filter is `stored` takes an event its version shows as `shown`. */
 export function takesEvent(stored: string | null, shown: string): boolean {
-  return stored === null || (JSON.parse(stored) as string[]).includes(shown);
+  return stored === null || storedEventTypes(stored).includes(shown);
 }

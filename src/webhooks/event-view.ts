@@ -28,7 +28,7 @@ export async function renderEvents(
   const ids = linked.map((row) => row.statement.statementId);
   const urls =
     ids.length > 0 ? await signStatementLinks(at.signer, at.origin, ids, expiresAt, at.shard) : [];
-  const links = new Map(linked.map((row, i) => [row, urls[i] as string]));
+  const links = new Map(linked.map((row, i) => [row, urls[i]]));
   return rows.map((row) => {
     const url = links.get(row);
     const pdf = url ? { url, expires_at: new Date(expiresAt).toISOString() } : undefined;
@@ -46,7 +46,9 @@ export async function renderEvents(
 
 /** One event as it reads at `at`. */
 export async function renderEvent(row: EventRow, at: ReadMoment): Promise<StatementEvent> {
-  return (await renderEvents([row], at))[0] as StatementEvent;
+  const [event] = await renderEvents([row], at);
+  if (!event) throw new Error("rendering one event answered none");
+  return event;
 }
 
 /**

@@ -109,7 +109,34 @@ export function takesType(w: SQL, type: SQL): SQL {
 
 /** The deliveries created on shard `shard`, from the batch results of `deliveries` writes. */
 export function deliveriesOf(results: readonly D1Result[], shard: string): DeliveryRef[] {
-  return results.flatMap((result) => withShard(result.results as DeliveryRow[], shard));
+  return results.flatMap((result) => withShard(deliveryRowsOf(result.results), shard));
+}
+
+/**
+ * The rows of a raw result of a delivery write (the `RETURNING` of `deliveries`, or
+ * `DELIVERY_RETURNING`); a row of another shape is a defect, and throws.
+ */
+export function deliveryRowsOf(rows: readonly unknown[]): DeliveryRow[] {
+  return rows.map((row) => {
+    if (!isDeliveryRow(row)) throw new Error("a delivery write answered a row of another shape");
+    return row;
+  });
+}
+
+/** Whether a raw result row has a delivery row's columns (and maybe others). */
+export function isDeliveryRow(row: unknown): row is DeliveryRow {
+  return (
+    typeof row === "object" &&
+    row !== null &&
+    "event_id" in row &&
+    typeof row.event_id === "string" &&
+    "endpoint_id" in row &&
+    typeof row.endpoint_id === "string" &&
+    "generation" in row &&
+    typeof row.generation === "number" &&
+    "partner_id" in row &&
+    typeof row.partner_id === "string"
+  );
 }
 
 /** Delivery rows of shard `shard`, as messages. */

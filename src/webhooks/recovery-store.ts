@@ -10,7 +10,7 @@ import type { ReadScope } from "../db/customers";
 import type { Actor } from "../domain/audit";
 import type { Environment } from "../domain/environment";
 import type { EventType } from "../domain/event";
-import type { DeliveryRef } from "./event-writes";
+import { type DeliveryRef, isDeliveryRow } from "./event-writes";
 import { webhookEndpoints } from "./schema";
 import { secondOf, slotInstant, slotOfRank, takeSlots } from "./throttle";
 
@@ -18,7 +18,7 @@ import { secondOf, slotInstant, slotOfRank, takeSlots } from "./throttle";
 const MAX_RECOVERED = 10_000;
 
 export interface Recovery {
-  scope: ReadScope;
+  scope: ReadScope & { environment: Environment };
   /** The shard `db` is: the messages name it. */
   shard: string;
   endpointId: string;
@@ -105,7 +105,7 @@ export async function recoverEvents(
       recovery.actor,
       {
         action: "webhook_endpoint.recovered",
-        environment: scope.environment as Environment,
+        environment: scope.environment,
         target: id,
       },
       now,
@@ -117,15 +117,33 @@ export async function recoverEvents(
     ),
     sql`SELECT EXISTS (SELECT 1 ${missed} AND EXISTS (SELECT 1 ${endpoint})) AS more`,
   ]);
-  const rows = (results[0]?.results ?? []) as (Omit<RecoveredDelivery, "shard" | "createdAt"> & {
-    created_at: string;
-  })[];
-  const deliveries = rows
-    .map(({ created_at, ...row }) => ({ ...row, shard: recovery.shard, createdAt: created_at }))
+  const deliveries = (results[0]?.results ?? [])
+    .map((row) => recoveredOf(row, recovery.shard))
     .sort((a, b) => {
       const [x, y] = [`${a.createdAt} ${a.event_id}`, `${b.createdAt} ${b.event_id}`];
       return x < y ? -1 : x > y ? 1 : 0;
     });
-  const more = (results[3]?.results?.[0] as { more?: number } | undefined)?.more === 1;
+  const answer = results[3]?.results?.[0];
+  const more =
+    typeof answer === "object" && answer !== null && "more" in answer && answer.more === 1;
   return { deliveries, hasMore: more };
+}
+
+/**
+ * A row the recovery's write answered (its `RETURNING`: the delivery's columns, its slot and its
+ * event's `created_at`) as a delivery of shard `shard`; a row of another shape is a defect.
+ */
+function recoveredOf(row: unknown, shard: string): RecoveredDelivery {
+  if (
+    isDeliveryRow(row) &&
+    "slot" in row &&
+    typeof row.slot === "number" &&
+    "created_at" in row &&
+    typeof row.created_at === "string"
+  ) {
+    const { event_id, endpoint_id, generation, partner_id } = row;
+    const { slot, created_at: createdAt } = row;
+    return { event_id, endpoint_id, generation, partner_id, slot, shard, createdAt };
+  }
+  throw new Error("a recovery answered a row of another shape");
 }

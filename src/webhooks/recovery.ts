@@ -10,7 +10,8 @@ import { normaliseTimestamp } from "../domain/timestamp";
 import { deliveryConfig } from "./delivery-config";
 import { findEndpoint } from "./endpoint-reads";
 import { type EndpointScope, endpointNotFound } from "./endpoints";
-import { canonicalTypesFor } from "./event-types";
+import { canonicalTypesFor, storedEventTypes } from "./event-types";
+import type { DeliveryRef } from "./event-writes";
 import { retainedSince } from "./events";
 import { type RecoveredDelivery, recoverEvents } from "./recovery-store";
 import { delayUntil, slotSecond } from "./throttle";
@@ -62,21 +63,21 @@ async function enqueueInOrder(
   deliveries: readonly RecoveredDelivery[],
   requestId: string,
 ): Promise<void> {
-  if (deliveries.length === 0) return;
-  const first = slotSecond((deliveries[0] as RecoveredDelivery).slot);
+  const [head] = deliveries;
+  if (!head) return;
+  const first = slotSecond(head.slot);
   await new Promise((resolve) => setTimeout(resolve, Math.max(0, first * 1000 - Date.now())));
   const now = new Date();
-  let i = 0;
+  // Runs of consecutive deliveries due after the same delay: one send each.
+  const runs: { delay: number; bodies: DeliveryRef[] }[] = [];
+  for (const { slot, createdAt: _, ...ref } of deliveries) {
+    const delay = delayUntil(slotSecond(slot), now);
+    const run = runs.at(-1);
+    if (run?.delay === delay) run.bodies.push(ref);
+    else runs.push({ delay, bodies: [ref] });
+  }
   try {
-    while (i < deliveries.length) {
-      const delayOf = (d: RecoveredDelivery) => delayUntil(slotSecond(d.slot), now);
-      const delay = delayOf(deliveries[i] as RecoveredDelivery);
-      let j = i;
-      while (j < deliveries.length && delayOf(deliveries[j] as RecoveredDelivery) === delay) j++;
-      const bodies = deliveries.slice(i, j).map(({ slot: _, createdAt: __, ...ref }) => ref);
-      await sendMessages(queue, bodies, delay);
-      i = j;
-    }
+    for (const { delay, bodies } of runs) await sendMessages(queue, bodies, delay);
   } catch (err) {
     console.error(
       JSON.stringify({ request_id: requestId, error: `recovery enqueue failed: ${String(err)}` }),
@@ -118,7 +119,7 @@ export async function recoverEndpoint(
       : canonicalTypesFor(
           c.get("bundle"),
           endpoint.apiVersion,
-          JSON.parse(endpoint.enabledEvents) as string[],
+          storedEventTypes(endpoint.enabledEvents),
         );
   const { deliveries, hasMore } = await recoverEvents(db, {
     scope,

@@ -4,13 +4,7 @@
 // event still kept.
 import { and, eq, sql } from "drizzle-orm";
 import type { Database } from "../db/client";
-import {
-  DELIVERY_RETURNING,
-  type DeliveryRef,
-  type DeliveryRow,
-  newDeliveryCycle,
-  withShard,
-} from "./event-writes";
+import { DELIVERY_RETURNING, type DeliveryRef, newDeliveryCycle, withShard } from "./event-writes";
 import { webhookDeliveries } from "./schema";
 
 /**
@@ -37,5 +31,5 @@ export async function redriveDelivery(
       ),
     )
     .returning(DELIVERY_RETURNING);
-  return withShard(rows as DeliveryRow[], shard);
+  return withShard(rows, shard);
 }
