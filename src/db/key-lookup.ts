@@ -14,7 +14,7 @@ import {
 } from "drizzle-orm";
 import { QueryBuilder } from "drizzle-orm/sqlite-core";
 import type { Caller } from "../domain/caller";
-import type { Scope } from "../domain/scopes";
+import { storedScopes } from "../domain/scopes";
 import { allOf } from "./batch";
 import type { Database } from "./client";
 import { apiKeys, partners } from "./schema";
@@ -165,8 +165,7 @@ export async function findCallerByKeyHash(
     keyName: row.name,
     partnerId: row.partner_id,
     environment: row.environment,
-    // Stored only when the key is created, as the JSON array of its checked scopes.
-    scopes: JSON.parse(row.scopes) as Scope[],
+    scopes: storedScopes(row.scopes),
     lastUsedOn: row.last_used_on,
     savedVersion:
       row.environment === "sandbox" ? row.saved_version_sandbox : row.saved_version_production,

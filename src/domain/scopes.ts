@@ -15,3 +15,10 @@ export type Scope = (typeof SCOPES)[number];
 
 /** Soft scopes never fail a request; they only reveal extra fields. */
 export const SOFT_SCOPES: readonly Scope[] = ["PCI_DETAILS_READ", "AUTHORIZED_USER_READ"];
+
+/** A key's scopes as `api_keys.scopes` stores them. */
+export function storedScopes(json: string): Scope[] {
+  // The column only ever holds the JSON of a key's validated `Scope[]`: `prepareApiKey` writes it,
+  // and a roll or a partner's move to another shard copies it unchanged.
+  return JSON.parse(json) as Scope[];
+}

@@ -3,15 +3,15 @@
 // changed.
 import { and, asc, eq, isNull, ne, type SQL, sql } from "drizzle-orm";
 import { auditInsert } from "../db/audit";
-import { atomically } from "../db/batch";
+import { allOf, atomically } from "../db/batch";
 import type { Database } from "../db/client";
 import { keyIsLive } from "../db/key-lookup";
 import { apiKeys, users } from "../db/schema";
 import type { Actor } from "../domain/audit";
 import type { Environment } from "../domain/environment";
 import type { ApiKeyRecord } from "../domain/key-record";
+import { storedScopes } from "../domain/scopes";
 import {
-  andAll,
   type CreatedKey,
   carriesOperatorGrant,
   creatorColumns,
@@ -20,7 +20,6 @@ import {
   liveKey,
   newKeyMaterial,
   roomForKey,
-  storedScopes,
   toKeyRecord,
 } from "./key-store";
 
@@ -73,7 +72,7 @@ export async function revokeApiKey(
   db: Database,
   input: KeyRef & { cascade: boolean; actor: Actor; now: Date },
 ): Promise<string[]> {
-  const reached = andAll(inFamily(input, input.cascade), isNull(apiKeys.revokedAt));
+  const reached = allOf(inFamily(input, input.cascade), isNull(apiKeys.revokedAt));
   const unrevoked = sql`SELECT key_id FROM ${apiKeys} WHERE ${reached}`;
   const [, revoked] = await atomically(db, [
     auditInsert(
@@ -136,7 +135,7 @@ export async function rollApiKey(
     input.graceMs === 0 ? input.keyId : undefined,
   );
   const rolled = keyStored(fresh.keyId);
-  const liveFamily = andAll(inFamily(input, true), keyIsLive(now));
+  const liveFamily = allOf(inFamily(input, true), keyIsLive(now));
   const expiring = sql`SELECT key_id FROM ${apiKeys}
     WHERE ${liveFamily} AND ${apiKeys.keyId} <> ${input.keyId}
     ORDER BY created_at, key_id`;

@@ -3,9 +3,9 @@
 // created only while its environment has room (`MAX_LIVE_KEYS`) and, when a key mints it, while
 // that key is live: both are conditions of the insert itself, so no concurrent revoke or
 // creation can slip past them.
-import { and, desc, eq, lt, ne, or, type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import { and, desc, eq, lt, ne, or, type SQL, sql } from "drizzle-orm";
 import { auditInsert } from "../db/audit";
-import { atomically, insertWhere, type Query } from "../db/batch";
+import { allOf, atomically, insertWhere, type Query } from "../db/batch";
 import type { Database } from "../db/client";
 import { keyIsLive } from "../db/key-lookup";
 import { apiKeys, users } from "../db/schema";
@@ -19,24 +19,7 @@ import {
   maskApiKey,
   maskedPrefix,
 } from "../domain/key-record";
-import type { Scope } from "../domain/scopes";
-
-/**
- * SQL: every condition holds. drizzle's `and` answers undefined only when it is given no condition
- * at all, which `first` rules out.
- */
-export function andAll(first: SQLWrapper, ...rest: (SQLWrapper | undefined)[]): SQL {
-  const conditions = and(first, ...rest);
-  if (conditions === undefined) throw new Error("and() answered no condition for one given");
-  return conditions;
-}
-
-/** A key's scopes as `api_keys.scopes` stores them. */
-export function storedScopes(json: string): Scope[] {
-  // The column only ever holds the JSON of a key's validated `Scope[]`: `prepareApiKey` writes it,
-  // and a roll or a partner's move to another shard copies it unchanged.
-  return JSON.parse(json) as Scope[];
-}
+import { type Scope, storedScopes } from "../domain/scopes";
 
 export interface CreatedKey {
   key_id: string;
@@ -101,7 +84,7 @@ export function liveKey(
   environment: Environment,
   now: string,
 ): SQL {
-  return andAll(eq(apiKeys.keyId, keyId), keysOf(partnerId, environment), keyIsLive(now));
+  return allOf(eq(apiKeys.keyId, keyId), keysOf(partnerId, environment), keyIsLive(now));
 }
 
 export interface NewKey {
@@ -263,7 +246,7 @@ export function toKeyRecord(row: KeyRecordRow): ApiKeyRecord {
 /** Keys of a partner (one environment, or both), for listing. */
 export function keysOf(partnerId: string, environment: Environment | null): SQL {
   const ofPartner = eq(apiKeys.partnerId, partnerId);
-  return environment === null ? ofPartner : andAll(ofPartner, eq(apiKeys.environment, environment));
+  return environment === null ? ofPartner : allOf(ofPartner, eq(apiKeys.environment, environment));
 }
 
 /**
@@ -285,7 +268,7 @@ export async function listApiKeys(
       .from(apiKeys)
       .where(and(scope, eq(apiKeys.keyId, afterKeyId)));
     if (!anchor) return null;
-    where = andAll(
+    where = allOf(
       scope,
       or(
         lt(apiKeys.createdAt, anchor.createdAt),

@@ -1,7 +1,9 @@
 // Reading webhook endpoints of one read scope, or of a partner's environment whatever their
 // product, with their recent health: what the API's and the dashboard's reads show. The scope's
 // conditions are shared with the writes (endpoint-store.ts).
+
 import { and, asc, eq, gt, type SQL, sql } from "drizzle-orm";
+import { allOf } from "../db/batch";
 import type { Database } from "../db/client";
 import type { ReadScope } from "../db/customers";
 import { toBase62 } from "../domain/encoding";
@@ -63,11 +65,6 @@ function publicColumns(now: Date) {
     createdAt: webhookEndpoints.createdAt,
     recent: recentAttempts(now).as("recent"),
   };
-}
-
-/** SQL: every one of the conditions (drizzle's `and` answers nothing only when given none). */
-function allOf(first: SQL, ...rest: SQL[]): SQL {
-  return and(first, ...rest) ?? first;
 }
 
 /** SQL: an endpoint of the read scope. */

@@ -1,5 +1,7 @@
 // Reading statement events of one read scope: a keyset page newest first, or one event by id.
+
 import { and, desc, eq, getTableColumns, gte, type SQL, sql } from "drizzle-orm";
+import { allOf } from "../db/batch";
 import type { Database } from "../db/client";
 import type { ReadScope } from "../db/customers";
 import type { Environment } from "../domain/environment";
@@ -47,11 +49,6 @@ export function toEventRow({
   statement,
 }: EventRow): EventRow {
   return { eventId, type, createdAt, customerId, statement };
-}
-
-/** SQL: every one of the conditions (drizzle's `and` answers nothing only when given none). */
-function allOf(first: SQL, ...rest: SQL[]): SQL {
-  return and(first, ...rest) ?? first;
 }
 
 function inScope(scope: ReadScope, since: string): SQL {
