@@ -10,6 +10,7 @@ import {
   errorSchemaOf,
   errorSchemas,
   inReferenceOrder,
+  unlistedSchemas,
 } from "./canonical/schemas";
 import * as customers from "./customers";
 import * as keys from "./keys";
@@ -49,25 +50,19 @@ export type CanonicalFields = {
 const namesOf = (kind: Named["kind"]) =>
   SCHEMAS.filter((ref) => ref.kind === kind).map((ref) => ref.name);
 
-/** A route's body or response schema that no feature lists would be missing from the reference. */
-function unlistedSchemas(): string[] {
-  const listed = new Set<unknown>(SCHEMAS);
-  return ROUTES.flatMap((route) => [route.body?.schema, route.success?.schema]).flatMap((ref) =>
-    ref && !listed.has(ref) ? [`${ref.name} (${ref.kind})`] : [],
-  );
-}
-
 let model: CanonicalModel | undefined;
 
 /** Built once per isolate; throws when a route's schema is not in its feature's list. */
 export function canonicalModel(): CanonicalModel {
-  const unlisted = unlistedSchemas();
-  if (unlisted.length > 0) {
+  if (model) return model;
+  const used = ROUTES.flatMap((route) => [route.body?.schema, route.success?.schema]);
+  const missing = unlistedSchemas(SCHEMAS, used);
+  if (missing.length > 0) {
     throw new Error(
-      `schemas of routes that no feature lists (its api-schemas.ts \`schemas\`): ${unlisted.join(", ")}`,
+      `schemas of routes that no feature lists (its api-schemas.ts \`schemas\`): ${missing.join(", ")}`,
     );
   }
-  model ??= {
+  model = {
     schemas: componentsOf(SCHEMAS),
     resources: namesOf("resource"),
     requests: namesOf("request"),

@@ -185,6 +185,18 @@ export function inReferenceOrder<Ref extends SchemaRef>(refs: readonly Ref[]): R
 }
 
 /**
+ * The schemas `used` (by routes) that `listed` lacks, as `Name (kind)`: each would be missing from
+ * the reference's components.
+ */
+export function unlistedSchemas(
+  listed: readonly SchemaRef[],
+  used: readonly (SchemaRef | undefined)[],
+): string[] {
+  const known = new Set<SchemaRef>(listed);
+  return used.flatMap((ref) => (ref && !known.has(ref) ? [`${ref.name} (${ref.kind})`] : []));
+}
+
+/**
  * Shapes zod's output for publication: response objects stay open (a new response field is not a
  * breaking change) while request bodies stay closed, and integers say int64 rather than spelling
  * out the safe-integer bounds.
