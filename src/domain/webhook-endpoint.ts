@@ -120,7 +120,7 @@ export function toWebhookEndpoint(
     url: row.url,
     ...(row.description === null ? {} : { description: row.description }),
     api_version: row.apiVersion,
-    enabled_events: row.enabledEvents === null ? ["*"] : JSON.parse(row.enabledEvents),
+    enabled_events: enabledEventsOf(row.enabledEvents),
     status: row.status,
     ...(row.disabledAt === null ? {} : { disabled_at: row.disabledAt }),
     ...(row.disabledReason === null ? {} : { disabled_reason: row.disabledReason }),
@@ -143,4 +143,26 @@ export function signingSecrets(
   const previousLive =
     previousSecretExpiresAt !== null && previousSecretExpiresAt > now.toISOString();
   return previousSecret !== null && previousLive ? [row.secret, previousSecret] : [row.secret];
+}
+
+/** The wildcard of `enabled_events`: every type, present and future. */
+export const ALL_EVENTS = "*";
+
+/**
+ * The types a stored filter's `enabledEvents` names: the JSON list `storedFilter` wrote. Anything
+ * else is a corrupt row, and throws.
+ */
+export function storedEventTypes(enabledEvents: string): string[] {
+  const types: unknown = JSON.parse(enabledEvents);
+  if (!isTypeList(types)) throw new Error("a stored event filter is not a list of types");
+  return types;
+}
+
+function isTypeList(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((type) => typeof type === "string");
+}
+
+/** `enabled_events` as partners read a stored filter (null: every type, read as `["*"]`). */
+export function enabledEventsOf(stored: string | null): string[] {
+  return stored === null ? [ALL_EVENTS] : storedEventTypes(stored);
 }

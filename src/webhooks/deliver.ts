@@ -13,7 +13,7 @@ import { adminEmailsOf } from "../db/users";
 import { encodeIdSuffix } from "../domain/ids";
 import { nextRetryDelay } from "../domain/retry-schedule";
 import { signerFor } from "../domain/signing";
-import { signingSecrets } from "../domain/webhook-endpoint";
+import { signingSecrets, storedEventTypes } from "../domain/webhook-endpoint";
 import { webhookUrlProblem } from "../domain/webhook-url";
 import { mailerOfShard } from "../mail/mailer";
 import { isJsonObject, type VersionBundle } from "../versioning";
@@ -22,13 +22,7 @@ import { type DeliveryConfig, deliveryConfig } from "./delivery-config";
 import { type DeliveryNext, recordAttempt } from "./delivery-work";
 import { DISABLED, type HealthChange } from "./endpoint-health";
 import { secretSealerOf } from "./endpoints";
-import {
-  EVENT_TYPES_REVISION,
-  type StoredFilter,
-  storedEventTypes,
-  storedFilter,
-  takesEvent,
-} from "./event-types";
+import { EVENT_TYPES_REVISION, type StoredFilter, storedFilter, takesEvent } from "./event-types";
 import { eventInVersion, renderEvent } from "./event-view";
 import type { DeliveryRef } from "./event-writes";
 import { type NoticeDependencies, notifyEndpointHealth } from "./health-notice";

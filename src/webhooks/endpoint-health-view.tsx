@@ -5,9 +5,9 @@ import type { Environment } from "../domain/environment";
 import {
   type EndpointFields,
   type EndpointReadContext,
+  enabledEventsOf,
   healthOf,
 } from "../domain/webhook-endpoint";
-import { enabledEventsOf } from "./event-types";
 
 /** The share of recent attempts that succeeded, as a page reads it. */
 function rateOf(endpoint: EndpointFields): string {

@@ -11,7 +11,7 @@ import type { ReadScope } from "../db/customers";
 import { fencedPartners } from "../db/move-fences";
 import type { Actor, AuditAction } from "../domain/audit";
 import type { Environment } from "../domain/environment";
-import { type EndpointFields, MAX_ENDPOINTS } from "../domain/webhook-endpoint";
+import { type EndpointFields, enabledEventsOf, MAX_ENDPOINTS } from "../domain/webhook-endpoint";
 import { findEndpoint, ofScope, oneOfScope } from "./endpoint-reads";
 import type { StoredFilter } from "./event-types";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "./schema";
@@ -76,7 +76,7 @@ export function endpointInsert(row: EndpointRow, actor: Actor, now: Date): Query
           merchant_key: row.merchantKey,
           api_version: row.apiVersion,
           description: row.description,
-          enabled_events: row.enabledEvents === null ? ["*"] : JSON.parse(row.enabledEvents),
+          enabled_events: enabledEventsOf(row.enabledEvents),
         },
       },
       now,
@@ -171,8 +171,7 @@ export async function updateEndpoint(
   if (update.url !== undefined) details.url = update.url;
   if (update.description !== undefined) details.description = update.description;
   if (update.filter !== undefined) {
-    details.enabled_events =
-      update.filter.enabledEvents === null ? ["*"] : JSON.parse(update.filter.enabledEvents);
+    details.enabled_events = enabledEventsOf(update.filter.enabledEvents);
   }
   const set = {
     ...(update.url === undefined ? {} : { url: update.url }),

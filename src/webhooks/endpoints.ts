@@ -11,6 +11,7 @@ import type { ReadScope } from "../db/customers";
 import type { Actor } from "../domain/audit";
 import type { Environment } from "../domain/environment";
 import {
+  ALL_EVENTS,
   generateEndpointId,
   MAX_ENDPOINTS,
   toWebhookEndpoint,
@@ -26,7 +27,7 @@ import {
   rollEndpointSecret,
   updateEndpoint,
 } from "./endpoint-store";
-import { ALL_EVENTS, eventTypesOf, storedFilter, unknownEventTypes } from "./event-types";
+import { eventTypesOf, storedFilter, unknownEventTypes } from "./event-types";
 import { createSecretSealer, type SecretSealer } from "./secret-sealing";
 import { generateWebhookSecret } from "./webhook-signature";
 

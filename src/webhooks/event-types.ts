@@ -9,6 +9,7 @@ import {
   type EventType,
   type StatementEvent,
 } from "../domain/event";
+import { storedEventTypes } from "../domain/webhook-endpoint";
 import { isJsonObject, type VersionBundle } from "../versioning";
 
 /**
@@ -16,9 +17,6 @@ import { isJsonObject, type VersionBundle } from "../versioning";
  * before the fan-out trusts it (a type added since may be shown to the endpoint as one it takes).
  */
 export const EVENT_TYPES_REVISION = EVENT_TYPES.join(" ");
-
-/** The wildcard of `enabled_events`: every type, present and future. */
-export const ALL_EVENTS = "*";
 
 /** One entry of a version's catalogue of event types. */
 export interface EventTypeEntry {
@@ -141,25 +139,6 @@ export function storedFilter(
     eventTypes: JSON.stringify(canonicalTypesFor(bundle, version, enabled)),
     eventTypesRevision: EVENT_TYPES_REVISION,
   };
-}
-
-/**
- * The types a stored filter's `enabledEvents` names: the JSON list `storedFilter` wrote. Anything
- * else is a corrupt row, and throws.
- */
-export function storedEventTypes(enabledEvents: string): string[] {
-  const types: unknown = JSON.parse(enabledEvents);
-  if (!isTypeList(types)) throw new Error("a stored event filter is not a list of types");
-  return types;
-}
-
-function isTypeList(value: unknown): value is string[] {
-  return Array.isArray(value) && value.every((type) => typeof type === "string");
-}
-
-/** `enabled_events` as partners read it: `["*"]` for every type. */
-export function enabledEventsOf(stored: string | null): string[] {
-  return stored === null ? [ALL_EVENTS] : storedEventTypes(stored);
 }
 
 /** Whether an endpoint whose filter is `stored` takes an event its version shows as `shown`. */

@@ -6,12 +6,13 @@ import { ApiError, invalidRequest } from "../app/errors";
 import type { ReadScope } from "../db/customers";
 import type { Actor } from "../domain/audit";
 import { EVENT_RETENTION_MS } from "../domain/event";
+import { enabledEventsOf } from "../domain/webhook-endpoint";
 import { enqueueDeliveries } from "./delivery-queue";
 import { resendEvent } from "./delivery-store";
 import { findEndpoint } from "./endpoint-reads";
 import { endpointNotFound } from "./endpoints";
 import { type EventRow, findEvent } from "./event-store";
-import { enabledEventsOf, takesEvent, typeSeenIn } from "./event-types";
+import { takesEvent, typeSeenIn } from "./event-types";
 
 /** The oldest creation time still kept at `now`. */
 export function retainedSince(now: Date): string {
