@@ -10,12 +10,11 @@ import type { DocumentStore } from "../db/storage";
 import type { Actor } from "../domain/audit";
 import { toHex } from "../domain/encoding";
 import type { ProductChange, ProductSettings } from "./presentation";
+import type { ProductLook } from "./render-input";
 
-const SETTINGS = {
-  merchantKey: products.merchantKey,
-  partnerId: products.partnerId,
+/** The columns of how a product presents its documents: its look and the terms they disclose. */
+export const PRODUCT_LOOK = {
   name: products.name,
-  documents: products.documents,
   displayName: products.displayName,
   accentColour: products.accentColour,
   logoKey: products.logoKey,
@@ -25,6 +24,13 @@ const SETTINGS = {
   latePayment: products.latePayment,
   minimumPayment: products.minimumPayment,
   creditCounselingPhone: products.creditCounselingPhone,
+} satisfies Record<keyof ProductLook, unknown>;
+
+const SETTINGS = {
+  merchantKey: products.merchantKey,
+  partnerId: products.partnerId,
+  documents: products.documents,
+  ...PRODUCT_LOOK,
 };
 
 /** The audit log's name of each changed presentation column (logo columns are one field). */

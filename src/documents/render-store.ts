@@ -11,6 +11,7 @@ import { products } from "../db/schema";
 import type { Environment } from "../domain/environment";
 import { MAX_LINE_ITEMS_PER_STATEMENT } from "../domain/line-item";
 import { statementLineItems, statements } from "../statements/schema";
+import { PRODUCT_LOOK } from "./product-store";
 import type { RenderJob } from "./render-input";
 import { statementRenders } from "./schema";
 
@@ -120,18 +121,7 @@ export async function readRenderJob(db: Database, ref: RenderRef): Promise<Rende
       .select({
         statement: STATEMENT_FIGURES,
         customerId: accounts.customerId,
-        product: {
-          name: products.name,
-          displayName: products.displayName,
-          accentColour: products.accentColour,
-          logoKey: products.logoKey,
-          logoMediaType: products.logoMediaType,
-          logoAltText: products.logoAltText,
-          billingRightsAddress: products.billingRightsAddress,
-          latePayment: products.latePayment,
-          minimumPayment: products.minimumPayment,
-          creditCounselingPhone: products.creditCounselingPhone,
-        },
+        product: PRODUCT_LOOK,
         restatesPeriodEndDate: RESTATES_PERIOD_END,
         attempts: statementRenders.attempts,
         requestedAt: statementRenders.requestedAt,
