@@ -9,42 +9,25 @@
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import { applyMigrations, migrateService } from "./data.ts";
-import type { ImportSample, ImportSegment, LineItemImportResults } from "./import.ts";
+import {
+  type ImportSample,
+  type ImportSegment,
+  importRound,
+  type LineItemImportResults,
+  sizeOf,
+} from "./import.ts";
 import {
   LINE_ITEM_STATEMENTS_PER_REQUEST,
   LINE_ITEMS_PER_STATEMENT,
   lineItemBody,
   seedImportTenants,
 } from "./import-data.ts";
-import { heapPeakDuring, workerIsolate } from "./inspector.ts";
-import { type BenchServer, freePort, OPERATOR_TOKEN, startServer } from "./serve.ts";
+import { type BenchServer, freePort, startServer } from "./serve.ts";
 
 const SERVICE = "importer";
 const FLOOR = "import-floor";
 /** Line items per segment of the growth curve. */
 export const LINE_ITEM_SEGMENT = 100_000;
-
-interface ImportLog {
-  d1_rows_written?: number;
-  d1_longest_ms?: number;
-}
-
-async function post(server: BenchServer, worker: string, route: string, body: string, id: string) {
-  return fetch(new URL(route, server.url(worker)), {
-    method: "POST",
-    headers: {
-      authorization: `Bearer ${OPERATOR_TOKEN}`,
-      "content-type": "application/json",
-      "x-request-id": id,
-    },
-    body,
-    signal: AbortSignal.timeout(120_000),
-  });
-}
-
-async function sizeOf(server: BenchServer, worker: string): Promise<number> {
-  return (await (await server.database(worker)).prepare("SELECT 1").run()).meta.size_after;
-}
 
 /** Line items per second of each side, per segment. */
 export function lineItemSegments(service: ImportSample[], floor: ImportSample[]): ImportSegment[] {
@@ -143,49 +126,17 @@ export async function runLineItemImport(options: {
         `(${perRequest.toLocaleString("en")} line items) each, service and floor alternately`,
     );
     for (let r = 0; r < requests; r++) {
-      const body = lineItemBody(r);
-      const runService = async () => {
-        const id = `bench-import-li-${r}`;
-        const started = performance.now();
-        const { result: res, peak } = await heapPeakDuring(
-          inspectorPort,
-          workerIsolate(SERVICE),
-          () => post(server, SERVICE, "/operator/v1/import", body, id),
-        );
-        const text = await res.text();
-        const ms = performance.now() - started;
-        if (res.status !== 200) throw new Error(`import ${r}: ${res.status} ${text.slice(0, 500)}`);
-        const log = (await server.logOf(id)) as unknown as ImportLog;
-        results.heap.usedBytes = Math.max(results.heap.usedBytes, peak.usedBytes);
-        results.heap.totalBytes = Math.max(results.heap.totalBytes, peak.totalBytes);
-        results.heap.samples += peak.samples;
-        results.service.push({
-          statements: LINE_ITEM_STATEMENTS_PER_REQUEST,
-          ms,
-          longestD1Ms: log.d1_longest_ms ?? 0,
-          rowsWritten: log.d1_rows_written ?? 0,
-        });
-      };
-      const runFloor = async () => {
-        const started = performance.now();
-        const res = await post(server, FLOOR, "/import", body, `floor-li-${r}`);
-        const text = await res.text();
-        const ms = performance.now() - started;
-        if (res.status !== 200) throw new Error(`floor import ${r}: ${res.status} ${text}`);
-        results.floor.push({
-          statements: LINE_ITEM_STATEMENTS_PER_REQUEST,
-          ms,
-          longestD1Ms: Number(res.headers.get("x-d1-ms")),
-          rowsWritten: Number(res.headers.get("x-d1-rows-written")),
-        });
-      };
-      if (r % 2 === 0) {
-        await runService();
-        await runFloor();
-      } else {
-        await runFloor();
-        await runService();
-      }
+      const [serviceSample, floorSample] = await importRound({
+        server,
+        inspectorPort,
+        body: lineItemBody(r),
+        id: `li-${r}`,
+        statements: LINE_ITEM_STATEMENTS_PER_REQUEST,
+        heap: results.heap,
+        serviceFirst: r % 2 === 0,
+      });
+      results.service.push(serviceSample);
+      results.floor.push(floorSample);
       results.total = (r + 1) * perRequest;
       results.segments = lineItemSegments(results.service, results.floor);
       const segment = results.segments.at(-1);

@@ -147,7 +147,69 @@ export function postImport(
   return post(server, worker, "/operator/v1/import", body, requestId);
 }
 
-async function sizeOf(server: BenchServer, worker: string): Promise<number> {
+/** One round of the arms: the import on the service, then on its floor, or the other way. */
+export interface ImportRound {
+  server: BenchServer;
+  inspectorPort: number;
+  body: string;
+  /** Distinguishes the round's request ids. */
+  id: string;
+  /** Statements the body carries. */
+  statements: number;
+  /** Where the service's Worker heap peak is folded in. */
+  heap: HeapPeak;
+  /** Each side goes first every other round, so neither always meets a warmer machine. */
+  serviceFirst: boolean;
+}
+
+/** Runs one round, timing each side: the service's sample and the floor's. */
+export async function importRound(round: ImportRound): Promise<[ImportSample, ImportSample]> {
+  const { server, body, id, statements, heap } = round;
+  const runService = async (): Promise<ImportSample> => {
+    const requestId = `bench-import-${id}`;
+    const started = performance.now();
+    const { result: res, peak } = await heapPeakDuring(
+      round.inspectorPort,
+      workerIsolate(SERVICE),
+      () => postImport(server, SERVICE, body, requestId),
+    );
+    const text = await res.text();
+    const ms = performance.now() - started;
+    if (res.status !== 200) throw new Error(`import ${id}: ${res.status} ${text.slice(0, 500)}`);
+    const log = (await server.logOf(requestId)) as unknown as ImportLog;
+    heap.usedBytes = Math.max(heap.usedBytes, peak.usedBytes);
+    heap.totalBytes = Math.max(heap.totalBytes, peak.totalBytes);
+    heap.samples += peak.samples;
+    return {
+      statements,
+      ms,
+      longestD1Ms: log.d1_longest_ms ?? 0,
+      rowsWritten: log.d1_rows_written ?? 0,
+    };
+  };
+  const runFloor = async (): Promise<ImportSample> => {
+    const started = performance.now();
+    const res = await post(server, FLOOR, "/import", body, `floor-${id}`);
+    const text = await res.text();
+    const ms = performance.now() - started;
+    if (res.status !== 200) throw new Error(`floor import ${id}: ${res.status} ${text}`);
+    return {
+      statements,
+      ms,
+      longestD1Ms: Number(res.headers.get("x-d1-ms")),
+      rowsWritten: Number(res.headers.get("x-d1-rows-written")),
+    };
+  };
+  if (round.serviceFirst) {
+    const service = await runService();
+    return [service, await runFloor()];
+  }
+  const floor = await runFloor();
+  return [await runService(), floor];
+}
+
+/** The size of a bench Worker's database, in bytes. */
+export async function sizeOf(server: BenchServer, worker: string): Promise<number> {
   const result = await (await server.database(worker)).prepare("SELECT 1").run();
   return result.meta.size_after;
 }
@@ -327,50 +389,17 @@ async function monthly(
       "each, service and floor alternately",
   );
   for (let month = 0; month < months; month++) {
-    const body = monthlyBody(month);
-    const runService = async () => {
-      const requestId = `bench-import-${month}`;
-      const started = performance.now();
-      const { result: res, peak } = await heapPeakDuring(
-        INSPECTOR_PORT,
-        workerIsolate(SERVICE),
-        () => post(server, SERVICE, "/operator/v1/import", body, requestId),
-      );
-      const text = await res.text();
-      const ms = performance.now() - started;
-      if (res.status !== 200) throw new Error(`import ${month}: ${res.status} ${text}`);
-      const log = (await server.logOf(requestId)) as unknown as ImportLog;
-      monthlyHeap.usedBytes = Math.max(monthlyHeap.usedBytes, peak.usedBytes);
-      monthlyHeap.totalBytes = Math.max(monthlyHeap.totalBytes, peak.totalBytes);
-      monthlyHeap.samples += peak.samples;
-      service.push({
-        statements: IMPORT_ACCOUNTS,
-        ms,
-        longestD1Ms: log.d1_longest_ms ?? 0,
-        rowsWritten: log.d1_rows_written ?? 0,
-      });
-    };
-    const runFloor = async () => {
-      const started = performance.now();
-      const res = await post(server, FLOOR, "/import", body, `floor-${month}`);
-      const text = await res.text();
-      const ms = performance.now() - started;
-      if (res.status !== 200) throw new Error(`floor import ${month}: ${res.status} ${text}`);
-      floor.push({
-        statements: IMPORT_ACCOUNTS,
-        ms,
-        longestD1Ms: Number(res.headers.get("x-d1-ms")),
-        rowsWritten: Number(res.headers.get("x-d1-rows-written")),
-      });
-    };
-    // Each side goes first every other request, so neither always meets a warmer machine.
-    if (month % 2 === 0) {
-      await runService();
-      await runFloor();
-    } else {
-      await runFloor();
-      await runService();
-    }
+    const [serviceSample, floorSample] = await importRound({
+      server,
+      inspectorPort: INSPECTOR_PORT,
+      body: monthlyBody(month),
+      id: String(month),
+      statements: IMPORT_ACCOUNTS,
+      heap: monthlyHeap,
+      serviceFirst: month % 2 === 0,
+    });
+    service.push(serviceSample);
+    floor.push(floorSample);
     imports.total = (month + 1) * IMPORT_ACCOUNTS;
     imports.segments = segmentsOf(service, floor);
     if (imports.total % SEGMENT === 0 || month === months - 1) {
