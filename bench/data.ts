@@ -21,7 +21,7 @@ const DATA_SOURCES = [
   "src/saved-versions/schema.ts",
   "src/request-logs/schema.ts",
   "src/shards/schema.ts",
-  "src/operator/import.ts",
+  "src/imports/import.ts",
   "src/keys/key-store.ts",
   "src/domain/api-keys.ts",
 ];

@@ -32,7 +32,7 @@ const partnerOf = (offered: VersionOffered) =>
   z.strictObject({
     partner_id: id,
     name: z.string().min(1).max(255),
-    /** The shard a new partner is placed on (default: see src/operator/import-placement.ts). */
+    /** The shard a new partner is placed on (default: see src/imports/import-placement.ts). */
     shard: z.string().regex(SHARD_CODE, "must be a shard code, two letters or digits").optional(),
     /**
      * Where the partner's data must stay: set when it is created (`none` unless given), never

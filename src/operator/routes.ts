@@ -31,7 +31,9 @@ import { deadLetterOperatorRoutes } from "../dead-letters";
 import { documentOperatorRoutes, enqueueRenders, storeStatementDocument } from "../documents";
 import { parseImportPayload } from "../domain/import-payload";
 import { SCOPES } from "../domain/scopes";
+import { applyImport, placeImport, type ReviewedImport, reviewImport } from "../imports";
 import { createApiKey, keyOwner, revokeApiKey } from "../keys";
+import { operatorRestatementRoutes } from "../restatements";
 import { changeSavedVersion, readSavedVersion } from "../saved-versions";
 import { operatorMoveRoutes } from "../shards";
 import { statements } from "../statements/schema";
@@ -42,10 +44,7 @@ import {
   statementEventWrites,
 } from "../webhooks";
 import { operatorAuth } from "./auth";
-import { applyImport, type ReviewedImport, reviewImport } from "./import";
-import { placeImport } from "./import-placement";
 import { operatorPartnerRoutes } from "./partners";
-import { operatorRestatementRoutes } from "./restatements";
 import { operatorVersionRoutes } from "./versions";
 
 /** Largest accepted statement PDF. */

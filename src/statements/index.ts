@@ -8,3 +8,4 @@ export { buildStatement, buildStatementPage } from "./statement-page";
 export { type AccountOwner, readStatementPage } from "./statement-pages";
 export { readStatementWithLineItems } from "./statement-reads";
 export * from "./statement-routes";
+export * from "./statement-rows";

@@ -6,10 +6,10 @@ import { hasMessage } from "../db/storage";
 import { type RenderRef, renderRefsOf } from "../documents";
 import type { Actor } from "../domain/audit";
 import type { ImportPayload, StatementInput } from "../domain/import-payload";
+import { digestsOf, sameFigures, statementRow } from "../statements";
 import { type DeliveryRef, deliveriesOf } from "../webhooks";
 import { type Existing, readExisting } from "./import-existing";
 import { type ImportWrites, OWNERSHIP_GUARDS, writesOf } from "./import-writes";
-import { digestsOf, sameFigures, statementRow } from "./statement-rows";
 
 /** Who an import's audit rows name when the caller does not say. */
 const OPERATOR: Actor = { type: "operator", id: null, label: "operator", ip: null };

@@ -4,7 +4,7 @@ import type { Database } from "../db/client";
 import { jsonChunks } from "../db/json-rows";
 import { ENVIRONMENTS, type Environment } from "../domain/environment";
 import type { ImportPayload } from "../domain/import-payload";
-import { STATEMENT_COLUMNS, type StoredStatement } from "./statement-rows";
+import { STATEMENT_COLUMNS, type StoredStatement } from "../statements";
 
 export interface Existing {
   partners: Set<string>;

@@ -13,9 +13,8 @@ import { type RenderRef, renderRefsOf, renderRequestWrites } from "../documents"
 import type { Actor } from "../domain/audit";
 import type { Environment } from "../domain/environment";
 import type { StatementInput } from "../domain/statement-item";
-import { lineItemInserts } from "../statements";
+import { lineItemInserts, STATEMENT_COLUMNS, statementRow } from "../statements";
 import { type DeliveryRef, deliveriesOf, statementEventWrites } from "../webhooks";
-import { STATEMENT_COLUMNS, statementRow } from "./statement-rows";
 
 /** The original as the restatement found it, with its account's partner and environment. */
 export interface Original {

@@ -15,11 +15,10 @@ import type { Database } from "../db/client";
 import { ownedKey, ownersOf } from "../db/find-by-id";
 import { enqueueRenders } from "../documents";
 import { parseStatementItem, type StatementInput } from "../domain/statement-item";
-import { lineItemsDigest } from "../statements";
+import { lineItemsDigest, STATEMENT_COLUMNS, sameFigures, statementRow } from "../statements";
 import { statements } from "../statements/schema";
 import { enqueueDeliveries } from "../webhooks";
 import { type Original, restate } from "./restatement-writes";
-import { STATEMENT_COLUMNS, sameFigures, statementRow } from "./statement-rows";
 
 /** Largest accepted restatement body: as an import's. */
 const MAX_RESTATEMENT_BYTES = 20 * 1024 * 1024;

@@ -11,10 +11,9 @@ import type { Actor } from "../domain/audit";
 import type { EventType } from "../domain/event";
 import type { ImportPayload, StatementInput } from "../domain/import-payload";
 import { importedVersionRecords } from "../saved-versions";
-import { lineItemInserts } from "../statements";
+import { lineItemInserts, STATEMENT_COLUMNS, statementRow } from "../statements";
 import { statementEventWrites } from "../webhooks";
 import type { Existing } from "./import-existing";
-import { STATEMENT_COLUMNS, statementRow } from "./statement-rows";
 
 /** `?1` is a chunk of rows; each row is a JSON array read back with `value ->> n`. */
 const FROM_ROWS = "FROM json_each(?1) WHERE true";

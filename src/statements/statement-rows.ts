@@ -3,8 +3,8 @@
 // (db/json-rows.ts); its line items are written as the statements feature writes them
 // (statements/line-item-writes.ts). The import and a restatement write them the same way.
 import { IMPORT_AMOUNT_FIELDS, type StatementInput } from "../domain/statement-item";
-import { lineItemsDigest } from "../statements";
-import { statements } from "../statements/schema";
+import { lineItemsDigest } from "./line-item-writes";
+import { statements } from "./schema";
 
 /**
  * The statement columns an import writes and compares, in row order: its figures as imported,

@@ -1,0 +1,3 @@
+// Restatements: a corrected statement that replaces one already stored.
+
+export { operatorRestatementRoutes } from "./restatements";
