@@ -20,7 +20,7 @@ const DATA_SOURCES = [
   "src/webhooks/schema.ts",
   "src/saved-versions/schema.ts",
   "src/request-logs/schema.ts",
-  "src/shards/schema.ts",
+  "src/partner-moves/schema.ts",
   "src/imports/import.ts",
   "src/keys/key-store.ts",
   "src/domain/api-keys.ts",

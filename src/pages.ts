@@ -4,8 +4,10 @@
 import { auditPage } from "./audit";
 import type { DashboardPage } from "./dashboard/page";
 import { signOutPage } from "./dashboard/sign-in";
+import { accountPage, customersPage, statementPage } from "./data-browser";
 import { documentsPage } from "./documents";
 import { keyRevokePage, keyRollPage, keysPage } from "./keys";
+import { overviewPage } from "./overview";
 import { logsPage } from "./request-logs";
 import { ROUTES } from "./routes";
 import { versionPage } from "./saved-versions";
@@ -13,7 +15,6 @@ import { settingsPage } from "./settings";
 import { sandboxPage } from "./simulations";
 import { teamPage } from "./team";
 import { endpointActionsPage, endpointPage, webhooksPage } from "./webhooks";
-import { accountPage, customersPage, overviewPage, statementPage } from "./workbench";
 
 export const PAGES: readonly DashboardPage[] = [
   overviewPage,

@@ -33,9 +33,9 @@ import { parseImportPayload } from "../domain/import-payload";
 import { SCOPES } from "../domain/scopes";
 import { applyImport, placeImport, type ReviewedImport, reviewImport } from "../imports";
 import { createApiKey, keyOwner, revokeApiKey } from "../keys";
+import { operatorMoveRoutes } from "../partner-moves";
 import { operatorRestatementRoutes } from "../restatements";
 import { changeSavedVersion, readSavedVersion } from "../saved-versions";
-import { operatorMoveRoutes } from "../shards";
 import { statements } from "../statements/schema";
 import {
   deliveriesOf,

@@ -5,7 +5,7 @@ import { env } from "cloudflare:workers";
 import { getTableName } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseApiKey } from "../../src/domain/api-keys";
-import { PARTNER_TABLES, SHARED_TABLES } from "../../src/shards/partner-tables";
+import { PARTNER_TABLES, SHARED_TABLES } from "../../src/partner-moves/partner-tables";
 import { api, type ErrorBody, expectJson, operator } from "../support/api";
 import { seedTeam } from "../support/dashboard";
 import { createKey, importData, seedAccount, statementsPath } from "../support/fixtures";

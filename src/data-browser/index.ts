@@ -1,0 +1,4 @@
+// The dashboard's data browser: customers, accounts and statements as the API serves them.
+export { accountPage } from "./account-page";
+export { customersPage } from "./customers-page";
+export { statementPage } from "./statement-page";
