@@ -21,6 +21,7 @@ import {
 import { deadLetters } from "../dead-letters/schema";
 import { statementRenders } from "../documents/schema";
 import { shardOutbox } from "../mail/schema";
+import { paymentMethods } from "../payment-methods/schema";
 import { requestLogDays, requestLogs } from "../request-logs/schema";
 import { savedVersionChanges } from "../saved-versions/schema";
 import { sandboxUsage } from "../simulations/schema";
@@ -102,6 +103,7 @@ export const PARTNER_TABLES: readonly PartnerTable[] = [
   entry(apiKeys, own(), { forwards: true }),
   entry(customers, own()),
   entry(accounts, own()),
+  entry(paymentMethods, own()),
   entry(statements, through("accounts", "account_id")),
   entry(statementLineItems, throughStatement),
   entry(statementRenders, own()),
