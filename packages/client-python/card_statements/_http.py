@@ -189,7 +189,7 @@ class BaseClient:
             request = urllib.request.Request(url, data=data, headers=headers, method=method)
             wait: Optional[float] = None
             try:
-                with urllib.request.urlopen(request, timeout=timeout) as response:
+                with _OPENER.open(request, timeout=timeout) as response:
                     return response.status, _headers(response.headers), response.read()
             except urllib.error.HTTPError as error:
                 got = _headers(error.headers)
@@ -221,6 +221,25 @@ class Resource:
 
     def __init__(self, client: BaseClient) -> None:
         self._client = client
+
+
+def _origin(url: str) -> Tuple[str, str]:
+    parts = urllib.parse.urlsplit(url)
+    return parts.scheme.lower(), parts.netloc.lower()
+
+
+class _KeyStaysHome(urllib.request.HTTPRedirectHandler):
+    """Follows redirects as urllib does, except that the API key never leaves the origin it was
+    sent to: urllib copies every header to the redirect's target, whichever host that is."""
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):  # type: ignore[no-untyped-def]
+        followed = super().redirect_request(req, fp, code, msg, headers, newurl)
+        if followed is not None and _origin(followed.full_url) != _origin(req.full_url):
+            followed.remove_header("Authorization")
+        return followed
+
+
+_OPENER = urllib.request.build_opener(_KeyStaysHome)
 
 
 def _expand(path: str, params: Mapping[str, Any]) -> str:

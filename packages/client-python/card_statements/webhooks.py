@@ -16,6 +16,10 @@ from typing import Any, Dict, Iterable, List, Optional, Union
 from ._errors import CardStatementsError
 
 
+# The longest webhook-timestamp read as a number.
+MAX_TIMESTAMP_DIGITS = 12
+
+
 class WebhookVerificationError(CardStatementsError):
     """The delivery is not proven to come from the API: answer it with a 4xx and drop it."""
 
@@ -45,7 +49,9 @@ def verify_webhook(
         raise WebhookVerificationError(
             "missing webhook-id, webhook-timestamp or webhook-signature header"
         )
-    if not (timestamp.isascii() and timestamp.isdigit()):
+    # Unix seconds have 10 digits until the year 2286; a longer value is refused before int()
+    # reads it, which raises ValueError past 4,300 digits rather than this module's error.
+    if not (timestamp.isascii() and timestamp.isdigit() and len(timestamp) <= MAX_TIMESTAMP_DIGITS):
         raise WebhookVerificationError("invalid webhook-timestamp header")
     if isinstance(now, datetime):
         now = now.timestamp()

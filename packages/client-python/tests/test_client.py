@@ -14,7 +14,7 @@ import unittest
 import card_statements
 from card_statements import VERSIONS, create_client, latest, v2025_05_05
 
-from .stub import StubTest, statement
+from .stub import Stub, StubTest, statement
 
 PACKAGE = pathlib.Path(card_statements.__file__).parent
 
@@ -28,6 +28,23 @@ class Requests(StubTest):
         self.assertEqual(sent["authorization"], "Bearer sk_sandbox_test")
         self.assertEqual(sent["accept"], "application/json")
         self.assertRegex(sent["user-agent"], r"^card-statements-python/\S+ Python/3\.")
+
+    def test_a_redirect_to_another_host_does_not_carry_the_key(self) -> None:
+        elsewhere = Stub()
+        self.addCleanup(elsewhere.close)
+        elsewhere.reply(200, {"customer_id": "cus_1"})
+        self.stub.reply(302, headers={"location": f"{elsewhere.url}/v2/customers/cus_1"})
+        self.client.customers.retrieve("cus_1")
+        self.assertEqual(self.stub.received[0].headers["authorization"], "Bearer sk_sandbox_test")
+        self.assertNotIn("authorization", elsewhere.received[0].headers)
+        self.assertEqual(elsewhere.received[0].headers["x-service-version"], "2025-05-05")
+
+    def test_a_redirect_within_the_api_keeps_the_key(self) -> None:
+        self.stub.reply(301, headers={"location": f"{self.stub.url}/v2/customers/cus_2"})
+        self.stub.reply(200, {"customer_id": "cus_2"})
+        self.client.customers.retrieve("cus_1")
+        self.assertEqual(self.stub.received[1].path, "/v2/customers/cus_2")
+        self.assertEqual(self.stub.received[1].headers["authorization"], "Bearer sk_sandbox_test")
 
     def test_basic_authentication_sends_the_key_as_username(self) -> None:
         url = f"{self.stub.url}/"  # a trailing slash is dropped

@@ -68,6 +68,14 @@ class Vectors(unittest.TestCase):
         with self.assertRaises(WebhookVerificationError):
             verify_webhook(SECRET, headers(webhook_timestamp="hello"), PAYLOAD, now=TIMESTAMP)
 
+    def test_a_timestamp_too_long_to_be_one_fails_as_invalid(self) -> None:
+        # int() itself refuses a string of over 4,300 digits with ValueError.
+        for digits in ["1" * 13, "1" * 4300, "9" * 100_000]:
+            with self.subTest(length=len(digits)), self.assertRaisesRegex(
+                WebhookVerificationError, "invalid webhook-timestamp"
+            ):
+                verify_webhook(SECRET, headers(webhook_timestamp=digits), PAYLOAD, now=TIMESTAMP)
+
     def test_a_timestamp_beyond_five_minutes_fails_either_way(self) -> None:
         with self.assertRaisesRegex(WebhookVerificationError, "too old"):
             verify_webhook(SECRET, headers(), PAYLOAD, now=TIMESTAMP + 301)
