@@ -14,6 +14,7 @@ import type { StatementDocumentInput } from "./statement-document";
 import { drawHeader, drawNotes, drawOverview } from "./statement-sections";
 import { drawSummaryTable } from "./summary-table";
 import { drawCharges, drawTransactions } from "./transactions";
+import { escapeXmpInfo } from "./xmp-text";
 
 /** The document's language; labels and formats are en-US. */
 export const DOCUMENT_LANGUAGE = "en-US";
@@ -52,6 +53,7 @@ export async function renderStatementDocument(input: StatementDocumentInput): Pr
     // default one, so that no standard (unembedded) font is ever loaded.
     ...({ subset: "PDF/UA", font: regular } as object),
   });
+  escapeXmpInfo(doc);
   const bytes = collect(doc);
   // pdfkit keeps a document's fonts under their PostScript names; the default (regular) one is
   // already kept, and asking for a font by any other name makes pdfkit load it again and compare

@@ -35,6 +35,20 @@ describe("the catalog", () => {
     expect(catalog.metadata).toContain("Acme Card statement");
   });
 
+  it("escapes a product name's XML characters in the XMP metadata, and keeps them in the title", async () => {
+    const name = `Tom & Jerry <Cards> "O'Neil"`;
+    const input = { ...EVERY_LINE, product: { ...EVERY_LINE.product, display_name: name } };
+    const { catalog } = await readObjects(await render(input));
+    expect(catalog.title).toBe(`${name} statement`);
+    expect(catalog.metadata).toContain(
+      "Tom &amp; Jerry &lt;Cards&gt; &quot;O&apos;Neil&quot; statement",
+    );
+    expect(catalog.metadata).not.toContain("<Cards>");
+    // Every & in the metadata starts an entity: the XML stays well formed.
+    expect(catalog.metadata.match(/&(?!(amp|lt|gt|quot|apos);)/g)).toBeNull();
+    expect(catalog.metadata).toContain("<pdfuaid:part>1</pdfuaid:part>");
+  });
+
   it("embeds every font, each with a map back to Unicode", async () => {
     for (const input of [EVERY_LINE, QUIET_CYCLE, withLogo(EVERY_LINE, PNG_LOGO)]) {
       const { fonts } = await readObjects(await render(input));
