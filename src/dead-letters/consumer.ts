@@ -2,7 +2,10 @@
 // partner whose work it is (the shard it names; a request-log message is split per partner, as
 // its records name theirs), where the operator API lists and re-drives it. The same message
 // delivered twice is stored once (its id is made from the message's own). A shard that cannot
-// take it has the message retried; these queues have no dead-letter queue of their own.
+// take it has the message retried; these queues have no dead-letter queue of their own. A message
+// that names a shard this deployment does not bind is never filed on another shard, whose
+// jurisdiction may not be its partner's: it is logged as an alert and retried, so it is stored
+// once the binding is back, or dropped by the queue after its last retry, logged each time.
 import type { Bindings } from "../app/context";
 import { newQueryStats } from "../db/client";
 import { openShards } from "../db/shards";
@@ -124,14 +127,26 @@ export async function consumeDeadLetters(
     })),
   );
   const byShard = new Map<string, DeadLetterRow[]>();
-  for (const { rows } of placed) {
+  const failed = new Set<string>();
+  for (const { message, rows } of placed) {
     for (const { shard, row } of rows) {
-      // A shard this deployment does not bind: kept on the first one.
-      const at = shards.open(shard) ? shard : FIRST_SHARD;
-      byShard.set(at, [...(byShard.get(at) ?? []), row]);
+      if (!shards.open(shard)) {
+        failed.add(shard);
+        console.error(
+          JSON.stringify({
+            dead_letters: "unbound shard",
+            alert: true,
+            queue,
+            shard,
+            message_id: message.id,
+            attempts: message.attempts,
+          }),
+        );
+        continue;
+      }
+      byShard.set(shard, [...(byShard.get(shard) ?? []), row]);
     }
   }
-  const failed = new Set<string>();
   await Promise.all(
     [...byShard].map(async ([shard, rows]) => {
       try {
@@ -147,7 +162,7 @@ export async function consumeDeadLetters(
     }),
   );
   for (const { message, rows } of placed) {
-    const lost = rows.some(({ shard }) => failed.has(shards.open(shard) ? shard : FIRST_SHARD));
+    const lost = rows.some(({ shard }) => failed.has(shard));
     if (lost) message.retry({ delaySeconds: RETRY_DELAY_SECONDS });
     else message.ack();
   }

@@ -6,10 +6,11 @@ import {
   createExecutionContext,
   createMessageBatch,
   createScheduledController,
+  getQueueResult,
   waitOnExecutionContext,
 } from "cloudflare:test";
 import { env } from "cloudflare:workers";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { shardJurisdiction } from "../../src/db/shards";
 import { toBase62 } from "../../src/domain/encoding";
 import worker from "../../src/index";
@@ -185,6 +186,44 @@ describe("dead request logs", () => {
     }
     expect((await list(`?partner_id=${a.partnerId}`)).data).toEqual([]);
     expect((await list(`?partner_id=${b.partnerId}`)).data).toEqual([]);
+  });
+});
+
+describe("a dead letter naming a shard this deployment does not bind", () => {
+  it("is filed on no other shard: it is retried and raised as an alert", async () => {
+    const partnerId = uniqueId("partner");
+    const errors = vi.spyOn(console, "error");
+    try {
+      const unbound = "99";
+      const bound = logRecord(partnerId, new Date(), { shard: SHARDS[0] });
+      const lost = logRecord(partnerId, new Date(), { shard: unbound });
+      const batch = await deadLettered("webhook-dead-letters", [
+        { shard: unbound, partner_id: partnerId, delivery_id: "whd_x" },
+      ]);
+      const mixed = await deadLettered("request-log-dead-letters", [JSON.stringify([bound, lost])]);
+
+      const delivery = await getQueueResult(batch, createExecutionContext());
+      expect(delivery.retryMessages.map((m) => m.msgId)).toEqual([batch.messages[0]?.id]);
+      expect(delivery.explicitAcks).toEqual([]);
+      // The records naming a bound shard are stored there; the message is retried for the rest.
+      const logs = await getQueueResult(mixed, createExecutionContext());
+      expect(logs.retryMessages).toHaveLength(1);
+      const stored = (await list(`?partner_id=${partnerId}`)).data;
+      expect(stored.map((d) => [d.queue, d.shard, d.body])).toEqual([
+        ["request-logs", SHARDS[0], [bound]],
+      ]);
+      const alerts = errors.mock.calls
+        .map(([line]) => String(line))
+        .filter((line) => line.includes('"unbound shard"'));
+      expect(alerts).toHaveLength(2);
+      expect(JSON.parse(alerts[0] ?? "{}")).toMatchObject({
+        alert: true,
+        queue: "webhook-deliveries",
+        shard: unbound,
+      });
+    } finally {
+      errors.mockRestore();
+    }
   });
 });
 
