@@ -17,7 +17,7 @@ const SERVICE = "importer";
 const FLOOR = "import-floor";
 /** Statements per segment of the growth curve. */
 const SEGMENT = 100_000;
-/** The import body limit (src/operator/routes.ts MAX_IMPORT_BYTES). */
+/** The import body limit (src/imports/operator-routes.ts MAX_IMPORT_BYTES). */
 export const MAX_IMPORT_BYTES = 20 * 1024 * 1024;
 /** A Worker isolate's memory limit in production; the import arms cap V8's heap at it. */
 const PRODUCTION_HEAP_MB = 128;

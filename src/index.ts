@@ -1,10 +1,11 @@
-// Wiring only: the request context and CORS around everything, the unauthenticated surfaces, and
-// the partner API, whose every route runs the /v2 pipeline (its order is written once, in
+// Wiring only: the request context and CORS around everything, the surfaces outside the partner
+// API, and the partner API, whose every route runs the /v2 pipeline (its order is written once, in
 // `partnerRoute`, app/route.ts). The bundle is an argument, so a test can serve another.
 import { Hono } from "hono";
 import type { AppEnv } from "./app/context";
 import { corsFor } from "./app/cors";
 import { routeNotFound } from "./app/errors";
+import { operatorApi } from "./app/operator-api";
 import { requestContext } from "./app/request-context";
 import { renderError } from "./app/respond";
 import { partnerRoute } from "./app/route";
@@ -14,7 +15,7 @@ import { queueConsumers } from "./consumers";
 import { dashboardRoutes } from "./dashboard";
 import { fileRoutes } from "./documents";
 import { runMaintenance } from "./jobs";
-import { operatorRoutes } from "./operator";
+import { OPERATOR_ROUTES } from "./operator-routes";
 import { PAGES } from "./pages";
 import { docsRoutes } from "./reference";
 import { createRequestLogSender, requestRecorder } from "./request-logs";
@@ -38,10 +39,12 @@ export function createApp(bundle: VersionBundle, options: AppOptions = {}): Hono
   app.use("*", requestContext(bundle, createVersionUsage(options), record));
   app.use("/v2/*", (c, next) => corsFor(c.env)(c, next));
 
-  // Unauthenticated surfaces.
+  // The surfaces outside the partner API: the reference and the signed document links (open to
+  // all), the operator API (each feature's operator routes, behind the operator's token) and the
+  // dashboard (its own sessions).
   app.route("/", docsRoutes(ROUTES));
   app.route("/", fileRoutes);
-  app.route("/", operatorRoutes);
+  app.route("/", operatorApi(OPERATOR_ROUTES));
   app.route("/", dashboardRoutes(PAGES));
 
   // The partner API: each route runs the whole pipeline in one handler (`partnerRoute`); the

@@ -19,6 +19,11 @@ export function environmentFilter(value: string | undefined): "sandbox" | "produ
   throw invalidRequest(['environment must be "sandbox" or "production"'], "environment");
 }
 
+/** A 413 naming the limit `what` exceeded (`An import body is at most … bytes.`). */
+export function payloadTooLarge(what: string, limit: number): ApiError {
+  return new ApiError("PAYLOAD_TOO_LARGE_ERROR", `${what} is at most ${limit} bytes.`);
+}
+
 export function partnerNotFound(partnerId: string): ApiError {
   return new ApiError("NOT_FOUND_ERROR", `No such partner: ${JSON.stringify(partnerId)}`);
 }

@@ -1,6 +1,5 @@
-// Statement documents: PDFs stored, rendered and served by signed link; the operator's and the
-// dashboard's document settings; the render queue's consumer and maintenance step.
-export { storeStatementDocument } from "./attach";
+// Statement documents: PDFs uploaded, rendered and served by signed link; the operator's and
+// the dashboard's document settings; the render queue's consumer and maintenance step.
 export { documentsPage } from "./documents-page";
 export { rendersResent } from "./maintenance";
 export { documentOperatorRoutes } from "./operator-routes";

@@ -1,25 +1,31 @@
-// The operator's side of statement documents: how each product gets its documents and how they
-// look (/operator/v1/partners/{partner_id}/products, PATCH /operator/v1/products/{merchant_key}),
-// the renders of a partner's statements, failed ones included (…/statement-renders), and a render
-// asked for again (POST /operator/v1/statements/{statement_id}/render). Mounted under the
-// operator API's authentication (src/operator/routes.ts).
+// The operator's side of statement documents: a statement's PDF uploaded
+// (PUT /operator/v1/statements/{statement_id}/pdf), how each product gets its documents and how
+// they look (/operator/v1/partners/{partner_id}/products and
+// PATCH /operator/v1/products/{merchant_key}), the renders of a partner's statements, failed ones
+// included (…/statement-renders), and a render asked for again
+// (POST /operator/v1/statements/{statement_id}/render).
 import { Hono } from "hono";
 import { operatorActor } from "../app/actor";
 import type { AppEnv } from "../app/context";
 import { ApiError, invalidRequest } from "../app/errors";
 import {
   environmentFilter,
+  payloadTooLarge,
   requirePartner,
   requireStatement,
   useProductShard,
   validationError,
 } from "../app/operator-requests";
 import { idPageQuery } from "../app/query";
-import { readJsonBody } from "../app/read-body";
+import { readBoundedBody, readJsonBody } from "../app/read-body";
+import { storeStatementDocument } from "./attach";
 import { ProductChangeSchema, productJson } from "./presentation";
 import { changeProblem, changeProduct, readProduct, readProductSettings } from "./product-store";
 import { enqueueRenders } from "./render-queue";
 import { RENDER_STATUSES, type RenderRow, readRenderPage, requestRender } from "./render-store";
+
+/** Largest accepted statement PDF. */
+const MAX_PDF_BYTES = 20 * 1024 * 1024;
 
 /** A logo (base64, within its limit) and a few short fields. */
 const MAX_PRODUCT_CHANGE_BYTES = 512 * 1024;
@@ -42,6 +48,38 @@ function productNotFound(merchantKey: string): ApiError {
 }
 
 export const documentOperatorRoutes = new Hono<AppEnv>()
+  .put("/operator/v1/statements/:statement_id/pdf", async (c) => {
+    const statementId = c.req.param("statement_id");
+    const type = (c.req.header("content-type") ?? "").split(";")[0]?.trim().toLowerCase();
+    if (type !== "application/pdf") {
+      throw new ApiError(
+        "UNSUPPORTED_MEDIA_TYPE_ERROR",
+        "Send the PDF with Content-Type: application/pdf.",
+      );
+    }
+    const bytes = await readBoundedBody(c.req.raw, MAX_PDF_BYTES, () =>
+      payloadTooLarge("A statement PDF", MAX_PDF_BYTES),
+    );
+    if (new TextDecoder().decode(bytes.subarray(0, 5)) !== "%PDF-") {
+      throw invalidRequest(["The body is not a PDF document (it must start with %PDF-)."]);
+    }
+    await requireStatement(c, statementId);
+    await storeStatementDocument(
+      {
+        db: c.get("db"),
+        shard: c.get("shard"),
+        documents: c.get("documents"),
+        webhooks: c.env.WEBHOOK_DELIVERIES,
+        requestId: c.get("requestId"),
+        now: c.get("now")(),
+      },
+      statementId,
+      bytes,
+      { kind: "upload" },
+    );
+    return c.body(null, 204);
+  })
+
   .get("/operator/v1/partners/:partner_id/products", async (c) => {
     const partnerId = c.req.param("partner_id");
     await requirePartner(c, partnerId);

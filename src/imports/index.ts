@@ -2,3 +2,4 @@
 
 export { applyImport, type ReviewedImport, reviewImport } from "./import";
 export { placeImport } from "./import-placement";
+export { importOperatorRoutes } from "./operator-routes";

@@ -1,9 +1,9 @@
-// API keys: the /v2 key route, the dashboard's key pages, and the key storage the operator and
-// the workbench use.
+// API keys: the /v2 key route, the dashboard's key pages, the operator's key routes, and the key
+// list the Overview and the request log read.
 
 export * from "./api-schemas";
 export { keyRevokePage, keyRollPage } from "./key-actions";
-export { revokeApiKey } from "./key-lifecycle";
-export { createApiKey, keyOwner, listApiKeys } from "./key-store";
+export { listApiKeys } from "./key-store";
 export { keysPage } from "./keys-page";
+export { keyOperatorRoutes } from "./operator-routes";
 export * from "./routes";

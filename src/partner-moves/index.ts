@@ -1,2 +1,2 @@
 // Moving a partner between shards: the operator's move routes over the partner's tables.
-export { operatorMoveRoutes } from "./move-routes";
+export { partnerMoveOperatorRoutes } from "./operator-routes";

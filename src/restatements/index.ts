@@ -1,3 +1,3 @@
 // Restatements: a corrected statement that replaces one already stored.
 
-export { operatorRestatementRoutes } from "./restatements";
+export { operatorRestatementRoutes as restatementOperatorRoutes } from "./restatements";

@@ -1,9 +1,13 @@
-// Guard of /operator/*: a bearer token compared in constant time; absent configuration hides it.
-// During a rotation the previous token is accepted too, until it is deleted.
-import type { MiddlewareHandler } from "hono";
-import type { AppEnv } from "../app/context";
-import { ApiError } from "../app/errors";
-import { failedAuthentication } from "../app/rate-limit";
+// The operator API's door: every /operator/* request passes a rate limit per client address and
+// the operator's bearer token, then reaches the features' operator routes (src/operator-routes.ts
+// lists them); any other /operator/* path is answered 404. The token is compared in constant time,
+// and while it is not configured the whole API hides behind 404. During a rotation the previous
+// token is accepted too, until it is deleted.
+import { Hono, type MiddlewareHandler } from "hono";
+import type { AppEnv } from "./context";
+import { ApiError, routeNotFound } from "./errors";
+import { failedAuthentication, limitPerClientIp } from "./rate-limit";
+import { RATE_LIMITS } from "./rate-policies";
 
 async function digest(text: string): Promise<ArrayBuffer> {
   return crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
@@ -18,7 +22,7 @@ async function sameToken(given: ArrayBuffer, expected: string): Promise<boolean>
  * 404 for every route when no OPERATOR_TOKEN is set; 401 for a missing or wrong token (429 while
  * a client address is over the failed-authentication limit; the right token is still served).
  */
-export const operatorAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
+const operatorAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
   const current = c.env.OPERATOR_TOKEN;
   if (!current) throw new ApiError("NOT_FOUND_ERROR", `No route ${c.req.method} ${c.req.path}.`);
   const match = /^Bearer +(\S+) *$/i.exec(c.req.header("authorization") ?? "");
@@ -39,3 +43,22 @@ export const operatorAuth: MiddlewareHandler<AppEnv> = async (c, next) => {
   }
   await next();
 };
+
+/**
+ * The operator API: `routes` (each feature's operator routes, which declare their whole
+ * /operator/v1 paths) behind the rate limit and the operator's token.
+ *
+ * @example
+ * app.route("/", operatorApi(OPERATOR_ROUTES));
+ */
+export function operatorApi(routes: readonly Hono<AppEnv>[]): Hono<AppEnv> {
+  const api = new Hono<AppEnv>().use(
+    "/operator/*",
+    limitPerClientIp(RATE_LIMITS.operator),
+    operatorAuth,
+  );
+  for (const feature of routes) api.route("/", feature);
+  return api.all("/operator/*", (c) => {
+    throw routeNotFound(c.req.method, c.req.path);
+  });
+}

@@ -1,7 +1,7 @@
-// /operator/v1/partners/{partner_id}/move: moving a partner to another shard
-// (src/shards/partner-moves.ts). Each POST does a bounded part of the move (copy, verify, switch; the old copy is retired an
-// hour after the switch) and answers where it stands: 202 while there is more to do, 200 once it
-// is done. The operator repeats the same POST until then; GET shows the latest move.
+// /operator/v1/partners/{partner_id}/move: moving a partner to another shard (partner-moves.ts).
+// Each POST does a bounded part of the move (copy, verify, switch; the old copy is retired an hour
+// after the switch) and answers where it stands: 202 while there is more to do, 200 once it is
+// done. The operator repeats the same POST until then; GET shows the latest move.
 import { Hono } from "hono";
 import * as z from "zod";
 import type { AppEnv } from "../app/context";
@@ -25,7 +25,7 @@ const MoveBody = z.strictObject({
   max_rows: z.number().int().min(1).max(ROWS_PER_CALL).optional(),
 });
 
-export const operatorMoveRoutes = new Hono<AppEnv>()
+export const partnerMoveOperatorRoutes = new Hono<AppEnv>()
   .post("/operator/v1/partners/:partner_id/move", async (c) => {
     const partnerId = c.req.param("partner_id");
     const body = await readJsonBody(c.req.raw);

@@ -1,9 +1,16 @@
-// /operator/v1 reads about API versions: requests per version over the last days, and the
-// partners whose saved version is deprecated (who would break at its sunset). Both read every
-// shard (a fan-out) and answer whole, or 503 when a shard cannot be read.
+// The operator's side of API versions: a partner's saved version set for an environment
+// (PUT /operator/v1/partners/{partner_id}/saved-versions/{environment}), and two reads that say
+// who a version's sunset would break: requests per version over the last days
+// (/operator/v1/version-usage), and the partners whose saved version is deprecated
+// (/operator/v1/deprecated-saved-versions). Both reads ask every shard (a fan-out) and answer
+// whole, or 503 when a shard cannot be read.
 import { Hono } from "hono";
+import * as z from "zod";
+import { operatorActor } from "../app/actor";
 import type { AppEnv } from "../app/context";
-import { invalidRequest } from "../app/errors";
+import { ApiError, invalidRequest } from "../app/errors";
+import { partnerNotFound, requirePartner, validationError } from "../app/operator-requests";
+import { readJsonBody } from "../app/read-body";
 import { acrossShards } from "../db/shards";
 import {
   partnersSavedOn,
@@ -12,6 +19,10 @@ import {
   type VersionUsageRow,
 } from "../db/version-usage";
 import type { Environment } from "../domain/environment";
+import { changeSavedVersion, readSavedVersion } from "./saved-version-store";
+
+const EnvironmentParam = z.enum(["sandbox", "production"]);
+const SavedVersion = z.strictObject({ version: z.string() });
 
 /** `?days=N`, 1 to the days kept; 30 by default. */
 function parseDays(values: string[] | undefined): number {
@@ -24,7 +35,44 @@ function parseDays(values: string[] | undefined): number {
   return days;
 }
 
-export const operatorVersionRoutes = new Hono<AppEnv>()
+export const savedVersionOperatorRoutes = new Hono<AppEnv>()
+  .put("/operator/v1/partners/:partner_id/saved-versions/:environment", async (c) => {
+    const partnerId = c.req.param("partner_id");
+    const environment = EnvironmentParam.safeParse(c.req.param("environment"));
+    if (!environment.success) {
+      throw invalidRequest(['environment must be "sandbox" or "production"']);
+    }
+    const body = await readJsonBody(c.req.raw);
+    const parsed = SavedVersion.safeParse(body);
+    if (!parsed.success) throw validationError(parsed.error, body);
+    const { version } = parsed.data;
+    await requirePartner(c, partnerId, "write");
+    const bundle = c.get("bundle");
+    if (!bundle.isSupported(version, environment.data)) {
+      throw invalidRequest([
+        `version ${JSON.stringify(version.slice(0, 64))} is not offered in ${environment.data}; ` +
+          `supported: ${bundle.supported(environment.data).join(", ")}`,
+      ]);
+    }
+    const state = await readSavedVersion(c.get("db"), partnerId, environment.data, 0);
+    if (!state) throw partnerNotFound(partnerId);
+    if (state.saved !== version) {
+      const changed = await changeSavedVersion(c.get("db"), {
+        partnerId,
+        environment: environment.data,
+        from: state.saved,
+        to: version,
+        rollbackOf: null,
+        actor: operatorActor(c),
+        now: c.get("now")(),
+      });
+      if (!changed) {
+        throw new ApiError("CONFLICT_ERROR", "The saved version changed meanwhile; retry.");
+      }
+    }
+    return c.json({ partner_id: partnerId, environment: environment.data, version });
+  })
+
   .get("/operator/v1/version-usage", async (c) => {
     const days = parseDays(c.req.queries("days"));
     const today = c.get("now")();

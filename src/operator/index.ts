@@ -1,2 +1,0 @@
-// The operator API under /operator/v1.
-export { operatorRoutes } from "./routes";
