@@ -2,7 +2,7 @@
 // other, so that they run back to back (see runRounds in bench/run.ts).
 import { readdirSync } from "node:fs";
 import path from "node:path";
-import { ROOT } from "./build.ts";
+import { ROOT } from "../builds/worker.ts";
 import {
   BESIDE_ON_00,
   CUSTOMER,

@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { ROOT } from "./build.ts";
+import { ROOT } from "../builds/worker.ts";
 import { type BenchServer, OPERATOR_TOKEN } from "./serve.ts";
 
 /** Besides the migrations, the files whose change means stored data may no longer fit. */

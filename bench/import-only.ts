@@ -6,7 +6,7 @@
 import { writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { buildWorker } from "./build.ts";
+import { buildWorker } from "../builds/worker.ts";
 import { runImportArms } from "./import.ts";
 import { runLineItemImport } from "./import-line-items.ts";
 import { DATA_DIR } from "./setup.ts";

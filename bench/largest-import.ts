@@ -12,7 +12,7 @@
 // largestLineItemsBody), over the import arms' seeded accounts.
 import { rm } from "node:fs/promises";
 import path from "node:path";
-import { buildWorker } from "./build.ts";
+import { buildWorker } from "../builds/worker.ts";
 import { applyMigrations, migrateService } from "./data.ts";
 import { mb } from "./format.ts";
 import { MAX_IMPORT_BYTES, postImport } from "./import.ts";

@@ -17,7 +17,7 @@
 // comparison on a busy machine.
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { buildWorkerAt } from "./build.ts";
+import { buildWorkerAt } from "../builds/worker.ts";
 import { type CpuArm, measureCpu, measureCpuPaired } from "./cpu.ts";
 import { CUSTOMER, MAIN_ACCOUNT } from "./data.ts";
 import { fixed } from "./format.ts";

@@ -9,6 +9,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { getDocument } from "pdfjs-dist/legacy/build/pdf.mjs";
+import { kib, ROOT } from "../builds/worker.ts";
 import { RENDERER_NAME } from "../renderer/build.ts";
 import {
   type LocalRenderer,
@@ -24,7 +25,6 @@ import {
   UNKNOWN_CURRENCY,
   YEN,
 } from "../renderer/test/sample-statements.ts";
-import { kib, ROOT } from "./build.ts";
 import { fixed, mb } from "./format.ts";
 import {
   bundleOrigins,

@@ -1,8 +1,8 @@
 // One benchmark run's measurements: their shape, and their JSON file (Maps kept as entry lists),
 // which the report is written from.
 import { readFile, writeFile } from "node:fs/promises";
+import type { Bundle, StartupProfile } from "../builds/worker.ts";
 import type { Arm } from "./arms.ts";
-import type { Bundle, StartupProfile } from "./build.ts";
 import type { CpuRounds } from "./cpu.ts";
 import type { ImportResults } from "./import.ts";
 import type { Measurement } from "./load.ts";

@@ -7,8 +7,8 @@
 // run, so a bad moment costs its own figures, not the run's.
 import os from "node:os";
 import path from "node:path";
+import { profileStartup } from "../builds/worker.ts";
 import { type Arm, defineArms } from "./arms.ts";
-import { profileStartup } from "./build.ts";
 import { type CpuArm, measureCpu } from "./cpu.ts";
 import {
   type Dataset,

@@ -7,7 +7,7 @@ import { readFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import path from "node:path";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
-import { ROOT } from "./build.ts";
+import { ROOT } from "../builds/worker.ts";
 
 export const OPERATOR_TOKEN = "bench-operator-token";
 const SIGNING_SECRET = "bench-signing-secret-0123456789abcdefghijklmnopqrstuvwxyz";

@@ -2,7 +2,7 @@
 // (built once, then reused), and workerd serving the Workers over it.
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
-import { type Bundle, buildWorker } from "./build.ts";
+import { type Bundle, buildWorker } from "../builds/worker.ts";
 import { buildDataset, cachedDataset, clearState, type Dataset } from "./data.ts";
 import { type BenchServer, READ_WORKERS, startServer, type WorkerSpec } from "./serve.ts";
 

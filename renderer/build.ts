@@ -2,7 +2,7 @@
 // Miniflare: the bench and the test project run the built bundle, not the sources.
 import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
-import { buildWorker, ROOT } from "../bench/build.ts";
+import { buildWorker, ROOT } from "../builds/worker.ts";
 
 export const RENDERER_CONFIG = path.join(ROOT, "renderer", "wrangler.toml");
 /** The Worker's name (renderer/wrangler.toml), which a Service Binding names as its service. */

@@ -4,7 +4,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { convertV4MiniflareOptions, Miniflare } from "miniflare";
-import { buildWorker, ROOT } from "../bench/build.ts";
+import { buildWorker, ROOT } from "../builds/worker.ts";
 import {
   buildRenderer,
   RENDERER_ENTRYPOINT,

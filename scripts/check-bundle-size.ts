@@ -3,7 +3,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { BUNDLE_BUDGET_BYTES, buildWorker, bytesByPackage, kib } from "../bench/build.ts";
+import { BUNDLE_BUDGET_BYTES, buildWorker, bytesByPackage, kib } from "../builds/worker.ts";
 
 const outdir = await mkdtemp(path.join(os.tmpdir(), "bundle-size-"));
 try {

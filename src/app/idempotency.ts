@@ -3,10 +3,11 @@
 // without running again; with another request it is refused (422), and while the first still runs,
 // too (409). Another API key sending the same Idempotency-Key runs as a request of its own.
 import type { SQL } from "drizzle-orm";
-import type { Context, MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler, Next } from "hono";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import {
   completeKey,
+  type IdempotencyRow,
   isLeaseLost,
   purgeExpiredIdempotencyKeys,
   releaseKey,
@@ -67,87 +68,122 @@ export const idempotent: MiddlewareHandler<AppEnv> = async (c, next) => {
     environment: caller.environment,
     caller: `key:${caller.keyId}`,
   };
+  const { row, fingerprint, keyHash, lockToken } = await reserve(c, owner, key);
+  if (row.lockToken !== lockToken) return answerOfEarlierRun(c, owner, key, row, fingerprint);
+
+  const held: HeldKey = { owner, key, keyHash, lockToken, storedWithEffect: false };
+  c.set("idempotencyKey", held);
+  // The version the request was answered in, as the pipeline resolved it before the route ran.
+  const version = c.get("version");
+  await runHolding(c, next, held);
+  await keepResponse(c, held, version);
+};
+
+/**
+ * Reads the body (the route reads it again from a fresh request of the same bytes), and reserves
+ * the key for this run: the row it returns holds this run's lock token, or the earlier run's.
+ */
+async function reserve(c: Context<AppEnv>, owner: KeyOwner, key: string) {
   const body = await readBoundedBody(c.req.raw, MAX_BODY_BYTES, () =>
     invalidRequest(["The request body is too large."]),
   );
-  // The route reads the body again from a fresh request holding the same bytes.
   c.req.raw = new Request(c.req.raw, { body: body.byteLength > 0 ? body : null });
-  const version = c.get("version");
   const fingerprint = await requestFingerprint(
-    { method: c.req.method, path: c.req.path, version, merchantKey: c.get("merchantKey") ?? "" },
+    {
+      method: c.req.method,
+      path: c.req.path,
+      version: c.get("version"),
+      merchantKey: c.get("merchantKey") ?? "",
+    },
     body,
   );
   const keyHash = await idempotencyKeyHash(owner, key);
   const lockToken = randomBase62(24);
   const now = c.get("now")();
-  const db = c.get("db");
-  const row = await reserveKey(db, {
+  const row = await reserveKey(c.get("db"), {
     keyHash,
-    partnerId: caller.partnerId,
+    partnerId: owner.partnerId,
     fingerprint,
     lockToken,
     now,
     lockedUntil: new Date(now.getTime() + IDEMPOTENCY_LOCK_MS),
     expiresAt: new Date(now.getTime() + IDEMPOTENCY_WINDOW_MS),
   });
+  return { row, fingerprint, keyHash, lockToken };
+}
 
-  if (row.lockToken !== lockToken) {
-    if (row.fingerprint !== fingerprint) {
-      throw new ApiError(
-        "IDEMPOTENCY_KEY_REUSED_ERROR",
-        "This Idempotency-Key was used with another request (method, path, version, product or " +
-          "body) in the last 24 hours; use a new key for a new request.",
-        { param: IDEMPOTENCY_HEADER },
-      );
-    }
-    const stored =
-      row.state === "completed" && row.response
-        ? await openResponse(owner, key, sealingSecrets(c), row.response)
-        : null;
-    if (!stored) {
-      throw keyInUse("A request with this Idempotency-Key is still running; retry it shortly.");
-    }
-    return replay(c, stored.status, stored.version, stored.body);
+/** A key another run holds: its stored response again, or why this request cannot have one. */
+async function answerOfEarlierRun(
+  c: Context<AppEnv>,
+  owner: KeyOwner,
+  key: string,
+  row: IdempotencyRow,
+  fingerprint: string,
+): Promise<Response> {
+  if (row.fingerprint !== fingerprint) {
+    throw new ApiError(
+      "IDEMPOTENCY_KEY_REUSED_ERROR",
+      "This Idempotency-Key was used with another request (method, path, version, product or " +
+        "body) in the last 24 hours; use a new key for a new request.",
+      { param: IDEMPOTENCY_HEADER },
+    );
   }
+  const stored =
+    row.state === "completed" && row.response
+      ? await openResponse(owner, key, sealingSecrets(c), row.response)
+      : null;
+  if (!stored) {
+    throw keyInUse("A request with this Idempotency-Key is still running; retry it shortly.");
+  }
+  return replay(c, stored.status, stored.version, stored.body);
+}
 
-  const held: HeldKey = { owner, key, keyHash, lockToken, storedWithEffect: false };
-  c.set("idempotencyKey", held);
-  // While the route works its lock is renewed, so that only a stalled run loses the key. A renewal
-  // that fails only shortens the lock: a run that lost the key cannot complete it anyway.
+/**
+ * Runs the route while holding the key. Its lock is renewed meanwhile, so that only a stalled run
+ * loses the key; a renewal that fails only shortens the lock: a run that lost the key cannot
+ * complete it anyway. A route that throws releases the key for a retry.
+ */
+async function runHolding(c: Context<AppEnv>, next: Next, held: HeldKey): Promise<void> {
+  const db = c.get("db");
   const renewal = setInterval(() => {
     const until = new Date(c.get("now")().getTime() + IDEMPOTENCY_LOCK_MS);
-    renewKey(db, keyHash, lockToken, until).catch(() => undefined);
+    renewKey(db, held.keyHash, held.lockToken, until).catch(() => undefined);
   }, IDEMPOTENCY_RENEW_MS);
   try {
     await next();
   } catch (err) {
-    await db.batch([releaseKey(db, keyHash, lockToken)]).catch(() => undefined);
+    await db.batch([releaseKey(db, held.keyHash, held.lockToken)]).catch(() => undefined);
     throw err;
   } finally {
     clearInterval(renewal);
   }
+}
+
+/** Stores the route's response under the key for replays, or releases the key for a retry. */
+async function keepResponse(c: Context<AppEnv>, held: HeldKey, version: string): Promise<void> {
   // A retry took the key over: its run stores the response, this one's effect was rolled back.
   if (isLeaseLost(c.error)) return;
   if (held.storedWithEffect && c.res.status < 300) return;
+  const db = c.get("db");
   const status = c.res.status;
   // A retry after a rate limit or an outage must run again: nothing was done.
   if (status === 429 || status >= 500) {
-    await releaseKey(db, keyHash, lockToken);
+    await releaseKey(db, held.keyHash, held.lockToken);
     return;
   }
   const text = await c.res.clone().text();
-  const sealed = await sealResponse(owner, key, sealingSecrets(c)[0] ?? "", {
+  const sealed = await sealResponse(held.owner, held.key, sealingSecrets(c)[0] ?? "", {
     status,
     version,
     body: text,
   });
   try {
-    await completeKey(db, keyHash, lockToken, status, sealed);
+    await completeKey(db, held.keyHash, held.lockToken, status, sealed);
   } catch (err) {
     // Taken over after its effect (one safe to repeat): the run holding the key stores its own.
     if (!isLeaseLost(err)) throw err;
   }
-};
+}
 
 /**
  * 409 for a key another run of the request holds: it is still running, or it took the key over

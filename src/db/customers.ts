@@ -11,7 +11,7 @@ import { customers } from "./schema";
 /** Where a customer-scoped read may look: the caller's partner, environment and product. */
 export interface ReadScope {
   partnerId: string;
-  environment: string;
+  environment: Environment;
   merchantKey: string;
 }
 
@@ -20,8 +20,7 @@ export function customerInScope(scope: ReadScope, customerId: string): SQL {
   return allOf(
     eq(customers.customerId, customerId),
     eq(customers.partnerId, scope.partnerId),
-    // drizzle types the value by the column's two names; a scope naming another matches no row.
-    eq(customers.environment, scope.environment as Environment),
+    eq(customers.environment, scope.environment),
     eq(customers.merchantKey, scope.merchantKey),
   );
 }
@@ -53,10 +52,7 @@ export async function customerExists(
 }
 
 /** A customer-scoped request's read scope: the caller's partner and environment, one product. */
-export function readScopeOf(
-  caller: Caller,
-  merchantKey: string,
-): ReadScope & { environment: Environment } {
+export function readScopeOf(caller: Caller, merchantKey: string): ReadScope {
   return { partnerId: caller.partnerId, environment: caller.environment, merchantKey };
 }
 
@@ -64,8 +60,7 @@ export function readScopeOf(
 function customersOfScope(scope: ReadScope): SQL {
   return allOf(
     eq(customers.partnerId, scope.partnerId),
-    // drizzle types the value by the column's two names; a scope naming another matches no row.
-    eq(customers.environment, scope.environment as Environment),
+    eq(customers.environment, scope.environment),
     eq(customers.merchantKey, scope.merchantKey),
   );
 }

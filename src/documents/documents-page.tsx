@@ -144,70 +144,89 @@ function ProductForm({ product, canChange }: { product: ProductSettings; canChan
             "for statements the service renders (sandbox simulations)."}
       </p>
       {!canChange ? (
-        <dl>
-          <dt>Name on statements</dt>
-          <dd>{product.displayName ?? product.name}</dd>
-          <dt>Accent colour</dt>
-          <dd>
-            <code>{product.accentColour ?? DEFAULT_ACCENT_COLOUR}</code>
-          </dd>
-          <dt>Logo</dt>
-          <dd>{logo}</dd>
-          <TermsList product={product} />
-        </dl>
+        <Presentation product={product} logo={logo} />
       ) : (
-        <form
-          method="post"
-          action={`/dashboard/documents/${product.merchantKey}`}
-          enctype="multipart/form-data"
-          class="stack"
-        >
-          <CsrfField />
-          <label for={id("name")}>Name on statements</label>
-          <input
-            id={id("name")}
-            name="display_name"
-            type="text"
-            maxlength={MAX_DISPLAY_NAME}
-            value={product.displayName ?? ""}
-            placeholder={product.name}
-          />
-          <label for={id("colour")}>Accent colour (#RRGGBB)</label>
-          <input
-            id={id("colour")}
-            name="accent_colour"
-            type="text"
-            pattern="#[0-9A-Fa-f]{6}"
-            value={product.accentColour ?? ""}
-            placeholder={DEFAULT_ACCENT_COLOUR}
-            aria-describedby={id("colour-hint")}
-          />
-          <span id={id("colour-hint")} class="muted">
-            Darkened on the document where needed, so that text in it stays legible.
-          </span>
-          <p>Current logo: {logo}</p>
-          <label for={id("logo")}>{LOGO_LABEL}</label>
-          <input id={id("logo")} name="logo" type="file" accept={LOGO_MEDIA_TYPES.join(",")} />
-          <label for={id("alt")}>What the logo shows (its alternative text)</label>
-          <input
-            id={id("alt")}
-            name="logo_alt_text"
-            type="text"
-            maxlength={MAX_ALT_TEXT}
-            value={product.logoAltText ?? ""}
-          />
-          {product.logoKey && (
-            <label>
-              <input type="checkbox" name="remove_logo" value="1" /> Remove the logo
-            </label>
-          )}
-          <TermsFields product={product} id={id} />
-          <div>
-            <button type="submit">Save {product.name}</button>
-          </div>
-        </form>
+        <PresentationForm product={product} logo={logo} id={id} />
       )}
     </section>
+  );
+}
+
+/** The product's look and terms as they stand, for a member who may not change them. */
+function Presentation({ product, logo }: { product: ProductSettings; logo: string }) {
+  return (
+    <dl>
+      <dt>Name on statements</dt>
+      <dd>{product.displayName ?? product.name}</dd>
+      <dt>Accent colour</dt>
+      <dd>
+        <code>{product.accentColour ?? DEFAULT_ACCENT_COLOUR}</code>
+      </dd>
+      <dt>Logo</dt>
+      <dd>{logo}</dd>
+      <TermsList product={product} />
+    </dl>
+  );
+}
+
+/** The form that changes the product's look and terms; `id` names its fields per product. */
+function PresentationForm(props: {
+  product: ProductSettings;
+  logo: string;
+  id: (name: string) => string;
+}) {
+  const { product, logo, id } = props;
+  return (
+    <form
+      method="post"
+      action={`/dashboard/documents/${product.merchantKey}`}
+      enctype="multipart/form-data"
+      class="stack"
+    >
+      <CsrfField />
+      <label for={id("name")}>Name on statements</label>
+      <input
+        id={id("name")}
+        name="display_name"
+        type="text"
+        maxlength={MAX_DISPLAY_NAME}
+        value={product.displayName ?? ""}
+        placeholder={product.name}
+      />
+      <label for={id("colour")}>Accent colour (#RRGGBB)</label>
+      <input
+        id={id("colour")}
+        name="accent_colour"
+        type="text"
+        pattern="#[0-9A-Fa-f]{6}"
+        value={product.accentColour ?? ""}
+        placeholder={DEFAULT_ACCENT_COLOUR}
+        aria-describedby={id("colour-hint")}
+      />
+      <span id={id("colour-hint")} class="muted">
+        Darkened on the document where needed, so that text in it stays legible.
+      </span>
+      <p>Current logo: {logo}</p>
+      <label for={id("logo")}>{LOGO_LABEL}</label>
+      <input id={id("logo")} name="logo" type="file" accept={LOGO_MEDIA_TYPES.join(",")} />
+      <label for={id("alt")}>What the logo shows (its alternative text)</label>
+      <input
+        id={id("alt")}
+        name="logo_alt_text"
+        type="text"
+        maxlength={MAX_ALT_TEXT}
+        value={product.logoAltText ?? ""}
+      />
+      {product.logoKey && (
+        <label>
+          <input type="checkbox" name="remove_logo" value="1" /> Remove the logo
+        </label>
+      )}
+      <TermsFields product={product} id={id} />
+      <div>
+        <button type="submit">Save {product.name}</button>
+      </div>
+    </form>
   );
 }
 

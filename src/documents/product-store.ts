@@ -80,20 +80,19 @@ export function changeProblem(product: ProductSettings, change: ProductChange): 
   return null;
 }
 
+/** The product's columns a change may write. */
+type ProductColumns = Partial<typeof products.$inferInsert>;
+
 /**
- * Applies `change` to `product` of its partner (a logo is stored first, under its content hash),
- * with an audit row for its presentation and one for its documents, each only when it changed:
- * a field set to what it already is changes nothing.
- * Answers the product as it now stands, or null when it is no longer the partner's.
+ * The columns a change writes: its fields as stored (trimmed, lower-cased, the logo uploaded and
+ * named by its key), less those that already hold the same value.
  */
-export async function changeProduct(
-  deps: { db: Database; documents: DocumentStore },
+async function changedColumns(
+  documents: DocumentStore,
   product: ProductSettings,
   change: ProductChange,
-  actor: Actor,
-  now: Date,
-): Promise<ProductSettings | null> {
-  const set: Partial<typeof products.$inferInsert> = {};
+): Promise<ProductColumns> {
+  const set: ProductColumns = {};
   if (change.documents !== undefined) set.documents = change.documents;
   if (change.display_name !== undefined) set.displayName = change.display_name?.trim() ?? null;
   if (change.accent_colour !== undefined) {
@@ -108,7 +107,7 @@ export async function changeProduct(
       bytes,
       media_type === "image/png" ? "png" : "jpg",
     );
-    await deps.documents.put(key, bytes, media_type);
+    await documents.put(key, bytes, media_type);
     Object.assign(set, { logoKey: key, logoMediaType: media_type, logoAltText: alt_text.trim() });
   }
   if (change.logo_alt_text !== undefined) set.logoAltText = change.logo_alt_text.trim();
@@ -126,15 +125,11 @@ export async function changeProduct(
     const key = field as keyof typeof set & keyof ProductSettings;
     if (JSON.stringify(product[key] ?? null) === JSON.stringify(value ?? null)) delete set[key];
   }
-  const ofPartner = and(
-    eq(products.merchantKey, product.merchantKey),
-    eq(products.partnerId, product.partnerId),
-  );
-  if (Object.keys(set).length === 0) {
-    const [row] = await deps.db.select(SETTINGS).from(products).where(ofPartner);
-    return row ?? null;
-  }
+  return set;
+}
 
+/** The audit entries of a change, each written only while the product is still the partner's. */
+function auditsOf(product: ProductSettings, set: ProductColumns, actor: Actor, now: Date) {
   const stillTheirs = sql`EXISTS (SELECT 1 FROM products WHERE merchant_key = ${product.merchantKey}
     AND partner_id = ${product.partnerId})`;
   const audits = [];
@@ -170,6 +165,33 @@ export async function changeProduct(
       ),
     );
   }
+  return audits;
+}
+
+/**
+ * Applies `change` to `product` of its partner (a logo is stored first, under its content hash),
+ * with an audit row for its presentation and one for its documents, each only when it changed:
+ * a field set to what it already is changes nothing.
+ * Answers the product as it now stands, or null when it is no longer the partner's.
+ */
+export async function changeProduct(
+  deps: { db: Database; documents: DocumentStore },
+  product: ProductSettings,
+  change: ProductChange,
+  actor: Actor,
+  now: Date,
+): Promise<ProductSettings | null> {
+  const set = await changedColumns(deps.documents, product, change);
+  const ofPartner = and(
+    eq(products.merchantKey, product.merchantKey),
+    eq(products.partnerId, product.partnerId),
+  );
+  if (Object.keys(set).length === 0) {
+    const [row] = await deps.db.select(SETTINGS).from(products).where(ofPartner);
+    return row ?? null;
+  }
+
+  const audits = auditsOf(product, set, actor, now);
   const [updated] = await atomically(deps.db, [
     ...audits,
     deps.db.update(products).set(set).where(ofPartner).returning(SETTINGS),

@@ -3,6 +3,7 @@
 // each sign under their own purpose. The key, not the token, routes the next page (a partner moved
 // since reads it from its new shard), so tokens issued before a move keep working.
 import { fromBase64Url, toBase64Url } from "./encoding";
+import type { Environment } from "./environment";
 import type { LineItemPosition } from "./line-item";
 import { FIRST_SHARD, isShardCode } from "./shard-code";
 import { KEY_ID, type Signer } from "./signing";
@@ -16,7 +17,7 @@ export interface PagePosition {
 /** Everything a token is bound to; a token issued under one binding fails under any other. */
 export interface PageBinding {
   partnerId: string;
-  environment: string;
+  environment: Environment;
   customerId: string;
   accountId: string;
   merchantKey: string;

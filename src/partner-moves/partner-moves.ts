@@ -207,78 +207,103 @@ export async function stepMove(
   const directory = shards.directory();
   let move = await lease(directory, moveId, now);
   if (!move) return null;
-  const source = shards.mustOpen(move.fromShard);
-  const target = shards.mustOpen(move.toShard);
-  // Only this module writes `tables`, always as JSON.stringify of a MoveTables.
-  const tables = JSON.parse(move.tables) as MoveTables;
-  let budget = maxRows;
+  const step: MoveStep = {
+    shards,
+    directory,
+    source: shards.mustOpen(move.fromShard),
+    target: shards.mustOpen(move.toShard),
+    // Only this module writes `tables`, always as JSON.stringify of a MoveTables.
+    tables: JSON.parse(move.tables) as MoveTables,
+    now,
+  };
+  if (move.phase === "copying") move = await copyRows(step, move, maxRows);
+  if (move.phase === "verifying") move = await verifyCopy(step, move);
+  if (move.phase === "switched" && move.retireAfter && move.retireAfter <= now.toISOString()) {
+    await retire(step.source, move.partnerId);
+    move = await save(directory, moveId, { phase: "done", finishedAt: now.toISOString() });
+  }
+  return save(directory, moveId, { leaseUntil: null });
+}
 
+/** What one step of a move works with: the directory, the two shards and the copy's figures. */
+interface MoveStep {
+  shards: Shards;
+  directory: Database;
+  source: Database;
+  target: Database;
+  tables: MoveTables;
+  now: Date;
+}
+
+/** Copies up to `budget` rows, chunk by chunk, table by table; past the last table, verifies. */
+async function copyRows(step: MoveStep, move: MoveRow, budget: number): Promise<MoveRow> {
+  const { directory, tables } = step;
   while (move.phase === "copying" && budget > 0) {
     const table = PARTNER_TABLES[move.tableIndex];
     if (!table) {
-      move = await save(directory, moveId, { phase: "verifying", tableIndex: 0, cursor: 0 });
-      break;
+      return save(directory, move.moveId, { phase: "verifying", tableIndex: 0, cursor: 0 });
     }
-    const copied = await copyChunk(source, target, table, move, Math.min(CHUNK_ROWS, budget));
+    const rows = Math.min(CHUNK_ROWS, budget);
+    const copied = await copyChunk(step.source, step.target, table, move, rows);
     budget -= copied.rows;
     const entry = tables[table.name] ?? { copied: 0 };
     entry.copied += copied.rows;
     tables[table.name] = entry;
     move = await save(
       directory,
-      moveId,
+      move.moveId,
       copied.done
         ? { tableIndex: move.tableIndex + 1, cursor: 0, tables: JSON.stringify(tables) }
         : { cursor: copied.cursor, tables: JSON.stringify(tables) },
     );
   }
+  return move;
+}
 
-  if (move.phase === "verifying") {
-    const mismatched: string[] = [];
-    for (const table of PARTNER_TABLES) {
-      const [from, to] = await Promise.all([
-        digest(source, table, move.partnerId),
-        digest(target, table, move.partnerId),
-      ]);
-      const entry = tables[table.name] ?? { copied: 0 };
-      tables[table.name] = { ...entry, source: from, target: to };
-      if (from.rows !== to.rows || from.hash !== to.hash) mismatched.push(table.name);
-    }
-    if (mismatched.length === 0) {
-      await switchOver(shards, move, now);
-      move = await save(directory, moveId, {
-        phase: "switched",
-        tables: JSON.stringify(tables),
-        switchedAt: now.toISOString(),
-        retireAfter: new Date(now.getTime() + LINK_LIFETIME_MS).toISOString(),
-      });
-    } else if (move.attempt >= MAX_ATTEMPTS) {
-      await abort(shards, move);
-      move = await save(directory, moveId, {
-        phase: "aborted",
-        tables: JSON.stringify(tables),
-        finishedAt: now.toISOString(),
-        error: `the copy did not verify: ${mismatched.join(", ")}`,
-      });
-    } else {
-      // Something differs: copy it all again.
-      await deleteRows(target, move.partnerId, PARTNER_TABLES);
-      for (const entry of Object.values(tables)) entry.copied = 0;
-      move = await save(directory, moveId, {
-        phase: "copying",
-        tableIndex: 0,
-        cursor: 0,
-        attempt: move.attempt + 1,
-        tables: JSON.stringify(tables),
-      });
-    }
+/**
+ * Compares every table's rows on both shards: when they match, the partner switches over; when
+ * they do not, the copy starts again, or after the last attempt the move is aborted.
+ */
+async function verifyCopy(step: MoveStep, move: MoveRow): Promise<MoveRow> {
+  const { directory, tables, now } = step;
+  const mismatched: string[] = [];
+  for (const table of PARTNER_TABLES) {
+    const [from, to] = await Promise.all([
+      digest(step.source, table, move.partnerId),
+      digest(step.target, table, move.partnerId),
+    ]);
+    const entry = tables[table.name] ?? { copied: 0 };
+    tables[table.name] = { ...entry, source: from, target: to };
+    if (from.rows !== to.rows || from.hash !== to.hash) mismatched.push(table.name);
   }
-
-  if (move.phase === "switched" && move.retireAfter && move.retireAfter <= now.toISOString()) {
-    await retire(source, move.partnerId);
-    move = await save(directory, moveId, { phase: "done", finishedAt: now.toISOString() });
+  if (mismatched.length === 0) {
+    await switchOver(step.shards, move, now);
+    return save(directory, move.moveId, {
+      phase: "switched",
+      tables: JSON.stringify(tables),
+      switchedAt: now.toISOString(),
+      retireAfter: new Date(now.getTime() + LINK_LIFETIME_MS).toISOString(),
+    });
   }
-  return save(directory, moveId, { leaseUntil: null });
+  if (move.attempt >= MAX_ATTEMPTS) {
+    await abort(step.shards, move);
+    return save(directory, move.moveId, {
+      phase: "aborted",
+      tables: JSON.stringify(tables),
+      finishedAt: now.toISOString(),
+      error: `the copy did not verify: ${mismatched.join(", ")}`,
+    });
+  }
+  // Something differs: copy it all again.
+  await deleteRows(step.target, move.partnerId, PARTNER_TABLES);
+  for (const entry of Object.values(tables)) entry.copied = 0;
+  return save(directory, move.moveId, {
+    phase: "copying",
+    tableIndex: 0,
+    cursor: 0,
+    attempt: move.attempt + 1,
+    tables: JSON.stringify(tables),
+  });
 }
 
 /**

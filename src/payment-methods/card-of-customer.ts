@@ -4,7 +4,6 @@ import { eq } from "drizzle-orm";
 import { allOf } from "../db/batch";
 import type { Database } from "../db/client";
 import type { ReadScope } from "../db/customers";
-import type { Environment } from "../domain/environment";
 import { paymentMethods } from "./schema";
 
 /** The query for the one card, or none: batch it with the writes' other reads. */
@@ -22,8 +21,7 @@ export function cardOfCustomerQuery(
         eq(paymentMethods.paymentMethodId, paymentMethodId),
         eq(paymentMethods.customerId, customerId),
         eq(paymentMethods.partnerId, scope.partnerId),
-        // drizzle types the value by the column's two names; a scope naming another matches no row.
-        eq(paymentMethods.environment, scope.environment as Environment),
+        eq(paymentMethods.environment, scope.environment),
         eq(paymentMethods.merchantKey, scope.merchantKey),
       ),
     )

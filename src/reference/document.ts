@@ -18,6 +18,7 @@ import {
   type ParameterObject,
   type Reference,
   type ResponseObject,
+  type SecurityScheme,
 } from "./openapi";
 import { openApiPath, pathParameters } from "./operations";
 import {
@@ -194,6 +195,62 @@ function withoutUnused<T>(
   return Object.fromEntries(Object.entries(all).filter(([name]) => kept.has(name)));
 }
 
+/** How a key authenticates: HTTP Basic with the key as the username, or as a bearer token. */
+const SECURITY_SCHEMES: Record<string, SecurityScheme> = {
+  basicAuth: {
+    type: "http",
+    scheme: "basic",
+    description: "The API key as the username, with an empty password.",
+  },
+  bearerAuth: { type: "http", scheme: "bearer", description: "The API key as the token." },
+};
+
+/** The request headers a version's operations refer to, named with this deployment's header names. */
+function parameterComponents(
+  bundle: VersionBundle,
+  version: string,
+  headers: HeaderNames,
+): Record<string, ParameterObject> {
+  return {
+    Version: {
+      name: headers.version,
+      in: "header",
+      required: false,
+      description:
+        "The API version for this request; without it, the version saved for your key's " +
+        "environment. `latest` is for sandbox keys only.",
+      schema: { type: "string", enum: bundle.versions.map((v) => v.id) },
+      example: version,
+    },
+    IdempotencyKey: {
+      name: "Idempotency-Key",
+      in: "header",
+      required: false,
+      description:
+        "Makes the request safe to retry: the same key with the same request (method, path, " +
+        "version, product and body) within 24 hours answers the first response again, " +
+        "marked `Idempotent-Replayed: true`, without doing anything twice. Keys belong to " +
+        "the API key that sends them: the same key from another API key runs as a request " +
+        "of its own. Use a new random one (a UUID) per request. A key is " +
+        `${IDEMPOTENCY_KEY_RULE}; any other answers \`400\`.`,
+      schema: {
+        type: "string",
+        minLength: 1,
+        maxLength: MAX_IDEMPOTENCY_KEY_LENGTH,
+        pattern: IDEMPOTENCY_KEY_PATTERN,
+      },
+    },
+    MerchantKey: {
+      name: headers.merchantKey,
+      in: "header",
+      required: false,
+      description:
+        "The product to read, as supplied at onboarding. Required when you have several.",
+      schema: { type: "string" },
+    },
+  };
+}
+
 /**
  * Builds the reference of one version of the bundle for the keys of one environment (the routes
  * they may call). Throws for a version it does not hold.
@@ -256,52 +313,8 @@ export function buildOpenApiDocument(
     paths,
     webhooks,
     components: {
-      securitySchemes: {
-        basicAuth: {
-          type: "http",
-          scheme: "basic",
-          description: "The API key as the username, with an empty password.",
-        },
-        bearerAuth: { type: "http", scheme: "bearer", description: "The API key as the token." },
-      },
-      parameters: {
-        Version: {
-          name: headers.version,
-          in: "header",
-          required: false,
-          description:
-            "The API version for this request; without it, the version saved for your key's " +
-            "environment. `latest` is for sandbox keys only.",
-          schema: { type: "string", enum: bundle.versions.map((v) => v.id) },
-          example: version,
-        },
-        IdempotencyKey: {
-          name: "Idempotency-Key",
-          in: "header",
-          required: false,
-          description:
-            "Makes the request safe to retry: the same key with the same request (method, path, " +
-            "version, product and body) within 24 hours answers the first response again, " +
-            "marked `Idempotent-Replayed: true`, without doing anything twice. Keys belong to " +
-            "the API key that sends them: the same key from another API key runs as a request " +
-            "of its own. Use a new random one (a UUID) per request. A key is " +
-            `${IDEMPOTENCY_KEY_RULE}; any other answers \`400\`.`,
-          schema: {
-            type: "string",
-            minLength: 1,
-            maxLength: MAX_IDEMPOTENCY_KEY_LENGTH,
-            pattern: IDEMPOTENCY_KEY_PATTERN,
-          },
-        },
-        MerchantKey: {
-          name: headers.merchantKey,
-          in: "header",
-          required: false,
-          description:
-            "The product to read, as supplied at onboarding. Required when you have several.",
-          schema: { type: "string" },
-        },
-      },
+      securitySchemes: SECURITY_SCHEMES,
+      parameters: parameterComponents(bundle, version, headers),
       headers: headerComponents(version, deprecated),
       responses,
       schemas,

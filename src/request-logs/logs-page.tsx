@@ -304,6 +304,70 @@ function RequestDetail({ record }: { record: RequestLogRecord }) {
   );
 }
 
+/** The list page: what the log keeps, the filters, one page of requests and the way to the next. */
+function LogList(props: {
+  environment: Environment;
+  query: LogQuery;
+  view: LogView;
+  page: { records: RequestLogRecord[]; hasMore: boolean };
+  filters: { keys: { value: string; label: string }[]; versions: string[]; routes: string[] };
+}) {
+  const { environment, query, page } = props;
+  const last = page.records.at(-1);
+  const filtered = query.requestId === null ? query.filters : { requestId: query.requestId };
+  return (
+    <>
+      <Retention view={props.view} />
+      <Filters environment={environment} query={query} {...props.filters} />
+      {page.records.length === 0 ? (
+        <p role="status">
+          {query.requestId === null
+            ? "No requests match."
+            : `No request with the id ${query.requestId} in the last ${REQUEST_LOG_RETENTION_DAYS} days.`}
+        </p>
+      ) : (
+        <LogTable environment={environment} records={page.records} />
+      )}
+      <p class="pages">
+        {query.before !== null && <a href={logsLink(environment, filtered)}>Newest requests</a>}{" "}
+        {page.hasMore && last && (
+          <a href={logsLink(environment, filtered, last.log_id)}>Older requests</a>
+        )}
+      </p>
+    </>
+  );
+}
+
+/** One request id's page: every request sent with it, newest first, each in full. */
+function RequestPage(props: {
+  environment: Environment;
+  view: LogView;
+  records: RequestLogRecord[];
+}) {
+  const { records } = props;
+  return (
+    <>
+      <p>
+        <a href={`/dashboard/${props.environment}/logs`}>Back to the request log</a>
+      </p>
+      {props.view === "masked" && (
+        <p class="notice">
+          Identifiers of production requests are masked: Admins see them in full, and each of their
+          views is recorded in the audit log.
+        </p>
+      )}
+      {records.length > 1 && (
+        <p>
+          {records.length} requests were sent with this <code>x-request-id</code>, newest first.
+        </p>
+      )}
+      {records.map((record) => (
+        <RequestDetail record={record} />
+      ))}
+    </>
+  );
+}
+
 /** The request log's pages; its route filter offers `routePaths` (the API's path patterns). */
 export function logsPage(routePaths: readonly string[]): DashboardPage {
   const routePatterns = [...new Set(routePaths), "(unmatched)"];
@@ -330,36 +394,18 @@ export function logsPage(routePaths: readonly string[]): DashboardPage {
           value: k.keyId,
           label: `${k.name ? `${k.name} · ` : ""}${k.masked} (${k.keyId})`,
         }));
-        const last = page.records.at(-1);
-        const filtered = query.requestId === null ? query.filters : { requestId: query.requestId };
         return c.render(
-          <>
-            <Retention view={view} />
-            <Filters
-              environment={environment}
-              query={query}
-              keys={keys}
-              versions={c.get("bundle").versions.map((v) => v.id)}
-              routes={routePatterns}
-            />
-            {page.records.length === 0 ? (
-              <p role="status">
-                {query.requestId === null
-                  ? "No requests match."
-                  : `No request with the id ${query.requestId} in the last ${REQUEST_LOG_RETENTION_DAYS} days.`}
-              </p>
-            ) : (
-              <LogTable environment={environment} records={page.records} />
-            )}
-            <p class="pages">
-              {query.before !== null && (
-                <a href={logsLink(environment, filtered)}>Newest requests</a>
-              )}{" "}
-              {page.hasMore && last && (
-                <a href={logsLink(environment, filtered, last.log_id)}>Older requests</a>
-              )}
-            </p>
-          </>,
+          <LogList
+            environment={environment}
+            query={query}
+            view={view}
+            page={page}
+            filters={{
+              keys,
+              versions: c.get("bundle").versions.map((v) => v.id),
+              routes: routePatterns,
+            }}
+          />,
           { title: "Request log", section: "logs" },
         );
       })
@@ -379,29 +425,10 @@ export function logsPage(routePaths: readonly string[]): DashboardPage {
               "response; requests that failed authentication are not recorded.",
           );
         }
-        return c.render(
-          <>
-            <p>
-              <a href={`/dashboard/${environment}/logs`}>Back to the request log</a>
-            </p>
-            {view === "masked" && (
-              <p class="notice">
-                Identifiers of production requests are masked: Admins see them in full, and each of
-                their views is recorded in the audit log.
-              </p>
-            )}
-            {records.length > 1 && (
-              <p>
-                {records.length} requests were sent with this <code>x-request-id</code>, newest
-                first.
-              </p>
-            )}
-            {records.map((record) => (
-              <RequestDetail record={record} />
-            ))}
-          </>,
-          { title: `Request ${requestId}`, section: "logs" },
-        );
+        return c.render(<RequestPage environment={environment} view={view} records={records} />, {
+          title: `Request ${requestId}`,
+          section: "logs",
+        });
       }),
     nav: { section: "logs", label: "Request log", action: "logs.view", perEnvironment: true },
   };

@@ -76,23 +76,63 @@ function VersionView(props: VersionViewProps) {
       </p>
       {!props.canChange && <p class="muted">{props.refusal}</p>}
       {props.rollback && (
-        <section aria-labelledby="rollback-heading">
-          <h2 id="rollback-heading">Roll back</h2>
-          <p>
-            The saved version moved from <code>{props.rollback.change.fromVersion}</code> to{" "}
-            <code>{props.rollback.change.toVersion}</code> at{" "}
-            <Time at={props.rollback.change.changedAt} />. It can go back until{" "}
-            <Time at={props.rollback.deadline.toISOString()} />.
-          </p>
-          {props.canChange && (
-            <form method="post" action={`/dashboard/${environment}/version/rollback`}>
-              <CsrfField />
-              <input type="hidden" name="change" value={String(props.rollback.change.id)} />
-              <button type="submit">Roll back to {props.rollback.change.fromVersion}</button>
-            </form>
-          )}
-        </section>
+        <Rollback environment={environment} rollback={props.rollback} canChange={props.canChange} />
       )}
+      <OfferedVersions
+        environment={environment}
+        saved={saved}
+        offered={props.offered}
+        comparing={target?.version}
+      />
+      {target && (
+        <Comparison
+          environment={environment}
+          saved={saved}
+          target={target}
+          canChange={props.canChange}
+        />
+      )}
+      {props.history.length > 0 && <RecentChanges history={props.history} />}
+    </>
+  );
+}
+
+/** The last change and, while it may still go back, the form that rolls it back. */
+function Rollback(props: {
+  environment: Environment;
+  rollback: NonNullable<VersionViewProps["rollback"]>;
+  canChange: boolean;
+}) {
+  const { change, deadline } = props.rollback;
+  return (
+    <section aria-labelledby="rollback-heading">
+      <h2 id="rollback-heading">Roll back</h2>
+      <p>
+        The saved version moved from <code>{change.fromVersion}</code> to{" "}
+        <code>{change.toVersion}</code> at <Time at={change.changedAt} />. It can go back until{" "}
+        <Time at={deadline.toISOString()} />.
+      </p>
+      {props.canChange && (
+        <form method="post" action={`/dashboard/${props.environment}/version/rollback`}>
+          <CsrfField />
+          <input type="hidden" name="change" value={String(change.id)} />
+          <button type="submit">Roll back to {change.fromVersion}</button>
+        </form>
+      )}
+    </section>
+  );
+}
+
+/** Every version the environment offers, each but the saved one with a link to compare it. */
+function OfferedVersions(props: {
+  environment: Environment;
+  saved: string;
+  offered: VersionViewProps["offered"];
+  comparing: string | undefined;
+}) {
+  const { environment, saved } = props;
+  return (
+    <>
       <h2>Versions offered in {environment}</h2>
       <Table
         caption={<>Versions offered in {environment}</>}
@@ -109,7 +149,7 @@ function VersionView(props: VersionViewProps) {
               {v.id !== saved && (
                 <a
                   href={`/dashboard/${environment}/version?target=${v.id}`}
-                  aria-current={target?.version === v.id ? "true" : undefined}
+                  aria-current={props.comparing === v.id ? "true" : undefined}
                 >
                   Compare with {v.id}
                 </a>
@@ -118,72 +158,83 @@ function VersionView(props: VersionViewProps) {
           </tr>
         ))}
       </Table>
-      {target && (
-        <section aria-labelledby="target-heading">
-          <h2 id="target-heading">
-            From {saved} to {target.version}
-          </h2>
-          <h3>Changes</h3>
-          <Steps direction={target.direction} steps={target.steps} />
-          <h3>Preview</h3>
-          {target.previewFrom !== environment && (
-            <p>
-              This preview is built from your sandbox data: production customers' data is shown to
-              Admins only.
-            </p>
-          )}
-          {target.preview ? (
-            <>
-              <p>
-                One real {target.previewFrom} response of yours, as each version returns it:{" "}
-                <code>
-                  GET /v2/customers/{target.preview.customerId}/accounts/
-                  {target.preview.accountId}/statements?limit={target.previewLimit}
-                </code>
-              </p>
-              <SideBySide left={saved} right={target.version} bodies={target.preview.bodies} />
-            </>
-          ) : (
-            <p>There is no statement in {target.previewFrom} yet to show.</p>
-          )}
-          {props.canChange && (
-            <form method="post" action={`/dashboard/${environment}/version`} class="stack">
-              <CsrfField />
-              <input type="hidden" name="from" value={saved} />
-              <input type="hidden" name="to" value={target.version} />
-              <div>
-                <button type="submit">
-                  Save {target.version} as the {environment} version
-                </button>
-              </div>
-            </form>
-          )}
-        </section>
+    </>
+  );
+}
+
+/** The saved version beside the one compared: its changes, a preview, and the form that saves it. */
+function Comparison(props: {
+  environment: Environment;
+  saved: string;
+  target: NonNullable<VersionViewProps["target"]>;
+  canChange: boolean;
+}) {
+  const { environment, saved, target } = props;
+  return (
+    <section aria-labelledby="target-heading">
+      <h2 id="target-heading">
+        From {saved} to {target.version}
+      </h2>
+      <h3>Changes</h3>
+      <Steps direction={target.direction} steps={target.steps} />
+      <h3>Preview</h3>
+      {target.previewFrom !== environment && (
+        <p>
+          This preview is built from your sandbox data: production customers' data is shown to
+          Admins only.
+        </p>
       )}
-      {props.history.length > 0 && (
+      {target.preview ? (
         <>
-          <h2>Recent changes</h2>
-          <Table
-            caption="Recent changes of the saved version"
-            columns={["When", "From", "To", "Kind"]}
-          >
-            {props.history.map((h) => (
-              <tr>
-                <td>
-                  <Time at={h.changedAt} />
-                </td>
-                <td>
-                  <code>{h.fromVersion}</code>
-                </td>
-                <td>
-                  <code>{h.toVersion}</code>
-                </td>
-                <td>{h.kind === "change" ? "Change" : "Rollback"}</td>
-              </tr>
-            ))}
-          </Table>
+          <p>
+            One real {target.previewFrom} response of yours, as each version returns it:{" "}
+            <code>
+              GET /v2/customers/{target.preview.customerId}/accounts/
+              {target.preview.accountId}/statements?limit={target.previewLimit}
+            </code>
+          </p>
+          <SideBySide left={saved} right={target.version} bodies={target.preview.bodies} />
         </>
+      ) : (
+        <p>There is no statement in {target.previewFrom} yet to show.</p>
       )}
+      {props.canChange && (
+        <form method="post" action={`/dashboard/${environment}/version`} class="stack">
+          <CsrfField />
+          <input type="hidden" name="from" value={saved} />
+          <input type="hidden" name="to" value={target.version} />
+          <div>
+            <button type="submit">
+              Save {target.version} as the {environment} version
+            </button>
+          </div>
+        </form>
+      )}
+    </section>
+  );
+}
+
+/** The saved version's recent changes and rollbacks, newest first. */
+function RecentChanges(props: { history: SavedVersionChange[] }) {
+  return (
+    <>
+      <h2>Recent changes</h2>
+      <Table caption="Recent changes of the saved version" columns={["When", "From", "To", "Kind"]}>
+        {props.history.map((h) => (
+          <tr>
+            <td>
+              <Time at={h.changedAt} />
+            </td>
+            <td>
+              <code>{h.fromVersion}</code>
+            </td>
+            <td>
+              <code>{h.toVersion}</code>
+            </td>
+            <td>{h.kind === "change" ? "Change" : "Rollback"}</td>
+          </tr>
+        ))}
+      </Table>
     </>
   );
 }

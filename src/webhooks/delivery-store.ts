@@ -6,7 +6,6 @@ import { atomically } from "../db/batch";
 import type { Database } from "../db/client";
 import type { ReadScope } from "../db/customers";
 import type { Actor } from "../domain/audit";
-import type { Environment } from "../domain/environment";
 import type { EndpointAttempt } from "./delivery-attempt";
 import {
   DELIVERY_RETURNING,
@@ -98,8 +97,7 @@ export async function resendEvent(db: Database, resend: Resend): Promise<Deliver
     auditInsert(
       scope.partnerId,
       resend.actor,
-      // Written only when an event of the scope's environment is queued: it names one of the two.
-      { action: "event.resent", environment: scope.environment as Environment, target: eventId },
+      { action: "event.resent", environment: scope.environment, target: eventId },
       now,
       {
         guard: sql`EXISTS (SELECT 1 ${pairs})`,

@@ -71,8 +71,7 @@ function publicColumns(now: Date) {
 export function ofScope(scope: ReadScope): SQL {
   return allOf(
     eq(webhookEndpoints.partnerId, scope.partnerId),
-    // drizzle types the value by the column's two names; a scope naming another matches no row.
-    eq(webhookEndpoints.environment, scope.environment as Environment),
+    eq(webhookEndpoints.environment, scope.environment),
     eq(webhookEndpoints.merchantKey, scope.merchantKey),
   );
 }

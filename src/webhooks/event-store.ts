@@ -4,7 +4,6 @@ import { and, desc, eq, getTableColumns, gte, type SQL, sql } from "drizzle-orm"
 import { allOf } from "../db/batch";
 import type { Database } from "../db/client";
 import type { ReadScope } from "../db/customers";
-import type { Environment } from "../domain/environment";
 import type { EventType } from "../domain/event";
 import { statements } from "../statements/schema";
 import { events } from "./schema";
@@ -54,8 +53,7 @@ export function toEventRow({
 function inScope(scope: ReadScope, since: string): SQL {
   return allOf(
     eq(events.partnerId, scope.partnerId),
-    // drizzle types the value by the column's two names; a scope naming another matches no row.
-    eq(events.environment, scope.environment as Environment),
+    eq(events.environment, scope.environment),
     eq(events.merchantKey, scope.merchantKey),
     gte(events.createdAt, since),
   );

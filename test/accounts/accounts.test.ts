@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { accountPageQuery } from "../../src/accounts/account-store";
 import { openDatabase } from "../../src/db/client";
+import type { ReadScope } from "../../src/db/customers";
 import { api, expectJson } from "../support/api";
 import { ALL_VERSIONS, OLDEST, versionsWith } from "../support/bundle-versions";
 import {
@@ -228,7 +229,11 @@ describe("GET /v2/customers/{customer_id}/accounts", () => {
 
     const shard = await partnerDatabase(f.partnerId);
     const { db } = openDatabase(shard);
-    const scope = { partnerId: f.partnerId, environment: "sandbox", merchantKey: f.merchantKey };
+    const scope: ReadScope = {
+      partnerId: f.partnerId,
+      environment: "sandbox",
+      merchantKey: f.merchantKey,
+    };
     const query = accountPageQuery(db, scope, customerId, "acc_x", 5).toSQL();
     expect(query.sql).not.toMatch(/offset/i);
     const plan = await shard

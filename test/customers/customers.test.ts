@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/db/client";
-import { customerPageQuery } from "../../src/db/customers";
+import { customerPageQuery, type ReadScope } from "../../src/db/customers";
 import { api, expectJson } from "../support/api";
 import { ALL_VERSIONS, OLDEST, versionsWith } from "../support/bundle-versions";
 import { createKey, importData, seedAccount, uniqueId } from "../support/fixtures";
@@ -153,7 +153,7 @@ describe("GET /v2/customers", () => {
 
     const shard = await partnerDatabase(p.partnerId);
     const { db } = openDatabase(shard);
-    const scope = { partnerId: p.partnerId, environment: "sandbox", merchantKey: p.mkA };
+    const scope: ReadScope = { partnerId: p.partnerId, environment: "sandbox", merchantKey: p.mkA };
     const query = customerPageQuery(db, scope, "cus_x", 10).toSQL();
     expect(query.sql).not.toMatch(/offset/i);
     const plan = await shard

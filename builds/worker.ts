@@ -1,5 +1,6 @@
 // Builds Worker bundles exactly as a deploy would (`wrangler deploy --dry-run --outdir`), measures
-// their size the way wrangler reports it, and profiles the production bundle's start-up.
+// their size the way wrangler reports it, and profiles the production bundle's start-up. The bench,
+// the renderer's build and the bundle-size check all build through here.
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, readdir, readFile, rm, symlink } from "node:fs/promises";
