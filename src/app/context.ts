@@ -1,4 +1,5 @@
-// The Hono environment shared by every sub-app: bindings, and what the pipeline sets per request.
+// The Hono environment every sub-app is typed with: the Worker's bindings, and the variables the
+// request pipeline sets on the context before a handler runs.
 import type { Database, QueryStats } from "../db/client";
 import type { ReadAhead, ReadAheadResults } from "../db/key-lookup";
 import type { Shards } from "../db/shards";
@@ -17,11 +18,11 @@ import type { VersionUsage } from "./version-usage";
 export interface DashboardSession {
   user: User;
   partnerName: string;
-  /** SHA-256 of the session id (the id itself stays in the cookie). */
+  /** The SHA-256 of the session's id: the id itself is only ever in the user's cookie. */
   sessionHash: string;
   /** The token every state-changing form of this session carries. */
   csrfToken: string;
-  /** The partner is being moved to another shard: its changes wait (503), its pages show. */
+  /** While the partner's data is being moved, its pages show but its changes answer 503. */
   moving: boolean;
 }
 
@@ -45,26 +46,29 @@ export interface Bindings
   /** HMAC key of the addresses the directory keeps for partners with a jurisdiction. */
   DIRECTORY_SECRET?: string;
   /**
-   * Each shard's jurisdiction (`[vars]`: a map of shard code to `none`, `eu`, `us`, `fedramp`);
-   * unset, or a shard it does not name: none. See src/db/shards.ts.
+   * The jurisdiction of each shard, declared in `[vars]` as a map from shard code to `none`, `eu`,
+   * `us` or `fedramp`. A shard it does not name has none; src/db/shards.ts reads it.
    */
   SHARD_JURISDICTIONS?: unknown;
-  /** How dashboard mail leaves: `outbox` (local), `cloudflare` (the MAIL binding) or `http`. */
+  /**
+   * How the dashboard's mail is sent: `outbox` keeps it for local runs to read, `cloudflare` sends
+   * it through the MAIL binding, and `http` posts it to MAIL_API_URL.
+   */
   MAILER?: string;
-  /** The sender of dashboard mail. */
   MAIL_FROM?: string;
-  /** `http` mailer: the endpoint (Resend-compatible JSON) and its API key (a secret). */
+  /** For the `http` mailer: an endpoint that takes Resend's JSON, and its API key (a secret). */
   MAIL_API_URL?: string;
   MAIL_API_KEY?: string;
-  /** `cloudflare` mailer: a `send_email` binding (Cloudflare Email Service). */
+  /** For the `cloudflare` mailer: a `send_email` binding of Cloudflare's Email Service. */
   MAIL?: SendEmail;
   /** During a rotation: the token being replaced, still accepted until it is deleted. */
   OPERATOR_TOKEN_PREVIOUS?: string;
   /** During a rotation: the secret being replaced, still accepted for verification only. */
   SIGNING_SECRET_PREVIOUS?: string;
   /**
-   * Where records of partner API requests go (src/request-logs/); unbound: none are kept. Those of
-   * partners with a jurisdiction go through that jurisdiction's (`REQUEST_LOGS_EU`, …) alone.
+   * The queue that records of partner API requests go through (src/request-logs/); when it is not
+   * bound, no records are kept. A partner with a jurisdiction has its records sent through that
+   * jurisdiction's own queue, such as `REQUEST_LOGS_EU`, and never through this one.
    */
   REQUEST_LOGS?: Queue;
   REQUEST_LOGS_EU?: Queue;
@@ -73,28 +77,24 @@ export interface Bindings
 export type { Caller } from "../domain/caller";
 
 export interface Variables {
-  /** The versions this app serves (versions/index.ts in production; tests may pass another). */
+  /** The versions this app serves: versions/index.ts in production, and whatever a test passes. */
   bundle: VersionBundle;
-  /** Per-isolate request counts by version, flushed to D1 now and then. */
+  /** This isolate's request counts by version, which it writes to D1 at most once a minute. */
   versionUsage: VersionUsage;
   requestId: string;
-  /** Every database the request may open (its partner's shard, the directory), counted alike. */
+  /** Every database the request may open, each opened once, its round trips counted together. */
   shards: Shards;
   /**
    * The partner's database: set once the request knows its partner (from the key, the session,
    * the link or the operator's partner id), on the shard it lives on.
    */
   db: Database;
-  /** The code of that shard. */
   shard: string;
   queryStats: QueryStats;
   signer: Signer;
-  /**
-   * The documents bucket of the partner's jurisdiction (set with `db`), its failures classified
-   * like D1's.
-   */
+  /** The documents bucket of the partner's jurisdiction, set together with `db`. */
   documents: DocumentStore;
-  /** The request clock; tests move it with fake timers. */
+  /** The request's clock, taken from here so that tests can move it with fake timers. */
   now: () => Date;
   caller: Caller;
   /**
@@ -107,22 +107,23 @@ export interface Variables {
   /** The product the request reads, for customer-scoped routes. */
   merchantKey: string;
   /**
-   * Reads a route planned from the request alone, sent in the key lookup's statement so that the
-   * request costs one round trip; set before authentication, answered in `readAheadResults`.
+   * The reads a route plans from the request alone, before the caller is known. They are sent in
+   * the same statement as the key lookup, so that such a request costs one round trip; their
+   * answers are in `readAheadResults`.
    */
   readAhead: ReadAhead;
   readAheadResults: ReadAheadResults;
-  /** The route's query parameters as read once (or the 400 they answer); see app/route.ts. */
+  /** The route's query parameters as app/route.ts parsed them, or the 400 they answer. */
   query: unknown;
   /** The signed-in dashboard user, on /dashboard pages that need one. */
   session: DashboardSession;
-  /** The environment of a dashboard page in one (`/dashboard/{environment}/…`). */
+  /** The environment a dashboard page is in, from its URL: `/dashboard/{environment}/…`. */
   environment: Environment;
   /** The Idempotency-Key this POST holds while it runs, if it sent one. */
   idempotencyKey?: HeldKey;
-  /** The rate limit (the key's or its partner's) the request is over, counted with the lookup. */
+  /** The rate limit the request is over, if any, counted in the key lookup's round trip. */
   overLimit: Promise<RatePolicy | null>;
-  /** The error the response renders, once `app.onError` rendered one (for the request log). */
+  /** The error that `app.onError` rendered as the response, kept for the request log. */
   apiError?: ApiError;
 }
 

@@ -1,15 +1,16 @@
-// One error type for the whole service, rendered by one handler (see app/respond.ts).
+// The service's one error type. Anything in a request may throw an ApiError; one handler renders it
+// (app/respond.ts), reshaped for the request's version like any other body.
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { ERROR_TYPES } from "../canonical/schemas";
 import { MAX_LIVE_KEYS } from "../domain/key-record";
 
 /**
- * Every error type the service emits, in its canonical (newest) form: the list the reference
- * documents (canonical/schemas.ts), so the two cannot differ.
+ * Every error type the service sends, as the newest version names it. The type is taken from the
+ * list the reference documents (canonical/schemas.ts), so the two cannot differ.
  */
 export type ErrorType = (typeof ERROR_TYPES)[number];
 
-/** Maps an error type to its HTTP status; exhaustive, so a new type cannot ship without one. */
+/** The HTTP status of an error type; the type checker refuses a new type until it has one here. */
 export function statusOf(type: ErrorType): ContentfulStatusCode {
   switch (type) {
     case "UNAUTHORIZED_ERROR":
@@ -48,7 +49,10 @@ export function statusOf(type: ErrorType): ContentfulStatusCode {
   }
 }
 
-/** The canonical error body: `{"error":{"type","message","param"?,"details"?}}`. */
+/**
+ * The error body as the newest version sends it: an `error` object with the type and a message,
+ * and, when they apply, the parameter at fault and one line per problem found.
+ */
 export type ErrorBody = {
   error: { type: ErrorType; message: string; param?: string; details?: string[] };
 };
@@ -59,7 +63,15 @@ export interface ApiErrorOptions {
   headers?: Record<string, string>;
 }
 
-/** Thrown anywhere in a request; `app.onError` renders it through the version modules. */
+/**
+ * An error to answer the request with, thrown anywhere a request runs. `app.onError` renders it,
+ * and the version modules reshape it for the request's version like any other body.
+ *
+ * @example
+ * if (!account) {
+ *   throw new ApiError("ACCOUNT_NOT_FOUND_ERROR", "No such account", { param: "account_id" });
+ * }
+ */
 export class ApiError extends Error {
   readonly type: ErrorType;
   readonly status: ContentfulStatusCode;
@@ -85,7 +97,13 @@ export class ApiError extends Error {
   }
 }
 
-/** A 400 for request input that fails validation; `details` lists each problem. */
+/**
+ * A 400 for input that fails validation, with one line of `details` per problem; the first line is
+ * also the message.
+ *
+ * @example
+ * throw invalidRequest(["limit must be at most 100"], "limit");
+ */
 export function invalidRequest(details: string[], param?: string): ApiError {
   return new ApiError("INVALID_REQUEST_ERROR", details[0] ?? "Invalid request", {
     details,
@@ -93,14 +111,15 @@ export function invalidRequest(details: string[], param?: string): ApiError {
   });
 }
 
-/** 400 for a key the partner's environment has no room for (`MAX_LIVE_KEYS`). */
+/** A 400 for a new key in an environment that already holds the most live keys it may. */
 export function liveKeyLimitReached(advice = "revoke keys you no longer use."): ApiError {
   return invalidRequest([`An environment has at most ${MAX_LIVE_KEYS} live API keys; ${advice}`]);
 }
 
 /**
- * 404 for a customer outside the caller's reach: the same bytes whether it never existed or
- * belongs to another partner, environment or product.
+ * A 404 for a customer outside the caller's reach. It reads the same whether the customer never
+ * existed or belongs to another partner, environment or product, so that it tells nothing of
+ * another partner's data.
  */
 export function customerNotFound(customerId: string): ApiError {
   return new ApiError(
@@ -112,7 +131,7 @@ export function customerNotFound(customerId: string): ApiError {
   );
 }
 
-/** 404 for an account that is not one of the customer's accounts. */
+/** A 404 for an account that is not one of the customer's accounts. */
 export function accountNotFound(accountId: string): ApiError {
   return new ApiError(
     "ACCOUNT_NOT_FOUND_ERROR",
@@ -122,8 +141,8 @@ export function accountNotFound(accountId: string): ApiError {
 }
 
 /**
- * 404 for a statement that is not the account's to read: the same bytes whether it never existed,
- * belongs to another account, or has been hidden.
+ * A 404 for a statement that is not the account's to read. It reads the same whether the statement
+ * never existed, belongs to another account or has been hidden.
  */
 export function statementNotFound(statementId: string): ApiError {
   return new ApiError(
@@ -137,8 +156,8 @@ export function statementNotFound(statementId: string): ApiError {
 const MOVE_RETRY_AFTER_SECONDS = 10;
 
 /**
- * 503 for a write while the partner's data is being moved between databases: nothing was done,
- * and the same request succeeds once the move has switched over (seconds to minutes).
+ * A 503 for a write while the partner's data is being moved between databases. Nothing was done,
+ * and the same request succeeds once the move is over, seconds to minutes later.
  */
 export function partnerMoving(): ApiError {
   return new ApiError(
@@ -149,7 +168,7 @@ export function partnerMoving(): ApiError {
   );
 }
 
-/** 404 for a route that does not exist, or not in the request's version: the same bytes. */
+/** A 404 for a route that does not exist, the same as for one the request's version lacks. */
 export function routeNotFound(method: string, path: string): ApiError {
   return new ApiError("NOT_FOUND_ERROR", `No route ${method} ${path}.`);
 }

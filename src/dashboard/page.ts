@@ -1,6 +1,6 @@
-// What a dashboard page is: its routes, its place in the navigation, and the one middleware that
-// lets a user in: a live session (a form post must carry its CSRF token), the environment of the
-// URL (`/dashboard/{sandbox|production}/…`), and the permission the page's action needs there.
+// What a dashboard page is, its routes and its link in the header, and `allow`, the one middleware
+// that lets a user into a page. Every page's routes call it, so no page can forget to check the
+// session, the form's CSRF token or the user's permission.
 import type { Hono, MiddlewareHandler } from "hono";
 import type { AppEnv } from "../app/context";
 import { ApiError, partnerMoving } from "../app/errors";
@@ -9,18 +9,18 @@ import { allows, type DashboardAction, refusalOf } from "../domain/permissions";
 import { readForm } from "./forms";
 import { isCsrfTokenOf, loadSession } from "./session";
 
-/** A link of the header's navigation: `/dashboard/{environment}/{section}` or `/dashboard/{section}`. */
+/** A link in the header, to `/dashboard/{environment}/{section}` or to `/dashboard/{section}`. */
 export interface NavEntry {
   /** The path segment the section's pages live under; "" for the environment's own page. */
   section: string;
   label: string;
-  /** Shown to users who may take this action (in the page's environment); without one, to all. */
+  /** The action a user must be allowed in the environment to see the link; without one, all do. */
   action?: DashboardAction;
-  /** Pages of the section are per environment, and the header switches between them. */
+  /** Whether the section has a page per environment, which the header switches between. */
   perEnvironment: boolean;
 }
 
-/** A page module: its routes (paths under /dashboard), and its link if it has one. */
+/** A page module: its routes, whose paths are under /dashboard, and its link if it has one. */
 export interface DashboardPage {
   routes: Hono<AppEnv>;
   nav?: NavEntry;
@@ -28,7 +28,7 @@ export interface DashboardPage {
 
 const notFound = () => new ApiError("NOT_FOUND_ERROR", "There is no such page in the dashboard.");
 
-/** The environment of the URL; partner-wide pages (team, audit) are checked as production. */
+/** The environment named in the URL, or null on a page of the whole partner such as the team's. */
 function environmentOf(param: string | undefined): Environment | null {
   if (param === undefined) return null;
   if (param === "sandbox" || param === "production") return param;
@@ -36,11 +36,20 @@ function environmentOf(param: string | undefined): Environment | null {
 }
 
 /**
- * Lets a signed-in user in, to take `action` (none: any signed-in user): without a live session,
- * a redirect to sign-in; a form post without its session's CSRF token, 403; a form post while
- * the partner's data is being moved, 503; an environment that does not exist, 404; an action the
- * user's role may not take there, 403 with the reason. The page then reads `c.var.session` (its
- * partner's shard is `c.get("db")`) and, on an environment page, `c.var.environment`.
+ * Lets a signed-in user into a page if their role allows `action` there; without an action, any
+ * signed-in user comes in. A visitor without a live session is sent to sign in. A form post is
+ * refused with a 403 when it lacks its session's CSRF token, and with a 503 while the partner's
+ * data is being moved. An environment that does not exist is a 404, and an action the user's role
+ * may not take there a 403 that says why. The page's handler then reads `c.var.session`, the
+ * partner's database as `c.get("db")` and, on a page of an environment, `c.var.environment`.
+ *
+ * @example
+ * export const teamPage: DashboardPage = {
+ *   routes: new Hono<AppEnv>().get("/team", allow("team.view"), (c) =>
+ *     c.render(<Team users={...} />, { title: "Team", section: "team" }),
+ *   ),
+ *   nav: { section: "team", label: "Team", action: "team.view", perEnvironment: false },
+ * };
  */
 export function allow(action?: DashboardAction): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
@@ -62,6 +71,7 @@ export function allow(action?: DashboardAction): MiddlewareHandler<AppEnv> {
     if (environment) c.set("environment", environment);
     if (action) {
       const { role } = c.get("session").user;
+      // A page of the whole partner, such as the team's, asks for production's stricter rights.
       const where = environment ?? "production";
       if (!allows(role, action, where)) {
         throw new ApiError("FORBIDDEN_ERROR", refusalOf(role, action, where));
@@ -71,7 +81,7 @@ export function allow(action?: DashboardAction): MiddlewareHandler<AppEnv> {
   };
 }
 
-/** Whether the signed-in user may take `action` in the page's environment (for its forms). */
+/** Whether the signed-in user may take `action` there: a page shows only the forms they may use. */
 export function may(
   c: { var: { session: AppEnv["Variables"]["session"] } },
   action: DashboardAction,

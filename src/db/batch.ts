@@ -1,30 +1,38 @@
-// D1 batches (D1's atomic unit) of drizzle queries and `sql` templates alike, as prepared
-// statements, and guarded inserts for them and the conditions that guard them. drizzle's own batch
-// cannot take raw SQL with parameters (`db.run(sql)`), and the guarded writes of the dashboard
-// (INSERT … SELECT … WHERE guard) are raw SQL.
+// Atomic writes: D1 batches that mix drizzle queries and `sql` templates, and inserts that happen
+// only when a condition holds. drizzle's own batch cannot take a `sql` template with parameters,
+// and the guarded inserts are such templates, so batches are sent here instead.
 import { and, getTableColumns, is, SQL, type SQLWrapper, sql } from "drizzle-orm";
 import { SQLiteAsyncDialect, type SQLiteColumn, type SQLiteTable } from "drizzle-orm/sqlite-core";
 import type { Database } from "./client";
 
 const dialect = new SQLiteAsyncDialect();
 
-/** What a batch takes: a drizzle query or a `sql` template. */
+/** One statement of a batch: a drizzle query or a `sql` template. */
 export type Query = SQL | { toSQL(): { sql: string; params: unknown[] } };
 
-/** A prepared statement on the request's counting client, for `db.$client.batch`. */
+/** The query as a statement prepared on the request's counting client, ready for a batch. */
 export function prepared(db: Database, query: Query): D1PreparedStatement {
   const { sql, params } = is(query, SQL) ? dialect.sqlToQuery(query) : query.toSQL();
   return db.$client.prepare(sql).bind(...params);
 }
 
-/** Runs the statements as one atomic batch (one round trip); results in the same order. */
+/**
+ * Runs the queries as one batch: in one round trip, and all of them or none. The results come in
+ * the order of the queries.
+ *
+ * @example
+ * await atomically(db, [
+ *   db.update(apiKeys).set({ revokedAt: now }).where(eq(apiKeys.keyId, keyId)),
+ *   sql`UPDATE api_keys SET revoked_at = ${now} WHERE parent_key_id = ${keyId}`,
+ * ]);
+ */
 export function atomically(db: Database, queries: Query[]): Promise<D1Result[]> {
   return db.$client.batch(queries.map((q) => prepared(db, q)));
 }
 
 /**
- * drizzle's `and` of one condition or more, typed as the condition it then always is: `and` gives
- * undefined only when none of its conditions is defined.
+ * drizzle's `and` of one condition or more. drizzle types its answer as possibly undefined, which
+ * it is only when no condition is given; with a first one required, this one never is.
  */
 export function allOf(first: SQLWrapper, ...rest: (SQLWrapper | undefined)[]): SQL {
   const all = and(first, ...rest);
@@ -33,9 +41,17 @@ export function allOf(first: SQLWrapper, ...rest: (SQLWrapper | undefined)[]): S
 }
 
 /**
- * `INSERT INTO table (…) SELECT … WHERE guard`: the row is stored only when `guard` holds, checked
- * in the same statement (a limit, a live parent), so nothing concurrent slips in between. Values
- * are keyed by the table's field names; a value may be SQL, evaluated in the statement.
+ * An insert of one row that happens only when `guard` holds: `INSERT … SELECT … WHERE guard`.
+ * The guard, such as a limit not yet reached or a parent row still live, is checked in the same
+ * statement, so no concurrent request can change the answer in between. Values are keyed by the
+ * table's field names, and a value may be SQL that the statement evaluates.
+ *
+ * @example
+ * const [inserted] = await atomically(db, [
+ *   insertWhere(webhookEndpoints, row, sql`(SELECT count(*) FROM webhook_endpoints
+ *     WHERE partner_id = ${row.partnerId}) < ${MAX_ENDPOINTS}`),
+ * ]);
+ * if (inserted?.meta.changes === 0) throw new ApiError("CONFLICT_ERROR", "Too many endpoints.");
  */
 export function insertWhere<T extends SQLiteTable>(
   table: T,

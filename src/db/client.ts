@@ -1,35 +1,36 @@
-// The D1 handle of one request: drizzle over a D1 session that counts round trips and rows read.
+// The database handle of one request: drizzle over one D1 session that counts the request's round
+// trips and the rows they read and write.
 //
-// Read replicas: every request runs in one D1 session opened "first-primary". Its first round
-// trip (the key lookup, which carries a statements page with it) reads the primary, so a revoked
-// or expired key, a hidden statement or a new import is seen at once; every later round trip of
-// the same request may be served by a replica, which D1 answers from only once it is at least as
-// fresh as that first read (the session's bookmark). No response reflects the database older
-// than its own request's first read. See docs/scale.md.
+// Every request runs in one D1 session opened "first-primary". Its first round trip, the key
+// lookup, reads the primary database, so a key just revoked or a statement just imported is seen
+// at once. Later round trips of the same request may be served by a read replica, but D1 answers
+// from one only once it has caught up with that first read. So no response shows the database as
+// it was before its own request began. docs/scale.md says more.
 import { type DrizzleD1Database, drizzle } from "drizzle-orm/d1";
 import { storageCall, storageFailure } from "./storage";
 
-/** Per-request storage cost, reported in the request's log line. */
+/** What a request cost the database, reported in the request's log line. */
 export interface QueryStats {
-  /** Round trips to D1; a batch counts as one. */
+  /** Round trips to D1, where a batch counts as one. */
   roundTrips: number;
-  /** Rows read, summed from each result's `meta.rows_read`. */
   rowsRead: number;
-  /** Rows written, summed from each result's `meta.rows_written`. */
   rowsWritten: number;
-  /** The longest round trip, as the Worker waited for it (ms): what D1's 30 s limit bounds. */
+  /** The longest round trip in milliseconds, the figure to watch against D1's 30-second limit. */
   longestMs: number;
-  /** SQL time at the database, summed over statements (ms): what the request cost the primary. */
+  /** The time the database spent running the request's SQL, in milliseconds. */
   sqlMs: number;
-  /** Round trips a read replica answered (`meta.served_by_primary` false). */
+  /** The round trips that a read replica answered rather than the primary. */
   replicaTrips: number;
   /** The session's bookmark after its last round trip: the database state the response saw. */
   bookmark: string | null;
-  /** Writes deferred until after the response (`waitUntil`), so not in the figures above. */
+  /** Writes put off until after the response (`waitUntil`), which the figures above leave out. */
   deferredWrites: number;
 }
 
-/** drizzle over the counting client; `$client` is that client, for the prebuilt hot-path SQL. */
+/**
+ * A drizzle database whose queries are counted. `$client` is the counting client itself, for the
+ * few queries on the hot path that are written as SQL ahead of time rather than built by drizzle.
+ */
 export type Database = DrizzleD1Database & { $client: D1Database };
 
 function record(
@@ -50,9 +51,9 @@ function record(
 }
 
 /**
- * A prepared statement that reports what it costs. `raw()` goes through `all()` to see `meta`, so
- * a query's selected columns must have distinct names (alias them in joins) — the same rule
- * drizzle's own D1 batch path already imposes.
+ * A prepared statement that reports what it costs. `raw()` is answered through `all()`, because
+ * only `all()` returns the `meta` the figures come from. So the columns a query selects must have
+ * distinct names (alias them in joins), which drizzle's own D1 batches require already.
  */
 class CountedStatement {
   constructor(
@@ -92,8 +93,9 @@ class CountedStatement {
 }
 
 /**
- * Wraps a session just enough for drizzle: `prepare` and `batch`. Every failure of the binding is
- * classified on the way out (db/storage.ts), so an outage is told apart from a bad statement.
+ * A D1 client over `session` with just what drizzle calls, `prepare` and `batch`, each counted.
+ * Every failure of the binding is classified on its way out (db/storage.ts), so that an outage is
+ * told apart from a faulty statement.
  */
 function countingD1(session: D1DatabaseSession, stats: QueryStats): D1Database {
   const client = {
@@ -116,10 +118,10 @@ function countingD1(session: D1DatabaseSession, stats: QueryStats): D1Database {
   return client as unknown as D1Database;
 }
 
-/** The session constraint of every request: its first round trip reads the primary. */
+/** How every request's session starts: its first round trip reads the primary database. */
 export const SESSION_START = "first-primary";
 
-/** Counters at zero, for one request (or one deferred write). */
+/** Figures at zero, for one request or for the writes it puts off until after its response. */
 export function newQueryStats(): QueryStats {
   return {
     roundTrips: 0,
@@ -134,8 +136,14 @@ export function newQueryStats(): QueryStats {
 }
 
 /**
- * A drizzle database for one request (one D1 session), and the counters it fills: `stats` when
- * given, so that every database a request opens (its shard, the directory) adds to one set.
+ * Opens a drizzle database over one new D1 session of `binding`, and returns the figures it fills.
+ * Pass the request's own `stats` so that every database it opens, its shard and the directory,
+ * adds to one set of figures.
+ *
+ * @example
+ * const { db, stats } = openDatabase(env.DB_00);
+ * const rows = await db.select().from(partners).where(eq(partners.partnerId, partnerId));
+ * console.log(`${stats.roundTrips} round trip(s), ${stats.rowsRead} row(s) read`);
  */
 export function openDatabase(
   binding: D1Database,
@@ -147,6 +155,7 @@ export function openDatabase(
   } catch (err) {
     throw storageFailure(err);
   }
-  // No relational schema: building its metadata on every request would cost more than it gives.
+  // Without drizzle's relational schema: building its metadata on every request costs more time
+  // than its queries would save.
   return { db: drizzle(countingD1(session, stats)), stats };
 }

@@ -1,11 +1,10 @@
-// The shard tables every feature shares: partners and their products, API keys, customers (the
-// read scope), dashboard users and their credentials, the audit log, idempotency keys and version
-// usage. Each feature's own tables are in its folder's schema.ts (src/accounts/schema.ts,
-// src/statements/schema.ts, src/webhooks/schema.ts, …); together they are the schema of every
-// shard (each partner's data lives in one shard: see src/db/shards.ts), the single source of
-// truth: `npm run db:generate` writes migrations/ from them (drizzle.config.ts reads every
-// src/*/schema.ts). What must be found without knowing the shard lives in the directory
-// (src/db/directory-schema.ts).
+// The tables that every feature shares: partners and their products, API keys, customers, dashboard
+// users and their credentials, the audit log, idempotency keys and version usage.
+//
+// Each feature keeps its own tables in its folder's schema.ts, and together they are the schema of
+// every shard. They are the one source of truth: `npm run db:generate` writes migrations/ from all
+// of the src/*/schema.ts files. What must be found before the shard is known, such as a partner's
+// shard, is in the directory database instead (src/db/directory-schema.ts).
 import { sql } from "drizzle-orm";
 import {
   index,
@@ -18,7 +17,7 @@ import {
 import { JURISDICTIONS } from "../domain/jurisdiction";
 import type { LatePaymentTerms, MinimumPaymentRule } from "../domain/product";
 
-/** A company running a co-brand card programme. Saved API versions are per environment. */
+/** A company that runs a co-branded card programme. It saves an API version per environment. */
 export const partners = sqliteTable("partners", {
   partnerId: text("partner_id").primaryKey(),
   name: text("name").notNull(),
@@ -67,14 +66,14 @@ export const products = sqliteTable(
       .notNull()
       .default("rendered"),
     displayName: text("display_name"),
-    /** `#RRGGBB`. */
+    /** The accent colour, written `#RRGGBB`. */
     accentColour: text("accent_colour"),
-    /** R2 object key of the logo; the three logo columns are all set or all null. */
+    /** Where the logo is in R2. The three logo columns are either all set or all null. */
     logoKey: text("logo_key"),
     logoMediaType: text("logo_media_type", { enum: ["image/png", "image/jpeg"] }),
     logoAltText: text("logo_alt_text"),
     // The terms its statement documents disclose; each null until set.
-    /** Where to send billing-error notices: JSON array of lines. */
+    /** The address to send billing-error notices to, as a JSON array of its lines. */
     billingRightsAddress: text("billing_rights_address", { mode: "json" }).$type<string[]>(),
     latePayment: text("late_payment", { mode: "json" }).$type<LatePaymentTerms>(),
     minimumPayment: text("minimum_payment", { mode: "json" }).$type<MinimumPaymentRule>(),
@@ -93,12 +92,12 @@ export const apiKeys = sqliteTable(
       .notNull()
       .references(() => partners.partnerId),
     environment: text("environment", { enum: ["sandbox", "production"] }).notNull(),
-    /** JSON array of scope names. */
+    /** The key's scopes, as a JSON array of their names. */
     scopes: text("scopes").notNull(),
     name: text("name"),
     createdAt: text("created_at").notNull(),
     revokedAt: text("revoked_at"),
-    /** A key is live until this instant (null: no expiry); a roll sets it on the old key. */
+    /** When the key stops working, or null for never; rolling a key sets it on the old one. */
     expiresAt: text("expires_at"),
     /** The key that minted this one with `POST /v2/keys`; revoking it revokes this one too. */
     parentKeyId: text("parent_key_id"),
@@ -106,7 +105,7 @@ export const apiKeys = sqliteTable(
     createdBy: text("created_by", { enum: ["operator", "user", "key"] }),
     /** The dashboard user who created (or rolled into) the key, when `created_by` is `user`. */
     createdByUserId: text("created_by_user_id"),
-    /** Prefix and last four characters (`sk_live_…Ab3d`); null for keys older than the column. */
+    /** What the dashboard shows of the key (`sk_live_…Ab3d`); null on keys older than it. */
     maskedKey: text("masked_key"),
     /**
      * Whether the key carries the operator's grant of its scopes: created by the operator, or
@@ -139,7 +138,7 @@ export const customers = sqliteTable(
       .notNull()
       .references(() => products.merchantKey),
     partnerCustomerId: text("partner_customer_id"),
-    /** JSON array of authorized users, or null. */
+    /** The account's authorized users as a JSON array, or null when it has none. */
     authorizedUsers: text("authorized_users"),
     createdAt: text("created_at").notNull(),
   },
@@ -193,7 +192,7 @@ export const sessions = sqliteTable(
       .notNull()
       .references(() => users.userId),
     createdAt: text("created_at").notNull(),
-    /** Moves with use (at most once a minute); the idle timeout counts from here. */
+    /** The last use, written at most once a minute; the idle timeout counts from here. */
     lastSeenAt: text("last_seen_at").notNull(),
     /** The absolute end of the session, whatever its use. */
     expiresAt: text("expires_at").notNull(),
@@ -222,7 +221,7 @@ export const auditEvents = sqliteTable(
     environment: text("environment", { enum: ["sandbox", "production"] }),
     /** The key id, user id or version the action was about. */
     target: text("target"),
-    /** JSON object with the action's particulars. */
+    /** The particulars of the action, as a JSON object. */
     details: text("details"),
     ip: text("ip"),
   },

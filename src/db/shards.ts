@@ -1,9 +1,10 @@
-// The shard map. Partner data lives in D1 databases bound as `DB_<code>` (DB_00, DB_01, …), all
-// with the same schema; a partner lives on exactly one. Whatever reaches the service names the
-// shard it needs: an API key, a PDF link, a page token, a session and a queue message carry the
-// code; only requests that carry none (the operator's, a sign-in by address) ask the directory.
-// A request opens each database it touches at most once, in one D1 session, and counts every
-// round trip in one set of figures.
+// The shards: the D1 databases that hold partners' data, bound as `DB_00`, `DB_01` and so on, all
+// with the same schema. A partner's data lives in exactly one of them.
+//
+// Whatever reaches the service carries the code of the shard it needs: an API key, a PDF link, a
+// page token, a session cookie and a queue message all do. Only a request that carries none, such
+// as the operator's or a sign-in by email address, asks the directory where the partner lives. A
+// request opens each database it touches at most once, and counts all its round trips together.
 import { eq } from "drizzle-orm";
 import { isJurisdiction, type Jurisdiction } from "../domain/jurisdiction";
 import { isShardCode } from "../domain/shard-code";
@@ -15,7 +16,7 @@ export { FIRST_SHARD } from "../domain/shard-code";
 
 const SHARD_BINDING = /^DB_([0-9A-Za-z]{2})$/;
 
-/** The shard codes a deployment binds, in order (from its `DB_xx` bindings). */
+/** The codes of the shards the deployment binds, read from its `DB_xx` bindings, in order. */
 export function shardCodes(env: object): string[] {
   const codes: string[] = [];
   for (const name of Object.keys(env)) {
@@ -35,15 +36,15 @@ export function shardBinding(env: object, code: string): D1Database | null {
 }
 
 /**
- * A shard's jurisdiction cannot be read from its binding: the deployment declares it in
- * `SHARD_JURISDICTIONS` (`[vars]`, a map of shard code to jurisdiction), matching the
- * `--jurisdiction` the database was created with. A shard it does not name has none.
+ * Where the deployment declares each shard's jurisdiction, since a binding cannot tell it. The
+ * `SHARD_JURISDICTIONS` variable maps shard codes to the jurisdiction each database was created
+ * in with `--jurisdiction`. A shard it does not name has none.
  */
 export interface ShardJurisdictionsConfig {
   SHARD_JURISDICTIONS?: unknown;
 }
 
-/** The declaration is not a map of shard codes to jurisdictions: a deployment's mistake. */
+/** `SHARD_JURISDICTIONS` is not a map of shard codes to jurisdictions: a deployment's mistake. */
 export class ShardJurisdictionsError extends Error {
   constructor(problem: string) {
     super(`SHARD_JURISDICTIONS: ${problem}`);
@@ -51,11 +52,11 @@ export class ShardJurisdictionsError extends Error {
   }
 }
 
-/** Declarations read: by the var's object (the runtime keeps one per isolate), or by its text. */
+/** The declarations read so far, by the object the runtime reuses or else by the text. */
 const declaredByObject = new WeakMap<object, ReadonlyMap<string, Jurisdiction>>();
 const declaredByText = new Map<string, ReadonlyMap<string, Jurisdiction>>();
 
-/** The shards' declared jurisdictions (those it does not name have none); read once per isolate. */
+/** The jurisdictions the deployment declares for its shards. */
 function declaredJurisdictions(env: ShardJurisdictionsConfig): ReadonlyMap<string, Jurisdiction> {
   const raw = env.SHARD_JURISDICTIONS;
   if (raw === undefined || raw === null || raw === "") return new Map();
@@ -88,12 +89,12 @@ function declaredJurisdictions(env: ShardJurisdictionsConfig): ReadonlyMap<strin
   return declared;
 }
 
-/** The jurisdiction of shard `code`, as the deployment declares it (`none` if it does not). */
+/** The jurisdiction of shard `code` as the deployment declares it, or `none` when it does not. */
 export function shardJurisdiction(env: ShardJurisdictionsConfig, code: string): Jurisdiction {
   return declaredJurisdictions(env).get(code) ?? "none";
 }
 
-/** A shard code the deployment has no binding for, where one was known to exist. */
+/** A shard that should exist, such as one a stored row names, has no binding. */
 export class UnknownShardError extends Error {
   constructor(readonly shard: string) {
     super(`no database is bound for shard ${shard}`);
@@ -101,25 +102,32 @@ export class UnknownShardError extends Error {
   }
 }
 
-/** The databases one request (or one queue batch, one cron run) may open. */
+/** The databases that one request, one batch of queue messages or one cron run may open. */
 export interface Shards {
   /** Every shard of the deployment, in code order. */
   readonly codes: readonly string[];
   /** The jurisdiction shard `code` was created in (see `shardJurisdiction`). */
   jurisdiction(code: string): Jurisdiction;
-  /** Shard `code`'s database, opened once (one session); null when there is no such shard. */
+  /** The database of shard `code`, opened on first use, or null when there is no such shard. */
   open(code: string): Database | null;
   /**
-   * As `open`, for a code the deployment holds: one of `codes`, or one that a placement, a
-   * move or a stored row names. Throws `UnknownShardError` for any other: that is a deployment
-   * that lost a binding, never a request's input.
+   * The database of a shard known to exist: one of `codes`, or one that a placement, a move or a
+   * stored row names. Any other code throws `UnknownShardError`, since it means the deployment
+   * lost a binding; a code from a request's input goes to `open` instead.
    */
   mustOpen(code: string): Database;
   /** The directory database, opened once. */
   directory(): Database;
 }
 
-/** The shards of `env`, each opened on first use with its round trips counted in `stats`. */
+/**
+ * The shards of `env`, each opened on first use, with its round trips counted in `stats`.
+ *
+ * @example
+ * const shards = openShards(env, newQueryStats());
+ * const db = shards.open(key.shard); // null when the code names no shard
+ * const placements = await shards.directory().select().from(partnerShards);
+ */
 export function openShards(
   env: { DIRECTORY: D1Database } & ShardJurisdictionsConfig,
   stats: QueryStats,
@@ -135,7 +143,8 @@ export function openShards(
   };
   let codes: string[] | undefined;
   return {
-    // Read from the bindings only by what reaches every shard: never on a partner's request.
+    // Listed only when asked, since only work that reaches every shard asks, and a partner's
+    // request never does.
     get codes() {
       codes ??= shardCodes(env);
       return codes;
@@ -155,8 +164,8 @@ export function openShards(
 }
 
 /**
- * A partner's data as one request sees it: the shard it lives on, and whether it is frozen
- * there by a move (its writes are refused until the move switches over).
+ * A partner's data as one request sees it: the shard it lives on, and whether a move has frozen it
+ * there, in which case its writes are refused until the move is over.
  */
 export interface PartnerDatabase {
   db: Database;
@@ -164,28 +173,35 @@ export interface PartnerDatabase {
   moving: boolean;
 }
 
-/** How long a queue message waits while its partner is being moved (its writes are paused). */
+/** How long a queue message is put off while its partner is being moved and writes are paused. */
 export const MOVING_DELAY_SECONDS = 30;
 
 /**
- * A move leaves one forward behind, and later moves point the older forwards at the partner's
- * new shard; a chain longer than this is broken, not followed.
+ * The most forwards a lookup follows. A move leaves a forward on the shard it left, and later moves
+ * point the older forwards at the partner's newest shard, so a longer chain is broken.
  */
 const MAX_FORWARDS = 4;
 
 /** What a lookup found on one shard: its answer, the shard the partner moved to, or nothing. */
 export type Hop<T> = { found: true; value: T } | { found: false; movedTo: string } | null;
 
-/** A lookup's answer on this shard. */
+/** The lookup found its answer on this shard. */
 export const here = <T>(value: T): Hop<T> => ({ found: true, value });
 
-/** The partner moved: ask shard `shard`. */
+/** The partner has moved to shard `shard`, where the lookup goes on. */
 export const movedTo = <T>(shard: string): Hop<T> => ({ found: false, movedTo: shard });
 
 /**
- * Runs `read` on shard `shard` and, while it answers that the partner moved, on the shard it
- * moved to (one round trip more per forward). Null when nothing is found, or the code names no
- * shard of this deployment (then nothing is read at all).
+ * Runs `read` on shard `shard` and, for as long as it answers that the partner moved, on the shard
+ * the partner moved to, at one round trip per forward. It answers null when nothing is found, or
+ * when the code names no shard of this deployment, in which case nothing is read at all.
+ *
+ * @example
+ * const found = await followForwards(shards, token.shard, async (db) => {
+ *   const [row] = await db.select().from(partners).where(eq(partners.partnerId, partnerId));
+ *   if (!row) return null;
+ *   return row.movedTo === null ? here(row) : movedTo(row.movedTo);
+ * });
  */
 export async function followForwards<T>(
   shards: Shards,
@@ -205,10 +221,9 @@ export async function followForwards<T>(
 }
 
 /**
- * The partner's database, starting from the shard something named (a queue message, a link):
- * when the partner has moved away from it, the shard it moved to. Null when the partner is on
- * none of them (or the code names no shard). One round trip per shard looked at. What a queue
- * consumer calls with the shard and partner its message carries.
+ * The partner's database, found from the shard that a queue message or a link names: that shard,
+ * or the one the partner has moved to since. It is null when the partner is on none of them or the
+ * code names no shard. A queue consumer calls it with the shard and partner its message carries.
  */
 export async function openPartnerDatabase(
   shards: Shards,
@@ -232,9 +247,9 @@ export interface PartnerState {
 }
 
 /**
- * Which of these partners have moved away from shard `shard` (with the shard each lives on now:
- * a move points every older forward at the partner's newest shard) or are being moved off it:
- * one read of that shard. Partners it holds no row of are left out.
+ * Which of these partners have moved away from shard `shard`, and to which shard, or are being
+ * moved off it, in one read of that shard. Partners that are settled there, or that it holds no row
+ * of, are left out.
  */
 export async function partnerStates(
   shards: Shards,
@@ -255,7 +270,7 @@ export async function partnerStates(
   );
 }
 
-/** Some shards could not be read: a listing across them would be incomplete. */
+/** Thrown when some shards could not be read, so a listing across them would be incomplete. */
 export class ShardsUnavailableError extends Error {
   constructor(
     readonly shards: readonly string[],
@@ -275,9 +290,15 @@ export type ShardOutcome<T> =
   | { shard: string; ok: false; error: unknown };
 
 /**
- * Runs `work` on every shard, at most FAN_OUT_CONCURRENCY at a time, and answers each shard's
- * outcome in code order: one shard that fails (or hangs until its timeout) stops no other. What
- * the cron and the queue consumers use to reach every shard.
+ * Runs `work` on every shard, a few at a time, and answers each shard's outcome in code order. A
+ * shard that fails, or hangs until its timeout, stops no other, which is what the cron jobs and
+ * queue consumers need of a task on every shard.
+ *
+ * @example
+ * const outcomes = await forEachShard(shards, (db, shard) =>
+ *   maintainShard(steps, { env, db, shard, now }),
+ * );
+ * for (const o of outcomes) if (!o.ok) console.error(`shard ${o.shard}`, o.error);
  */
 export async function forEachShard<T>(
   shards: Shards,
@@ -301,9 +322,9 @@ export async function forEachShard<T>(
 }
 
 /**
- * Runs `read` on every shard (as `forEachShard`) and answers the results in code order. All or
- * nothing: when any shard's storage fails, ShardsUnavailableError names every shard that failed
- * (a cross-shard answer is never silently partial); any other error is thrown as it is.
+ * Runs `read` on every shard, as `forEachShard` does, and answers the results in code order, all or
+ * nothing. When any shard's storage fails it throws ShardsUnavailableError naming every shard that
+ * failed, so an answer across shards is never silently partial. Any other error is thrown as it is.
  */
 export async function acrossShards<T>(
   shards: Shards,

@@ -1,4 +1,5 @@
-// The audit log's vocabulary: who (a user, a key or the operator) did what, when, from where.
+// The words of the audit log: who did what, when and from where. Who is a dashboard user, an API
+// key or the operator.
 import type { Environment } from "./environment";
 
 export type ActorType = "user" | "key" | "operator";
@@ -10,7 +11,7 @@ export interface Actor {
   id: string | null;
   /** A user's address, a key's id, or `operator`. */
   label: string;
-  /** The client's address (`CF-Connecting-IP`), when known. */
+  /** The client's IP address, from the `CF-Connecting-IP` header, when there is one. */
   ip: string | null;
 }
 
@@ -53,7 +54,7 @@ export interface AuditChange {
 }
 
 export interface AuditEntry {
-  /** `audit_<n>`; newer entries have larger numbers. */
+  /** The entry's public id, `audit_` and its sequence number: a newer entry has a larger one. */
   id: string;
   occurredAt: string;
   actor: Omit<Actor, "ip">;
@@ -64,11 +65,12 @@ export interface AuditEntry {
   ip: string | null;
 }
 
-/** The public id of an audit entry and back; null for text that is not one. */
+/** The public id of the audit entry with this sequence number, as `audit_42`. */
 export function auditEntryId(sequence: number): string {
   return `audit_${sequence}`;
 }
 
+/** The sequence number in an audit entry's public id, or null when the text is not such an id. */
 export function auditSequence(id: string): number | null {
   const match = /^audit_([1-9][0-9]{0,14})$/.exec(id);
   return match ? Number(match[1]) : null;

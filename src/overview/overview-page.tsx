@@ -5,6 +5,7 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../app/context";
 import { allow, type DashboardPage } from "../dashboard/page";
+import { plural } from "../dashboard/plural";
 import { Table } from "../dashboard/table";
 import type { Environment } from "../domain/environment";
 import { REQUEST_LOG_RETENTION_DAYS } from "../domain/request-log";
@@ -191,8 +192,8 @@ export const overviewPage: DashboardPage = {
         <>
           <ActionNeeded environment={environment} rows={deprecatedInUse} keys={keys} />
           <p>
-            {total.toLocaleString("en")} requests in the last {REQUEST_LOG_RETENTION_DAYS} days,{" "}
-            {failed.toLocaleString("en")} of them errors.{" "}
+            {plural(total, "request")} in the last {REQUEST_LOG_RETENTION_DAYS} days,{" "}
+            {failed === 1 ? "1 of them an error" : `${failed.toLocaleString("en")} of them errors`}.{" "}
             <a href={`/dashboard/${environment}/logs`}>See the request log</a>. Requests appear a
             few seconds after they are made; requests that failed authentication have no partner and
             are not counted.

@@ -12,6 +12,7 @@ import { parseRequest } from "../app/request-body";
 import { field } from "../dashboard/forms";
 import { CsrfField, Time } from "../dashboard/layout";
 import { allow, type DashboardPage, may } from "../dashboard/page";
+import { plural } from "../dashboard/plural";
 import { Table } from "../dashboard/table";
 import { auditInsert } from "../db/audit";
 import { atomically } from "../db/batch";
@@ -60,12 +61,12 @@ function ageOf(hours: number): string {
 function resetNotice(c: Context<AppEnv>): string | undefined {
   const customers = c.req.query("reset_customers");
   if (customers === undefined || !/^\d+$/.test(customers)) return undefined;
-  const statements = /^\d+$/.test(c.req.query("reset_statements") ?? "")
-    ? c.req.query("reset_statements")
-    : "0";
+  const deleted = c.req.query("reset_statements") ?? "";
+  const statements = /^\d+$/.test(deleted) ? Number(deleted) : 0;
   const more = c.req.query("reset_more") === "1";
   return (
-    `Sandbox reset: ${customers} customers and ${statements} statements deleted.` +
+    `Sandbox reset: ${plural(Number(customers), "customer")} and ` +
+    `${plural(statements, "statement")} deleted.` +
     (more ? " More remain: reset again to delete the rest." : "")
   );
 }

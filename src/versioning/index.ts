@@ -1,5 +1,6 @@
-// The version engine, a library: it knows versions, changes and instructions, and nothing of the
-// application, which hands it its canonical model and its versions (see src/api-model.ts and src/bundle.ts).
+// The version engine, a library that knows versions, changes and instructions and nothing of this
+// application. The application hands it its canonical model and its versions: see src/api-model.ts
+// and src/bundle.ts.
 export { type BundleOptions, createBundle, type VersionBundle } from "./bundle";
 export { checkBundle, isCalendarDate } from "./check";
 export { UnknownRequestField } from "./errors";

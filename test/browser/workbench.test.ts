@@ -2,8 +2,9 @@
 // queue and consumer run by the local runtime): a request made through the API is found in the
 // request log by its x-request-id and opened in full; the log filtered; the Overview with its
 // chart, errors and versions; the customers, an account and its statements with a working PDF
-// link; and production's pages for an Admin. axe-core checks every page for WCAG 2.1 A/AA.
-import type { Browser } from "playwright-core";
+// link; and production's pages for an Admin. axe-core checks every page for WCAG 2.1 A/AA, every
+// count on a page agrees with its noun, and the chart's labels stand apart.
+import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { expectAccessible, keepOnOrigin, launchChromium } from "../support/node/chromium";
 import {
@@ -12,6 +13,7 @@ import {
   operatorFetch as operatorRequest,
   startLocalService,
 } from "../support/node/local-service";
+import { overlappingBoxes, pluralsAfterOne } from "../support/node/page-text";
 
 let service: LocalService;
 let browser: Browser;
@@ -22,6 +24,13 @@ const ADMIN = "admin@workbench-bank.example";
 const CUSTOMER = "cus_workbench";
 const ACCOUNT = "acc_workbench";
 let apiKey: string;
+let productionKey: string;
+
+/** Checks the page as it is now: accessible, and no count of one followed by a plural. */
+async function checkPage(page: Page): Promise<void> {
+  await expectAccessible(page, pagesChecked);
+  expect(await pluralsAfterOne(page), page.url()).toEqual([]);
+}
 
 function operatorFetch(path: string, init: RequestInit = {}): Promise<Response> {
   return operatorRequest(service, path, init);
@@ -79,6 +88,11 @@ beforeAll(async () => {
     body: JSON.stringify({ environment: "sandbox", scopes: ["ACCOUNT_READ"] }),
   });
   apiKey = ((await key.json()) as { api_key: string }).api_key;
+  const liveKey = await operatorFetch(`/partners/${PARTNER}/keys`, {
+    method: "POST",
+    body: JSON.stringify({ environment: "production", scopes: ["ACCOUNT_READ"] }),
+  });
+  productionKey = ((await liveKey.json()) as { api_key: string }).api_key;
   const invited = await operatorFetch(`/partners/${PARTNER}/users`, {
     method: "POST",
     body: JSON.stringify({ email: ADMIN }),
@@ -117,10 +131,15 @@ describe("the workbench in a browser", () => {
       headers: { authorization: `Bearer ${apiKey}` },
     });
     expect(failed.status).toBe(404);
+    // Production gets exactly one request, so its Overview counts one of everything.
+    const live = await fetch(`${service.base}/v2/customers/${CUSTOMER}_live`, {
+      headers: { authorization: `Bearer ${productionKey}` },
+    });
+    expect(live.status).toBe(200);
 
     await page.getByRole("link", { name: "Request log", exact: true }).click();
     await page.waitForURL(/\/dashboard\/sandbox\/logs$/);
-    await expectAccessible(page, pagesChecked);
+    await checkPage(page);
     await page.getByLabel("Find a request by its x-request-id").fill(requestId);
     await page.getByRole("button", { name: "Find" }).click();
     await page.waitForURL(new RegExp(`/logs\\?request_id=${requestId}$`));
@@ -133,14 +152,14 @@ describe("the workbench in a browser", () => {
     const visibleAfterMs = Date.now() - answeredAt;
     console.log(`request log: a request was listed ${visibleAfterMs} ms after its response`);
     expect(visibleAfterMs).toBeLessThan(60_000);
-    await expectAccessible(page, pagesChecked);
+    await checkPage(page);
     await row.click();
     await page.waitForURL(new RegExp(`/dashboard/sandbox/logs/${requestId}$`));
     await page.getByRole("heading", { name: `Request ${requestId}` }).waitFor();
     const fields = (await page.locator("dl.fields").textContent()) ?? "";
     expect(fields).toContain("workbench-test/1.0");
     expect(fields).toContain("/v2/customers/:customer_id/accounts/:account_id/statements");
-    await expectAccessible(page, pagesChecked);
+    await checkPage(page);
 
     // The log filtered to errors: a link with its filter in the query.
     await page.getByRole("link", { name: "Back to the request log" }).click();
@@ -151,7 +170,7 @@ describe("the workbench in a browser", () => {
     expect(
       await page.getByRole("link", { name: /^GET \/v2\/customers\/cus_workbench/ }).count(),
     ).toBe(0);
-    await expectAccessible(page, pagesChecked);
+    await checkPage(page);
 
     // The Overview: the chart (and its table), the error, the version in use.
     await page.getByRole("link", { name: "Overview", exact: true }).click();
@@ -160,21 +179,23 @@ describe("the workbench in a browser", () => {
       state: "attached",
     });
     expect(await page.locator("svg.usage-chart rect").count()).toBeGreaterThan(0);
+    expect(await page.locator("svg.usage-chart text").count()).toBeGreaterThan(2);
+    expect(await overlappingBoxes(page, "svg.usage-chart text")).toEqual([]);
     await page
       .getByRole("link", { name: /CUSTOMER_NOT_FOUND_ERROR on \/v2\/customers\/:customer_id/ })
       .waitFor();
-    await expectAccessible(page, pagesChecked);
+    await checkPage(page);
 
     // The customers, the customer, the account and its statements, with a working PDF link.
     await page.getByRole("link", { name: "Customers", exact: true }).click();
     await page.waitForURL(/\/dashboard\/sandbox\/customers$/);
-    await expectAccessible(page, pagesChecked);
+    await checkPage(page);
     await page.getByRole("link", { name: CUSTOMER, exact: true }).click();
     await page.waitForURL(new RegExp(`/customers/${CUSTOMER}$`));
-    await expectAccessible(page, pagesChecked);
+    await checkPage(page);
     await page.getByRole("link", { name: ACCOUNT }).click();
     await page.waitForURL(new RegExp(`/accounts/${ACCOUNT}$`));
-    await expectAccessible(page, pagesChecked);
+    await checkPage(page);
     const pdfLink = page.getByRole("link", { name: "PDF of st_workbench_2" });
     const download = await page.request.get((await pdfLink.getAttribute("href")) as string);
     expect(download.status()).toBe(200);
@@ -182,16 +203,23 @@ describe("the workbench in a browser", () => {
     // A statement's own page: its figures and line items.
     await page.getByRole("link", { name: "st_workbench_2", exact: true }).click();
     await page.waitForURL(/\/statements\/st_workbench_2$/);
-    await expectAccessible(page, pagesChecked);
+    await checkPage(page);
 
     // Production, for an Admin: the Overview and the customers there (each view audited).
     await page.getByRole("link", { name: "Production", exact: true }).click();
     await page.waitForURL(/\/dashboard\/production\/customers$/);
     await page.getByRole("link", { name: `${CUSTOMER}_live` }).waitFor();
-    await expectAccessible(page, pagesChecked);
+    await checkPage(page);
     await page.getByRole("link", { name: "Overview", exact: true }).click();
     await page.waitForURL(/\/dashboard\/production$/);
-    await expectAccessible(page, pagesChecked);
+    // Its one request is recorded through the queue: reload until the Overview counts it.
+    const versionsInUse = page.getByRole("table", { name: "API versions in use, per key" });
+    for (let attempt = 0; attempt < 240 && (await versionsInUse.count()) === 0; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      await page.reload();
+    }
+    await versionsInUse.waitFor({ state: "attached" });
+    await checkPage(page);
 
     expect(problems).toEqual([]);
     await context.close();

@@ -2,11 +2,10 @@
 // folder a fresh clone has, and its #anchor a heading of the Markdown file it names; an http(s)
 // link is a well-formed URL (nothing is fetched). Every guide is listed in docs/README.md, the
 // index a newcomer reads them from, and the README links to that index.
-import { readFileSync } from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   anchorsOf,
+  cloneOf,
   linkedFiles,
   linkProblems,
   linksOf,
@@ -14,18 +13,6 @@ import {
   slugOf,
 } from "../support/node/doc-links.ts";
 import { checkoutFiles, ROOT } from "../support/node/npm-start.ts";
-
-/** The repository as a fresh clone of this working tree has it. */
-function cloneOf(root: string, files: string[]): Repository {
-  const paths = new Set<string>();
-  for (const file of files) {
-    for (let p = file; p !== "."; p = path.posix.dirname(p)) paths.add(p);
-  }
-  return {
-    exists: (relative) => relative === "" || paths.has(relative),
-    read: (relative) => readFileSync(path.join(root, relative), "utf8"),
-  };
-}
 
 const files = checkoutFiles();
 const repo = cloneOf(ROOT, files);

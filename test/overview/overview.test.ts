@@ -75,6 +75,14 @@ describe("the Overview", () => {
     expect(table.get(dayOf(1))).toEqual([0, 0, 0, 0]);
     expect(table.has(dayOf(40))).toBe(false);
     expect(html).toContain("7 requests in the last 30 days, 3 of them errors.");
+    // The date labels are a week apart, counted back from today: today always has one, and no two
+    // print over each other.
+    const labels = [
+      ...html.matchAll(/<text class="tick" x="[\d.]+" y="194" text-anchor="middle">([\d-]+)</g),
+    ];
+    expect(labels.map((label) => label[1])).toEqual(
+      [28, 21, 14, 7, 0].map((daysAgo) => dayOf(daysAgo).slice(5)),
+    );
     expect(html).toMatch(/<svg[^>]*aria-hidden="true"/);
     expect(html).toContain('class="bar bar-4xx"');
 
@@ -86,6 +94,10 @@ describe("the Overview", () => {
     expect(html).toContain(
       'href="/dashboard/sandbox/logs?status=4xx&amp;route=%2Fv2%2Fcustomers%2F%3Acustomer_id"',
     );
+
+    // Production's one request reads as one.
+    const production = await (await team.developer.get("/dashboard/production")).text();
+    expect(production).toContain("1 request in the last 30 days, 0 of them errors.");
   });
 
   it("lists the versions each key sends, and how each was chosen", async () => {

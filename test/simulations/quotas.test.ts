@@ -305,7 +305,7 @@ describe("resetting sandbox data", () => {
     });
     expect(reset.status).toBe(303);
     const notice = await (await team.admin.get(reset.headers.get("location") ?? "")).text();
-    expect(notice).toContain("Sandbox reset: 1 customers and 1 statements deleted.");
+    expect(notice).toContain("Sandbox reset: 1 customer and 1 statement deleted.");
     const gone = await api(`/v2/customers/${old.customer_id}`, key);
     expect(gone.status).toBe(404);
     expect((await api(`/v2/customers/${recent.customer_id}`, key)).status).toBe(200);

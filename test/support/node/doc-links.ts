@@ -1,5 +1,6 @@
 // The links of a Markdown document, read with marked (the parser the reference already uses), and
 // what is wrong with each: test/node/doc-links.test.ts holds the README and the guides to them.
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { Lexer, marked, type Token, type Tokens } from "marked";
 
@@ -14,6 +15,18 @@ export interface Repository {
   /** Whether the path (relative to the root, `/`-separated) is a file or folder of a clone. */
   exists(relative: string): boolean;
   read(relative: string): string;
+}
+
+/** The repository as a clone of `files` (paths relative to `root`) has it. */
+export function cloneOf(root: string, files: readonly string[]): Repository {
+  const paths = new Set<string>();
+  for (const file of files) {
+    for (let p = file; p !== "."; p = path.posix.dirname(p)) paths.add(p);
+  }
+  return {
+    exists: (relative) => relative === "" || paths.has(relative),
+    read: (relative) => readFileSync(path.join(root, relative), "utf8"),
+  };
 }
 
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
