@@ -1,8 +1,8 @@
 // The shard tables every feature shares: partners and their products, API keys, customers (the
 // read scope), dashboard users and their credentials, the audit log, idempotency keys and version
 // usage. Each feature's own tables are in its folder's schema.ts (src/accounts/schema.ts,
-// src/statements/schema.ts, src/webhooks/schema.ts, …); together they are the schema of every
-// shard (each partner's data lives in one shard: see src/db/shards.ts), the single source of
+// src/statements/schema.ts, src/webhook-endpoints/schema.ts, …); together they are the schema of
+// every shard (each partner's data lives in one shard: see src/db/shards.ts), the single source of
 // truth: `npm run db:generate` writes migrations/ from them (drizzle.config.ts reads every
 // src/*/schema.ts). What must be found without knowing the shard lives in the directory
 // (src/db/directory-schema.ts).

@@ -42,7 +42,7 @@ import {
   type EventWrites,
   enqueueDeliveries,
   statementEventWrites,
-} from "../webhooks";
+} from "../webhook-deliveries";
 import { operatorAuth } from "./auth";
 import { operatorPartnerRoutes } from "./partners";
 import { operatorVersionRoutes } from "./versions";
