@@ -1,7 +1,7 @@
 // What the local run shows of the runtime's own log. workerd reports an outbound fetch whose DNS
 // lookup or TLS handshake failed as an internal error, with a native stack, on top of the error it
 // hands the Worker; the Worker already logs each such webhook attempt as one line with its reason
-// (src/webhooks/deliver.ts), so the runtime's report is dropped. Anything else passes.
+// (src/webhook-deliveries/deliver.ts), so the runtime's report is dropped. Anything else passes.
 import { stripVTControlCharacters } from "node:util";
 
 /** The first line of workerd's report, as wrangler prints it. */

@@ -13,12 +13,50 @@ import {
   unlistedSchemas,
 } from "./canonical/schemas";
 import * as customers from "./customers";
+import * as events from "./events";
 import * as keys from "./keys";
 import { ROUTES } from "./routes";
 import * as simulations from "./simulations";
 import * as statements from "./statements";
 import type { CanonicalModel } from "./versioning";
-import * as webhooks from "./webhooks";
+import * as webhookDeliveries from "./webhook-deliveries";
+import * as webhookEndpoints from "./webhook-endpoints";
+
+/**
+ * The schemas of events, webhook endpoints and deliveries in the order the reference lists them:
+ * the three features' lists one after the other would reorder the reference's components (and
+ * the clients generated from it). Throws when the order and the features' lists part ways.
+ */
+function webhookSchemas() {
+  const { Event, EventList, EventTypeList } = events;
+  const { WebhookEndpoint, WebhookEndpointList } = webhookEndpoints;
+  const { CreateWebhookEndpointRequest, UpdateWebhookEndpointRequest } = webhookEndpoints;
+  const { RollWebhookEndpointSecretRequest } = webhookEndpoints;
+  const { EventResend, WebhookEndpointRecovery, DeliveryAttempt } = webhookDeliveries;
+  const { DeliveryAttemptList, RecoverWebhookEndpointRequest, ResendEventRequest } =
+    webhookDeliveries;
+  const ordered = [
+    Event,
+    EventList,
+    EventResend,
+    WebhookEndpoint,
+    WebhookEndpointList,
+    WebhookEndpointRecovery,
+    EventTypeList,
+    DeliveryAttempt,
+    DeliveryAttemptList,
+    CreateWebhookEndpointRequest,
+    UpdateWebhookEndpointRequest,
+    RecoverWebhookEndpointRequest,
+    RollWebhookEndpointSecretRequest,
+    ResendEventRequest,
+  ];
+  const listed = [...events.schemas, ...webhookEndpoints.schemas, ...webhookDeliveries.schemas];
+  if (ordered.length !== listed.length || listed.some((ref) => !ordered.includes(ref))) {
+    throw new Error("the webhook schemas' order names other schemas than their features list");
+  }
+  return ordered;
+}
 
 /** Every named schema of the API: responses and components, then request bodies. */
 const SCHEMAS = inReferenceOrder([
@@ -27,7 +65,7 @@ const SCHEMAS = inReferenceOrder([
   ...customers.schemas,
   ...keys.schemas,
   ...errorSchemas,
-  ...webhooks.schemas,
+  ...webhookSchemas(),
   ...simulations.schemas,
 ]);
 

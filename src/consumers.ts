@@ -6,8 +6,8 @@ import type { RenderRef } from "./documents";
 import { RENDER_QUEUE, renderConsumer } from "./documents";
 import { consumeRequestLogs, isRequestLogQueue } from "./request-logs";
 import type { VersionBundle } from "./versioning";
-import type { DeliveryRef } from "./webhooks";
-import { webhookConsumer } from "./webhooks";
+import type { DeliveryRef } from "./webhook-deliveries";
+import { webhookConsumer } from "./webhook-deliveries";
 
 /** The `queue()` handler: each batch goes to its queue's consumer; deliveries speak `bundle`. */
 export function queueConsumers(bundle: VersionBundle) {

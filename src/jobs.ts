@@ -7,12 +7,8 @@ import { deadLettersPurged } from "./dead-letters";
 import { rendersResent } from "./documents";
 import { requestLogsPurged } from "./request-logs";
 import { sandboxExpired } from "./simulations";
-import {
-  deliveriesResent,
-  endpointHealthChecked,
-  endpointSecretsSealed,
-  eventsPurged,
-} from "./webhooks";
+import { deliveriesResent, eventsPurged } from "./webhook-deliveries";
+import { endpointHealthChecked, endpointSecretsSealed } from "./webhook-endpoints";
 
 export const MAINTENANCE_STEPS = [
   deliveriesResent,

@@ -14,7 +14,7 @@ import { versionPage } from "./saved-versions";
 import { settingsPage } from "./settings";
 import { sandboxPage } from "./simulations";
 import { teamPage } from "./team";
-import { endpointActionsPage, endpointPage, webhooksPage } from "./webhooks";
+import { endpointActionsPage, endpointPage, webhooksPage } from "./webhook-pages";
 
 export const PAGES: readonly DashboardPage[] = [
   overviewPage,

@@ -3,11 +3,13 @@
 // reference documents it, and the canonical model and the version modules name its routes.
 import * as accounts from "./accounts";
 import * as customers from "./customers";
+import * as events from "./events";
 import * as keys from "./keys";
 import * as notImplemented from "./not-implemented";
 import * as simulations from "./simulations";
 import * as statements from "./statements";
-import * as webhooks from "./webhooks";
+import * as webhookDeliveries from "./webhook-deliveries";
+import * as webhookEndpoints from "./webhook-endpoints";
 
 export const ROUTES = [
   notImplemented.listOrders,
@@ -32,19 +34,19 @@ export const ROUTES = [
   customers.retrieveCustomer,
   customers.linkPartnerCustomer,
   keys.createKey,
-  webhooks.listEvents,
-  webhooks.retrieveEvent,
-  webhooks.listDeliveryAttempts,
-  webhooks.resendEvent,
-  webhooks.listEventTypes,
-  webhooks.createWebhookEndpoint,
-  webhooks.listWebhookEndpoints,
-  webhooks.retrieveWebhookEndpoint,
-  webhooks.updateWebhookEndpoint,
-  webhooks.deleteWebhookEndpoint,
-  webhooks.rollWebhookEndpointSecret,
-  webhooks.enableWebhookEndpoint,
-  webhooks.recoverWebhookEndpoint,
+  events.listEvents,
+  events.retrieveEvent,
+  webhookDeliveries.listDeliveryAttempts,
+  webhookDeliveries.resendEvent,
+  events.listEventTypes,
+  webhookEndpoints.createWebhookEndpoint,
+  webhookEndpoints.listWebhookEndpoints,
+  webhookEndpoints.retrieveWebhookEndpoint,
+  webhookEndpoints.updateWebhookEndpoint,
+  webhookEndpoints.deleteWebhookEndpoint,
+  webhookEndpoints.rollWebhookEndpointSecret,
+  webhookEndpoints.enableWebhookEndpoint,
+  webhookDeliveries.recoverWebhookEndpoint,
   simulations.simulateCustomer,
   simulations.simulateStatement,
 ] as const;

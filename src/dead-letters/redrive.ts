@@ -13,7 +13,7 @@ import { requestLogQueueOf } from "../db/jurisdiction-stores";
 import { openPartnerDatabase, openShards, type Shards } from "../db/shards";
 import { enqueueRenders, type RenderRef, requestRender } from "../documents";
 import { FIRST_SHARD, isShardCode } from "../domain/shard-code";
-import { enqueueDeliveries, redriveDelivery } from "../webhooks";
+import { enqueueDeliveries, redriveDelivery } from "../webhook-deliveries";
 import {
   type DeadLetterFilter,
   type DeadLetterRow,

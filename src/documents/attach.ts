@@ -7,7 +7,7 @@ import { atomically } from "../db/batch";
 import type { Database } from "../db/client";
 import type { DocumentStore } from "../db/storage";
 import { toHex } from "../domain/encoding";
-import { deliveriesOf, enqueueDeliveries, statementEventWrites } from "../webhooks";
+import { deliveriesOf, enqueueDeliveries, statementEventWrites } from "../webhook-deliveries";
 import { type RenderRef, renderStillPending } from "./render-store";
 
 /** What storing a document needs: the partner's database, the bucket and the webhook queue. */

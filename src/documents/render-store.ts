@@ -1,7 +1,8 @@
 // Statement renders in D1: the outbox row written with each statement to render, the job the
 // consumer reads for a message, its failures, the operator's listing and re-render, and the sweep
 // of renders whose message was lost. Set-based writes name statements by one JSON value, like the
-// event writes (webhooks/event-writes.ts), so one statement renders a whole chunk of an import.
+// event writes (webhook-deliveries/event-writes.ts), so one statement renders a whole chunk of an
+// import.
 import { and, asc, eq, getTableColumns, gt, type SQL, sql } from "drizzle-orm";
 import { accounts } from "../accounts/schema";
 import { allOf, prepared } from "../db/batch";

@@ -1,7 +1,7 @@
 // POST /operator/v1/statements/{statement_id}/hide: a statement withdrawn from the partner. It
 // leaves every later read, and its endpoints are told with a `statement.hidden` event, written in
 // the same batch as the change. Hiding lives outside statements/ because it announces an event:
-// webhooks/ reads the statement (its event bodies carry one), so statements/ cannot import it.
+// webhook deliveries read the statement (event bodies carry one), so statements/ cannot import them.
 import { and, eq, isNull, sql } from "drizzle-orm";
 import { type Context, Hono } from "hono";
 import type { AppEnv } from "../app/context";
@@ -14,7 +14,7 @@ import {
   type EventWrites,
   enqueueDeliveries,
   statementEventWrites,
-} from "../webhooks";
+} from "../webhook-deliveries";
 
 /**
  * One atomic batch: the events (checked against the row before the change), their deliveries,

@@ -12,7 +12,7 @@ import type { EventType } from "../domain/event";
 import type { ImportPayload, StatementInput } from "../domain/import-payload";
 import { importedVersionRecords } from "../saved-versions";
 import { lineItemInserts, STATEMENT_COLUMNS, statementRow } from "../statements";
-import { statementEventWrites } from "../webhooks";
+import { statementEventWrites } from "../webhook-deliveries";
 import type { Existing } from "./import-existing";
 
 /** `?1` is a chunk of rows; each row is a JSON array read back with `value ->> n`. */

@@ -7,7 +7,7 @@ import { type RenderRef, renderRefsOf } from "../documents";
 import type { Actor } from "../domain/audit";
 import type { ImportPayload, StatementInput } from "../domain/import-payload";
 import { digestsOf, sameFigures, statementRow } from "../statements";
-import { type DeliveryRef, deliveriesOf } from "../webhooks";
+import { type DeliveryRef, deliveriesOf } from "../webhook-deliveries";
 import { type Existing, readExisting } from "./import-existing";
 import { type ImportWrites, OWNERSHIP_GUARDS, writesOf } from "./import-writes";
 

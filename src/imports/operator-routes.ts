@@ -12,7 +12,7 @@ import { readJsonBody } from "../app/read-body";
 import { defaultShard, placePartners } from "../db/directory";
 import { enqueueRenders } from "../documents";
 import { parseImportPayload } from "../domain/import-payload";
-import { enqueueDeliveries } from "../webhooks";
+import { enqueueDeliveries } from "../webhook-deliveries";
 import { applyImport, type ReviewedImport, reviewImport } from "./import";
 import { placeImport } from "./import-placement";
 

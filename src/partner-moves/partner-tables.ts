@@ -20,13 +20,14 @@ import {
 } from "../db/schema";
 import { deadLetters } from "../dead-letters/schema";
 import { statementRenders } from "../documents/schema";
+import { events } from "../events/schema";
 import { shardOutbox } from "../mail/schema";
 import { paymentMethods } from "../payment-methods/schema";
 import { requestLogDays, requestLogs } from "../request-logs/schema";
 import { savedVersionChanges } from "../saved-versions/schema";
 import { sandboxUsage } from "../simulations/schema";
 import { statementLineItems, statements } from "../statements/schema";
-import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../webhooks/schema";
+import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "../webhook-endpoints/schema";
 import { moveFences } from "./schema";
 
 export interface PartnerTable {

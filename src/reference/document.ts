@@ -9,7 +9,7 @@ import {
   MAX_IDEMPOTENCY_KEY_LENGTH,
 } from "../domain/idempotency";
 import type { VersionBundle } from "../versioning";
-import { webhooksOf } from "../webhooks";
+import { webhooksOf } from "../webhook-deliveries";
 import { limitsSection } from "./limits";
 import {
   isReference,

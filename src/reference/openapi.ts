@@ -53,7 +53,7 @@ export interface OpenApiDocument {
   tags: { name: string; description: string }[];
   security: SecurityRequirement[];
   paths: Record<string, Record<string, Operation>>;
-  /** What webhook endpoints receive (see webhooks/reference.ts). */
+  /** What webhook endpoints receive (see webhook-deliveries/reference.ts). */
   webhooks: JsonObject;
   components: {
     securitySchemes: Record<string, SecurityScheme>;

@@ -14,7 +14,7 @@ import type { Actor } from "../domain/audit";
 import type { Environment } from "../domain/environment";
 import type { StatementInput } from "../domain/statement-item";
 import { lineItemInserts, STATEMENT_COLUMNS, statementRow } from "../statements";
-import { type DeliveryRef, deliveriesOf, statementEventWrites } from "../webhooks";
+import { type DeliveryRef, deliveriesOf, statementEventWrites } from "../webhook-deliveries";
 
 /** The original as the restatement found it, with its account's partner and environment. */
 export interface Original {

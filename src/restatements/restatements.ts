@@ -17,7 +17,7 @@ import { enqueueRenders } from "../documents";
 import { parseStatementItem, type StatementInput } from "../domain/statement-item";
 import { lineItemsDigest, STATEMENT_COLUMNS, sameFigures, statementRow } from "../statements";
 import { statements } from "../statements/schema";
-import { enqueueDeliveries } from "../webhooks";
+import { enqueueDeliveries } from "../webhook-deliveries";
 import { type Original, restate } from "./restatement-writes";
 
 /** Largest accepted restatement body: as an import's. */

@@ -13,7 +13,7 @@ import type { CustomerRecord } from "../domain/customer";
 import type { Environment } from "../domain/environment";
 import type { StatementRecord } from "../domain/statement";
 import { normaliseTimestamp } from "../domain/timestamp";
-import { enqueueDeliveries } from "../webhooks";
+import { enqueueDeliveries } from "../webhook-deliveries";
 import {
   DEFAULT_CREDIT_LIMIT,
   DEFAULT_CURRENCY,

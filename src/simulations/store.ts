@@ -17,7 +17,7 @@ import { encodeIdSuffix } from "../domain/ids";
 import type { StatementRecord } from "../domain/statement";
 import { lineItemInserts, lineItemsDigest } from "../statements";
 import { statements } from "../statements/schema";
-import { type DeliveryRef, deliveriesOf, statementEventWrites } from "../webhooks";
+import { type DeliveryRef, deliveriesOf, statementEventWrites } from "../webhook-deliveries";
 import type { ClosedCycle, PreviousStatement } from "./cycle";
 import { sandboxUsage } from "./schema";
 

@@ -6,7 +6,7 @@ import { env } from "cloudflare:workers";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { idempotencyKeyHash, openResponse, requestFingerprint } from "../../src/domain/idempotency";
 import { SCOPES } from "../../src/domain/scopes";
-import { createSecretSealer } from "../../src/webhooks/secret-sealing";
+import { createSecretSealer } from "../../src/webhook-endpoints/secret-sealing";
 import { api, expectJson } from "../support/api";
 import { fetchWithEnv } from "../support/app-env";
 import { NEWEST_RELEASED, OLDEST } from "../support/bundle-versions";

@@ -122,7 +122,7 @@ describe("the dependency rules of src/", () => {
     const imports = importsOfSource();
     // The scan reads the tree: the wiring's imports of the layers and features are among them.
     expect(imports).toContainEqual({ from: "index.ts", to: "app/route.ts" });
-    expect(imports).toContainEqual({ from: "routes.ts", to: "webhooks/index.ts" });
+    expect(imports).toContainEqual({ from: "routes.ts", to: "webhook-endpoints/index.ts" });
     expect(violations(imports), violations(imports).join("\n")).toEqual([]);
   });
 

@@ -51,7 +51,7 @@ const ENDPOINT = section("Adding an endpoint");
 const RESOURCE = section("Adding a resource");
 const PAGE = section("Adding a dashboard page");
 
-const ROUTE_FILE = "src/webhooks/endpoint-routes.ts";
+const ROUTE_FILE = "src/webhook-deliveries/routes.ts";
 const ROUTE_LIST = "src/routes.ts";
 const PAGE_FILE = "src/products/products-page.tsx";
 const PAGE_ENTRY = "src/products/index.ts";

@@ -70,7 +70,7 @@ export async function listThroughApi(key: string, merchantKey?: string): Promise
 
 /**
  * Marks an endpoint disabled as the delivery consumer does after days of failures (that path is
- * tested in test/webhooks/delivery.test.ts), with the reason it records.
+ * tested in test/webhook-deliveries/delivery.test.ts), with the reason it records.
  */
 export async function disableAsConsumerDoes(endpointId: string): Promise<void> {
   await onEveryShard(
