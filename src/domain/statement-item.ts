@@ -13,51 +13,29 @@ import {
   MCC_PATTERN,
 } from "./line-item";
 import { APR_PATTERN, BALANCE_TYPES } from "./statement";
+import { type AmountSign, type ImportAmountName, STATEMENT_AMOUNTS } from "./statement-amounts";
 import { figureProblems } from "./statement-figures";
 import { describeProblem, propertyOf, relevantIssues } from "./validation-messages";
 
-/**
- * The import's amount fields, with the column each one is stored in. The import's names, not the
- * API's: they change only with the operator import, never with an API version.
- */
-export const IMPORT_AMOUNT_FIELDS = [
-  ["statement_balance", "statementBalance"],
-  ["minimum_due", "minimumDue"],
-  ["previous_balance", "previousBalance"],
-  ["purchases", "purchases"],
-  ["payments", "payments"],
-  ["credits", "credits"],
-  ["refunds", "refunds"],
-  ["interest", "interest"],
-  ["fees", "fees"],
-  ["overdue_amount", "overdueAmount"],
-] as const;
+/** The rule of an amount's sign (see AmountSign), refused with what the sign means. */
+function signed(sign: AmountSign) {
+  switch (sign) {
+    case "charge":
+      return amount.refine((v) => v >= 0, "must not be negative (a charge)");
+    case "credit":
+      return amount.refine((v) => v <= 0, "must not be positive (a credit)");
+    case "non-negative":
+      return amount.refine((v) => v >= 0, "must not be negative");
+    case "any":
+      return amount;
+  }
+}
 
-type ImportAmountField = (typeof IMPORT_AMOUNT_FIELDS)[number][0];
-
-/** Card-statement sign convention: charges positive, money credited back negative. */
-const AMOUNT_SIGNS: Partial<Record<ImportAmountField, "positive" | "negative">> = {
-  purchases: "positive",
-  interest: "positive",
-  fees: "positive",
-  payments: "negative",
-  credits: "negative",
-  refunds: "negative",
-};
-
-// One entry for each of IMPORT_AMOUNT_FIELDS, each an optional amount (refine keeps the type).
+// One optional amount for each of STATEMENT_AMOUNTS, by its import name (refine keeps the type).
 const amountShape = Object.fromEntries(
-  IMPORT_AMOUNT_FIELDS.map(([field]) => {
-    const sign = AMOUNT_SIGNS[field];
-    let rule = amount;
-    if (sign === "positive") rule = rule.refine((v) => v >= 0, "must not be negative (a charge)");
-    if (sign === "negative") rule = rule.refine((v) => v <= 0, "must not be positive (a credit)");
-    if (field === "minimum_due" || field === "overdue_amount") {
-      rule = rule.refine((v) => v >= 0, "must not be negative");
-    }
-    return [field, rule.optional()];
-  }),
-) as Record<ImportAmountField, z.ZodOptional<typeof amount>>;
+  STATEMENT_AMOUNTS.map((field) => [field.import, signed(field.sign).optional()]),
+  // Object.fromEntries types its keys as string: these are exactly the import names, one each.
+) as Record<ImportAmountName, z.ZodOptional<typeof amount>>;
 
 const nonNegative = amount.refine((v) => v >= 0, "must not be negative");
 

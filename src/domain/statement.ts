@@ -1,4 +1,5 @@
 // The canonical (newest) Statement: what handlers build before version modules reshape it.
+import { type AmountBody, type AmountRecord, STATEMENT_AMOUNTS } from "./statement-amounts";
 
 /** The balances an APR applies to, as Regulation Z's periodic statement lists them. */
 export const BALANCE_TYPES = ["PURCHASES", "CASH_ADVANCES", "BALANCE_TRANSFERS"] as const;
@@ -25,23 +26,13 @@ export type YearToDate = {
 };
 
 /** What a listing reads of a stored statement; absent figures are null. */
-export interface StatementRecord {
+export interface StatementRecord extends AmountRecord {
   statementId: string;
   accountId: string;
   periodStartDate: string | null;
   periodEndDate: string;
   dueDate: string | null;
   currency: string | null;
-  statementBalance: number | null;
-  minimumDue: number | null;
-  previousBalance: number | null;
-  purchases: number | null;
-  payments: number | null;
-  credits: number | null;
-  refunds: number | null;
-  interest: number | null;
-  fees: number | null;
-  overdueAmount: number | null;
   /** Whether the PDF is stored (the storage key itself never leaves the data layer). */
   hasPdf: boolean;
   /** The cycle's rates; null (or absent, for a reader that does not select it) when not recorded. */
@@ -65,40 +56,12 @@ export type Statement = {
   due_date?: string;
   pdf?: { url: string; expires_at: string };
   currency?: string;
-  statement_balance?: number;
-  minimum_due?: number;
-  previous_balance?: number;
-  purchases?: number;
-  payments?: number;
-  credits?: number;
-  refunds?: number;
-  interest?: number;
-  fees?: number;
-  overdue_amount?: number;
-  interest_rates?: InterestRate[];
-  year_to_date?: YearToDate;
-  restated_by?: string;
-  restates?: string;
-};
-
-/**
- * The statement's amount fields in response order, with the column each one is read from (what
- * `toStatement` writes out, in this order). These are the API's names: the operator import names
- * its own fields (domain/import-payload.ts), so a response field renamed in a new version leaves
- * the import as it is.
- */
-export const STATEMENT_AMOUNTS = [
-  ["statement_balance", "statementBalance"],
-  ["minimum_due", "minimumDue"],
-  ["previous_balance", "previousBalance"],
-  ["purchases", "purchases"],
-  ["payments", "payments"],
-  ["credits", "credits"],
-  ["refunds", "refunds"],
-  ["interest", "interest"],
-  ["fees", "fees"],
-  ["overdue_amount", "overdueAmount"],
-] as const satisfies readonly (readonly [keyof Statement, string])[];
+} & AmountBody & {
+    interest_rates?: InterestRate[];
+    year_to_date?: YearToDate;
+    restated_by?: string;
+    restates?: string;
+  };
 
 /**
  * The canonical statement of a row. Absent figures stay absent (never null, never 0); internal
@@ -121,18 +84,10 @@ export function toStatement(
   if (row.dueDate !== null) out.due_date = row.dueDate;
   if (pdf) out.pdf = pdf;
   if (row.currency !== null) out.currency = row.currency;
-  // STATEMENT_AMOUNTS, in its order: written out rather than looked up by name in a loop over it,
-  // which costs a page several times as much.
-  if (row.statementBalance !== null) out.statement_balance = row.statementBalance;
-  if (row.minimumDue !== null) out.minimum_due = row.minimumDue;
-  if (row.previousBalance !== null) out.previous_balance = row.previousBalance;
-  if (row.purchases !== null) out.purchases = row.purchases;
-  if (row.payments !== null) out.payments = row.payments;
-  if (row.credits !== null) out.credits = row.credits;
-  if (row.refunds !== null) out.refunds = row.refunds;
-  if (row.interest !== null) out.interest = row.interest;
-  if (row.fees !== null) out.fees = row.fees;
-  if (row.overdueAmount !== null) out.overdue_amount = row.overdueAmount;
+  for (const amount of STATEMENT_AMOUNTS) {
+    const value = row[amount.key];
+    if (value !== null) out[amount.api] = value;
+  }
   if (row.interestRates) out.interest_rates = row.interestRates;
   // Both or neither: the import takes them together.
   if (row.ytdFees != null && row.ytdInterest != null) {

@@ -27,21 +27,10 @@ export type Placement =
 const shardList = (shards: Shards) =>
   shards.codes.map((code) => `${code} (${shards.jurisdiction(code)})`).join(", ");
 
-/**
- * The shard of an import: the one shard where its existing partners live (found by id, or through
- * the parents its accounts and statements refer to), or the one its new partners name, or
- * `fallback(jurisdiction)` (the default rule among the shards of the partners' jurisdiction; null
- * when there is none) for an import that only creates partners and names no shard.
- */
-export async function placeImport(
-  shards: Shards,
-  payload: ImportPayload,
-  fallback: (jurisdiction: Jurisdiction) => Promise<string | null>,
-): Promise<Placement> {
-  const owners = await ownersOf(shards, idsOf(payload));
-  const ownersOfId = (kind: OwnedKind, id: string): Owner[] => owners.get(ownedKey(kind, id)) ?? [];
+type OwnersOfId = (kind: OwnedKind, id: string) => Owner[];
 
-  // The partners the payload reaches, each on the shard holding it (and those a move freezes).
+/** The partners the payload reaches, each on the shard holding it, and those a move freezes. */
+function reachedPartners(payload: ImportPayload, ownersOfId: OwnersOfId) {
   const reached = new Map<string, string>();
   const frozen = new Set<string>();
   const reach = (found: readonly Owner[]) => {
@@ -61,9 +50,19 @@ export async function placeImport(
   for (const s of payload.statements ?? []) {
     if (!accounts.has(s.account_id)) reach(ownersOfId("account", s.account_id));
   }
+  return { reached, frozen };
+}
 
-  const invalid: string[] = [];
-  // Each partner's jurisdiction: an existing one's is its shard's; a new one's, what it says.
+/**
+ * Each partner's jurisdiction: an existing one's is its shard's; a new one's, what it says. A
+ * partner that names another than its own is refused into `invalid`.
+ */
+function partnerJurisdictions(
+  shards: Shards,
+  payload: ImportPayload,
+  reached: ReadonlyMap<string, string>,
+  invalid: string[],
+): Map<string, Jurisdiction> {
   const jurisdictionOf = new Map<string, Jurisdiction>();
   for (const [partner, shard] of reached) jurisdictionOf.set(partner, shards.jurisdiction(shard));
   (payload.partners ?? []).forEach((p, i) => {
@@ -75,6 +74,20 @@ export async function placeImport(
       invalid.push(`${where}: ${fixedJurisdiction(p.partner_id, stored)}`);
     }
   });
+  return jurisdictionOf;
+}
+
+/**
+ * The shards the payload's partners name, by partner; a shard that does not exist, is not the
+ * partner's own or is of another jurisdiction is refused into `invalid`.
+ */
+function namedShards(
+  shards: Shards,
+  payload: ImportPayload,
+  reached: ReadonlyMap<string, string>,
+  jurisdictionOf: ReadonlyMap<string, Jurisdiction>,
+  invalid: string[],
+): Map<string, string> {
   const named = new Map<string, string>();
   (payload.partners ?? []).forEach((p, i) => {
     if (p.shard === undefined) return;
@@ -105,15 +118,41 @@ export async function placeImport(
     }
     named.set(p.partner_id, p.shard);
   });
+  return named;
+}
+
+/** The refusal of partners in different places (`partner (where)`, sorted by partner). */
+function spread(places: ReadonlyMap<string, string>, place: (value: string) => string): string {
+  return [...places]
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([partner, value]) => `${JSON.stringify(partner)} (${place(value)})`)
+    .join(", ");
+}
+
+/**
+ * The shard of an import: the one shard where its existing partners live (found by id, or through
+ * the parents its accounts and statements refer to), or the one its new partners name, or
+ * `fallback(jurisdiction)` (the default rule among the shards of the partners' jurisdiction; null
+ * when there is none) for an import that only creates partners and names no shard.
+ */
+export async function placeImport(
+  shards: Shards,
+  payload: ImportPayload,
+  fallback: (jurisdiction: Jurisdiction) => Promise<string | null>,
+): Promise<Placement> {
+  const owners = await ownersOf(shards, idsOf(payload));
+  const ownersOfId: OwnersOfId = (kind, id) => owners.get(ownedKey(kind, id)) ?? [];
+  const { reached, frozen } = reachedPartners(payload, ownersOfId);
+
+  const invalid: string[] = [];
+  const jurisdictionOf = partnerJurisdictions(shards, payload, reached, invalid);
+  const named = namedShards(shards, payload, reached, jurisdictionOf, invalid);
   if (invalid.length > 0) return { kind: "invalid", problems: invalid };
 
   // One batch runs on one shard, and a shard holds partners of one jurisdiction.
   const jurisdictions = new Set(jurisdictionOf.values());
   if (jurisdictions.size > 1) {
-    const who = [...jurisdictionOf]
-      .sort(([a], [b]) => a.localeCompare(b))
-      .map(([partner, jurisdiction]) => `${JSON.stringify(partner)} (${jurisdiction})`)
-      .join(", ");
+    const who = spread(jurisdictionOf, (jurisdiction) => jurisdiction);
     return {
       kind: "invalid",
       problems: [
@@ -128,10 +167,7 @@ export async function placeImport(
   const placedOn = new Map([...named, ...reached]);
   const shardsUsed = new Set(placedOn.values());
   if (shardsUsed.size > 1) {
-    const who = [...placedOn]
-      .sort(([a], [b]) => a.localeCompare(b))
-      .map(([partner, shard]) => `${JSON.stringify(partner)} (shard ${shard})`)
-      .join(", ");
+    const who = spread(placedOn, (shard) => `shard ${shard}`);
     return {
       kind: "invalid",
       problems: [
@@ -168,11 +204,7 @@ export async function placeImport(
  * is refused in the words the shard's own review uses for an id another partner holds, so an
  * import reads the same whichever shards its partners live on.
  */
-function foreignIds(
-  payload: ImportPayload,
-  shard: string,
-  ownersOfId: (kind: OwnedKind, id: string) => Owner[],
-): string[] {
+function foreignIds(payload: ImportPayload, shard: string, ownersOfId: OwnersOfId): string[] {
   const problems: string[] = [];
   const check = (kind: OwnedKind, id: string, where: string, words: string) => {
     if (ownersOfId(kind, id).some((o) => o.shard !== shard)) problems.push(where + words);

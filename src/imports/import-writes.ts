@@ -11,7 +11,7 @@ import type { Actor } from "../domain/audit";
 import type { EventType } from "../domain/event";
 import type { ImportPayload, StatementInput } from "../domain/import-payload";
 import { importedVersionRecords } from "../saved-versions";
-import { lineItemInserts, STATEMENT_COLUMNS, statementRow } from "../statements";
+import { lineItemInserts, statementInsert, statementRowChunks } from "../statements";
 import { statementEventWrites } from "../webhook-deliveries";
 import type { Existing } from "./import-existing";
 
@@ -92,21 +92,6 @@ const UPSERT_ACCOUNTS =
   `${keptOrNull("accounts", "customer_id", ["customer_id"])}, ` +
   ACCOUNT_FIGURES.map((f) => `${f} = coalesce(excluded.${f}, accounts.${f})`).join(", ");
 
-const COLUMN_NAMES = STATEMENT_COLUMNS;
-
-/**
- * Rows: the statement's fields in STATEMENT_COLUMNS order. Only statements the review found new are
- * sent; if another import stored one meanwhile with other figures, the update trips the
- * immutability trigger and the whole batch rolls back.
- */
-const INSERT_STATEMENTS =
-  `INSERT INTO statements (${COLUMN_NAMES.join(", ")}, created_at) SELECT ` +
-  `${COLUMN_NAMES.map((_, i) => `value ->> ${i}`).join(", ")}, ?2 ${FROM_ROWS} ` +
-  "ON CONFLICT (statement_id) DO UPDATE SET " +
-  COLUMN_NAMES.slice(1)
-    .map((c) => `${c} = excluded.${c}`)
-    .join(", ");
-
 /** The event each new statement of an import announces. */
 const CREATED: EventType = "statement.created";
 
@@ -120,27 +105,20 @@ export interface ImportWrites {
   rendersFrom: number;
 }
 
+/** Adds the writes of `query`, bound to each chunk of rows and then to `more`. */
+type AddEach = (query: string, chunks: string[], ...more: unknown[]) => void;
+
 /**
- * The writes of an import, in dependency order, for one atomic batch: saved-version changes (with
- * their audit rows, attributed to `actor`) before the partners change, then each section, then a
- * `statement.created` event for each new statement and its webhook deliveries, then the renders of
- * the new statements whose products render their documents, last.
+ * The partners' section: saved-version changes (with their audit rows, attributed to `actor`)
+ * before the partners change, the partners, their products and their merchant keys.
  */
-export function writesOf(
+function partnerWrites(
   db: Database,
   payload: ImportPayload,
-  existing: Existing,
-  newStatements: StatementInput[],
-  digests: ReadonlyMap<string, string | null>,
+  writes: D1PreparedStatement[],
+  each: AddEach,
   { now, defaultVersion, actor }: { now: Date; defaultVersion: string; actor: Actor },
-): ImportWrites {
-  const createdAt = now.toISOString();
-  const writes: D1PreparedStatement[] = [];
-  const each = (query: string, chunks: string[], ...more: unknown[]) => {
-    const prepared = db.$client.prepare(query);
-    for (const chunk of chunks) writes.push(prepared.bind(chunk, ...more));
-  };
-
+): void {
   const partners = payload.partners ?? [];
   for (const environment of ["sandbox", "production"] as const) {
     const changes = partners.flatMap((p) => {
@@ -159,7 +137,7 @@ export function writesOf(
     p.saved_versions?.production ?? null,
     p.jurisdiction ?? null,
   ]);
-  each(UPSERT_PARTNERS, partnerChunks, defaultVersion, createdAt);
+  each(UPSERT_PARTNERS, partnerChunks, defaultVersion, now.toISOString());
   if (partners.some((p) => p.saved_versions?.sandbox || p.saved_versions?.production)) {
     each(SET_SAVED_VERSIONS, partnerChunks);
   }
@@ -181,7 +159,15 @@ export function writesOf(
       (p) => p.partner_id,
     ),
   );
+}
 
+/** The customers' and accounts' sections: an account takes its customer's scope. */
+function customerWrites(
+  payload: ImportPayload,
+  existing: Existing,
+  each: AddEach,
+  createdAt: string,
+): void {
   const customers = payload.customers ?? [];
   const customerScope = new Map(existing.customers);
   for (const c of customers) {
@@ -219,21 +205,45 @@ export function writesOf(
     }),
     createdAt,
   );
+}
+
+/**
+ * The writes of an import, in dependency order, for one atomic batch: saved-version changes (with
+ * their audit rows, attributed to `actor`) before the partners change, then each section, then a
+ * `statement.created` event for each new statement and its webhook deliveries, then the renders of
+ * the new statements whose products render their documents, last.
+ */
+export function writesOf(
+  db: Database,
+  payload: ImportPayload,
+  existing: Existing,
+  newStatements: StatementInput[],
+  digests: ReadonlyMap<string, string | null>,
+  options: { now: Date; defaultVersion: string; actor: Actor },
+): ImportWrites {
+  const createdAt = options.now.toISOString();
+  const writes: D1PreparedStatement[] = [];
+  const each: AddEach = (query, chunks, ...more) => {
+    const prepared = db.$client.prepare(query);
+    for (const chunk of chunks) writes.push(prepared.bind(chunk, ...more));
+  };
+  partnerWrites(db, payload, writes, each, options);
+  customerWrites(payload, existing, each, createdAt);
 
   // Events belong in this batch too, written from the same chunks of new statements (one
   // INSERT … SELECT per chunk), so that they commit or roll back with the rows. Statements already
-  // stored at the review get none: a re-import announces nothing.
-  const statementChunks = jsonChunks(newStatements, (s) =>
-    statementRow(s, digests.get(s.statement_id) ?? null),
-  );
-  each(INSERT_STATEMENTS, statementChunks, createdAt);
+  // stored at the review get none: a re-import announces nothing. Only statements the review
+  // found new are sent (see statementInsert).
+  const statementChunks = statementRowChunks(newStatements, digests);
+  for (const rows of statementChunks) writes.push(prepared(db, statementInsert(rows, createdAt)));
   for (const insert of lineItemInserts(newStatements)) writes.push(prepared(db, insert));
   const announced = statementChunks.map((rows) => statementEventWrites(CREATED, rows, createdAt));
   for (const { events } of announced) writes.push(prepared(db, events));
   const deliveriesFrom = writes.length;
   for (const { deliveries } of announced) writes.push(prepared(db, deliveries));
   const rendersFrom = writes.length;
-  for (const rows of statementChunks)
+  for (const rows of statementChunks) {
     writes.push(prepared(db, renderRequestWrites(rows, createdAt)));
+  }
   return { writes, deliveriesFrom, rendersFrom };
 }

@@ -44,24 +44,28 @@ export const fixedJurisdiction = (partnerId: string, jurisdiction: string) =>
 export const label = (section: string, index: number, id: string) =>
   `${section}[${index}] (${JSON.stringify(id.slice(0, 64))})`;
 
-/** What the stored rows say about the payload: 400 problems, 409 conflicts, statements to add. */
-function review(
+/** What the review found so far: 400 problems and 409 conflicts, each naming its item. */
+interface Findings {
+  invalid: string[];
+  conflicts: string[];
+}
+
+/**
+ * The partners' section against the stored rows: a product another partner holds, a jurisdiction
+ * changed. Answers where each product belongs once this import is applied.
+ */
+function reviewPartners(
   payload: ImportPayload,
   existing: Existing,
-  digests: ReadonlyMap<string, string | null>,
-  now: Date,
-) {
-  const invalid: string[] = [];
-  const conflicts: string[] = [];
-
-  // Where each product belongs once this import is applied.
+  found: Findings,
+): Map<string, string> {
   const productOwner = new Map<string, string>();
   for (const [key, row] of existing.products) productOwner.set(key, row.partnerId);
   (payload.partners ?? []).forEach((p, i) => {
     (p.products ?? []).forEach((product, j) => {
       const owner = existing.products.get(product.merchant_key)?.partnerId;
       if (owner !== undefined && owner !== p.partner_id) {
-        conflicts.push(
+        found.conflicts.push(
           `${label("partners", i, p.partner_id)}.products[${j}]` +
             TAKEN.product(product.merchant_key),
         );
@@ -72,20 +76,32 @@ function review(
   (payload.partners ?? []).forEach((p, i) => {
     const stored = existing.jurisdictions.get(p.partner_id);
     if (p.jurisdiction !== undefined && stored !== undefined && p.jurisdiction !== stored) {
-      invalid.push(
+      found.invalid.push(
         `${label("partners", i, p.partner_id)}.jurisdiction: ${fixedJurisdiction(p.partner_id, stored)}`,
       );
     }
   });
+  return productOwner;
+}
+
+/**
+ * The customers' section: each of a known partner and one of its products, never moving scope.
+ * Answers the customers known once this import is applied.
+ */
+function reviewCustomers(
+  payload: ImportPayload,
+  existing: Existing,
+  productOwner: ReadonlyMap<string, string>,
+  found: Findings,
+): Set<string> {
   const importedPartners = new Set((payload.partners ?? []).map((p) => p.partner_id));
   const partnerKnown = (id: string) => existing.partners.has(id) || importedPartners.has(id);
-
   const customerKnown = new Set<string>(existing.customers.keys());
   (payload.customers ?? []).forEach((c, i) => {
     const where = label("customers", i, c.customer_id);
-    if (!partnerKnown(c.partner_id)) invalid.push(`${where}.partner_id: unknown partner`);
+    if (!partnerKnown(c.partner_id)) found.invalid.push(`${where}.partner_id: unknown partner`);
     else if (productOwner.get(c.merchant_key) !== c.partner_id) {
-      invalid.push(
+      found.invalid.push(
         `${where}.merchant_key: not a product of partner ${JSON.stringify(c.partner_id)}`,
       );
     }
@@ -96,36 +112,64 @@ function review(
         stored.environment !== c.environment ||
         stored.merchantKey !== c.merchant_key)
     ) {
-      conflicts.push(`${where}${TAKEN.customer}`);
+      found.conflicts.push(`${where}${TAKEN.customer}`);
     }
     customerKnown.add(c.customer_id);
   });
+  return customerKnown;
+}
 
+/** The accounts' section: each of a known customer, never moving. Answers the accounts known. */
+function reviewAccounts(
+  payload: ImportPayload,
+  existing: Existing,
+  customerKnown: ReadonlySet<string>,
+  found: Findings,
+): Set<string> {
   const accountKnown = new Set<string>(existing.accounts.keys());
   (payload.accounts ?? []).forEach((a, i) => {
     const where = label("accounts", i, a.account_id);
-    if (!customerKnown.has(a.customer_id)) invalid.push(`${where}.customer_id: unknown customer`);
+    if (!customerKnown.has(a.customer_id)) {
+      found.invalid.push(`${where}.customer_id: unknown customer`);
+    }
     const stored = existing.accounts.get(a.account_id);
     if (stored && stored.customerId !== a.customer_id) {
-      conflicts.push(`${where}${TAKEN.account}`);
+      found.conflicts.push(`${where}${TAKEN.account}`);
     }
     accountKnown.add(a.account_id);
   });
+  return accountKnown;
+}
 
+/** What the stored rows say about the payload: 400 problems, 409 conflicts, statements to add. */
+function review(
+  payload: ImportPayload,
+  existing: Existing,
+  digests: ReadonlyMap<string, string | null>,
+  now: Date,
+) {
+  const found: Findings = { invalid: [], conflicts: [] };
+  const productOwner = reviewPartners(payload, existing, found);
+  const customerKnown = reviewCustomers(payload, existing, productOwner, found);
+  const accountKnown = reviewAccounts(payload, existing, customerKnown, found);
+
+  // A statement already stored is new to nobody: the same figures are a no-op, others a conflict.
   const newStatements: StatementInput[] = [];
   (payload.statements ?? []).forEach((s, i) => {
     const where = label("statements", i, s.statement_id);
-    if (!accountKnown.has(s.account_id)) invalid.push(`${where}.account_id: unknown account`);
+    if (!accountKnown.has(s.account_id)) found.invalid.push(`${where}.account_id: unknown account`);
     if (s.period_end_date > now.toISOString()) {
-      invalid.push(`${where}.period_end_date: is in the future; only closed cycles are statements`);
+      found.invalid.push(
+        `${where}.period_end_date: is in the future; only closed cycles are statements`,
+      );
     }
     const stored = existing.statements.get(s.statement_id);
     if (!stored) newStatements.push(s);
     else if (!sameFigures(stored, statementRow(s, digests.get(s.statement_id) ?? null))) {
-      conflicts.push(`${where}${TAKEN.statement}`);
+      found.conflicts.push(`${where}${TAKEN.statement}`);
     }
   });
-  return { invalid, conflicts, newStatements };
+  return { ...found, newStatements };
 }
 
 /**

@@ -8,12 +8,17 @@ import { sql } from "drizzle-orm";
 import { auditInsert } from "../db/audit";
 import { prepared } from "../db/batch";
 import type { Database } from "../db/client";
-import { hasMessage } from "../db/storage";
 import { type RenderRef, renderRefsOf, renderRequestWrites } from "../documents";
 import type { Actor } from "../domain/audit";
 import type { Environment } from "../domain/environment";
 import type { StatementInput } from "../domain/statement-item";
-import { lineItemInserts, STATEMENT_COLUMNS, statementRow } from "../statements";
+import {
+  correctionInsert,
+  isStatementConflict,
+  lineItemInserts,
+  restatedLink,
+  statementRowOf,
+} from "../statements";
 import { type DeliveryRef, deliveriesOf, statementEventWrites } from "../webhook-deliveries";
 
 /** The original as the restatement found it, with its account's partner and environment. */
@@ -23,21 +28,6 @@ export interface Original {
   partnerId: string;
   environment: Environment;
 }
-
-/**
- * `?1` is the correction's row (STATEMENT_COLUMNS order), `?2` the original's id, `?3` the time.
- * The account is copied from the original only while the original is listed and still the same
- * account's: otherwise it is NULL and the insert fails, and with it the batch.
- */
-const INSERT_CORRECTION =
-  `INSERT INTO statements (${STATEMENT_COLUMNS.join(", ")}, restates, created_at) SELECT ` +
-  STATEMENT_COLUMNS.map((_, i) =>
-    i === 1
-      ? "(SELECT o.account_id FROM statements o WHERE o.statement_id = ?2 AND " +
-        "o.account_id = j.value ->> 1 AND o.restated_by IS NULL AND o.hidden_at IS NULL)"
-      : `j.value ->> ${i}`,
-  ).join(", ") +
-  ", ?2, ?3 FROM json_each(?1) AS j";
 
 /** What a restatement's batch answers: the deliveries and the render it created. */
 export interface RestatementOutcome {
@@ -58,7 +48,7 @@ export async function restate(
   { digest, actor, now }: { digest: string | null; actor: Actor; now: Date },
 ): Promise<RestatementOutcome | null> {
   const createdAt = now.toISOString();
-  const row = JSON.stringify([statementRow(correction, digest)]);
+  const row = statementRowOf(correction, digest);
   const originalRow = JSON.stringify([[original.statementId]]);
   const restated = statementEventWrites(
     "statement.restated",
@@ -69,21 +59,14 @@ export async function restate(
   const created = statementEventWrites("statement.created", row, createdAt);
 
   const writes: D1PreparedStatement[] = [
-    db.$client.prepare(INSERT_CORRECTION).bind(row, original.statementId, createdAt),
+    prepared(db, correctionInsert(row, original.statementId, createdAt)),
   ];
   for (const insert of lineItemInserts([correction])) writes.push(prepared(db, insert));
   // The events are checked against the original before its link is written, below.
   writes.push(prepared(db, restated.events), prepared(db, created.events));
   const deliveriesFrom = writes.length;
   writes.push(prepared(db, restated.deliveries), prepared(db, created.deliveries));
-  writes.push(
-    prepared(
-      db,
-      sql`UPDATE statements SET restated_by = ${correction.statement_id}
-        WHERE statement_id = ${original.statementId} AND restated_by IS NULL
-          AND hidden_at IS NULL`,
-    ),
-  );
+  writes.push(prepared(db, restatedLink(original.statementId, correction.statement_id)));
   const renderAt = writes.length;
   writes.push(prepared(db, renderRequestWrites(row, createdAt)));
   writes.push(
@@ -110,13 +93,7 @@ export async function restate(
       renders: renderRefsOf(results.slice(renderAt, renderAt + 1), shard),
     };
   } catch (err) {
-    if (
-      hasMessage(err, "NOT NULL constraint failed: statements.account_id") ||
-      hasMessage(err, "UNIQUE constraint failed: statements.statement_id") ||
-      hasMessage(err, "statement_figures_immutable")
-    ) {
-      return null;
-    }
+    if (isStatementConflict(err)) return null;
     throw err;
   }
 }

@@ -172,6 +172,56 @@ function minimumOf(balance: number, activity: Partial<Record<ActivityField, numb
   return Math.min(balance, Math.max(2_500, floor));
 }
 
+/** The cycle's activity and its line items: given, summed from given line items, or made up. */
+type Activity = {
+  ok: true;
+  activity: Partial<Record<ActivityField, number>>;
+  carried?: number | undefined;
+  lineItems: LineItem[];
+};
+
+/**
+ * The cycle's activity, as `request` asks: the totals of its line items (a total given beside them
+ * must be their sum), the totals it gives (with line items made up to fit), or a plausible cycle
+ * made up after `previousBalance`.
+ */
+function cycleActivity(
+  request: CycleRequest,
+  previousBalance: number,
+  start: Date,
+  end: Date,
+  random: () => number,
+): Activity | { ok: false; field: string; problem: string } {
+  const given = ACTIVITY_FIELDS.flatMap((field) => {
+    const amount = request[field];
+    return amount === undefined ? [] : [{ field, amount }];
+  });
+  const asked = Object.fromEntries(given.map(({ field, amount }) => [field, amount]));
+  if (request.line_items !== undefined) {
+    const misfit = lineItemProblem(request.line_items, start, end);
+    if (misfit) return { ok: false, ...misfit };
+    const sums = totalsOf(request.line_items);
+    for (const { field, amount } of given) {
+      const sum = sums[field] ?? 0;
+      if (amount !== sum) {
+        return {
+          ok: false,
+          field,
+          problem:
+            `${field} is ${amount} but its line items sum to ${sum}: a difference of ` +
+            `${amount - sum}`,
+        };
+      }
+    }
+    return { ok: true, activity: { ...asked, ...sums }, lineItems: request.line_items };
+  }
+  let activity: Partial<Record<ActivityField, number>>;
+  let carried: number | undefined;
+  if (given.length > 0) activity = asked;
+  else ({ activity, carried } = madeUpActivity(previousBalance, random));
+  return { ok: true, activity, carried, lineItems: madeUpLineItems(activity, start, end, random) };
+}
+
 /**
  * Closes the cycle that follows `previous` (the account's newest statement, or null), as
  * `request` asks: its activity as given (only the lines given), or made up when it gives none.
@@ -197,38 +247,9 @@ export function closeCycle(
     return { ok: false, field: "due_date", problem: "due_date must be after period_end_date" };
   }
   const previousBalance = previous?.statementBalance ?? 0;
-  const given = ACTIVITY_FIELDS.flatMap((field) => {
-    const amount = request[field];
-    return amount === undefined ? [] : [{ field, amount }];
-  });
-  const asked = Object.fromEntries(given.map(({ field, amount }) => [field, amount]));
-  let activity: Partial<Record<ActivityField, number>>;
-  let carried: number | undefined;
-  let lineItems: LineItem[];
-  if (request.line_items !== undefined) {
-    // The given line items make the totals; a total given beside them must be their sum.
-    const misfit = lineItemProblem(request.line_items, start, end);
-    if (misfit) return { ok: false, ...misfit };
-    const sums = totalsOf(request.line_items);
-    for (const { field, amount } of given) {
-      const sum = sums[field] ?? 0;
-      if (amount !== sum) {
-        return {
-          ok: false,
-          field,
-          problem:
-            `${field} is ${amount} but its line items sum to ${sum}: a difference of ` +
-            `${amount - sum}`,
-        };
-      }
-    }
-    activity = { ...asked, ...sums };
-    lineItems = request.line_items;
-  } else {
-    if (given.length > 0) activity = asked;
-    else ({ activity, carried } = madeUpActivity(previousBalance, random));
-    lineItems = madeUpLineItems(activity, start, end, random);
-  }
+  const made = cycleActivity(request, previousBalance, start, end, random);
+  if (!made.ok) return made;
+  const { activity, carried, lineItems } = made;
   const balance = ACTIVITY_FIELDS.reduce(
     (sum, field) => sum + (activity[field] ?? 0),
     previousBalance,

@@ -19,7 +19,8 @@ import { atomically } from "../db/batch";
 import { readCustomerPage } from "../db/customers";
 import { productsOf } from "../db/partners";
 import { refusalOf } from "../domain/permissions";
-import { STATEMENT_AMOUNTS, toStatement } from "../domain/statement";
+import { toStatement } from "../domain/statement";
+import { STATEMENT_AMOUNTS } from "../domain/statement-amounts";
 import { LINK_LIFETIME_MS, signStatementLinks } from "../domain/statement-link";
 import { SimulateCustomerRequest, SimulateStatementRequest } from "./api-schemas";
 import { limitSimulations, quotaDay, RESET_AGES_HOURS, SANDBOX_LIMITS } from "./quotas";
@@ -427,8 +428,8 @@ const routes = new Hono<AppEnv>()
         ["period_end_date", shown.period_end_date ?? ""],
         ["due_date", shown.due_date ?? ""],
         ["currency", shown.currency ?? ""],
-        ...STATEMENT_AMOUNTS.filter(([name]) => shown[name] !== undefined).map(
-          ([name]): [string, string] => [name, String(shown[name])],
+        ...STATEMENT_AMOUNTS.filter(({ api }) => shown[api] !== undefined).map(
+          ({ api }): [string, string] => [api, String(shown[api])],
         ),
       ];
       return c.render(

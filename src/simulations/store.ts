@@ -15,7 +15,14 @@ import type { AccountRecord } from "../domain/account";
 import type { CustomerRecord } from "../domain/customer";
 import { encodeIdSuffix } from "../domain/ids";
 import type { StatementRecord } from "../domain/statement";
-import { lineItemInserts, lineItemsDigest } from "../statements";
+import type { StatementInput } from "../domain/statement-item";
+import {
+  guardedStatementInsert,
+  lineItemInserts,
+  lineItemsDigest,
+  statementRecordOf,
+  statementRowOf,
+} from "../statements";
 import { statements } from "../statements/schema";
 import { type DeliveryRef, deliveriesOf, statementEventWrites } from "../webhook-deliveries";
 import type { ClosedCycle, PreviousStatement } from "./cycle";
@@ -145,6 +152,49 @@ export interface DailyQuota {
   max: number;
 }
 
+/** The closed cycle as the statement item a statement is stored from, under `statementId`. */
+function cycleStatement(input: CycleToStore, statementId: string): StatementInput {
+  // The cycle's other fields are its amounts, under the import's names.
+  const { period_start_date, period_end_date, due_date, line_items, ...figures } = input.cycle;
+  return {
+    statement_id: statementId,
+    account_id: input.accountId,
+    period_start_date,
+    period_end_date,
+    due_date,
+    ...(input.currency === null ? {} : { currency: input.currency }),
+    ...figures,
+    line_items,
+  };
+}
+
+/**
+ * What must hold for the cycle to be stored, checked in its insert: the account is still the
+ * customer's in the scope, has gained no newer statement since it was read, and the partner's
+ * simulations have closed fewer than `quota.max` statements that day.
+ */
+function cycleGuard(scope: ReadScope, input: CycleToStore, closedToday: SQL, quota: DailyQuota) {
+  const owned = sql`EXISTS (SELECT 1 FROM accounts AS a JOIN customers AS c
+      ON c.customer_id = a.customer_id
+    WHERE a.account_id = ${input.accountId} AND a.customer_id = ${input.customerId}
+      AND c.partner_id = ${scope.partnerId} AND c.environment = ${scope.environment}
+      AND c.merchant_key = ${scope.merchantKey})`;
+  const unchanged = sql`(SELECT max(period_end_date) FROM statements
+    WHERE account_id = ${input.accountId}) IS ${input.follows?.periodEndDate ?? null}`;
+  return sql`${owned} AND ${unchanged} AND ${closedToday} < ${quota.max}`;
+}
+
+/** The count a `SELECT … AS closed` answered; 0 when it answered none. */
+function closedCount(result: D1Result | undefined): number {
+  const counted = result?.results[0];
+  return typeof counted === "object" &&
+    counted !== null &&
+    "closed" in counted &&
+    typeof counted.closed === "number"
+    ? counted.closed
+    : 0;
+}
+
 /**
  * Stores the closed cycle as a new statement of the account, in one batch with the account's new
  * balance, the statement's event and deliveries, its render (whatever the product's documents: a
@@ -160,87 +210,38 @@ export async function storeCycle(
   now: Date,
   quota: DailyQuota,
 ): Promise<StoredCycle> {
-  const { cycle } = input;
   const at = now.toISOString();
-  const statement: Omit<StatementRecord, "hasPdf"> = {
-    statementId: `st_${encodeIdSuffix(now.getTime())}`,
-    accountId: input.accountId,
-    periodStartDate: cycle.period_start_date,
-    periodEndDate: cycle.period_end_date,
-    dueDate: cycle.due_date,
-    currency: input.currency,
-    statementBalance: cycle.statement_balance,
-    minimumDue: cycle.minimum_due,
-    previousBalance: cycle.previous_balance,
-    purchases: cycle.purchases ?? null,
-    payments: cycle.payments ?? null,
-    credits: cycle.credits ?? null,
-    refunds: cycle.refunds ?? null,
-    interest: cycle.interest ?? null,
-    fees: cycle.fees ?? null,
-    overdueAmount: cycle.overdue_amount,
-    interestRates: cycle.interest_rates ?? null,
-    ytdFees: cycle.year_to_date?.fees ?? null,
-    ytdInterest: cycle.year_to_date?.interest ?? null,
-  };
-  const withItems = { statement_id: statement.statementId, line_items: cycle.line_items };
-  const digest = await lineItemsDigest(withItems);
-  const owned = sql`EXISTS (SELECT 1 FROM accounts AS a JOIN customers AS c
-      ON c.customer_id = a.customer_id
-    WHERE a.account_id = ${input.accountId} AND a.customer_id = ${input.customerId}
-      AND c.partner_id = ${scope.partnerId} AND c.environment = ${scope.environment}
-      AND c.merchant_key = ${scope.merchantKey})`;
-  const unchanged = sql`(SELECT max(period_end_date) FROM statements
-    WHERE account_id = ${input.accountId}) IS ${input.follows?.periodEndDate ?? null}`;
+  const item = cycleStatement(input, `st_${encodeIdSuffix(now.getTime())}`);
+  const row = statementRowOf(item, await lineItemsDigest(item));
   const closedToday = sql`coalesce((SELECT statements FROM sandbox_usage
     WHERE partner_id = ${scope.partnerId} AND day = ${quota.day}), 0)`;
-  const stored = sql`EXISTS (SELECT 1 FROM statements WHERE statement_id = ${statement.statementId})`;
-  const rows = JSON.stringify([[statement.statementId]]);
-  const announced = statementEventWrites("statement.created", rows, at);
-  // Its line items only with it: kept out when the guards keep the statement out.
-  const items = lineItemInserts([withItems], stored);
-  const results = await atomically(db, [
-    insertWhere(
-      statements,
-      {
-        ...statement,
-        // Stored as its JSON text (a value of `insertWhere` is bound as it is).
-        interestRates: sql`${statement.interestRates ? JSON.stringify(statement.interestRates) : null}`,
-        lineItemsDigest: digest,
-        createdAt: at,
-      },
-      sql`${owned} AND ${unchanged} AND ${closedToday} < ${quota.max}`,
-    ),
-    sql`UPDATE accounts SET current_balance = ${cycle.statement_balance},
+  const stored = sql`EXISTS (SELECT 1 FROM statements WHERE statement_id = ${item.statement_id})`;
+  const balance = input.cycle.statement_balance;
+  const announced = statementEventWrites("statement.created", row, at);
+  const [inserted, , , deliveries, render, , closed] = await atomically(db, [
+    guardedStatementInsert(row, at, cycleGuard(scope, input, closedToday, quota)),
+    sql`UPDATE accounts SET current_balance = ${balance},
         available_credit = CASE WHEN credit_limit IS NULL THEN available_credit
-          ELSE credit_limit - ${cycle.statement_balance} END
-      WHERE account_id = ${input.accountId}
-        AND EXISTS (SELECT 1 FROM statements WHERE statement_id = ${statement.statementId})`,
+          ELSE credit_limit - ${balance} END
+      WHERE account_id = ${input.accountId} AND ${stored}`,
     announced.events,
     announced.deliveries,
-    renderRequestWrites(rows, at, true),
+    renderRequestWrites(row, at, true),
     sql`INSERT INTO sandbox_usage (partner_id, day, statements)
       SELECT ${scope.partnerId}, ${quota.day}, 1 WHERE ${stored}
       ON CONFLICT (partner_id, day) DO UPDATE SET statements = statements + 1`,
     sql`SELECT ${closedToday} AS closed`,
-    ...items,
+    // Its line items only with it: kept out when the guards keep the statement out.
+    ...lineItemInserts([item], stored),
   ]);
-  if ((results[0]?.meta.changes ?? 0) === 0) {
-    const counted = results[6]?.results[0];
-    const closed =
-      typeof counted === "object" &&
-      counted !== null &&
-      "closed" in counted &&
-      typeof counted.closed === "number"
-        ? counted.closed
-        : 0;
-    return { stored: false, overQuota: closed >= quota.max };
+  if ((inserted?.meta.changes ?? 0) === 0) {
+    return { stored: false, overQuota: closedCount(closed) >= quota.max };
   }
   return {
     stored: true,
-    statement,
-    deliveries: deliveriesOf(results.slice(3, 4), shard),
-    renders: renderRefsOf(results.slice(4, 5), shard),
+    statement: statementRecordOf(item),
+    deliveries: deliveriesOf(deliveries ? [deliveries] : [], shard),
+    renders: renderRefsOf(render ? [render] : [], shard),
   };
 }
 

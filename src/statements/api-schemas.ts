@@ -16,6 +16,13 @@ import {
   MCC_PATTERN,
 } from "../domain/line-item";
 import { APR_PATTERN, BALANCE_TYPES, type Statement as StatementBody } from "../domain/statement";
+import { STATEMENT_AMOUNTS } from "../domain/statement-amounts";
+
+/** The statement's amounts, each an optional integer described as STATEMENT_AMOUNTS says. */
+const amountProperties = Object.fromEntries(
+  STATEMENT_AMOUNTS.map((field) => [field.api, amount(field.description)]),
+  // Object.fromEntries types its keys as string: these are each amount's API name, once each.
+) as { [A in (typeof STATEMENT_AMOUNTS)[number] as A["api"]]: ReturnType<typeof amount> };
 
 export const Statement = resource(
   "Statement",
@@ -38,16 +45,7 @@ export const Statement = resource(
         .optional()
         .describe("The statement PDF. Omitted while the document is not available."),
       currency,
-      statement_balance: amount("Balance owed when the cycle closed; negative if paid ahead."),
-      minimum_due: amount("Minimum payment required by `due_date` to keep the account current."),
-      previous_balance: amount("Balance carried over from the previous cycle."),
-      purchases: amount("Total purchases posted in the cycle. Positive."),
-      payments: amount("Total payments received in the cycle. Negative."),
-      credits: amount("Total credits applied in the cycle. Negative."),
-      refunds: amount("Total refunds posted in the cycle. Negative."),
-      interest: amount("Interest charged in the cycle. Positive."),
-      fees: amount("Fees charged in the cycle. Positive."),
-      overdue_amount: amount("Portion of `statement_balance` already past due at cycle close."),
+      ...amountProperties,
       interest_rates: z
         .array(
           z.object({

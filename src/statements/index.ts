@@ -4,8 +4,15 @@
 export * from "./api-schemas";
 export { lineItemInserts, lineItemsDigest } from "./line-item-writes";
 export * from "./routes";
+export {
+  STATEMENT_COLUMNS,
+  type StoredStatement,
+  sameFigures,
+  statementRecordOf,
+  statementRow,
+} from "./statement-fields";
 export { buildStatement, buildStatementPage } from "./statement-page";
 export { type AccountOwner, readStatementPage } from "./statement-pages";
 export { readStatementWithLineItems } from "./statement-reads";
 export * from "./statement-routes";
-export * from "./statement-rows";
+export * from "./statement-writes";

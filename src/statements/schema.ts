@@ -1,9 +1,25 @@
 // The statements table and its line items (shard tables: see src/db/schema.ts).
 import { sql } from "drizzle-orm";
-import { index, integer, primaryKey, sqliteTable, text } from "drizzle-orm/sqlite-core";
+import {
+  index,
+  integer,
+  primaryKey,
+  type SQLiteIntegerBuilderInitial,
+  sqliteTable,
+  text,
+} from "drizzle-orm/sqlite-core";
 import { accounts } from "../accounts/schema";
 import type { LineItemType } from "../domain/line-item";
 import type { InterestRate } from "../domain/statement";
+import { STATEMENT_AMOUNTS } from "../domain/statement-amounts";
+
+type Amount = (typeof STATEMENT_AMOUNTS)[number];
+
+/** The amount columns, one per entry of STATEMENT_AMOUNTS, in its order, by record property. */
+const amountColumns = Object.fromEntries(
+  STATEMENT_AMOUNTS.map((amount) => [amount.key, integer(amount.column)]),
+  // Object.fromEntries types its keys as string: these are each amount's key, with its column.
+) as { [A in Amount as A["key"]]: SQLiteIntegerBuilderInitial<A["column"]> };
 
 /**
  * Closed billing cycles. Dates are stored as normalised UTC RFC 3339 text (`toISOString()`), which
@@ -21,16 +37,7 @@ export const statements = sqliteTable(
     periodEndDate: text("period_end_date").notNull(),
     dueDate: text("due_date"),
     currency: text("currency"),
-    statementBalance: integer("statement_balance"),
-    minimumDue: integer("minimum_due"),
-    previousBalance: integer("previous_balance"),
-    purchases: integer("purchases"),
-    payments: integer("payments"),
-    credits: integer("credits"),
-    refunds: integer("refunds"),
-    interest: integer("interest"),
-    fees: integer("fees"),
-    overdueAmount: integer("overdue_amount"),
+    ...amountColumns,
     /** The cycle's rates, sorted by balance type (JSON); null when not recorded. */
     interestRates: text("interest_rates", { mode: "json" }).$type<InterestRate[]>(),
     /** Fees and interest of the calendar year to date: both or neither. */

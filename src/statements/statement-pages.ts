@@ -8,6 +8,7 @@ import { keyLookup, type ReadAhead, type ReadAheadResults } from "../db/key-look
 import type { PagePosition } from "../domain/page-token";
 import type { InterestRate, StatementRecord } from "../domain/statement";
 import { statements } from "./schema";
+import { type PageRow, STATEMENT_OBJECT } from "./statement-fields";
 
 const qb = new QueryBuilder();
 const placeholder = sql.placeholder;
@@ -20,70 +21,6 @@ export interface AccountOwner {
   merchantKey: string;
 }
 
-/**
- * A page's statements as one JSON value: an array of rows, each an array of PAGE_COLUMNS'
- * values, so D1 sends and the Worker parses a single cell instead of a row object per statement.
- */
-const PAGE_COLUMNS = {
-  statement_id: statements.statementId,
-  account_id: statements.accountId,
-  period_start_date: statements.periodStartDate,
-  period_end_date: statements.periodEndDate,
-  due_date: statements.dueDate,
-  currency: statements.currency,
-  statement_balance: statements.statementBalance,
-  minimum_due: statements.minimumDue,
-  previous_balance: statements.previousBalance,
-  purchases: statements.purchases,
-  payments: statements.payments,
-  credits: statements.credits,
-  refunds: statements.refunds,
-  interest: statements.interest,
-  fees: statements.fees,
-  overdue_amount: statements.overdueAmount,
-  has_pdf: sql<number>`${statements.pdfKey} IS NOT NULL`.as("has_pdf"),
-  // Embedded as JSON (not as its text), so that parsing the page parses the rates too.
-  interest_rates: sql<string>`json(${statements.interestRates})`.as("interest_rates"),
-  ytd_fees: statements.ytdFees,
-  ytd_interest: statements.ytdInterest,
-  restated_by: statements.restatedBy,
-  restates: statements.restates,
-};
-
-/** A statement row's values in PAGE_COLUMNS order, for a `json_array`. */
-export const STATEMENT_VALUES = sql.join(
-  Object.values(PAGE_COLUMNS).map((column) =>
-    "fieldAlias" in column ? sql`${column.sql}` : sql`${column}`,
-  ),
-  sql`, `,
-);
-
-/** A row of a page: PAGE_COLUMNS' values, in order, as the JSON of `json_array` holds them. */
-export type PageRow = [
-  statementId: string,
-  accountId: string,
-  periodStartDate: string | null,
-  periodEndDate: string,
-  dueDate: string | null,
-  currency: string | null,
-  statementBalance: number | null,
-  minimumDue: number | null,
-  previousBalance: number | null,
-  purchases: number | null,
-  payments: number | null,
-  credits: number | null,
-  refunds: number | null,
-  interest: number | null,
-  fees: number | null,
-  overdueAmount: number | null,
-  hasPdf: number,
-  interestRates: InterestRate[] | string | null,
-  ytdFees: number | null,
-  ytdInterest: number | null,
-  restatedBy: string | null,
-  restates: string | null,
-];
-
 /** Listed: neither hidden nor replaced by a correction (the terms of `statements_page_idx`). */
 const visibleStatements = and(
   eq(statements.accountId, placeholder("accountId")),
@@ -93,20 +30,18 @@ const visibleStatements = and(
 
 /**
  * Up to `limit` listed statements of the account from `where`, newest first, through
- * `statements_page_idx`, as one JSON array (see PAGE_COLUMNS).
+ * `statements_page_idx`, as one JSON array of STATEMENT_OBJECTs: D1 sends and the Worker parses a
+ * single cell instead of a row per statement.
  */
 function pageAsJson(where: SQL | undefined): SQL<string> {
   const page = qb
-    .select(PAGE_COLUMNS)
+    .select({ statement: STATEMENT_OBJECT.as("statement") })
     .from(statements)
     .where(where)
     .orderBy(desc(statements.periodEndDate), desc(statements.statementId))
     .limit(placeholder("limit"));
-  const values = sql.join(
-    Object.keys(PAGE_COLUMNS).map((name) => sql.identifier(name)),
-    sql`, `,
-  );
-  return sql<string>`(SELECT json_group_array(json_array(${values})) FROM (${page}))`;
+  // json(): the subquery hands the aggregate each object as text.
+  return sql<string>`(SELECT json_group_array(json(statement)) FROM (${page}))`;
 }
 
 /** The account's owner: its customer and that customer's read scope, as one JSON array. */
@@ -206,7 +141,15 @@ export async function readStatementPage(
 }
 
 const newestFirst = (a: PageRow, b: PageRow) =>
-  a[3] === b[3] ? (a[0] < b[0] ? 1 : a[0] > b[0] ? -1 : 0) : a[3] < b[3] ? 1 : -1;
+  a.periodEndDate === b.periodEndDate
+    ? a.statementId < b.statementId
+      ? 1
+      : a.statementId > b.statementId
+        ? -1
+        : 0
+    : a.periodEndDate < b.periodEndDate
+      ? 1
+      : -1;
 
 /**
  * The rates as the row holds them: embedded JSON, or its text where SQLite did not carry the
@@ -219,32 +162,9 @@ function ratesOf(value: InterestRate[] | string | null): InterestRate[] | null {
   return typeof value === "string" ? (JSON.parse(value) as InterestRate[]) : value;
 }
 
-/** A statement of a page (or read alone, in the same columns) as the data layer answers it. */
+/** A statement of a page (or read alone, as the same object) as the data layer answers it. */
 export function toRecord(row: PageRow): StatementRecord {
-  return {
-    statementId: row[0],
-    accountId: row[1],
-    periodStartDate: row[2],
-    periodEndDate: row[3],
-    dueDate: row[4],
-    currency: row[5],
-    statementBalance: row[6] ?? null,
-    minimumDue: row[7] ?? null,
-    previousBalance: row[8] ?? null,
-    purchases: row[9] ?? null,
-    payments: row[10] ?? null,
-    credits: row[11] ?? null,
-    refunds: row[12] ?? null,
-    interest: row[13] ?? null,
-    fees: row[14] ?? null,
-    overdueAmount: row[15] ?? null,
-    hasPdf: row[16] === 1,
-    interestRates: ratesOf(row[17]),
-    ytdFees: row[18] ?? null,
-    ytdInterest: row[19] ?? null,
-    restatedBy: row[20] ?? null,
-    restates: row[21] ?? null,
-  };
+  return { ...row, hasPdf: row.hasPdf === 1, interestRates: ratesOf(row.interestRates) };
 }
 
 /** What a statements page read: the account's owner, and the page's rows. */
@@ -274,7 +194,7 @@ export function ownerOf(results: ReadAheadResults): AccountOwner | null | undefi
 
 /** The owner (first page only: undefined on a continuation) and the rows, newest first. */
 function statementPageResults(results: ReadAheadResults): StatementPageReads {
-  // The page is pageAsJson's json_group_array of PAGE_COLUMNS rows, each one a PageRow.
+  // The page is pageAsJson's json_group_array of STATEMENT_OBJECTs, each one a PageRow.
   const rows = JSON.parse(String(results.page ?? "[]")) as PageRow[];
   // SQLite hands the subquery's rows to the aggregate in its ORDER BY order, but SQL does not
   // promise it: sorting an already sorted page is one linear pass.

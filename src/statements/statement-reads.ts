@@ -14,14 +14,8 @@ import {
 } from "../domain/line-item";
 import type { StatementRecord } from "../domain/statement";
 import { statementLineItems, statements } from "./schema";
-import {
-  type AccountOwner,
-  OWNER,
-  ownerOf,
-  type PageRow,
-  STATEMENT_VALUES,
-  toRecord,
-} from "./statement-pages";
+import { type PageRow, STATEMENT_OBJECT } from "./statement-fields";
+import { type AccountOwner, OWNER, ownerOf, toRecord } from "./statement-pages";
 
 const qb = new QueryBuilder();
 const placeholder = sql.placeholder;
@@ -33,7 +27,7 @@ const placeholder = sql.placeholder;
 const STATEMENT_HEAD = sql<string>`(SELECT json_array(${statements.accountId}, ${
   statements.hiddenAt
 } IS NULL) FROM ${statements} WHERE ${eq(statements.statementId, placeholder("statementId"))})`;
-const STATEMENT_ROW = sql<string>`(SELECT json_array(${statements.hiddenAt} IS NULL, ${STATEMENT_VALUES}) FROM ${statements} WHERE ${eq(statements.statementId, placeholder("statementId"))})`;
+const STATEMENT_ROW = sql<string>`(SELECT json_array(${statements.hiddenAt} IS NULL, ${STATEMENT_OBJECT}) FROM ${statements} WHERE ${eq(statements.statementId, placeholder("statementId"))})`;
 
 const RETRIEVE = keyLookup({ owner: OWNER, statement: STATEMENT_ROW });
 
@@ -63,8 +57,8 @@ export function statementReads(
 /** The statement a STATEMENT_ROW read found (its visibility, then its row), or null. */
 function statementOf(raw: unknown): StatementFound<StatementRecord>["statement"] {
   if (raw === null || raw === undefined) return null;
-  // STATEMENT_ROW's json_array is the visibility flag, then STATEMENT_VALUES: a PageRow.
-  const [visible, ...row] = JSON.parse(String(raw)) as [number, ...PageRow];
+  // STATEMENT_ROW's json_array is the visibility flag, then STATEMENT_OBJECT: a PageRow.
+  const [visible, row] = JSON.parse(String(raw)) as [number, PageRow];
   const record = toRecord(row);
   return { accountId: record.accountId, visible: visible === 1, row: record };
 }

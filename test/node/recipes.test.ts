@@ -1,8 +1,9 @@
-// The recipes for an endpoint, a resource and a dashboard page (docs/extending.md), followed as
-// written on a copy of the service: each touches only the files it says, the copy type-checks,
-// and a local run of the copy serves the new route (documented, scoped, paged, with real delivery
-// attempts), the new resource in the version that releases it (and not before), and the new page;
-// the clients regenerate with the new version.
+// The recipes for an endpoint, a resource, a dashboard page and a statement field
+// (docs/extending.md), followed as written on a copy of the service: each touches only the files
+// it says, the copy type-checks, and a local run of the copy serves the new route (documented,
+// scoped, paged, with real delivery attempts), the new resource in the version that releases it
+// (and not before), the new page, and the new field in every version; the clients regenerate with
+// the new version.
 import { spawnSync } from "node:child_process";
 import {
   cpSync,
@@ -50,6 +51,7 @@ function shellBlocks(text: string): string[][] {
 const ENDPOINT = section("Adding an endpoint");
 const RESOURCE = section("Adding a resource");
 const PAGE = section("Adding a dashboard page");
+const FIELD = section("Adding a statement field");
 
 const ROUTE_FILE = "src/webhook-deliveries/routes.ts";
 const ROUTE_LIST = "src/routes.ts";
@@ -66,6 +68,8 @@ const SECTION_LIST = "src/reference/sections.ts";
 const VERSION = "2027-03-01";
 const VERSION_FILE = `versions/${VERSION}.ts`;
 const VERSION_LIST = "versions/index.ts";
+const AMOUNT_LIST = "src/domain/statement-amounts.ts";
+const CLIENTS = "npm run client:generate && npm run client:python:generate";
 
 let copy: string;
 
@@ -87,6 +91,9 @@ function copyService(): string {
     "tsconfig.json",
     "worker-configuration.d.ts",
     "biome.json",
+    // What `npm run db:generate` reads.
+    "drizzle.config.ts",
+    "drizzle.directory.config.ts",
     ".dev.vars.example",
     ".gitignore",
   ]) {
@@ -224,8 +231,20 @@ beforeAll(async () => {
   write(VERSION_FILE, versionModule);
   expect(finish).toEqual([
     `npx biome check --write src/products ${ROUTE_LIST} ${SCHEMA_LIST} ${SECTION_LIST} versions`,
-    "npm run client:generate && npm run client:python:generate",
+    CLIENTS,
   ]);
+  // Adding a statement field: its row at the end of the amounts' list, its migration, formatted.
+  // Its last command regenerates the clients, as the resource's does next: they run it once.
+  const [amountRow = ""] = codeBlocks(FIELD);
+  const [fieldCommands = []] = shellBlocks(FIELD);
+  expect(FIELD).toContain(`\`${AMOUNT_LIST}\``);
+  addToList(AMOUNT_LIST, amountRow, "] as const satisfies readonly StatementAmount[];");
+  expect(fieldCommands).toEqual([
+    "npm run db:generate",
+    `npx biome check --write ${AMOUNT_LIST}`,
+    CLIENTS,
+  ]);
+  for (const line of fieldCommands.slice(0, -1)) runLine(line);
   for (const line of finish) runLine(line);
   // As the other recipes say, formatted by Biome.
   expect(ENDPOINT).toContain(`npx biome check --write ${ROUTE_FILE} ${ROUTE_LIST}`);
@@ -327,6 +346,7 @@ describe("adding an endpoint, as docs/extending.md says", () => {
         SECTION_LIST,
         VERSION_FILE,
         VERSION_LIST,
+        AMOUNT_LIST,
       ].sort(),
     );
     // Its one line, and the resource's import and two lines.
@@ -612,5 +632,81 @@ describe("adding a dashboard page, as docs/extending.md says", () => {
     const anonymous = await fetch(`${service.base}/dashboard/products`, { redirect: "manual" });
     expect(anonymous.status).toBe(303);
     expect(anonymous.headers.get("location")).toBe("/dashboard/sign-in");
+  });
+});
+
+describe("adding a statement field, as docs/extending.md says", () => {
+  const STATEMENT = "st_cash_advances";
+  const statementOf = (cashAdvances: number) => ({
+    statement_id: STATEMENT,
+    account_id: "acc_recipe",
+    period_end_date: "2026-10-31T23:59:59Z",
+    currency: "USD",
+    cash_advances: cashAdvances,
+  });
+
+  it("adds one row to the amounts' list and a migration, nothing else", () => {
+    const changed = changes();
+    expect(changed[AMOUNT_LIST]).toEqual([codeBlocks(FIELD)[0]?.trimEnd().split("\n").length, 0]);
+    const added = (dir: string) =>
+      filesOf(copy, dir).filter((file) => !existsSync(path.join(ROOT, file)));
+    const migrations = added("migrations");
+    expect(migrations.filter((file) => file.endsWith(".sql"))).toHaveLength(1);
+    const sql = migrations.find((file) => file.endsWith(".sql")) ?? "";
+    expect(read(sql)).toContain("ALTER TABLE `statements` ADD `cash_advances` integer;");
+    expect(added("migrations-directory")).toEqual([]);
+  });
+
+  it("refuses an imported amount of the wrong sign, naming the field, and stores nothing", async () => {
+    await keys();
+    const refused = await json<{ error: { details: string[] } }>(
+      await operator("POST", "/import", { statements: [statementOf(-1)] }),
+      400,
+    );
+    expect(refused.error.details).toEqual([
+      expect.stringContaining(".cash_advances: must not be negative (a charge)"),
+    ]);
+  });
+
+  it("is imported, and read back on the list and the retrieve in every version", async () => {
+    const { key } = await keys();
+    await json(await operator("POST", "/import", { statements: [statementOf(1500)] }), 200);
+    const { versions } = await json<{ versions: { version: string }[] }>(
+      await fetch(`${service.base}/changelog`),
+      200,
+    );
+    expect(versions.length).toBeGreaterThan(1);
+    const statements = "/v2/customers/cus_recipe/accounts/acc_recipe/statements";
+    for (const { version } of versions) {
+      const call = (route: string) =>
+        fetch(`${service.base}${route}`, {
+          headers: { authorization: `Bearer ${key}`, "x-service-version": version },
+        });
+      const list = await json<{ data: { statement_id: string }[] }>(await call(statements), 200);
+      expect(
+        list.data.find((s) => s.statement_id === STATEMENT),
+        version,
+      ).toMatchObject({
+        cash_advances: 1500,
+      });
+      expect(await json(await call(`${statements}/${STATEMENT}`), 200), version).toMatchObject({
+        statement_id: STATEMENT,
+        cash_advances: 1500,
+      });
+    }
+  });
+
+  it("documents it in every version's reference", async () => {
+    const { versions } = await json<{ versions: { reference: string }[] }>(
+      await fetch(`${service.base}/changelog`),
+      200,
+    );
+    for (const { reference } of versions) {
+      const doc = await json<Json>(await fetch(`${service.base}${reference}`), 200);
+      expect(doc.components.schemas.Statement.properties.cash_advances, reference).toMatchObject({
+        type: "integer",
+        description: "Total cash advances posted in the cycle. Positive.",
+      });
+    }
   });
 });
