@@ -14,6 +14,7 @@ import {
 } from "./canonical/schemas";
 import * as customers from "./customers";
 import * as keys from "./keys";
+import * as paymentMethods from "./payment-methods";
 import { ROUTES } from "./routes";
 import * as simulations from "./simulations";
 import * as statements from "./statements";
@@ -24,6 +25,7 @@ import * as webhooks from "./webhooks";
 const SCHEMAS = inReferenceOrder([
   ...statements.schemas,
   ...accounts.schemas,
+  ...paymentMethods.schemas,
   ...customers.schemas,
   ...keys.schemas,
   ...errorSchemas,

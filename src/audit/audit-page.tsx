@@ -34,6 +34,7 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   "user.signed_out": "Signed out",
   "user.signed_out_everywhere": "Signed out everywhere",
   "customer_data.viewed": "Viewed customer data",
+  "payment_method.pci_details_read": "Read a card's PAN and CVV",
   "sandbox.reset": "Reset sandbox data",
   "statement.restated": "Restated a statement",
 };

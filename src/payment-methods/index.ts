@@ -1,5 +1,6 @@
-// Payment methods: the programme's cards: their import section, their secrets at
+// Payment methods: the programme's cards: their routes, their import section, their secrets at
 // rest and the maintenance step that encrypts them again after a key rotation.
+export * from "./api-schemas";
 export { cardOfCustomerQuery } from "./card-of-customer";
 export {
   type CardSecrets,
@@ -14,4 +15,5 @@ export {
   reviewCards,
 } from "./import-section";
 export { cardSecretsReencrypted } from "./maintenance";
+export * from "./routes";
 export { paymentMethods } from "./schema";
