@@ -8,6 +8,8 @@ export {
   cardVaultOf,
   type SealedCardSecrets,
 } from "./card-secrets";
+export { readCardPage } from "./card-store";
+export { toPaymentMethod } from "./card-view";
 export {
   CARD_OWNERSHIP_GUARD,
   cardWrites,
