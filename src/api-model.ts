@@ -15,6 +15,7 @@ import {
 import * as customers from "./customers";
 import * as events from "./events";
 import * as keys from "./keys";
+import * as paymentMethods from "./payment-methods";
 import { ROUTES } from "./routes";
 import * as simulations from "./simulations";
 import * as statements from "./statements";
@@ -62,6 +63,7 @@ function webhookSchemas() {
 const SCHEMAS = inReferenceOrder([
   ...statements.schemas,
   ...accounts.schemas,
+  ...paymentMethods.schemas,
   ...customers.schemas,
   ...keys.schemas,
   ...errorSchemas,

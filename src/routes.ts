@@ -6,6 +6,7 @@ import * as customers from "./customers";
 import * as events from "./events";
 import * as keys from "./keys";
 import * as notImplemented from "./not-implemented";
+import * as paymentMethods from "./payment-methods";
 import * as simulations from "./simulations";
 import * as statements from "./statements";
 import * as webhookDeliveries from "./webhook-deliveries";
@@ -23,6 +24,8 @@ export const ROUTES = [
   notImplemented.listCustomerTransactionIntents,
   notImplemented.createTransactionIntent,
   notImplemented.updateTransactionIntent,
+  paymentMethods.listPaymentMethods,
+  paymentMethods.retrievePaymentMethod,
   notImplemented.provisionPaymentMethod,
   accounts.listAccounts,
   accounts.retrieveAccount,

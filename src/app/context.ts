@@ -36,6 +36,7 @@ export interface Bindings
     | "OPERATOR_TOKEN"
     | "SIGNING_SECRET"
     | "DIRECTORY_SECRET"
+    | "CARD_DATA_KEYS"
     | "MAILER"
     | "REQUEST_LOGS"
     | "REQUEST_LOGS_EU"
@@ -45,6 +46,11 @@ export interface Bindings
   SIGNING_SECRET?: string;
   /** HMAC key of the addresses the directory keeps for partners with a jurisdiction. */
   DIRECTORY_SECRET?: string;
+  /**
+   * The data keys of cards' PANs and CVVs, `id:base64` (32 bytes each), comma-separated, the one
+   * that encrypts first: src/payment-methods/card-secrets.ts.
+   */
+  CARD_DATA_KEYS?: string;
   /**
    * The jurisdiction of each shard, declared in `[vars]` as a map from shard code to `none`, `eu`,
    * `us` or `fedramp`. A shard it does not name has none; src/db/shards.ts reads it.

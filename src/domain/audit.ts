@@ -40,6 +40,7 @@ const AUDIT_ACTIONS = [
   "customer_data.viewed",
   "sandbox.reset",
   "statement.restated",
+  "payment_method.pci_details_read",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

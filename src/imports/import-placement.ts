@@ -50,6 +50,9 @@ function reachedPartners(payload: ImportPayload, ownersOfId: OwnersOfId) {
   for (const s of payload.statements ?? []) {
     if (!accounts.has(s.account_id)) reach(ownersOfId("account", s.account_id));
   }
+  for (const card of payload.payment_methods ?? []) {
+    if (!customers.has(card.customer_id)) reach(ownersOfId("customer", card.customer_id));
+  }
   return { reached, frozen };
 }
 
@@ -140,7 +143,10 @@ export async function placeImport(
   payload: ImportPayload,
   fallback: (jurisdiction: Jurisdiction) => Promise<string | null>,
 ): Promise<Placement> {
-  const owners = await ownersOf(shards, idsOf(payload));
+  const owners = await ownersOf(shards, {
+    ...idsOf(payload),
+    payment_method: new Set((payload.payment_methods ?? []).map((card) => card.payment_method_id)),
+  });
   const ownersOfId: OwnersOfId = (kind, id) => owners.get(ownedKey(kind, id)) ?? [];
   const { reached, frozen } = reachedPartners(payload, ownersOfId);
 
@@ -223,6 +229,10 @@ function foreignIds(payload: ImportPayload, shard: string, ownersOfId: OwnersOfI
   });
   (payload.statements ?? []).forEach((s, i) => {
     check("statement", s.statement_id, label("statements", i, s.statement_id), TAKEN.statement);
+  });
+  (payload.payment_methods ?? []).forEach((card, i) => {
+    const where = label("payment_methods", i, card.payment_method_id);
+    check("payment_method", card.payment_method_id, where, TAKEN.card);
   });
   return problems;
 }

@@ -12,6 +12,7 @@ import { readJsonBody } from "../app/read-body";
 import { defaultShard, placePartners } from "../db/directory";
 import { enqueueRenders } from "../documents";
 import { parseImportPayload } from "../domain/import-payload";
+import { cardVaultOf } from "../payment-methods";
 import { enqueueDeliveries } from "../webhook-deliveries";
 import { applyImport, type ReviewedImport, reviewImport } from "./import";
 import { placeImport } from "./import-placement";
@@ -56,6 +57,7 @@ async function placedAndReviewed(
     now,
     defaultVersion: c.get("bundle").newestReleased,
     actor: operatorActor(c),
+    cardVault: cardVaultOf(c.env),
   });
   if (review.kind !== "reviewed") {
     throw review.kind === "invalid" ? invalidRequest(review.problems) : conflict(review.problems);
