@@ -14,9 +14,11 @@ import {
 } from "./canonical/schemas";
 import * as customers from "./customers";
 import * as keys from "./keys";
+import * as orders from "./orders";
 import { ROUTES } from "./routes";
 import * as simulations from "./simulations";
 import * as statements from "./statements";
+import * as transactionIntents from "./transaction-intents";
 import type { CanonicalModel } from "./versioning";
 import * as webhooks from "./webhooks";
 
@@ -29,6 +31,8 @@ const SCHEMAS = inReferenceOrder([
   ...errorSchemas,
   ...webhooks.schemas,
   ...simulations.schemas,
+  ...orders.schemas,
+  ...transactionIntents.schemas,
 ]);
 
 type Named = (typeof SCHEMAS)[number];

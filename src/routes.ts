@@ -5,22 +5,24 @@ import * as accounts from "./accounts";
 import * as customers from "./customers";
 import * as keys from "./keys";
 import * as notImplemented from "./not-implemented";
+import * as orders from "./orders";
 import * as simulations from "./simulations";
 import * as statements from "./statements";
+import * as transactionIntents from "./transaction-intents";
 import * as webhooks from "./webhooks";
 
 export const ROUTES = [
-  notImplemented.listOrders,
-  notImplemented.listOrderEvents,
-  notImplemented.createOrder,
-  notImplemented.updateOrder,
-  notImplemented.deleteOrder,
-  notImplemented.createOrderEvent,
-  notImplemented.deleteOrderEvent,
-  notImplemented.retrieveTransactionIntent,
-  notImplemented.listCustomerTransactionIntents,
-  notImplemented.createTransactionIntent,
-  notImplemented.updateTransactionIntent,
+  orders.listOrders,
+  orders.listOrderEvents,
+  orders.createOrder,
+  orders.updateOrder,
+  orders.deleteOrder,
+  orders.createOrderEvent,
+  orders.deleteOrderEvent,
+  transactionIntents.retrieveTransactionIntent,
+  transactionIntents.listCustomerTransactionIntents,
+  transactionIntents.createTransactionIntent,
+  transactionIntents.updateTransactionIntent,
   notImplemented.provisionPaymentMethod,
   accounts.listAccounts,
   accounts.retrieveAccount,

@@ -93,6 +93,9 @@ export const ERROR_TYPES = [
   "CUSTOMER_NOT_FOUND_ERROR",
   "ACCOUNT_NOT_FOUND_ERROR",
   "STATEMENT_NOT_FOUND_ERROR",
+  "ORDER_NOT_FOUND_ERROR",
+  "ORDER_EVENT_NOT_FOUND_ERROR",
+  "TRANSACTION_INTENT_NOT_FOUND_ERROR",
   "CONFLICT_ERROR",
   "IDEMPOTENCY_KEY_IN_USE_ERROR",
   "IDEMPOTENCY_KEY_REUSED_ERROR",
@@ -145,12 +148,29 @@ export const StatementNotFoundError = component(
   ),
 );
 
+export const OrderNotFoundError = component(
+  "OrderNotFoundError",
+  envelope(
+    ["ORDER_NOT_FOUND_ERROR", "ORDER_EVENT_NOT_FOUND_ERROR"],
+    "The order, or the order event, does not exist for this key and product.",
+  ),
+);
+export const TransactionIntentNotFoundError = component(
+  "TransactionIntentNotFoundError",
+  envelope(
+    ["TRANSACTION_INTENT_NOT_FOUND_ERROR"],
+    "The transaction intent does not exist for this key and product.",
+  ),
+);
+
 /** The error envelopes, each narrower than ApiError, which documents every error type. */
 export const errorSchemas = [
   ApiError,
   InvalidRequestError,
   CustomerNotFoundError,
   StatementNotFoundError,
+  OrderNotFoundError,
+  TransactionIntentNotFoundError,
 ];
 
 /** The envelope documenting each error type in the canonical version: its narrowest. */
@@ -163,6 +183,11 @@ export function errorSchemaOf(type: (typeof ERROR_TYPES)[number]): string {
       return CustomerNotFoundError.name;
     case "STATEMENT_NOT_FOUND_ERROR":
       return StatementNotFoundError.name;
+    case "ORDER_NOT_FOUND_ERROR":
+    case "ORDER_EVENT_NOT_FOUND_ERROR":
+      return OrderNotFoundError.name;
+    case "TRANSACTION_INTENT_NOT_FOUND_ERROR":
+      return TransactionIntentNotFoundError.name;
     default:
       return ApiError.name;
   }

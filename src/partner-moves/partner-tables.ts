@@ -21,11 +21,13 @@ import {
 import { deadLetters } from "../dead-letters/schema";
 import { statementRenders } from "../documents/schema";
 import { shardOutbox } from "../mail/schema";
+import { orderEvents, orders } from "../orders/schema";
 import { paymentMethods } from "../payment-methods/schema";
 import { requestLogDays, requestLogs } from "../request-logs/schema";
 import { savedVersionChanges } from "../saved-versions/schema";
 import { sandboxUsage } from "../simulations/schema";
 import { statementLineItems, statements } from "../statements/schema";
+import { transactionIntents } from "../transaction-intents/schema";
 import { events, webhookAttempts, webhookDeliveries, webhookEndpoints } from "../webhooks/schema";
 import { moveFences } from "./schema";
 
@@ -104,6 +106,9 @@ export const PARTNER_TABLES: readonly PartnerTable[] = [
   entry(customers, own()),
   entry(accounts, own()),
   entry(paymentMethods, own()),
+  entry(orders, own()),
+  entry(orderEvents, own()),
+  entry(transactionIntents, own()),
   entry(statements, through("accounts", "account_id")),
   entry(statementLineItems, throughStatement),
   entry(statementRenders, own()),

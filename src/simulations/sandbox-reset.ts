@@ -60,6 +60,10 @@ function deleteCustomerTrees(ids: string): Query[] {
     sql`DELETE FROM statement_line_items WHERE statement_id IN ${statementsOf}`,
     sql`DELETE FROM statements WHERE statement_id IN ${statementsOf} RETURNING pdf_key`,
     sql`DELETE FROM accounts WHERE customer_id IN (SELECT value FROM json_each(${ids}))`,
+    sql`DELETE FROM order_events WHERE order_id IN (SELECT order_id FROM orders
+      WHERE customer_id IN (SELECT value FROM json_each(${ids})))`,
+    sql`DELETE FROM orders WHERE customer_id IN (SELECT value FROM json_each(${ids}))`,
+    sql`DELETE FROM transaction_intents WHERE customer_id IN (SELECT value FROM json_each(${ids}))`,
     sql`DELETE FROM customers WHERE customer_id IN (SELECT value FROM json_each(${ids}))
       AND environment = 'sandbox'`,
   ];
@@ -81,7 +85,7 @@ export async function deleteOldSandboxData(
   // The statements' DELETE answers each one's `pdf_key` (null while it has no document).
   const statements = results[5]?.results ?? [];
   return {
-    customers: results[7]?.meta.changes ?? 0,
+    customers: results.at(-1)?.meta.changes ?? 0,
     statements: statements.length,
     documents: statements.flatMap((s) =>
       typeof s === "object" &&
