@@ -5,7 +5,14 @@ import { describe, expect, it } from "vitest";
 import { api, type ErrorBody, expectJson } from "../support/api";
 import { ALL_VERSIONS } from "../support/bundle-versions";
 import { storeCard } from "../support/card-rows";
-import { createKey, type Fixture, seedAccount, uniqueId } from "../support/fixtures";
+import {
+  createKey,
+  type Fixture,
+  importData,
+  newAccountImport,
+  seedAccount,
+  uniqueId,
+} from "../support/fixtures";
 import { partnerDatabase } from "../support/shards";
 
 const SCOPES = ["ORDER_READ", "ORDER_WRITE"];
@@ -325,5 +332,79 @@ describe("updating and deleting an order", () => {
     const error = envelope ? (body as unknown as ErrorBody).error : body;
     expect(error).toMatchObject({ type: "ORDER_NOT_FOUND_ERROR", param: "order_id" });
     expect("error" in body).toBe(envelope);
+  });
+});
+
+describe("a partner with two products", () => {
+  it("needs the merchant-key header, and keeps each product's orders apart", async () => {
+    const { ids, payload } = newAccountImport();
+    const second = { merchantKey: uniqueId("mk"), customerId: uniqueId("cus") };
+    const [partner] = payload.partners ?? [];
+    partner?.products?.push({
+      merchant_key: second.merchantKey,
+      name: "Second Card",
+      documents: "uploaded",
+    });
+    payload.customers?.push({
+      customer_id: second.customerId,
+      partner_id: ids.partnerId,
+      environment: "sandbox",
+      merchant_key: second.merchantKey,
+    });
+    await importData(payload);
+    const { apiKey } = await createKey(ids.partnerId, "sandbox", SCOPES);
+    const f = { ...ids, key: apiKey, keyId: "" };
+    const body = orderBody(f);
+    const without = await api("/v2/orders", {
+      key: apiKey,
+      method: "POST",
+      body,
+      version: "latest",
+    });
+    expect((await expectJson<ErrorBody>(without, 400)).error.type).toBe("BAD_REQUEST_ERROR");
+    const created = await api("/v2/orders", {
+      key: apiKey,
+      method: "POST",
+      body,
+      version: "latest",
+      merchantKey: ids.merchantKey,
+    });
+    const order = await expectJson<Order>(created, 201);
+    // The other product sees neither the order nor the first product's customer.
+    const list = await api("/v2/orders", {
+      key: apiKey,
+      version: "latest",
+      merchantKey: second.merchantKey,
+    });
+    expect((await expectJson<{ data: Order[] }>(list, 200)).data).toEqual([]);
+    const put = await api(`/v2/orders/${order.order_id}`, {
+      key: apiKey,
+      method: "PUT",
+      body,
+      version: "latest",
+      merchantKey: second.merchantKey,
+    });
+    expect(put.status).toBe(404);
+    const foreign = await api("/v2/orders", {
+      key: apiKey,
+      method: "POST",
+      body: orderBody(f),
+      version: "latest",
+      merchantKey: second.merchantKey,
+    });
+    expect((await expectJson<ErrorBody>(foreign, 404)).error.type).toBe("CUSTOMER_NOT_FOUND_ERROR");
+    // The same partner_order_id is free in the other product.
+    const mine = orderBody(
+      { ...f, customerId: second.customerId },
+      { partner_order_id: body.partner_order_id },
+    );
+    const again = await api("/v2/orders", {
+      key: apiKey,
+      method: "POST",
+      body: mine,
+      version: "latest",
+      merchantKey: second.merchantKey,
+    });
+    expect(again.status).toBe(201);
   });
 });
