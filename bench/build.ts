@@ -13,8 +13,12 @@ export const ROOT = path.resolve(import.meta.dirname, "..");
 const WRANGLER = path.join(ROOT, "node_modules", ".bin", "wrangler");
 const QUIET = { ...process.env, WRANGLER_SEND_METRICS: "false", NO_COLOR: "1", CI: "1" };
 
-/** The production budget: gzip size of everything wrangler uploads. */
-export const BUNDLE_BUDGET_BYTES = 224 * 1024;
+/**
+ * The production budget: gzip size of everything wrangler uploads. Orders, order events and
+ * transaction intents (eleven routes, their schemas and their data-browser page) took it from
+ * 219.6 KiB to 228.0 KiB.
+ */
+export const BUNDLE_BUDGET_BYTES = 232 * 1024;
 
 export interface Bundle {
   /** The entry module of the bundle. */
