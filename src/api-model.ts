@@ -15,10 +15,12 @@ import {
 import * as customers from "./customers";
 import * as events from "./events";
 import * as keys from "./keys";
+import * as orders from "./orders";
 import * as paymentMethods from "./payment-methods";
 import { ROUTES } from "./routes";
 import * as simulations from "./simulations";
 import * as statements from "./statements";
+import * as transactionIntents from "./transaction-intents";
 import type { CanonicalModel } from "./versioning";
 import * as webhookDeliveries from "./webhook-deliveries";
 import * as webhookEndpoints from "./webhook-endpoints";
@@ -69,6 +71,8 @@ const SCHEMAS = inReferenceOrder([
   ...errorSchemas,
   ...webhookSchemas(),
   ...simulations.schemas,
+  ...orders.schemas,
+  ...transactionIntents.schemas,
 ]);
 
 type Named = (typeof SCHEMAS)[number];

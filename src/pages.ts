@@ -4,7 +4,7 @@
 import { auditPage } from "./audit";
 import type { DashboardPage } from "./dashboard/page";
 import { signOutPage } from "./dashboard/sign-in";
-import { accountPage, customersPage, statementPage } from "./data-browser";
+import { accountPage, customersPage, ordersPage, statementPage } from "./data-browser";
 import { documentsPage } from "./documents";
 import { keyRevokePage, keyRollPage, keysPage } from "./keys";
 import { overviewPage } from "./overview";
@@ -30,6 +30,7 @@ export const PAGES: readonly DashboardPage[] = [
   documentsPage,
   customersPage,
   accountPage,
+  ordersPage,
   statementPage,
   teamPage,
   auditPage,

@@ -6,24 +6,26 @@ import * as customers from "./customers";
 import * as events from "./events";
 import * as keys from "./keys";
 import * as notImplemented from "./not-implemented";
+import * as orders from "./orders";
 import * as paymentMethods from "./payment-methods";
 import * as simulations from "./simulations";
 import * as statements from "./statements";
+import * as transactionIntents from "./transaction-intents";
 import * as webhookDeliveries from "./webhook-deliveries";
 import * as webhookEndpoints from "./webhook-endpoints";
 
 export const ROUTES = [
-  notImplemented.listOrders,
-  notImplemented.listOrderEvents,
-  notImplemented.createOrder,
-  notImplemented.updateOrder,
-  notImplemented.deleteOrder,
-  notImplemented.createOrderEvent,
-  notImplemented.deleteOrderEvent,
-  notImplemented.retrieveTransactionIntent,
-  notImplemented.listCustomerTransactionIntents,
-  notImplemented.createTransactionIntent,
-  notImplemented.updateTransactionIntent,
+  orders.listOrders,
+  orders.listOrderEvents,
+  orders.createOrder,
+  orders.updateOrder,
+  orders.deleteOrder,
+  orders.createOrderEvent,
+  orders.deleteOrderEvent,
+  transactionIntents.retrieveTransactionIntent,
+  transactionIntents.listCustomerTransactionIntents,
+  transactionIntents.createTransactionIntent,
+  transactionIntents.updateTransactionIntent,
   paymentMethods.listPaymentMethods,
   paymentMethods.retrievePaymentMethod,
   notImplemented.provisionPaymentMethod,

@@ -1,4 +1,5 @@
 // latest: unreleased changes, offered in sandbox only, so integrations can try them early.
+import type { ErrorType } from "../src/app/errors";
 import type { ApiVersion, VersionChange } from "../src/version-changes";
 import { error, errorOf, isJsonObject, schema } from "../src/version-changes";
 
@@ -23,6 +24,34 @@ export const replacePdfUrlWithPdfObject: VersionChange = {
       }),
   ],
 };
+
+/**
+ * The flat not-found body `{type, message, param?}` that versions before this one answer for
+ * `types`, documented as `schema`.
+ */
+function flatNotFound(
+  types: [ErrorType, ...ErrorType[]],
+  schema: "OrderNotFoundError" | "TransactionIntentNotFoundError",
+  description: string,
+) {
+  return error(...types).had({
+    schema,
+    shape: {
+      type: "object",
+      description,
+      properties: {
+        type: { type: "string", enum: types },
+        message: { type: "string" },
+        param: { type: "string", description: "The parameter naming the missing record." },
+      },
+      required: ["type", "message"],
+    },
+    from: (body) => {
+      const { type, message, param } = errorOf(body);
+      return param === undefined ? { type, message } : { type, message, param };
+    },
+  });
+}
 
 export const useApiErrorEnvelopeForAllErrors: VersionChange = {
   name: "useApiErrorEnvelopeForAllErrors",
@@ -79,6 +108,16 @@ export const useApiErrorEnvelopeForAllErrors: VersionChange = {
         return param === undefined ? { type, message } : { type, message, param };
       },
     }),
+    flatNotFound(
+      ["ORDER_NOT_FOUND_ERROR", "ORDER_EVENT_NOT_FOUND_ERROR"],
+      "OrderNotFoundError",
+      "The order, or the order event, does not exist for this key and product.",
+    ),
+    flatNotFound(
+      ["TRANSACTION_INTENT_NOT_FOUND_ERROR"],
+      "TransactionIntentNotFoundError",
+      "The transaction intent does not exist for this key and product.",
+    ),
     error("STATEMENT_NOT_FOUND_ERROR").had({
       schema: "StatementNotFoundError",
       shape: {

@@ -25,6 +25,9 @@ export function statusOf(type: ErrorType): ContentfulStatusCode {
     case "ACCOUNT_NOT_FOUND_ERROR":
     case "STATEMENT_NOT_FOUND_ERROR":
     case "PAYMENT_METHOD_NOT_FOUND_ERROR":
+    case "ORDER_NOT_FOUND_ERROR":
+    case "ORDER_EVENT_NOT_FOUND_ERROR":
+    case "TRANSACTION_INTENT_NOT_FOUND_ERROR":
       return 404;
     case "CONFLICT_ERROR":
     case "IDEMPOTENCY_KEY_IN_USE_ERROR":

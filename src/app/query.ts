@@ -121,3 +121,53 @@ export function idPage<Row, Item>(
 ): { data: Item[]; has_more: boolean } {
   return { data: rows.slice(0, limit).map(toItem), has_more: rows.length > limit };
 }
+
+/** An exact-match filter of a list: a query parameter naming one value. */
+export interface ListFilter<Name extends string> {
+  name: Name;
+  description: string;
+  /** The values it may take, when it is an enumeration. */
+  values?: readonly string[];
+}
+
+/**
+ * `limit`, `starting_after=<id>` and exact-match filters, each sent at most once: a filter sent
+ * twice, empty, over-long or outside its values answers `400` naming it.
+ */
+export function idPageQueryWith<const Name extends string>(
+  filters: readonly ListFilter<Name>[],
+): QueryDefinition<IdPageRequest & { filters: Partial<Record<Name, string>> }> {
+  return {
+    parameters: [
+      ...idPageQuery.parameters,
+      ...filters.map(({ name, description, values }) => ({
+        name,
+        in: "query" as const,
+        required: false,
+        description,
+        schema: values ? { type: "string", enum: [...values] } : { type: "string" },
+      })),
+    ],
+    parse(query) {
+      const page = idPageQuery.parse(query);
+      const chosen: Partial<Record<Name, string>> = {};
+      for (const { name, values } of filters) {
+        const sent = query(name);
+        if (sent === undefined) continue;
+        const [value] = sent;
+        const valid =
+          sent.length === 1 &&
+          value !== undefined &&
+          value.length > 0 &&
+          value.length <= MAX_ID_LENGTH &&
+          (values === undefined || values.includes(value));
+        if (!valid) {
+          const allowed = values ? `one of ${values.join(", ")}` : "a single non-empty value";
+          throw invalidRequest([`${name} must be ${allowed}`], name);
+        }
+        chosen[name] = value;
+      }
+      return { ...page, filters: chosen };
+    },
+  };
+}

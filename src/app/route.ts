@@ -100,7 +100,7 @@ export interface Route<M extends Method = Method, Path extends string = string> 
 
 /** An error a route answers of itself: its status, and the error types it carries. */
 export interface RouteError {
-  status: 404;
+  status: 404 | 409;
   types: readonly ErrorType[];
 }
 

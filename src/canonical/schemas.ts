@@ -94,6 +94,9 @@ export const ERROR_TYPES = [
   "ACCOUNT_NOT_FOUND_ERROR",
   "STATEMENT_NOT_FOUND_ERROR",
   "PAYMENT_METHOD_NOT_FOUND_ERROR",
+  "ORDER_NOT_FOUND_ERROR",
+  "ORDER_EVENT_NOT_FOUND_ERROR",
+  "TRANSACTION_INTENT_NOT_FOUND_ERROR",
   "CONFLICT_ERROR",
   "IDEMPOTENCY_KEY_IN_USE_ERROR",
   "IDEMPOTENCY_KEY_REUSED_ERROR",
@@ -153,6 +156,20 @@ export const PaymentMethodNotFoundError = component(
     "The payment method is not one of this key's partner, environment and product.",
   ),
 );
+export const OrderNotFoundError = component(
+  "OrderNotFoundError",
+  envelope(
+    ["ORDER_NOT_FOUND_ERROR", "ORDER_EVENT_NOT_FOUND_ERROR"],
+    "The order, or the order event, does not exist for this key and product.",
+  ),
+);
+export const TransactionIntentNotFoundError = component(
+  "TransactionIntentNotFoundError",
+  envelope(
+    ["TRANSACTION_INTENT_NOT_FOUND_ERROR"],
+    "The transaction intent does not exist for this key and product.",
+  ),
+);
 
 /** The error envelopes, each narrower than ApiError, which documents every error type. */
 export const errorSchemas = [
@@ -161,6 +178,8 @@ export const errorSchemas = [
   CustomerNotFoundError,
   StatementNotFoundError,
   PaymentMethodNotFoundError,
+  OrderNotFoundError,
+  TransactionIntentNotFoundError,
 ];
 
 /** The envelope documenting each error type in the canonical version: its narrowest. */
@@ -175,6 +194,11 @@ export function errorSchemaOf(type: (typeof ERROR_TYPES)[number]): string {
       return StatementNotFoundError.name;
     case "PAYMENT_METHOD_NOT_FOUND_ERROR":
       return PaymentMethodNotFoundError.name;
+    case "ORDER_NOT_FOUND_ERROR":
+    case "ORDER_EVENT_NOT_FOUND_ERROR":
+      return OrderNotFoundError.name;
+    case "TRANSACTION_INTENT_NOT_FOUND_ERROR":
+      return TransactionIntentNotFoundError.name;
     default:
       return ApiError.name;
   }

@@ -166,6 +166,9 @@ const customersRoutes = new Hono<AppEnv>()
             <code>{found.scope.merchantKey}</code>
           </dd>
         </dl>
+        <p>
+          <a href={`${base}/orders`}>Orders and transaction intents</a>
+        </p>
         <h2>Accounts</h2>
         {page.data.length === 0 ? (
           <p>No accounts{after === null ? "" : " after this one"}.</p>

@@ -22,11 +22,13 @@ import { deadLetters } from "../dead-letters/schema";
 import { statementRenders } from "../documents/schema";
 import { events } from "../events/schema";
 import { shardOutbox } from "../mail/schema";
+import { orderEvents, orders } from "../orders/schema";
 import { paymentMethods } from "../payment-methods/schema";
 import { requestLogDays, requestLogs } from "../request-logs/schema";
 import { savedVersionChanges } from "../saved-versions/schema";
 import { sandboxUsage } from "../simulations/schema";
 import { statementLineItems, statements } from "../statements/schema";
+import { transactionIntents } from "../transaction-intents/schema";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "../webhook-endpoints/schema";
 import { moveFences } from "./schema";
 
@@ -105,6 +107,9 @@ export const PARTNER_TABLES: readonly PartnerTable[] = [
   entry(customers, own()),
   entry(accounts, own()),
   entry(paymentMethods, own()),
+  entry(orders, own()),
+  entry(orderEvents, own()),
+  entry(transactionIntents, own()),
   entry(statements, through("accounts", "account_id")),
   entry(statementLineItems, throughStatement),
   entry(statementRenders, own()),

@@ -87,7 +87,10 @@ function operationOf(route: Route, headers: HeaderNames, deprecated: boolean): O
   if (route.scope) responses[403] = errors("Forbidden");
   for (const error of route.errors) responses[error.status] = errors(responseOf(route, error));
   if (idempotent) {
-    responses[409] = errors("IdempotencyKeyInUse");
+    // A route's own conflict and a key still in use share the status: one response names both.
+    responses[409] = errors(
+      responses[409] ? "ConflictOrIdempotencyKeyInUse" : "IdempotencyKeyInUse",
+    );
     responses[422] = errors("IdempotencyKeyReused");
   }
   responses[429] = errors("RateLimited");

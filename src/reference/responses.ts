@@ -97,6 +97,11 @@ export const ROUTE_ERROR_RESPONSES = {
   ],
   NotFound: ["NOT_FOUND_ERROR"],
   PaymentMethodNotFound: ["PAYMENT_METHOD_NOT_FOUND_ERROR"],
+  CustomerOfBodyNotFound: ["CUSTOMER_NOT_FOUND_ERROR"],
+  OrderNotFound: ["ORDER_NOT_FOUND_ERROR"],
+  OrderEventNotFound: ["ORDER_EVENT_NOT_FOUND_ERROR"],
+  TransactionIntentNotFound: ["TRANSACTION_INTENT_NOT_FOUND_ERROR"],
+  Conflict: ["CONFLICT_ERROR"],
 } as const satisfies Record<string, readonly ErrorType[]>;
 
 /** The schema of errors of `types` in a version: one reference, or the alternatives. */
@@ -173,6 +178,37 @@ export function errorResponses(
     NotFound: error(
       "No such object for this key and product: type `NOT_FOUND_ERROR`, `param` names the id.",
       ROUTE_ERROR_RESPONSES.NotFound,
+    ),
+    CustomerOfBodyNotFound: error(
+      "No such customer for this key and product: type `CUSTOMER_NOT_FOUND_ERROR`, `param` " +
+        "names the field.",
+      ROUTE_ERROR_RESPONSES.CustomerOfBodyNotFound,
+    ),
+    OrderNotFound: error(
+      "No such order for this key and product: type `ORDER_NOT_FOUND_ERROR`, `param` names " +
+        "the field.",
+      ROUTE_ERROR_RESPONSES.OrderNotFound,
+    ),
+    OrderEventNotFound: error(
+      "No such order event for this key and product: type `ORDER_EVENT_NOT_FOUND_ERROR`.",
+      ROUTE_ERROR_RESPONSES.OrderEventNotFound,
+    ),
+    TransactionIntentNotFound: error(
+      "No such transaction intent for this key and product: type " +
+        "`TRANSACTION_INTENT_NOT_FOUND_ERROR`.",
+      ROUTE_ERROR_RESPONSES.TransactionIntentNotFound,
+    ),
+    Conflict: error(
+      "The request conflicts with the object's state: type `CONFLICT_ERROR`, the message " +
+        "names what conflicts.",
+      ROUTE_ERROR_RESPONSES.Conflict,
+    ),
+    ConflictOrIdempotencyKeyInUse: error(
+      "The request conflicts with the object's state (type `CONFLICT_ERROR`, the message names " +
+        "what conflicts), or a request with this `Idempotency-Key` is still running (type " +
+        "`IDEMPOTENCY_KEY_IN_USE_ERROR`; retry after the delay).",
+      ["CONFLICT_ERROR", "IDEMPOTENCY_KEY_IN_USE_ERROR"],
+      { "Retry-After": { $ref: "#/components/headers/RetryAfter" } },
     ),
     IdempotencyKeyInUse: error(
       "A request with this `Idempotency-Key` is still running: type " +

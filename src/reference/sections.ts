@@ -25,7 +25,15 @@ export const SECTIONS: Readonly<Record<string, Section>> = {
     why: "Named by the specification's scope table: account and rewards-category reads.",
   },
   "Transaction intents": {
-    description: "Not available in this service.",
+    description:
+      "A card transaction you expect before it arrives, for one of your customers: created " +
+      "`REQUIRES_CONFIRMATION`, then confirmed (`CONFIRMED`) or canceled (`CANCELED`; a " +
+      "confirmed intent may still be canceled); any other change of status, or of the amount " +
+      "once confirmed, answers `409`, decided by the write itself so two racing updates cannot " +
+      "both pass. `metadata` holds at most 20 keys of strings up to 500 characters. Each call " +
+      "is one round trip: a create reads the customer (and card) and writes 1 row, an update " +
+      "writes 1 row, a retrieve reads 1 row, a list reads the customer and at most `limit + 1` " +
+      "rows of an index on the customer (and status).",
     source: "specification",
     why: "Named by the specification's scope table.",
   },
@@ -39,7 +47,17 @@ export const SECTIONS: Readonly<Record<string, Section>> = {
       "card; provisioning takes the scope the table names.",
   },
   Orders: {
-    description: "Not available in this service.",
+    description:
+      "The orders your checkout took, with their lines, and their captures and refunds (order " +
+      "events) matched to the card network's transaction. Lines add up to `total_amount`; " +
+      "`partner_order_id` and `partner_event_id` are unique per product (`409` naming the " +
+      "order or event holding them); captures never pass the total and refunds never pass the " +
+      "captures (`409`); `captured_amount` and `refunded_amount` are the sums of the order's " +
+      "events, written in the same transaction as each event. Bounds: 100 lines per order, " +
+      "100 events per order, 1 MiB per body. Rows per call: a create reads the customer (and " +
+      "card) and writes 1 row; an update reads and writes the order; an event create reads " +
+      "the order and writes 2 rows (the event, the order's sum) in one batch; deletes write " +
+      "1 row (an event's, 2); a list reads at most `limit + 1` rows of an index.",
     source: "specification",
     why: "Named by the specification's scope table.",
   },

@@ -62,6 +62,10 @@ function deleteCustomerTrees(ids: string): Query[] {
     sql`DELETE FROM statements WHERE statement_id IN ${statementsOf} RETURNING pdf_key`,
     sql`DELETE FROM payment_methods WHERE customer_id IN (SELECT value FROM json_each(${ids}))`,
     sql`DELETE FROM accounts WHERE customer_id IN (SELECT value FROM json_each(${ids}))`,
+    sql`DELETE FROM order_events WHERE order_id IN (SELECT order_id FROM orders
+      WHERE customer_id IN (SELECT value FROM json_each(${ids})))`,
+    sql`DELETE FROM orders WHERE customer_id IN (SELECT value FROM json_each(${ids}))`,
+    sql`DELETE FROM transaction_intents WHERE customer_id IN (SELECT value FROM json_each(${ids}))`,
     sql`DELETE FROM customers WHERE customer_id IN (SELECT value FROM json_each(${ids}))
       AND environment = 'sandbox'`,
   ];

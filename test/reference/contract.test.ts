@@ -114,7 +114,9 @@ describe("contract: every version's reference matches what the API answers", () 
       await expectJson(await call("/v2/customers", { merchantKey: "mk_unknown" }), 400);
       await expectJson(await call("/v2/no-such-route"), 404);
       const orders = await createKey(f.partnerId, "sandbox", ["ORDER_READ"]);
-      await expectJson(await call("/v2/orders", { key: orders.apiKey }), 501);
+      await expectJson(await call("/v2/orders", { key: orders.apiKey }), 200);
+      const rewards = `/v2/customers/${f.customerId}/accounts/${f.accountId}/rewards_categories`;
+      await expectJson(await call(rewards), 501);
       await expectJson(await call(statementsPath(f), { key: "sk_sandbox_wrong" }), 401);
     });
   }

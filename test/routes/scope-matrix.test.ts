@@ -90,6 +90,35 @@ let eventId: string;
 let endpointId: string;
 /** A card of the fixture's customer. */
 let paymentMethodId: string;
+/** An order (with room for a capture per call), its capture, and a transaction intent. */
+let orderId: string;
+let partnerOrderId: string;
+let orderEventId: string;
+let intentId: string;
+
+async function createdId(path: string, body: unknown, id: string): Promise<string> {
+  const res = await api(path, { key: keys.all, method: "POST", body });
+  const answer = (await res.json()) as Record<string, unknown>;
+  const value = answer[id];
+  if (typeof value !== "string") throw new Error(`${path} failed: ${JSON.stringify(answer)}`);
+  return value;
+}
+
+const newOrderBody = (partnerOrder = `po-${crypto.randomUUID()}`) => ({
+  partner_order_id: partnerOrder,
+  customer_id: fixture.customerId,
+  currency: "USD",
+  total_amount: 1_000_000,
+});
+
+const createOrder = () => createdId("/v2/orders", newOrderBody(), "order_id");
+
+const captureBody = (order: string) => ({
+  order_id: order,
+  type: "CAPTURED",
+  amount: 1,
+  network_transaction_id: "ntx-matrix",
+});
 
 async function createEndpoint(): Promise<string> {
   const res = await api("/v2/webhook_endpoints", {
@@ -120,14 +149,29 @@ beforeAll(async () => {
   };
   eventId = events.data[0]?.event_id as string;
   endpointId = await createEndpoint();
+  partnerOrderId = `po-${crypto.randomUUID()}`;
+  orderId = await createdId("/v2/orders", newOrderBody(partnerOrderId), "order_id");
+  orderEventId = await createdId("/v2/order_events", captureBody(orderId), "order_event_id");
+  intentId = await createdId(
+    "/v2/transaction_intents",
+    { customer_id: fixture.customerId, amount: 100, currency: "USD" },
+    "intent_id",
+  );
 });
 
 /** The route's path with its parameters filled: the fixture's customer and account, else ids. */
-function pathOf(route: { path: string }, endpoint = endpointId): string {
+function pathOf(
+  route: { path: string },
+  endpoint = endpointId,
+  ids: { order?: string; orderEvent?: string } = {},
+): string {
   // The cards list names its customer in the query.
   if (route.path === "/v2/payment_methods")
     return `${route.path}?customer_id=${fixture.customerId}`;
   return route.path.replace(/:(\w+)/g, (_, name: string) => {
+    if (name === "order_id") return ids.order ?? orderId;
+    if (name === "order_event_id") return ids.orderEvent ?? orderEventId;
+    if (name === "intent_id") return intentId;
     if (name === "customer_id") return fixture.customerId;
     if (name === "account_id") return fixture.accountId;
     if (name === "event_id") return eventId;
@@ -149,13 +193,36 @@ const BODIES: Record<string, () => unknown> = {
     customer_id: fixture.customerId,
     account_id: fixture.accountId,
   }),
+  "/v2/orders": () => newOrderBody(),
+  "/v2/orders/:order_id": () => newOrderBody(partnerOrderId),
+  "/v2/order_events": () => captureBody(orderId),
+  "/v2/transaction_intents": () => ({
+    customer_id: fixture.customerId,
+    amount: 100,
+    currency: "USD",
+  }),
+  "/v2/transaction_intents/:intent_id": () => ({ metadata: { matrix: "yes" } }),
 };
 
 async function call(route: Route, key: string, version?: string): Promise<Response> {
-  const body = route.method === "POST" ? BODIES[route.path]?.() : undefined;
-  // A deleted endpoint is gone: each deletion gets one of its own.
-  const endpoint = route.method === "DELETE" ? await createEndpoint() : endpointId;
-  const res = await api(pathOf(route, endpoint), {
+  const body =
+    route.method === "POST" || route.method === "PUT" ? BODIES[route.path]?.() : undefined;
+  // A deleted endpoint, order or event is gone: each deletion gets one of its own.
+  const deleting = route.method === "DELETE";
+  const endpoint = deleting && route.path.includes("webhook") ? await createEndpoint() : endpointId;
+  const ids = {
+    ...(deleting && route.path === "/v2/orders/:order_id" ? { order: await createOrder() } : {}),
+    ...(deleting && route.path.startsWith("/v2/order_events/")
+      ? {
+          orderEvent: await createdId(
+            "/v2/order_events",
+            captureBody(await createOrder()),
+            "order_event_id",
+          ),
+        }
+      : {}),
+  };
+  const res = await api(pathOf(route, endpoint, ids), {
     key,
     method: route.method,
     ...(body ? { body } : {}),
@@ -165,7 +232,7 @@ async function call(route: Route, key: string, version?: string): Promise<Respon
   const created = route.path === "/v2/webhook_endpoints" && res.status === 201;
   const left = created
     ? ((await res.clone().json()) as { webhook_endpoint_id: string }).webhook_endpoint_id
-    : route.method === "DELETE" && res.status !== 204
+    : route.method === "DELETE" && route.path.includes("webhook") && res.status !== 204
       ? endpoint
       : null;
   if (left) await api(`/v2/webhook_endpoints/${left}`, { key: keys.all, method: "DELETE" });

@@ -64,8 +64,28 @@ class PaymentMethodNotFoundError(NotFoundError):
     """
 
 
+class OrderNotFoundError(NotFoundError):
+    """`ORDER_NOT_FOUND_ERROR`. 404: No such order for this key and product: type
+    `ORDER_NOT_FOUND_ERROR`, `param` names the field.
+    """
+
+
+class OrderEventNotFoundError(OrderNotFoundError):
+    """`ORDER_EVENT_NOT_FOUND_ERROR`. 404: No such order event for this key and product: type
+    `ORDER_EVENT_NOT_FOUND_ERROR`.
+    """
+
+
+class TransactionIntentNotFoundError(NotFoundError):
+    """`TRANSACTION_INTENT_NOT_FOUND_ERROR`. 404: No such transaction intent for this key and
+    product: type `TRANSACTION_INTENT_NOT_FOUND_ERROR`.
+    """
+
+
 class ConflictError(ApiError):
-    """`CONFLICT_ERROR`."""
+    """`CONFLICT_ERROR`. 409: The request conflicts with the object's state: type `CONFLICT_ERROR`,
+    the message names what conflicts.
+    """
 
 
 class IdempotencyKeyInUseError(ApiError):
@@ -130,6 +150,9 @@ ERROR_TYPES = {
     "ACCOUNT_NOT_FOUND_ERROR": AccountNotFoundError,
     "STATEMENT_NOT_FOUND_ERROR": StatementNotFoundError,
     "PAYMENT_METHOD_NOT_FOUND_ERROR": PaymentMethodNotFoundError,
+    "ORDER_NOT_FOUND_ERROR": OrderNotFoundError,
+    "ORDER_EVENT_NOT_FOUND_ERROR": OrderEventNotFoundError,
+    "TRANSACTION_INTENT_NOT_FOUND_ERROR": TransactionIntentNotFoundError,
     "CONFLICT_ERROR": ConflictError,
     "IDEMPOTENCY_KEY_IN_USE_ERROR": IdempotencyKeyInUseError,
     "IDEMPOTENCY_KEY_REUSED_ERROR": IdempotencyKeyReusedError,
@@ -159,6 +182,8 @@ __all__ = [
     "InternalError",
     "InvalidRequestError",
     "NotFoundError",
+    "OrderEventNotFoundError",
+    "OrderNotFoundError",
     "PayloadTooLargeError",
     "PaymentMethodNotFoundError",
     "PreconditionFailedError",
@@ -166,6 +191,7 @@ __all__ = [
     "RateLimitedError",
     "ServiceUnavailableError",
     "StatementNotFoundError",
+    "TransactionIntentNotFoundError",
     "UnauthorizedError",
     "UnsupportedMediaTypeError",
 ]

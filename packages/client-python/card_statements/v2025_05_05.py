@@ -21,6 +21,149 @@ VERSION = "2025-05-05"
 
 
 @dataclass(repr=False)
+class Merchant(Model):
+    """Where the purchase was made."""
+
+    #: The merchant's name.
+    name: str
+    #: The merchant category code (MCC), four digits.
+    category_code: Optional[str] = None
+    city: Optional[str] = None
+    #: ISO 3166-1 alpha-2 country code.
+    country: Optional[str] = None
+    #: Fields this version's reference does not name, as the API sent them.
+    extra: Dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(repr=False)
+class OrderLine(Model):
+    """One line of an order."""
+
+    #: What was bought.
+    name: str
+    quantity: int
+    #: The price of one, in the smallest currency unit.
+    unit_amount: int
+    #: The rewards this line earns, in the smallest currency unit.
+    rewards_amount: Optional[int] = None
+    product_url: Optional[str] = None
+    #: Fields this version's reference does not name, as the API sent them.
+    extra: Dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(repr=False)
+class Order(Model):
+    """A purchase at your checkout, paid with one of the programme's cards."""
+
+    order_id: str
+    #: Your identifier for the order.
+    partner_order_id: str
+    customer_id: str
+    #: ISO 4217 currency code.
+    currency: str
+    #: The order's total, in the smallest currency unit.
+    total_amount: int
+    lines: List[OrderLine]
+    #: The sum of the order's CAPTURED events.
+    captured_amount: int
+    #: The sum of the order's REFUNDED events.
+    refunded_amount: int
+    #: When the order was created (RFC 3339).
+    created_at: str
+    #: When the order or its sums last changed (RFC 3339).
+    updated_at: str
+    #: The card it was paid with.
+    payment_method_id: Optional[str] = None
+    #: The rewards the order earns.
+    rewards_amount: Optional[int] = None
+    merchant: Optional[Merchant] = None
+    #: Fields this version's reference does not name, as the API sent them.
+    extra: Dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(repr=False)
+class OrderList(Model):
+    """The `OrderList` object."""
+
+    data: List[Order]
+    #: True when another page exists; page on with the last id.
+    has_more: bool
+    #: Fields this version's reference does not name, as the API sent them.
+    extra: Dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(repr=False)
+class OrderEvent(Model):
+    """A capture or refund of an order, matched to the card network's transaction."""
+
+    order_event_id: str
+    order_id: str
+    type: Literal["CAPTURED", "REFUNDED"]
+    #: In the smallest currency unit.
+    amount: int
+    #: The order's currency.
+    currency: str
+    #: The card network's transaction id.
+    network_transaction_id: str
+    #: When the event was recorded (RFC 3339).
+    created_at: str
+    #: Your identifier for the event.
+    partner_event_id: Optional[str] = None
+    rewards_amount: Optional[int] = None
+    #: Fields this version's reference does not name, as the API sent them.
+    extra: Dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(repr=False)
+class OrderEventList(Model):
+    """The `OrderEventList` object."""
+
+    data: List[OrderEvent]
+    #: True when another page exists; page on with the last id.
+    has_more: bool
+    #: Fields this version's reference does not name, as the API sent them.
+    extra: Dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(repr=False)
+class TransactionIntent(Model):
+    """A card transaction you expect before it arrives: you confirm or cancel it, and it is matched
+    to the transaction later.
+    """
+
+    intent_id: str
+    customer_id: str
+    #: In the smallest currency unit.
+    amount: int
+    #: ISO 4217 currency code.
+    currency: str
+    status: Literal["REQUIRES_CONFIRMATION", "CONFIRMED", "CANCELED"]
+    metadata: Dict[str, str]
+    #: When the intent was created (RFC 3339).
+    created_at: str
+    #: When the intent last changed (RFC 3339).
+    updated_at: str
+    payment_method_id: Optional[str] = None
+    network_transaction_id: Optional[str] = None
+    partner_transaction_id: Optional[str] = None
+    expected_date: Optional[str] = None
+    merchant: Optional[Merchant] = None
+    #: Fields this version's reference does not name, as the API sent them.
+    extra: Dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(repr=False)
+class TransactionIntentList(Model):
+    """The `TransactionIntentList` object."""
+
+    data: List[TransactionIntent]
+    #: True when another page exists; page on with the last id.
+    has_more: bool
+    #: Fields this version's reference does not name, as the API sent them.
+    extra: Dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(repr=False)
 class PaymentMethodCardWallet(Model):
     """The `PaymentMethodCardWallet` object."""
 
@@ -576,24 +719,52 @@ class SimulatedCustomer(Model):
 
 
 class OrdersResource(Resource):
-    """`client.orders`. Orders: Not available in this service."""
+    """`client.orders`. Orders: The orders your checkout took, with their lines, and their captures
+    and refunds (order events) matched to the card network's transaction. Lines add up to
+    `total_amount`; `partner_order_id` and `partner_event_id` are unique per product (`409`
+    naming the order or event holding them); captures never pass the total and refunds never
+    pass the captures (`409`); `captured_amount` and `refunded_amount` are the sums of the
+    order's events, written in the same transaction as each event. Bounds: 100 lines per order,
+    100 events per order, 1 MiB per body. Rows per call: a create reads the customer (and card)
+    and writes 1 row; an update reads and writes the order; an event create reads the order and
+    writes 2 rows (the event, the order's sum) in one batch; deletes write 1 row (an event's,
+    2); a list reads at most `limit + 1` rows of an index.
+    """
 
     def list(
         self,
         *,
+        limit: Optional[int] = None,
+        starting_after: Optional[str] = None,
+        customer_id: Optional[str] = None,
+        partner_order_id: Optional[str] = None,
         version: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> None:
+    ) -> Pager[Order]:
         """List orders.
 
-        Requires the `ORDER_READ` scope. Named by the specification's scope table. Not available
-        in this service: answers `501`.
+        Requires the `ORDER_READ` scope. Named by the specification's scope table.
 
-        `GET /v2/orders`.
+        Every item, across as many pages as it takes (`GET /v2/orders`): iterate the Pager;
+        `limit` is the page size.
+
+        Args:
+            limit: Maximum number of objects returned.
+            starting_after: The id of the last object of the previous page.
+            customer_id: Only this customer's orders.
+            partner_order_id: Only the order with your own id.
         """
-        return self._client._request(
-            "GET",
+        return self._client._page(
             "/v2/orders",
+            path_params={},
+            query={
+                "limit": limit,
+                "starting_after": starting_after,
+                "customer_id": customer_id,
+                "partner_order_id": partner_order_id,
+            },
+            model="OrderList",
+            item_id="order_id",
             version=version,
             timeout=timeout,
         )
@@ -601,19 +772,52 @@ class OrdersResource(Resource):
     def create(
         self,
         *,
+        partner_order_id: str,
+        customer_id: str,
+        currency: str,
+        total_amount: int,
+        payment_method_id: Optional[str] = None,
+        rewards_amount: Optional[int] = None,
+        merchant: Optional[Dict[str, Any]] = None,
+        lines: Optional[List[Dict[str, Any]]] = None,
+        idempotency_key: Optional[str] = None,
         version: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> None:
+    ) -> Order:
         """Create an order.
 
-        Requires the `ORDER_WRITE` scope. Named by the specification's scope table. Not
-        available in this service: answers `501`.
+        Requires the `ORDER_WRITE` scope. Named by the specification's scope table.
 
         `POST /v2/orders`.
+
+        Args:
+            partner_order_id: Your identifier for the order: unique per product; cannot change.
+            customer_id: Cannot change.
+            currency: ISO 4217 currency code; cannot change.
+            total_amount: The order's total; never below what was captured, in the smallest
+                currency unit.
+            payment_method_id: One of the customer's cards.
+            rewards_amount: The rewards the order earns, in the smallest currency unit.
+            merchant: Where the purchase was made.
+            lines: At most 100; Σ quantity × unit_amount must equal total_amount. On update, the
+                lines sent replace the order's (none sent: none kept).
         """
         return self._client._request(
             "POST",
             "/v2/orders",
+            body={
+                "partner_order_id": partner_order_id,
+                "customer_id": customer_id,
+                "currency": currency,
+                "total_amount": total_amount,
+                "payment_method_id": payment_method_id,
+                "rewards_amount": rewards_amount,
+                "merchant": merchant,
+                "lines": lines,
+            },
+            model="Order",
+            idempotent=True,
+            idempotency_key=idempotency_key,
             version=version,
             timeout=timeout,
         )
@@ -622,23 +826,51 @@ class OrdersResource(Resource):
         self,
         order_id: str,
         *,
+        partner_order_id: str,
+        customer_id: str,
+        currency: str,
+        total_amount: int,
+        payment_method_id: Optional[str] = None,
+        rewards_amount: Optional[int] = None,
+        merchant: Optional[Dict[str, Any]] = None,
+        lines: Optional[List[Dict[str, Any]]] = None,
         version: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> None:
+    ) -> Order:
         """Update an order.
 
-        Requires the `ORDER_WRITE` scope. Named by the specification's scope table. Not
-        available in this service: answers `501`.
+        Requires the `ORDER_WRITE` scope. Named by the specification's scope table.
 
         `PUT /v2/orders/{order_id}`.
 
         Args:
             order_id: The `order_id` of the order.
+            partner_order_id: Your identifier for the order: unique per product; cannot change.
+            customer_id: Cannot change.
+            currency: ISO 4217 currency code; cannot change.
+            total_amount: The order's total; never below what was captured, in the smallest
+                currency unit.
+            payment_method_id: One of the customer's cards.
+            rewards_amount: The rewards the order earns, in the smallest currency unit.
+            merchant: Where the purchase was made.
+            lines: At most 100; Σ quantity × unit_amount must equal total_amount. On update, the
+                lines sent replace the order's (none sent: none kept).
         """
         return self._client._request(
             "PUT",
             "/v2/orders/{order_id}",
             path_params={"order_id": order_id},
+            body={
+                "partner_order_id": partner_order_id,
+                "customer_id": customer_id,
+                "currency": currency,
+                "total_amount": total_amount,
+                "payment_method_id": payment_method_id,
+                "rewards_amount": rewards_amount,
+                "merchant": merchant,
+                "lines": lines,
+            },
+            model="Order",
             version=version,
             timeout=timeout,
         )
@@ -652,8 +884,7 @@ class OrdersResource(Resource):
     ) -> None:
         """Delete an order.
 
-        Requires the `ORDER_WRITE` scope. Named by the specification's scope table. Not
-        available in this service: answers `501`.
+        Requires the `ORDER_WRITE` scope. Named by the specification's scope table.
 
         `DELETE /v2/orders/{order_id}`.
 
@@ -670,24 +901,55 @@ class OrdersResource(Resource):
 
 
 class OrderEventsResource(Resource):
-    """`client.order_events`. Orders: Not available in this service."""
+    """`client.order_events`. Orders: The orders your checkout took, with their lines, and their
+    captures and refunds (order events) matched to the card network's transaction. Lines add up
+    to `total_amount`; `partner_order_id` and `partner_event_id` are unique per product (`409`
+    naming the order or event holding them); captures never pass the total and refunds never
+    pass the captures (`409`); `captured_amount` and `refunded_amount` are the sums of the
+    order's events, written in the same transaction as each event. Bounds: 100 lines per order,
+    100 events per order, 1 MiB per body. Rows per call: a create reads the customer (and card)
+    and writes 1 row; an update reads and writes the order; an event create reads the order and
+    writes 2 rows (the event, the order's sum) in one batch; deletes write 1 row (an event's,
+    2); a list reads at most `limit + 1` rows of an index.
+    """
 
     def list(
         self,
         *,
+        limit: Optional[int] = None,
+        starting_after: Optional[str] = None,
+        order_id: Optional[str] = None,
+        network_transaction_id: Optional[str] = None,
+        partner_event_id: Optional[str] = None,
         version: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> None:
+    ) -> Pager[OrderEvent]:
         """List order events.
 
-        Requires the `ORDER_READ` scope. Named by the specification's scope table. Not available
-        in this service: answers `501`.
+        Requires the `ORDER_READ` scope. Named by the specification's scope table.
 
-        `GET /v2/order_events`.
+        Every item, across as many pages as it takes (`GET /v2/order_events`): iterate the
+        Pager; `limit` is the page size.
+
+        Args:
+            limit: Maximum number of objects returned.
+            starting_after: The id of the last object of the previous page.
+            order_id: Only this order's events.
+            network_transaction_id: Only the events of this network transaction.
+            partner_event_id: Only the event with your own id.
         """
-        return self._client._request(
-            "GET",
+        return self._client._page(
             "/v2/order_events",
+            path_params={},
+            query={
+                "limit": limit,
+                "starting_after": starting_after,
+                "order_id": order_id,
+                "network_transaction_id": network_transaction_id,
+                "partner_event_id": partner_event_id,
+            },
+            model="OrderEventList",
+            item_id="order_event_id",
             version=version,
             timeout=timeout,
         )
@@ -695,19 +957,44 @@ class OrderEventsResource(Resource):
     def create(
         self,
         *,
+        order_id: str,
+        type: Literal["CAPTURED", "REFUNDED"],
+        amount: int,
+        network_transaction_id: str,
+        partner_event_id: Optional[str] = None,
+        rewards_amount: Optional[int] = None,
+        idempotency_key: Optional[str] = None,
         version: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> None:
+    ) -> OrderEvent:
         """Create an order event.
 
-        Requires the `ORDER_WRITE` scope. Named by the specification's scope table. Not
-        available in this service: answers `501`.
+        Requires the `ORDER_WRITE` scope. Named by the specification's scope table.
 
         `POST /v2/order_events`.
+
+        Args:
+            amount: More than zero. Captures never pass the order's total_amount; refunds never
+                pass its captures, in the smallest currency unit.
+            network_transaction_id: The card network's transaction id.
+            partner_event_id: Your identifier for the event: unique per product.
+            rewards_amount: The rewards the event earns or takes back, in the smallest currency
+                unit.
         """
         return self._client._request(
             "POST",
             "/v2/order_events",
+            body={
+                "order_id": order_id,
+                "type": type,
+                "amount": amount,
+                "network_transaction_id": network_transaction_id,
+                "partner_event_id": partner_event_id,
+                "rewards_amount": rewards_amount,
+            },
+            model="OrderEvent",
+            idempotent=True,
+            idempotency_key=idempotency_key,
             version=version,
             timeout=timeout,
         )
@@ -721,8 +1008,7 @@ class OrderEventsResource(Resource):
     ) -> None:
         """Delete an order event.
 
-        Requires the `ORDER_WRITE` scope. Named by the specification's scope table. Not
-        available in this service: answers `501`.
+        Requires the `ORDER_WRITE` scope. Named by the specification's scope table.
 
         `DELETE /v2/order_events/{order_event_id}`.
 
@@ -739,7 +1025,15 @@ class OrderEventsResource(Resource):
 
 
 class TransactionIntentsResource(Resource):
-    """`client.transaction_intents`. Transaction intents: Not available in this service."""
+    """`client.transaction_intents`. Transaction intents: A card transaction you expect before it
+    arrives, for one of your customers: created `REQUIRES_CONFIRMATION`, then confirmed
+    (`CONFIRMED`) or canceled (`CANCELED`; a confirmed intent may still be canceled); any other
+    change of status, or of the amount once confirmed, answers `409`, decided by the write
+    itself so two racing updates cannot both pass. `metadata` holds at most 20 keys of strings
+    up to 500 characters. Each call is one round trip: a create reads the customer (and card)
+    and writes 1 row, an update writes 1 row, a retrieve reads 1 row, a list reads the customer
+    and at most `limit + 1` rows of an index on the customer (and status).
+    """
 
     def retrieve(
         self,
@@ -747,11 +1041,10 @@ class TransactionIntentsResource(Resource):
         *,
         version: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> None:
+    ) -> TransactionIntent:
         """Retrieve a transaction intent.
 
         Requires the `TRANSACTION_INTENT_READ` scope. Named by the specification's scope table.
-        Not available in this service: answers `501`.
 
         `GET /v2/transaction_intents/{intent_id}`.
 
@@ -762,6 +1055,7 @@ class TransactionIntentsResource(Resource):
             "GET",
             "/v2/transaction_intents/{intent_id}",
             path_params={"intent_id": intent_id},
+            model="TransactionIntent",
             version=version,
             timeout=timeout,
         )
@@ -770,23 +1064,44 @@ class TransactionIntentsResource(Resource):
         self,
         intent_id: str,
         *,
+        status: Optional[Literal["CONFIRMED", "CANCELED"]] = None,
+        amount: Optional[int] = None,
+        network_transaction_id: Optional[str] = None,
+        partner_transaction_id: Optional[str] = None,
+        metadata: Optional[Dict[str, Any]] = None,
+        idempotency_key: Optional[str] = None,
         version: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> None:
+    ) -> TransactionIntent:
         """Update a transaction intent.
 
         Requires the `TRANSACTION_INTENT_WRITE` scope. Named by the specification's scope table.
-        Not available in this service: answers `501`.
 
         `POST /v2/transaction_intents/{intent_id}`.
 
         Args:
             intent_id: The `intent_id` of the intent.
+            status: REQUIRES_CONFIRMATION → CONFIRMED or CANCELED; CONFIRMED → CANCELED. Any
+                other change answers 409.
+            amount: More than zero; cannot change once confirmed, in the smallest currency unit.
+            network_transaction_id: The card network's transaction id.
+            partner_transaction_id: Your identifier for the transaction.
+            metadata: Replaces the intent's metadata.
         """
         return self._client._request(
             "POST",
             "/v2/transaction_intents/{intent_id}",
             path_params={"intent_id": intent_id},
+            body={
+                "status": status,
+                "amount": amount,
+                "network_transaction_id": network_transaction_id,
+                "partner_transaction_id": partner_transaction_id,
+                "metadata": metadata,
+            },
+            model="TransactionIntent",
+            idempotent=True,
+            idempotency_key=idempotency_key,
             version=version,
             timeout=timeout,
         )
@@ -795,23 +1110,32 @@ class TransactionIntentsResource(Resource):
         self,
         customer_id: str,
         *,
+        limit: Optional[int] = None,
+        starting_after: Optional[str] = None,
+        status: Optional[Literal["REQUIRES_CONFIRMATION", "CONFIRMED", "CANCELED"]] = None,
         version: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> None:
+    ) -> Pager[TransactionIntent]:
         """List a customer's transaction intents.
 
         Requires the `TRANSACTION_INTENT_READ` scope. Named by the specification's scope table.
-        Not available in this service: answers `501`.
 
-        `GET /v2/customers/{customer_id}/transaction_intents`.
+        Every item, across as many pages as it takes (`GET
+        /v2/customers/{customer_id}/transaction_intents`): iterate the Pager; `limit` is the
+        page size.
 
         Args:
             customer_id: The `customer_id` of the customer.
+            limit: Maximum number of objects returned.
+            starting_after: The id of the last object of the previous page.
+            status: Only the intents in this status.
         """
-        return self._client._request(
-            "GET",
+        return self._client._page(
             "/v2/customers/{customer_id}/transaction_intents",
             path_params={"customer_id": customer_id},
+            query={"limit": limit, "starting_after": starting_after, "status": status},
+            model="TransactionIntentList",
+            item_id="intent_id",
             version=version,
             timeout=timeout,
         )
@@ -819,19 +1143,50 @@ class TransactionIntentsResource(Resource):
     def create(
         self,
         *,
+        customer_id: str,
+        amount: int,
+        currency: str,
+        payment_method_id: Optional[str] = None,
+        network_transaction_id: Optional[str] = None,
+        expected_date: Optional[str] = None,
+        merchant: Optional[Dict[str, Any]] = None,
+        metadata: Optional[Dict[str, Any]] = None,
+        idempotency_key: Optional[str] = None,
         version: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> None:
+    ) -> TransactionIntent:
         """Create a transaction intent.
 
         Requires the `TRANSACTION_INTENT_WRITE` scope. Named by the specification's scope table.
-        Not available in this service: answers `501`.
 
         `POST /v2/transaction_intents`.
+
+        Args:
+            amount: More than zero, in the smallest currency unit.
+            currency: ISO 4217 currency code.
+            payment_method_id: One of the customer's cards.
+            network_transaction_id: The card network's transaction id, when known.
+            expected_date: When you expect the transaction.
+            merchant: Where the purchase was made.
+            metadata: Your own strings: at most 20 keys of up to 40 characters, values of up to
+                500.
         """
         return self._client._request(
             "POST",
             "/v2/transaction_intents",
+            body={
+                "customer_id": customer_id,
+                "amount": amount,
+                "currency": currency,
+                "payment_method_id": payment_method_id,
+                "network_transaction_id": network_transaction_id,
+                "expected_date": expected_date,
+                "merchant": merchant,
+                "metadata": metadata,
+            },
+            model="TransactionIntent",
+            idempotent=True,
+            idempotency_key=idempotency_key,
             version=version,
             timeout=timeout,
         )
@@ -1890,17 +2245,46 @@ class Client(BaseClient):
 
     @property
     def orders(self) -> OrdersResource:
-        """`client.orders`. Orders: Not available in this service."""
+        """`client.orders`. Orders: The orders your checkout took, with their lines, and their
+        captures and refunds (order events) matched to the card network's transaction. Lines add
+        up to `total_amount`; `partner_order_id` and `partner_event_id` are unique per product
+        (`409` naming the order or event holding them); captures never pass the total and
+        refunds never pass the captures (`409`); `captured_amount` and `refunded_amount` are the
+        sums of the order's events, written in the same transaction as each event. Bounds: 100
+        lines per order, 100 events per order, 1 MiB per body. Rows per call: a create reads the
+        customer (and card) and writes 1 row; an update reads and writes the order; an event
+        create reads the order and writes 2 rows (the event, the order's sum) in one batch;
+        deletes write 1 row (an event's, 2); a list reads at most `limit + 1` rows of an index.
+        """
         return OrdersResource(self)
 
     @property
     def order_events(self) -> OrderEventsResource:
-        """`client.order_events`. Orders: Not available in this service."""
+        """`client.order_events`. Orders: The orders your checkout took, with their lines, and
+        their captures and refunds (order events) matched to the card network's transaction.
+        Lines add up to `total_amount`; `partner_order_id` and `partner_event_id` are unique per
+        product (`409` naming the order or event holding them); captures never pass the total
+        and refunds never pass the captures (`409`); `captured_amount` and `refunded_amount` are
+        the sums of the order's events, written in the same transaction as each event. Bounds:
+        100 lines per order, 100 events per order, 1 MiB per body. Rows per call: a create reads
+        the customer (and card) and writes 1 row; an update reads and writes the order; an event
+        create reads the order and writes 2 rows (the event, the order's sum) in one batch;
+        deletes write 1 row (an event's, 2); a list reads at most `limit + 1` rows of an index.
+        """
         return OrderEventsResource(self)
 
     @property
     def transaction_intents(self) -> TransactionIntentsResource:
-        """`client.transaction_intents`. Transaction intents: Not available in this service."""
+        """`client.transaction_intents`. Transaction intents: A card transaction you expect before
+        it arrives, for one of your customers: created `REQUIRES_CONFIRMATION`, then confirmed
+        (`CONFIRMED`) or canceled (`CANCELED`; a confirmed intent may still be canceled); any
+        other change of status, or of the amount once confirmed, answers `409`, decided by the
+        write itself so two racing updates cannot both pass. `metadata` holds at most 20 keys of
+        strings up to 500 characters. Each call is one round trip: a create reads the customer
+        (and card) and writes 1 row, an update writes 1 row, a retrieve reads 1 row, a list
+        reads the customer and at most `limit + 1` rows of an index on the customer (and
+        status).
+        """
         return TransactionIntentsResource(self)
 
     @property

@@ -14,11 +14,14 @@ import type {
   EventType,
   LineItem,
   LineItemList,
+  Order,
+  OrderEvent,
   Paths,
   PaymentMethod,
   SimulatedCustomer,
   Statement,
   StatementList,
+  TransactionIntent,
   Version,
   WebhookEndpoint,
   WebhookEndpointRecovery,
@@ -77,6 +80,23 @@ export type LineItemQuery = ListQuery & {
   /** Only line items of these types (`PURCHASE`, `PAYMENT`, `CREDIT`, `REFUND`, `INTEREST`, `FEE`). */
   type?: string | readonly string[];
 };
+
+export type OrderQuery = ListQuery & { customer_id?: string; partner_order_id?: string };
+export type OrderEventQuery = ListQuery & {
+  order_id?: string;
+  network_transaction_id?: string;
+  partner_event_id?: string;
+};
+export type TransactionIntentQuery = ListQuery & {
+  status?: "REQUIRES_CONFIRMATION" | "CONFIRMED" | "CANCELED";
+};
+
+/** The JSON body a PUT of the newest reference takes. */
+type PutBody<P extends keyof RequestPaths> = RequestPaths[P] extends {
+  put: { requestBody?: { content: { "application/json": infer B } } };
+}
+  ? B
+  : never;
 
 export function createClient<V extends Version>(options: ClientOptions<V>) {
   const brand = options.brand ?? "service";
@@ -403,6 +423,107 @@ export function createClient<V extends Version>(options: ClientOptions<V>) {
             params: { path: { webhook_endpoint_id: id } },
             ...post(o),
           }),
+        );
+      },
+    },
+
+    orders: {
+      /** Σ quantity × unit_amount of `lines` must equal `total_amount`. */
+      create(body: RequestBody<"/v2/orders">, o?: PostOptions): Promise<Order<V>> {
+        return unwrap(http.POST("/v2/orders", { body, ...post(o) }));
+      },
+      /** Every order, newest first; of one customer or partner_order_id when asked. */
+      list(query: OrderQuery = {}): AsyncGenerator<Order<V>> {
+        return everyItem<Order<V>>(
+          (startingAfter) =>
+            unwrap(
+              http.GET("/v2/orders", {
+                params: { query: { ...query, starting_after: startingAfter } },
+              }),
+            ),
+          byLastId((order) => order.order_id),
+        );
+      },
+      /** The same body as create; partner_order_id, customer_id and currency cannot change. */
+      update(id: string, body: PutBody<"/v2/orders/{order_id}">): Promise<Order<V>> {
+        return unwrap(
+          http.PUT("/v2/orders/{order_id}", { params: { path: { order_id: id } }, body }),
+        );
+      },
+      /** Refused (409) while the order has events. */
+      async delete(id: string): Promise<void> {
+        await unwrap(http.DELETE("/v2/orders/{order_id}", { params: { path: { order_id: id } } }));
+      },
+    },
+
+    orderEvents: {
+      /** A capture or refund of an order, in the order's currency. */
+      create(body: RequestBody<"/v2/order_events">, o?: PostOptions): Promise<OrderEvent<V>> {
+        return unwrap(http.POST("/v2/order_events", { body, ...post(o) }));
+      },
+      list(query: OrderEventQuery = {}): AsyncGenerator<OrderEvent<V>> {
+        return everyItem<OrderEvent<V>>(
+          (startingAfter) =>
+            unwrap(
+              http.GET("/v2/order_events", {
+                params: { query: { ...query, starting_after: startingAfter } },
+              }),
+            ),
+          byLastId((event) => event.order_event_id),
+        );
+      },
+      async delete(id: string): Promise<void> {
+        await unwrap(
+          http.DELETE("/v2/order_events/{order_event_id}", {
+            params: { path: { order_event_id: id } },
+          }),
+        );
+      },
+    },
+
+    transactionIntents: {
+      /** Created `REQUIRES_CONFIRMATION`. */
+      create(
+        body: RequestBody<"/v2/transaction_intents">,
+        o?: PostOptions,
+      ): Promise<TransactionIntent<V>> {
+        return unwrap(http.POST("/v2/transaction_intents", { body, ...post(o) }));
+      },
+      /** Confirms or cancels it (`status`), or changes its amount before confirmation. */
+      update(
+        id: string,
+        body: RequestBody<"/v2/transaction_intents/{intent_id}">,
+        o?: PostOptions,
+      ): Promise<TransactionIntent<V>> {
+        return unwrap(
+          http.POST("/v2/transaction_intents/{intent_id}", {
+            params: { path: { intent_id: id } },
+            body,
+            ...post(o),
+          }),
+        );
+      },
+      retrieve(id: string): Promise<TransactionIntent<V>> {
+        return unwrap(
+          http.GET("/v2/transaction_intents/{intent_id}", { params: { path: { intent_id: id } } }),
+        );
+      },
+      /** A customer's intents, newest first; in one status when asked. */
+      list(
+        customerId: string,
+        query: TransactionIntentQuery = {},
+      ): AsyncGenerator<TransactionIntent<V>> {
+        return everyItem<TransactionIntent<V>>(
+          (startingAfter) =>
+            unwrap(
+              http.GET("/v2/customers/{customer_id}/transaction_intents", {
+                params: {
+                  path: { customer_id: customerId },
+                  query: { ...query, starting_after: startingAfter },
+                },
+              }),
+            ),
+          byLastId((intent) => intent.intent_id),
         );
       },
     },

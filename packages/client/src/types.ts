@@ -24,3 +24,6 @@ export type DeliveryAttempt<V extends Version> = Schemas<V>["DeliveryAttempt"];
 export type EventResend<V extends Version> = Schemas<V>["EventResend"];
 export type EventType<V extends Version> = Schemas<V>["EventTypeList"]["data"][number];
 export type WebhookEndpointRecovery<V extends Version> = Schemas<V>["WebhookEndpointRecovery"];
+export type Order<V extends Version> = Schemas<V>["Order"];
+export type OrderEvent<V extends Version> = Schemas<V>["OrderEvent"];
+export type TransactionIntent<V extends Version> = Schemas<V>["TransactionIntent"];

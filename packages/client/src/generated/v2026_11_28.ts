@@ -11,13 +11,13 @@ export interface paths {
         };
         /**
          * List orders
-         * @description Requires the `ORDER_READ` scope. Named by the specification's scope table. Not available in this service: answers `501`.
+         * @description Requires the `ORDER_READ` scope. Named by the specification's scope table.
          */
         get: operations["listOrders"];
         put?: never;
         /**
          * Create an order
-         * @description Requires the `ORDER_WRITE` scope. Named by the specification's scope table. Not available in this service: answers `501`.
+         * @description Requires the `ORDER_WRITE` scope. Named by the specification's scope table.
          */
         post: operations["createOrder"];
         delete?: never;
@@ -35,13 +35,13 @@ export interface paths {
         };
         /**
          * List order events
-         * @description Requires the `ORDER_READ` scope. Named by the specification's scope table. Not available in this service: answers `501`.
+         * @description Requires the `ORDER_READ` scope. Named by the specification's scope table.
          */
         get: operations["listOrderEvents"];
         put?: never;
         /**
          * Create an order event
-         * @description Requires the `ORDER_WRITE` scope. Named by the specification's scope table. Not available in this service: answers `501`.
+         * @description Requires the `ORDER_WRITE` scope. Named by the specification's scope table.
          */
         post: operations["createOrderEvent"];
         delete?: never;
@@ -60,13 +60,13 @@ export interface paths {
         get?: never;
         /**
          * Update an order
-         * @description Requires the `ORDER_WRITE` scope. Named by the specification's scope table. Not available in this service: answers `501`.
+         * @description Requires the `ORDER_WRITE` scope. Named by the specification's scope table.
          */
         put: operations["updateOrder"];
         post?: never;
         /**
          * Delete an order
-         * @description Requires the `ORDER_WRITE` scope. Named by the specification's scope table. Not available in this service: answers `501`.
+         * @description Requires the `ORDER_WRITE` scope. Named by the specification's scope table.
          */
         delete: operations["deleteOrder"];
         options?: never;
@@ -86,7 +86,7 @@ export interface paths {
         post?: never;
         /**
          * Delete an order event
-         * @description Requires the `ORDER_WRITE` scope. Named by the specification's scope table. Not available in this service: answers `501`.
+         * @description Requires the `ORDER_WRITE` scope. Named by the specification's scope table.
          */
         delete: operations["deleteOrderEvent"];
         options?: never;
@@ -103,13 +103,13 @@ export interface paths {
         };
         /**
          * Retrieve a transaction intent
-         * @description Requires the `TRANSACTION_INTENT_READ` scope. Named by the specification's scope table. Not available in this service: answers `501`.
+         * @description Requires the `TRANSACTION_INTENT_READ` scope. Named by the specification's scope table.
          */
         get: operations["retrieveTransactionIntent"];
         put?: never;
         /**
          * Update a transaction intent
-         * @description Requires the `TRANSACTION_INTENT_WRITE` scope. Named by the specification's scope table. Not available in this service: answers `501`.
+         * @description Requires the `TRANSACTION_INTENT_WRITE` scope. Named by the specification's scope table.
          */
         post: operations["updateTransactionIntent"];
         delete?: never;
@@ -127,7 +127,7 @@ export interface paths {
         };
         /**
          * List a customer's transaction intents
-         * @description Requires the `TRANSACTION_INTENT_READ` scope. Named by the specification's scope table. Not available in this service: answers `501`.
+         * @description Requires the `TRANSACTION_INTENT_READ` scope. Named by the specification's scope table.
          */
         get: operations["listCustomerTransactionIntents"];
         put?: never;
@@ -149,7 +149,7 @@ export interface paths {
         put?: never;
         /**
          * Create a transaction intent
-         * @description Requires the `TRANSACTION_INTENT_WRITE` scope. Named by the specification's scope table. Not available in this service: answers `501`.
+         * @description Requires the `TRANSACTION_INTENT_WRITE` scope. Named by the specification's scope table.
          */
         post: operations["createTransactionIntent"];
         delete?: never;
@@ -1126,6 +1126,22 @@ export interface components {
             /** @description The parameter naming the missing record. */
             param?: string;
         };
+        /** @description The order, or the order event, does not exist for this key and product. */
+        OrderNotFoundError: {
+            /** @enum {string} */
+            type: "ORDER_NOT_FOUND_ERROR" | "ORDER_EVENT_NOT_FOUND_ERROR";
+            message: string;
+            /** @description The parameter naming the missing record. */
+            param?: string;
+        };
+        /** @description The transaction intent does not exist for this key and product. */
+        TransactionIntentNotFoundError: {
+            /** @enum {string} */
+            type: "TRANSACTION_INTENT_NOT_FOUND_ERROR";
+            message: string;
+            /** @description The parameter naming the missing record. */
+            param?: string;
+        };
         /** @description Something that happened to a statement; kept 30 days. */
         Event: {
             /** @description Unique identifier; the `webhook-id` of its deliveries. */
@@ -1276,6 +1292,144 @@ export interface components {
             /** @description True when another page exists; page on with the last id. */
             has_more: boolean;
         };
+        /** @description A purchase at your checkout, paid with one of the programme's cards. */
+        Order: {
+            order_id: string;
+            /** @description Your identifier for the order. */
+            partner_order_id: string;
+            customer_id: string;
+            /** @description The card it was paid with. */
+            payment_method_id?: string;
+            /** @description ISO 4217 currency code. */
+            currency: string;
+            /**
+             * Format: int64
+             * @description The order's total, in the smallest currency unit.
+             */
+            total_amount: number;
+            /**
+             * Format: int64
+             * @description The rewards the order earns.
+             */
+            rewards_amount?: number;
+            merchant?: components["schemas"]["Merchant"];
+            lines: components["schemas"]["OrderLine"][];
+            /**
+             * Format: int64
+             * @description The sum of the order's CAPTURED events.
+             */
+            captured_amount: number;
+            /**
+             * Format: int64
+             * @description The sum of the order's REFUNDED events.
+             */
+            refunded_amount: number;
+            /**
+             * Format: date-time
+             * @description When the order was created (RFC 3339).
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When the order or its sums last changed (RFC 3339).
+             */
+            updated_at: string;
+        };
+        OrderList: {
+            data: components["schemas"]["Order"][];
+            /** @description True when another page exists; page on with the last id. */
+            has_more: boolean;
+        };
+        /** @description A capture or refund of an order, matched to the card network's transaction. */
+        OrderEvent: {
+            order_event_id: string;
+            order_id: string;
+            /** @enum {string} */
+            type: "CAPTURED" | "REFUNDED";
+            /**
+             * Format: int64
+             * @description In the smallest currency unit.
+             */
+            amount: number;
+            /** @description The order's currency. */
+            currency: string;
+            /** @description The card network's transaction id. */
+            network_transaction_id: string;
+            /** @description Your identifier for the event. */
+            partner_event_id?: string;
+            /** Format: int64 */
+            rewards_amount?: number;
+            /**
+             * Format: date-time
+             * @description When the event was recorded (RFC 3339).
+             */
+            created_at: string;
+        };
+        OrderEventList: {
+            data: components["schemas"]["OrderEvent"][];
+            /** @description True when another page exists; page on with the last id. */
+            has_more: boolean;
+        };
+        /** @description Where the purchase was made. */
+        Merchant: {
+            /** @description The merchant's name. */
+            name: string;
+            /** @description The merchant category code (MCC), four digits. */
+            category_code?: string;
+            city?: string;
+            /** @description ISO 3166-1 alpha-2 country code. */
+            country?: string;
+        };
+        /** @description One line of an order. */
+        OrderLine: {
+            /** @description What was bought. */
+            name: string;
+            quantity: number;
+            /** @description The price of one, in the smallest currency unit. */
+            unit_amount: number;
+            /** @description The rewards this line earns, in the smallest currency unit. */
+            rewards_amount?: number;
+            /** Format: uri */
+            product_url?: string;
+        };
+        /** @description A card transaction you expect before it arrives: you confirm or cancel it, and it is matched to the transaction later. */
+        TransactionIntent: {
+            intent_id: string;
+            customer_id: string;
+            payment_method_id?: string;
+            /**
+             * Format: int64
+             * @description In the smallest currency unit.
+             */
+            amount: number;
+            /** @description ISO 4217 currency code. */
+            currency: string;
+            /** @enum {string} */
+            status: "REQUIRES_CONFIRMATION" | "CONFIRMED" | "CANCELED";
+            network_transaction_id?: string;
+            partner_transaction_id?: string;
+            /** Format: date */
+            expected_date?: string;
+            merchant?: components["schemas"]["Merchant"];
+            metadata: {
+                [key: string]: string;
+            };
+            /**
+             * Format: date-time
+             * @description When the intent was created (RFC 3339).
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description When the intent last changed (RFC 3339).
+             */
+            updated_at: string;
+        };
+        TransactionIntentList: {
+            data: components["schemas"]["TransactionIntent"][];
+            /** @description True when another page exists; page on with the last id. */
+            has_more: boolean;
+        };
         CustomerLinkRequest: {
             /** @description Your identifier for the customer. */
             partner_customer_id: string;
@@ -1391,6 +1545,74 @@ export interface components {
                 card_last4?: string;
             }[];
         };
+        OrderRequest: {
+            /** @description Your identifier for the order: unique per product; cannot change. */
+            partner_order_id: string;
+            /** @description Cannot change. */
+            customer_id: string;
+            /** @description ISO 4217 currency code; cannot change. */
+            currency: string;
+            /** @description The order's total; never below what was captured, in the smallest currency unit. */
+            total_amount: number;
+            /** @description One of the customer's cards. */
+            payment_method_id?: string;
+            /** @description The rewards the order earns, in the smallest currency unit. */
+            rewards_amount?: number;
+            merchant?: components["schemas"]["Merchant"];
+            /** @description At most 100; Σ quantity × unit_amount must equal total_amount. On update, the lines sent replace the order's (none sent: none kept). */
+            lines?: components["schemas"]["OrderLine"][];
+        };
+        OrderEventRequest: {
+            order_id: string;
+            /** @enum {string} */
+            type: "CAPTURED" | "REFUNDED";
+            /** @description More than zero. Captures never pass the order's total_amount; refunds never pass its captures, in the smallest currency unit. */
+            amount: number;
+            /** @description The card network's transaction id. */
+            network_transaction_id: string;
+            /** @description Your identifier for the event: unique per product. */
+            partner_event_id?: string;
+            /** @description The rewards the event earns or takes back, in the smallest currency unit. */
+            rewards_amount?: number;
+        };
+        CreateTransactionIntentRequest: {
+            customer_id: string;
+            /** @description More than zero, in the smallest currency unit. */
+            amount: number;
+            /** @description ISO 4217 currency code. */
+            currency: string;
+            /** @description One of the customer's cards. */
+            payment_method_id?: string;
+            /** @description The card network's transaction id, when known. */
+            network_transaction_id?: string;
+            /**
+             * Format: date
+             * @description When you expect the transaction.
+             */
+            expected_date?: string;
+            merchant?: components["schemas"]["Merchant"];
+            /** @description Your own strings: at most 20 keys of up to 40 characters, values of up to 500. */
+            metadata?: {
+                [key: string]: string;
+            };
+        };
+        UpdateTransactionIntentRequest: {
+            /**
+             * @description REQUIRES_CONFIRMATION → CONFIRMED or CANCELED; CONFIRMED → CANCELED. Any other change answers 409.
+             * @enum {string}
+             */
+            status?: "CONFIRMED" | "CANCELED";
+            /** @description More than zero; cannot change once confirmed, in the smallest currency unit. */
+            amount?: number;
+            /** @description The card network's transaction id. */
+            network_transaction_id?: string;
+            /** @description Your identifier for the transaction. */
+            partner_transaction_id?: string;
+            /** @description Replaces the intent's metadata. */
+            metadata?: {
+                [key: string]: string;
+            };
+        };
     };
     responses: {
         /** @description An unsupported `x-service-version` (sent without the version header), or a `x-service-merchant-key` that names none of your products. */
@@ -1493,6 +1715,73 @@ export interface components {
                 "application/json": components["schemas"]["ApiError"];
             };
         };
+        /** @description No such customer for this key and product: type `CUSTOMER_NOT_FOUND_ERROR`, `param` names the field. */
+        CustomerOfBodyNotFound: {
+            headers: {
+                "x-service-version": components["headers"]["Version"];
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["CustomerNotFoundError"];
+            };
+        };
+        /** @description No such order for this key and product: type `ORDER_NOT_FOUND_ERROR`, `param` names the field. */
+        OrderNotFound: {
+            headers: {
+                "x-service-version": components["headers"]["Version"];
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["OrderNotFoundError"];
+            };
+        };
+        /** @description No such order event for this key and product: type `ORDER_EVENT_NOT_FOUND_ERROR`. */
+        OrderEventNotFound: {
+            headers: {
+                "x-service-version": components["headers"]["Version"];
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["OrderNotFoundError"];
+            };
+        };
+        /** @description No such transaction intent for this key and product: type `TRANSACTION_INTENT_NOT_FOUND_ERROR`. */
+        TransactionIntentNotFound: {
+            headers: {
+                "x-service-version": components["headers"]["Version"];
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["TransactionIntentNotFoundError"];
+            };
+        };
+        /** @description The request conflicts with the object's state: type `CONFLICT_ERROR`, the message names what conflicts. */
+        Conflict: {
+            headers: {
+                "x-service-version": components["headers"]["Version"];
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /** @description The request conflicts with the object's state (type `CONFLICT_ERROR`, the message names what conflicts), or a request with this `Idempotency-Key` is still running (type `IDEMPOTENCY_KEY_IN_USE_ERROR`; retry after the delay). */
+        ConflictOrIdempotencyKeyInUse: {
+            headers: {
+                "x-service-version": components["headers"]["Version"];
+                "x-request-id": components["headers"]["RequestId"];
+                "Retry-After": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
         /** @description A request with this `Idempotency-Key` is still running: type `IDEMPOTENCY_KEY_IN_USE_ERROR`; retry after the delay. */
         IdempotencyKeyInUse: {
             headers: {
@@ -1586,26 +1875,48 @@ export type $defs = Record<string, never>;
 export interface operations {
     listOrders: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Maximum number of objects returned. */
+                limit?: number;
+                /** @description The id of the last object of the previous page. */
+                starting_after?: string;
+                /** @description Only this customer's orders. */
+                customer_id?: string;
+                /** @description Only the order with your own id. */
+                partner_order_id?: string;
+            };
             header?: {
                 /**
                  * @description The API version for this request; without it, the version saved for your key's environment. `latest` is for sandbox keys only.
                  * @example 2026-11-28
                  */
                 "x-service-version"?: components["parameters"]["Version"];
+                /** @description The product to read, as supplied at onboarding. Required when you have several. */
+                "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
             };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            400: components["responses"]["BadRequest"];
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-service-version": components["headers"]["Version"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderList"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
-            default: components["responses"]["NotImplemented"];
         };
     };
     createOrder: {
@@ -1617,43 +1928,90 @@ export interface operations {
                  * @example 2026-11-28
                  */
                 "x-service-version"?: components["parameters"]["Version"];
+                /** @description Makes the request safe to retry: the same key with the same request (method, path, version, product and body) within 24 hours answers the first response again, marked `Idempotent-Replayed: true`, without doing anything twice. Keys belong to the API key that sends them: the same key from another API key runs as a request of its own. Use a new random one (a UUID) per request. A key is 1 to 255 characters, each a printable ASCII character other than space (0x21 to 0x7E: letters, digits and punctuation); any other answers `400`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The product to read, as supplied at onboarding. Required when you have several. */
+                "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
             };
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderRequest"];
+            };
+        };
         responses: {
-            400: components["responses"]["BadRequest"];
+            /** @description Created. */
+            201: {
+                headers: {
+                    "x-service-version": components["headers"]["Version"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["Replayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["CustomerOfBodyNotFound"];
+            409: components["responses"]["ConflictOrIdempotencyKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
-            default: components["responses"]["NotImplemented"];
         };
     };
     listOrderEvents: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Maximum number of objects returned. */
+                limit?: number;
+                /** @description The id of the last object of the previous page. */
+                starting_after?: string;
+                /** @description Only this order's events. */
+                order_id?: string;
+                /** @description Only the events of this network transaction. */
+                network_transaction_id?: string;
+                /** @description Only the event with your own id. */
+                partner_event_id?: string;
+            };
             header?: {
                 /**
                  * @description The API version for this request; without it, the version saved for your key's environment. `latest` is for sandbox keys only.
                  * @example 2026-11-28
                  */
                 "x-service-version"?: components["parameters"]["Version"];
+                /** @description The product to read, as supplied at onboarding. Required when you have several. */
+                "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
             };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            400: components["responses"]["BadRequest"];
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-service-version": components["headers"]["Version"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderEventList"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
-            default: components["responses"]["NotImplemented"];
         };
     };
     createOrderEvent: {
@@ -1665,19 +2023,42 @@ export interface operations {
                  * @example 2026-11-28
                  */
                 "x-service-version"?: components["parameters"]["Version"];
+                /** @description Makes the request safe to retry: the same key with the same request (method, path, version, product and body) within 24 hours answers the first response again, marked `Idempotent-Replayed: true`, without doing anything twice. Keys belong to the API key that sends them: the same key from another API key runs as a request of its own. Use a new random one (a UUID) per request. A key is 1 to 255 characters, each a printable ASCII character other than space (0x21 to 0x7E: letters, digits and punctuation); any other answers `400`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The product to read, as supplied at onboarding. Required when you have several. */
+                "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
             };
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderEventRequest"];
+            };
+        };
         responses: {
-            400: components["responses"]["BadRequest"];
+            /** @description Created. */
+            201: {
+                headers: {
+                    "x-service-version": components["headers"]["Version"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["Replayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OrderEvent"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["OrderNotFound"];
+            409: components["responses"]["ConflictOrIdempotencyKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
-            default: components["responses"]["NotImplemented"];
         };
     };
     updateOrder: {
@@ -1689,6 +2070,8 @@ export interface operations {
                  * @example 2026-11-28
                  */
                 "x-service-version"?: components["parameters"]["Version"];
+                /** @description The product to read, as supplied at onboarding. Required when you have several. */
+                "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
             };
             path: {
                 /** @description The `order_id` of the order. */
@@ -1696,15 +2079,32 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OrderRequest"];
+            };
+        };
         responses: {
-            400: components["responses"]["BadRequest"];
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-service-version": components["headers"]["Version"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Order"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["OrderNotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
-            default: components["responses"]["NotImplemented"];
         };
     };
     deleteOrder: {
@@ -1716,6 +2116,8 @@ export interface operations {
                  * @example 2026-11-28
                  */
                 "x-service-version"?: components["parameters"]["Version"];
+                /** @description The product to read, as supplied at onboarding. Required when you have several. */
+                "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
             };
             path: {
                 /** @description The `order_id` of the order. */
@@ -1725,13 +2127,24 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            400: components["responses"]["BadRequest"];
+            /** @description Done. */
+            204: {
+                headers: {
+                    "x-service-version": components["headers"]["Version"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["OrderNotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
-            default: components["responses"]["NotImplemented"];
         };
     };
     deleteOrderEvent: {
@@ -1743,6 +2156,8 @@ export interface operations {
                  * @example 2026-11-28
                  */
                 "x-service-version"?: components["parameters"]["Version"];
+                /** @description The product to read, as supplied at onboarding. Required when you have several. */
+                "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
             };
             path: {
                 /** @description The `order_event_id` of the order event. */
@@ -1752,13 +2167,24 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            400: components["responses"]["BadRequest"];
+            /** @description Done. */
+            204: {
+                headers: {
+                    "x-service-version": components["headers"]["Version"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["OrderEventNotFound"];
+            409: components["responses"]["Conflict"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
-            default: components["responses"]["NotImplemented"];
         };
     };
     retrieveTransactionIntent: {
@@ -1770,6 +2196,8 @@ export interface operations {
                  * @example 2026-11-28
                  */
                 "x-service-version"?: components["parameters"]["Version"];
+                /** @description The product to read, as supplied at onboarding. Required when you have several. */
+                "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
             };
             path: {
                 /** @description The `intent_id` of the intent. */
@@ -1779,13 +2207,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            400: components["responses"]["BadRequest"];
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-service-version": components["headers"]["Version"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionIntent"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["TransactionIntentNotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
-            default: components["responses"]["NotImplemented"];
         };
     };
     updateTransactionIntent: {
@@ -1797,6 +2237,10 @@ export interface operations {
                  * @example 2026-11-28
                  */
                 "x-service-version"?: components["parameters"]["Version"];
+                /** @description Makes the request safe to retry: the same key with the same request (method, path, version, product and body) within 24 hours answers the first response again, marked `Idempotent-Replayed: true`, without doing anything twice. Keys belong to the API key that sends them: the same key from another API key runs as a request of its own. Use a new random one (a UUID) per request. A key is 1 to 255 characters, each a printable ASCII character other than space (0x21 to 0x7E: letters, digits and punctuation); any other answers `400`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The product to read, as supplied at onboarding. Required when you have several. */
+                "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
             };
             path: {
                 /** @description The `intent_id` of the intent. */
@@ -1804,26 +2248,54 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                "application/json": components["schemas"]["UpdateTransactionIntentRequest"];
+            };
+        };
         responses: {
-            400: components["responses"]["BadRequest"];
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-service-version": components["headers"]["Version"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["Replayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionIntent"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["TransactionIntentNotFound"];
+            409: components["responses"]["ConflictOrIdempotencyKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
-            default: components["responses"]["NotImplemented"];
         };
     };
     listCustomerTransactionIntents: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Maximum number of objects returned. */
+                limit?: number;
+                /** @description The id of the last object of the previous page. */
+                starting_after?: string;
+                /** @description Only the intents in this status. */
+                status?: "REQUIRES_CONFIRMATION" | "CONFIRMED" | "CANCELED";
+            };
             header?: {
                 /**
                  * @description The API version for this request; without it, the version saved for your key's environment. `latest` is for sandbox keys only.
                  * @example 2026-11-28
                  */
                 "x-service-version"?: components["parameters"]["Version"];
+                /** @description The product to read, as supplied at onboarding. Required when you have several. */
+                "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
             };
             path: {
                 /** @description The `customer_id` of the customer. */
@@ -1833,13 +2305,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            400: components["responses"]["BadRequest"];
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-service-version": components["headers"]["Version"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionIntentList"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["CustomerOfBodyNotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
-            default: components["responses"]["NotImplemented"];
         };
     };
     createTransactionIntent: {
@@ -1851,19 +2335,42 @@ export interface operations {
                  * @example 2026-11-28
                  */
                 "x-service-version"?: components["parameters"]["Version"];
+                /** @description Makes the request safe to retry: the same key with the same request (method, path, version, product and body) within 24 hours answers the first response again, marked `Idempotent-Replayed: true`, without doing anything twice. Keys belong to the API key that sends them: the same key from another API key runs as a request of its own. Use a new random one (a UUID) per request. A key is 1 to 255 characters, each a printable ASCII character other than space (0x21 to 0x7E: letters, digits and punctuation); any other answers `400`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The product to read, as supplied at onboarding. Required when you have several. */
+                "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
             };
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTransactionIntentRequest"];
+            };
+        };
         responses: {
-            400: components["responses"]["BadRequest"];
+            /** @description Created. */
+            201: {
+                headers: {
+                    "x-service-version": components["headers"]["Version"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["Replayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TransactionIntent"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["CustomerOfBodyNotFound"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
-            default: components["responses"]["NotImplemented"];
         };
     };
     listPaymentMethods: {

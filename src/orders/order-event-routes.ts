@@ -1,0 +1,145 @@
+// GET/POST /v2/order_events, DELETE /v2/order_events/{order_event_id}: the captures and refunds of
+// an order, each matched to the card network's transaction.
+import { ApiError } from "../app/errors";
+import { storeWithEffect } from "../app/idempotency";
+import { readScope } from "../app/pipeline";
+import { idPage, idPageQueryWith } from "../app/query";
+import { route } from "../app/route";
+import { encodeIdSuffix } from "../domain/ids";
+import { MAX_ORDER_EVENTS, OrderEvent, OrderEventList, OrderEventRequest } from "./api-schemas";
+import {
+  deleteOrderEvent as deleteStoredEvent,
+  orderEventPage,
+  orderEventStored,
+  recordOrderEvent,
+} from "./order-event-store";
+import { orderNotFound } from "./order-routes";
+import { type OrderEventRow, toOrderEvent } from "./order-rows";
+import { findOrder } from "./order-store";
+
+function conflict(message: string, param: string): ApiError {
+  return new ApiError("CONFLICT_ERROR", message, { param });
+}
+
+export const listOrderEvents = route({
+  method: "GET",
+  path: "/v2/order_events",
+  summary: "List order events",
+  operationId: "listOrderEvents",
+  tag: "Orders",
+  errors: [],
+  scope: "ORDER_READ",
+  customerScoped: true,
+  query: idPageQueryWith([
+    { name: "order_id", description: "Only this order's events." },
+    { name: "network_transaction_id", description: "Only the events of this network transaction." },
+    { name: "partner_event_id", description: "Only the event with your own id." },
+  ]),
+  response: { status: 200, schema: OrderEventList },
+  async handler(c, { query: { limit, after, filters }, reply }) {
+    const rows = await orderEventPage(c.get("db"), readScope(c), filters, after, limit);
+    return reply(idPage(rows, limit, toOrderEvent));
+  },
+});
+
+export const createOrderEvent = route({
+  method: "POST",
+  path: "/v2/order_events",
+  summary: "Create an order event",
+  operationId: "createOrderEvent",
+  tag: "Orders",
+  errors: [
+    { status: 404, types: ["ORDER_NOT_FOUND_ERROR"] },
+    { status: 409, types: ["CONFLICT_ERROR"] },
+  ],
+  scope: "ORDER_WRITE",
+  customerScoped: true,
+  body: { schema: OrderEventRequest, required: true },
+  response: { status: 201, schema: OrderEvent },
+  async handler(c, { body, reply }) {
+    const db = c.get("db");
+    const scope = readScope(c);
+    // The event takes its order's currency, which never changes.
+    const order = await findOrder(db, scope, body.order_id);
+    if (!order) throw orderNotFound(body.order_id);
+    const now = c.get("now")();
+    const event: OrderEventRow = {
+      orderEventId: `oev_${encodeIdSuffix(now.getTime())}`,
+      orderId: order.orderId,
+      ...scope,
+      environment: scope.environment,
+      type: body.type,
+      amount: body.amount,
+      currency: order.currency,
+      networkTransactionId: body.network_transaction_id,
+      partnerEventId: body.partner_event_id ?? null,
+      rewardsAmount: body.rewards_amount ?? null,
+      createdAt: now.toISOString(),
+    };
+    // The event, its order's sum and the replayable response commit together.
+    const answer = reply(toOrderEvent(event));
+    const stored = await storeWithEffect(c, answer, orderEventStored(event.orderEventId));
+    const outcome = await recordOrderEvent(db, scope, event, stored);
+    switch (outcome.outcome) {
+      case "recorded":
+        return answer;
+      case "order_not_found":
+        throw orderNotFound(body.order_id);
+      case "partner_event_taken":
+        throw conflict(
+          `partner_event_id ${JSON.stringify(body.partner_event_id)} is already used by ` +
+            `${outcome.existingEventId}.`,
+          "partner_event_id",
+        );
+      case "too_many_events":
+        throw conflict(`An order holds at most ${MAX_ORDER_EVENTS} events.`, "order_id");
+      case "over_capture":
+        throw conflict(
+          `Capturing ${body.amount} would take the captures above the order's total_amount ` +
+            `(${outcome.order.capturedAmount} of ${outcome.order.totalAmount} captured).`,
+          "amount",
+        );
+      case "over_refund":
+        throw conflict(
+          `Refunding ${body.amount} would take the refunds above the captures ` +
+            `(${outcome.order.refundedAmount} of ${outcome.order.capturedAmount} refunded).`,
+          "amount",
+        );
+    }
+  },
+});
+
+export const deleteOrderEvent = route({
+  method: "DELETE",
+  path: "/v2/order_events/:order_event_id",
+  summary: "Delete an order event",
+  operationId: "deleteOrderEvent",
+  tag: "Orders",
+  errors: [
+    { status: 404, types: ["ORDER_EVENT_NOT_FOUND_ERROR"] },
+    { status: 409, types: ["CONFLICT_ERROR"] },
+  ],
+  scope: "ORDER_WRITE",
+  customerScoped: true,
+  response: { status: 204 },
+  async handler(c, { reply }) {
+    const eventId = c.req.param("order_event_id");
+    const now = c.get("now")().toISOString();
+    const outcome = await deleteStoredEvent(c.get("db"), readScope(c), eventId, now);
+    if (outcome === "not_found") {
+      throw new ApiError(
+        "ORDER_EVENT_NOT_FOUND_ERROR",
+        `No such order event: ${JSON.stringify(eventId.slice(0, 128))}`,
+        { param: "order_event_id" },
+      );
+    }
+    if (outcome === "refunds_above_captures") {
+      throw conflict(
+        "Deleting this capture would leave the order's refunds above its captures: delete " +
+          "refunds first.",
+        "order_event_id",
+      );
+    }
+    return reply();
+  },
+});
