@@ -51,6 +51,8 @@ export default defineConfig(async () => {
                   OPERATOR_TOKEN: "test-operator-token",
                   SIGNING_SECRET: "test-signing-secret-0123456789abcdefghijklmnop",
                   DIRECTORY_SECRET: "test-directory-secret-0123456789abcdefghijklm",
+                  // Cards' data keys (src/payment-methods/card-secrets.ts): the test key, the only one.
+                  CARD_DATA_KEYS: "test-1:TOtD5/ol1ZOlFouQc7MVe23rf3WjULWCtYq+xWy67WA=",
                   // wrangler.toml's shards, and DB_03: a second `eu` shard, for moves within
                   // the jurisdiction (docs/residency.md).
                   SHARD_JURISDICTIONS: { "00": "none", "01": "none", "02": "eu", "03": "eu" },

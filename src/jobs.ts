@@ -5,6 +5,7 @@ import { maintenance } from "./app/maintenance";
 import { credentialsPurged } from "./dashboard/session";
 import { deadLettersPurged } from "./dead-letters";
 import { rendersResent } from "./documents";
+import { cardSecretsReencrypted } from "./payment-methods";
 import { requestLogsPurged } from "./request-logs";
 import { sandboxExpired } from "./simulations";
 import {
@@ -22,6 +23,7 @@ export const MAINTENANCE_STEPS = [
   idempotencyKeysPurged,
   credentialsPurged,
   endpointSecretsSealed,
+  cardSecretsReencrypted,
   requestLogsPurged,
   deadLettersPurged,
   sandboxExpired,

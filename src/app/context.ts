@@ -35,6 +35,7 @@ export interface Bindings
     | "OPERATOR_TOKEN"
     | "SIGNING_SECRET"
     | "DIRECTORY_SECRET"
+    | "CARD_DATA_KEYS"
     | "MAILER"
     | "REQUEST_LOGS"
     | "REQUEST_LOGS_EU"
@@ -44,6 +45,11 @@ export interface Bindings
   SIGNING_SECRET?: string;
   /** HMAC key of the addresses the directory keeps for partners with a jurisdiction. */
   DIRECTORY_SECRET?: string;
+  /**
+   * The data keys of cards' PANs and CVVs, `id:base64` (32 bytes each), comma-separated, the one
+   * that encrypts first: src/payment-methods/card-secrets.ts.
+   */
+  CARD_DATA_KEYS?: string;
   /**
    * Each shard's jurisdiction (`[vars]`: a map of shard code to `none`, `eu`, `us`, `fedramp`);
    * unset, or a shard it does not name: none. See src/db/shards.ts.

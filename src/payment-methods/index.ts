@@ -1,3 +1,10 @@
 // Payment methods: the programme's cards.
 export { cardOfCustomerQuery } from "./card-of-customer";
+export {
+  type CardSecrets,
+  type CardVault,
+  cardVaultOf,
+  type SealedCardSecrets,
+} from "./card-secrets";
+export { cardSecretsReencrypted } from "./maintenance";
 export { paymentMethods } from "./schema";
