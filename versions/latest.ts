@@ -96,6 +96,24 @@ export const useApiErrorEnvelopeForAllErrors: VersionChange = {
         return param === undefined ? { type, message } : { type, message, param };
       },
     }),
+    error("PAYMENT_METHOD_NOT_FOUND_ERROR").had({
+      schema: "PaymentMethodNotFoundError",
+      shape: {
+        type: "object",
+        description:
+          "The payment method is not one of this key's partner, environment and product.",
+        properties: {
+          type: { type: "string", enum: ["PAYMENT_METHOD_NOT_FOUND_ERROR"] },
+          message: { type: "string" },
+          param: { type: "string", description: "The parameter naming the missing record." },
+        },
+        required: ["type", "message"],
+      },
+      from: (body) => {
+        const { type, message, param } = errorOf(body);
+        return param === undefined ? { type, message } : { type, message, param };
+      },
+    }),
   ],
 };
 

@@ -23,6 +23,7 @@ export function statusOf(type: ErrorType): ContentfulStatusCode {
     case "CUSTOMER_NOT_FOUND_ERROR":
     case "ACCOUNT_NOT_FOUND_ERROR":
     case "STATEMENT_NOT_FOUND_ERROR":
+    case "PAYMENT_METHOD_NOT_FOUND_ERROR":
       return 404;
     case "CONFLICT_ERROR":
     case "IDEMPOTENCY_KEY_IN_USE_ERROR":
@@ -118,6 +119,18 @@ export function accountNotFound(accountId: string): ApiError {
     "ACCOUNT_NOT_FOUND_ERROR",
     `No such account for this customer: ${JSON.stringify(accountId)}`,
     { param: "account_id" },
+  );
+}
+
+/**
+ * 404 for a payment method outside the caller's reach: the same bytes whether it never existed or
+ * belongs to another partner, environment or product.
+ */
+export function paymentMethodNotFound(paymentMethodId: string): ApiError {
+  return new ApiError(
+    "PAYMENT_METHOD_NOT_FOUND_ERROR",
+    `No such payment method: ${JSON.stringify(paymentMethodId.slice(0, 128))}`,
+    { param: "payment_method_id" },
   );
 }
 

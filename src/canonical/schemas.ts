@@ -93,6 +93,7 @@ export const ERROR_TYPES = [
   "CUSTOMER_NOT_FOUND_ERROR",
   "ACCOUNT_NOT_FOUND_ERROR",
   "STATEMENT_NOT_FOUND_ERROR",
+  "PAYMENT_METHOD_NOT_FOUND_ERROR",
   "CONFLICT_ERROR",
   "IDEMPOTENCY_KEY_IN_USE_ERROR",
   "IDEMPOTENCY_KEY_REUSED_ERROR",
@@ -145,12 +146,21 @@ export const StatementNotFoundError = component(
   ),
 );
 
+export const PaymentMethodNotFoundError = component(
+  "PaymentMethodNotFoundError",
+  envelope(
+    ["PAYMENT_METHOD_NOT_FOUND_ERROR"],
+    "The payment method is not one of this key's partner, environment and product.",
+  ),
+);
+
 /** The error envelopes, each narrower than ApiError, which documents every error type. */
 export const errorSchemas = [
   ApiError,
   InvalidRequestError,
   CustomerNotFoundError,
   StatementNotFoundError,
+  PaymentMethodNotFoundError,
 ];
 
 /** The envelope documenting each error type in the canonical version: its narrowest. */
@@ -163,6 +173,8 @@ export function errorSchemaOf(type: (typeof ERROR_TYPES)[number]): string {
       return CustomerNotFoundError.name;
     case "STATEMENT_NOT_FOUND_ERROR":
       return StatementNotFoundError.name;
+    case "PAYMENT_METHOD_NOT_FOUND_ERROR":
+      return PaymentMethodNotFoundError.name;
     default:
       return ApiError.name;
   }

@@ -96,6 +96,7 @@ export const ROUTE_ERROR_RESPONSES = {
     "STATEMENT_NOT_FOUND_ERROR",
   ],
   NotFound: ["NOT_FOUND_ERROR"],
+  PaymentMethodNotFound: ["PAYMENT_METHOD_NOT_FOUND_ERROR"],
 } as const satisfies Record<string, readonly ErrorType[]>;
 
 /** The schema of errors of `types` in a version: one reference, or the alternatives. */
@@ -160,6 +161,11 @@ export function errorResponses(
       "No such customer for this key and product, the account is not the customer's, or the " +
         "statement is not the account's (or has been hidden): `param` names the id.",
       ROUTE_ERROR_RESPONSES.StatementNotFound,
+    ),
+    PaymentMethodNotFound: error(
+      "No such payment method for this key and product: type `PAYMENT_METHOD_NOT_FOUND_ERROR`, " +
+        "`param` names the id.",
+      ROUTE_ERROR_RESPONSES.PaymentMethodNotFound,
     ),
     NotImplemented: error("`501`: not available in this service, type `NOT_IMPLEMENTED_ERROR`.", [
       "NOT_IMPLEMENTED_ERROR",
