@@ -14,6 +14,7 @@ import {
 } from "./canonical/schemas";
 import * as customers from "./customers";
 import * as keys from "./keys";
+import * as paymentMethods from "./payment-methods";
 import { ROUTES } from "./routes";
 import * as simulations from "./simulations";
 import * as statements from "./statements";
@@ -29,6 +30,7 @@ const SCHEMAS = inReferenceOrder([
   ...errorSchemas,
   ...webhooks.schemas,
   ...simulations.schemas,
+  ...paymentMethods.provisioningSchemas,
 ]);
 
 type Named = (typeof SCHEMAS)[number];

@@ -5,6 +5,7 @@ import * as accounts from "./accounts";
 import * as customers from "./customers";
 import * as keys from "./keys";
 import * as notImplemented from "./not-implemented";
+import * as paymentMethods from "./payment-methods";
 import * as simulations from "./simulations";
 import * as statements from "./statements";
 import * as webhooks from "./webhooks";
@@ -21,7 +22,7 @@ export const ROUTES = [
   notImplemented.listCustomerTransactionIntents,
   notImplemented.createTransactionIntent,
   notImplemented.updateTransactionIntent,
-  notImplemented.provisionPaymentMethod,
+  paymentMethods.provisionPaymentMethod,
   accounts.listAccounts,
   accounts.retrieveAccount,
   notImplemented.listRewardsCategories,

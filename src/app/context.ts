@@ -50,6 +50,13 @@ export interface Bindings
    * that encrypts first: src/payment-methods/card-secrets.ts.
    */
   CARD_DATA_KEYS?: string;
+  /** Wallet provisioning (src/payment-methods/provisioning/wallet-config.ts): a secret. */
+  PROVISIONING_KEY?: string;
+  /** Apple's root certificate (base64 DER or PEM); unset, an Apple Pay chain is not checked. */
+  APPLE_PAY_ROOT_CERT?: string;
+  /** Each wallet provider's EC P-256 public JWK, as JSON. */
+  GOOGLE_PAY_PUBLIC_KEY?: string;
+  SAMSUNG_PAY_PUBLIC_KEY?: string;
   /**
    * Each shard's jurisdiction (`[vars]`: a map of shard code to `none`, `eu`, `us`, `fedramp`);
    * unset, or a shard it does not name: none. See src/db/shards.ts.

@@ -36,6 +36,7 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   "customer_data.viewed": "Viewed customer data",
   "sandbox.reset": "Reset sandbox data",
   "statement.restated": "Restated a statement",
+  "payment_method.provisioned": "Provisioned a card to a wallet",
 };
 
 const ACTOR_LABELS = { user: "User", key: "API key", operator: "Operator" } as const;

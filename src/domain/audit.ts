@@ -39,6 +39,7 @@ const AUDIT_ACTIONS = [
   "customer_data.viewed",
   "sandbox.reset",
   "statement.restated",
+  "payment_method.provisioned",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -7,4 +7,5 @@ export {
   type SealedCardSecrets,
 } from "./card-secrets";
 export { cardSecretsReencrypted } from "./maintenance";
+export { provisionPaymentMethod, schemas as provisioningSchemas } from "./provisioning";
 export { paymentMethods } from "./schema";

@@ -7,6 +7,7 @@ import { app } from "../../src/index";
 import { ROUTES } from "../../src/routes";
 import { api } from "../support/api";
 import { ALL_VERSIONS, OLDEST } from "../support/bundle-versions";
+import { storeCardRow } from "../support/card-rows";
 import { createKey, seedAccount } from "../support/fixtures";
 
 /** SPEC.md's scope table and the other routes it names, written out independently of ROUTES. */
@@ -81,6 +82,8 @@ let keys: Keys;
 /** An event and a webhook endpoint of the fixture's product, for the routes that name one. */
 let eventId: string;
 let endpointId: string;
+/** A card of the fixture's customer, for the routes that name one. */
+let paymentMethodId: string;
 
 async function createEndpoint(): Promise<string> {
   const res = await api("/v2/webhook_endpoints", {
@@ -110,6 +113,7 @@ beforeAll(async () => {
   };
   eventId = events.data[0]?.event_id as string;
   endpointId = await createEndpoint();
+  paymentMethodId = await storeCardRow(fixture);
 });
 
 /** The route's path with its parameters filled: the fixture's customer and account, else ids. */
@@ -120,6 +124,8 @@ function pathOf(route: { path: string }, endpoint = endpointId): string {
     if (name === "event_id") return eventId;
     if (name === "webhook_endpoint_id") return endpoint;
     if (name === "statement_id") return `${fixture.accountId}_st_001`;
+    if (name === "payment_method_id") return paymentMethodId;
+    if (name === "wallet") return "google_pay";
     return `${name}_1`;
   });
 }
@@ -130,6 +136,10 @@ const BODIES: Record<string, () => unknown> = {
   "/v2/webhook_endpoints": () => ({ url: "https://hooks.example.com/matrix" }),
   "/v2/webhook_endpoints/:webhook_endpoint_id/recover": () => ({
     since: new Date(Date.now() - 3600_000).toISOString(),
+  }),
+  "/v2/payment_methods/:payment_method_id/provision/:wallet": () => ({
+    client_device_id: "device-matrix",
+    client_wallet_account_id: "account-matrix",
   }),
   "/v2/simulations/statements": () => ({
     customer_id: fixture.customerId,
