@@ -34,7 +34,14 @@ export function findKey(shards: Shards, keyId: string): Promise<Found | null> {
 }
 
 /** The kinds of ids whose owners a fan-out looks up: what an import may name, and keys. */
-export type OwnedKind = "partner" | "product" | "customer" | "account" | "statement" | "key";
+export type OwnedKind =
+  | "partner"
+  | "product"
+  | "customer"
+  | "account"
+  | "statement"
+  | "key"
+  | "payment_method";
 
 /** A row an id names on some shard: the partner owning it there, and whether a move freezes it. */
 export interface Owner {
@@ -60,6 +67,9 @@ const OWNERS: Record<OwnedKind, string> = {
     JOIN partners p ON p.partner_id = a.partner_id WHERE ${idsIn("s.statement_id")}`,
   key: `SELECT 'key' AS kind, k.key_id AS id, k.partner_id, p.moving_to
     FROM api_keys k JOIN partners p ON p.partner_id = k.partner_id WHERE ${idsIn("k.key_id")}`,
+  payment_method: `SELECT 'payment_method' AS kind, x.payment_method_id AS id, x.partner_id,
+    p.moving_to FROM payment_methods x JOIN partners p ON p.partner_id = x.partner_id
+    WHERE ${idsIn("x.payment_method_id")}`,
 };
 
 /**

@@ -4,6 +4,7 @@ import type { Environment } from "./environment";
 import { amount, currency, id } from "./import-fields";
 import { JURISDICTIONS } from "./jurisdiction";
 import { MAX_LINE_ITEMS_PER_IMPORT } from "./line-item";
+import { PaymentMethodItem, secretFieldProblem } from "./payment-method-item";
 import { SHARD_CODE } from "./shard-code";
 import { describeItemPath, StatementItem } from "./statement-item";
 import { describeProblem, propertyOf, relevantIssues } from "./validation-messages";
@@ -84,6 +85,7 @@ const ID_FIELD: Record<string, string> = {
   customers: "customer_id",
   accounts: "account_id",
   statements: "statement_id",
+  payment_methods: "payment_method_id",
 };
 
 /** Reports each id already used by an earlier item: `…[2].statement_id: repeats statements[0]`. */
@@ -107,6 +109,7 @@ export const importPayloadSchema = (offered: VersionOffered) =>
       customers: z.array(Customer).max(MAX_ITEMS).optional(),
       accounts: z.array(Account).max(MAX_ITEMS).optional(),
       statements: z.array(StatementItem).max(MAX_ITEMS).optional(),
+      payment_methods: z.array(PaymentMethodItem).max(MAX_ITEMS).optional(),
     })
     .superRefine((payload, ctx) => {
       // Each section is a list of items, whose id is read by the field's name.
@@ -170,7 +173,10 @@ function describeIssue(input: unknown, issue: z.core.$ZodIssue): string {
   const item = propertyOf(propertyOf(input, String(section)), index);
   const itemId = propertyOf(item, ID_FIELD[String(section)] ?? "");
   if (typeof itemId === "string") where += ` (${JSON.stringify(itemId.slice(0, 64))})`;
-  return `${where}${describeItemPath(item, rest)}: ${describeProblem(input, issue)}`;
+  const problem =
+    (section === "payment_methods" && secretFieldProblem(item, rest)) ||
+    describeProblem(input, issue);
+  return `${where}${describeItemPath(item, rest)}: ${problem}`;
 }
 
 /** Built once per set of versions offered. */

@@ -78,6 +78,10 @@ export function idsOf(payload: ImportPayload): Record<Kind, Set<string>> {
     ids.account.add(s.account_id);
     ids.statement.add(s.statement_id);
   }
+  for (const card of payload.payment_methods ?? []) {
+    ids.customer.add(card.customer_id);
+    ids.account.add(card.account_id);
+  }
   return ids;
 }
 

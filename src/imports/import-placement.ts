@@ -38,7 +38,10 @@ export async function placeImport(
   payload: ImportPayload,
   fallback: (jurisdiction: Jurisdiction) => Promise<string | null>,
 ): Promise<Placement> {
-  const owners = await ownersOf(shards, idsOf(payload));
+  const owners = await ownersOf(shards, {
+    ...idsOf(payload),
+    payment_method: new Set((payload.payment_methods ?? []).map((card) => card.payment_method_id)),
+  });
   const ownersOfId = (kind: OwnedKind, id: string): Owner[] => owners.get(ownedKey(kind, id)) ?? [];
 
   // The partners the payload reaches, each on the shard holding it (and those a move freezes).
@@ -60,6 +63,9 @@ export async function placeImport(
   }
   for (const s of payload.statements ?? []) {
     if (!accounts.has(s.account_id)) reach(ownersOfId("account", s.account_id));
+  }
+  for (const card of payload.payment_methods ?? []) {
+    if (!customers.has(card.customer_id)) reach(ownersOfId("customer", card.customer_id));
   }
 
   const invalid: string[] = [];
@@ -191,6 +197,10 @@ function foreignIds(
   });
   (payload.statements ?? []).forEach((s, i) => {
     check("statement", s.statement_id, label("statements", i, s.statement_id), TAKEN.statement);
+  });
+  (payload.payment_methods ?? []).forEach((card, i) => {
+    const where = label("payment_methods", i, card.payment_method_id);
+    check("payment_method", card.payment_method_id, where, TAKEN.card);
   });
   return problems;
 }

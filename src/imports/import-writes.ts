@@ -10,6 +10,7 @@ import { renderRequestWrites } from "../documents";
 import type { Actor } from "../domain/audit";
 import type { EventType } from "../domain/event";
 import type { ImportPayload, StatementInput } from "../domain/import-payload";
+import { CARD_OWNERSHIP_GUARD } from "../payment-methods";
 import { importedVersionRecords } from "../saved-versions";
 import { lineItemInserts, STATEMENT_COLUMNS, statementRow } from "../statements";
 import { statementEventWrites } from "../webhooks";
@@ -28,6 +29,7 @@ export const OWNERSHIP_GUARDS = [
   "customers.partner_id",
   "accounts.customer_id",
   "products.partner_id",
+  CARD_OWNERSHIP_GUARD,
 ];
 
 /**

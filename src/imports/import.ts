@@ -6,6 +6,7 @@ import { hasMessage } from "../db/storage";
 import { type RenderRef, renderRefsOf } from "../documents";
 import type { Actor } from "../domain/audit";
 import type { ImportPayload, StatementInput } from "../domain/import-payload";
+import { type CardVault, cardWrites, readStoredCards, reviewCards } from "../payment-methods";
 import { digestsOf, sameFigures, statementRow } from "../statements";
 import { type DeliveryRef, deliveriesOf } from "../webhooks";
 import { type Existing, readExisting } from "./import-existing";
@@ -19,6 +20,7 @@ export interface ImportCounts {
   customers: number;
   accounts: number;
   statements: number;
+  payment_methods: number;
 }
 
 /**
@@ -30,6 +32,7 @@ export const TAKEN = {
     `.merchant_key: ${JSON.stringify(merchantKey)} belongs to another partner`,
   customer: ": a customer's partner, environment and product never change",
   account: ".customer_id: an account never moves to another customer",
+  card: ": a card never moves to another customer or account",
   statement:
     ": a closed statement's figures never change (its line items, rates and year-to-date " +
     "totals included)",
@@ -161,6 +164,8 @@ export interface ImportContext {
   /** The saved version of a partner the import creates without one. */
   defaultVersion: string;
   actor?: Actor;
+  /** Encrypts the cards' PANs and CVVs (and opens a stored card's, to compare). */
+  cardVault: CardVault;
 }
 
 /**
@@ -172,13 +177,22 @@ export interface ImportContext {
 export async function reviewImport(
   db: Database,
   payload: ImportPayload,
-  { now, defaultVersion, actor = OPERATOR }: ImportContext,
+  { now, defaultVersion, actor = OPERATOR, cardVault }: ImportContext,
 ): Promise<ImportReview> {
-  const [existing, digests] = await Promise.all([
+  const [existing, digests, storedCards] = await Promise.all([
     readExisting(db, payload),
     digestsOf(payload.statements ?? []),
+    readStoredCards(db, payload.payment_methods ?? []),
   ]);
   const { invalid, conflicts, newStatements } = review(payload, existing, digests, now);
+  const cards = await reviewCards(
+    payload.payment_methods ?? [],
+    storedCards,
+    cardReferences(payload, existing),
+    cardVault,
+  );
+  invalid.push(...cards.invalid);
+  conflicts.push(...cards.conflicts);
   if (invalid.length > 0) return { kind: "invalid", problems: invalid.slice(0, MAX_PROBLEMS) };
   if (conflicts.length > 0) {
     return { kind: "conflict", problems: conflicts.slice(0, MAX_PROBLEMS) };
@@ -188,13 +202,38 @@ export async function reviewImport(
     customers: payload.customers?.length ?? 0,
     accounts: payload.accounts?.length ?? 0,
     statements: payload.statements?.length ?? 0,
+    payment_methods: payload.payment_methods?.length ?? 0,
   };
   const writes = writesOf(db, payload, existing, newStatements, digests, {
     now,
     defaultVersion,
     actor,
   });
+  // The cards follow their customers and accounts, before the events' deliveries.
+  const cardRows = cardWrites(db, cards.rows, now.toISOString());
+  writes.writes.splice(writes.deliveriesFrom, 0, ...cardRows);
+  writes.deliveriesFrom += cardRows.length;
+  writes.rendersFrom += cardRows.length;
   return { kind: "reviewed", counts, writes };
+}
+
+/** The customers and accounts a card may name: stored, or in this import. */
+function cardReferences(payload: ImportPayload, existing: Existing) {
+  const customers = new Map(existing.customers);
+  for (const c of payload.customers ?? []) {
+    customers.set(c.customer_id, {
+      partnerId: c.partner_id,
+      environment: c.environment,
+      merchantKey: c.merchant_key,
+    });
+  }
+  const accounts = new Map<string, string>();
+  for (const [id, a] of existing.accounts) accounts.set(id, a.customerId);
+  for (const a of payload.accounts ?? []) accounts.set(a.account_id, a.customer_id);
+  return {
+    customerScope: (id: string) => customers.get(id),
+    accountCustomer: (id: string) => accounts.get(id),
+  };
 }
 
 /**

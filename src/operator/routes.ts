@@ -34,6 +34,7 @@ import { SCOPES } from "../domain/scopes";
 import { applyImport, placeImport, type ReviewedImport, reviewImport } from "../imports";
 import { createApiKey, keyOwner, revokeApiKey } from "../keys";
 import { operatorMoveRoutes } from "../partner-moves";
+import { cardVaultOf } from "../payment-methods";
 import { operatorRestatementRoutes } from "../restatements";
 import { changeSavedVersion, readSavedVersion } from "../saved-versions";
 import { statements } from "../statements/schema";
@@ -118,6 +119,7 @@ async function placedAndReviewed(
     now,
     defaultVersion: c.get("bundle").newestReleased,
     actor: operatorActor(c),
+    cardVault: cardVaultOf(c.env),
   });
   if (review.kind !== "reviewed") {
     throw review.kind === "invalid" ? invalidRequest(review.problems) : conflict(review.problems);

@@ -1,4 +1,5 @@
-// Payment methods: the programme's cards.
+// Payment methods: the programme's cards: their import section, their secrets at
+// rest and the maintenance step that encrypts them again after a key rotation.
 export { cardOfCustomerQuery } from "./card-of-customer";
 export {
   type CardSecrets,
@@ -6,6 +7,12 @@ export {
   cardVaultOf,
   type SealedCardSecrets,
 } from "./card-secrets";
+export {
+  CARD_OWNERSHIP_GUARD,
+  cardWrites,
+  readStoredCards,
+  reviewCards,
+} from "./import-section";
 export { cardSecretsReencrypted } from "./maintenance";
 export { provisionPaymentMethod, schemas as provisioningSchemas } from "./provisioning";
 export { paymentMethods } from "./schema";

@@ -1,5 +1,6 @@
 // Deleting sandbox data by age: customers made before a moment, each with everything of theirs
-// (accounts, statements, their line items and renders, events with their deliveries and attempts, documents).
+// (accounts, cards, statements, their line items and renders, events with their deliveries and
+// attempts, documents).
 // Two callers: a partner's Admin resetting its sandbox from the dashboard (audited), and the
 // maintenance step that expires every partner's sandbox customers after 90 days. A chunk of
 // customers goes in one atomic batch; their documents leave the bucket after it (a failure there
@@ -59,6 +60,7 @@ function deleteCustomerTrees(ids: string): Query[] {
     sql`DELETE FROM statement_renders WHERE statement_id IN ${statementsOf}`,
     sql`DELETE FROM statement_line_items WHERE statement_id IN ${statementsOf}`,
     sql`DELETE FROM statements WHERE statement_id IN ${statementsOf} RETURNING pdf_key`,
+    sql`DELETE FROM payment_methods WHERE customer_id IN (SELECT value FROM json_each(${ids}))`,
     sql`DELETE FROM accounts WHERE customer_id IN (SELECT value FROM json_each(${ids}))`,
     sql`DELETE FROM customers WHERE customer_id IN (SELECT value FROM json_each(${ids}))
       AND environment = 'sandbox'`,
@@ -81,7 +83,8 @@ export async function deleteOldSandboxData(
   // The statements' DELETE answers each one's `pdf_key` (null while it has no document).
   const statements = results[5]?.results ?? [];
   return {
-    customers: results[7]?.meta.changes ?? 0,
+    // The customers' DELETE is the batch's last.
+    customers: results.at(-1)?.meta.changes ?? 0,
     statements: statements.length,
     documents: statements.flatMap((s) =>
       typeof s === "object" &&

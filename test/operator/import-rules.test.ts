@@ -25,7 +25,7 @@ describe("closed statements never change", () => {
     const before = await servedFigures(f);
     const again = [1, 2, 3].map((m) => monthlyStatement(f.accountId, m));
     expect(await expectJson(await postImport({ statements: again }), 200)).toEqual({
-      imported: { partners: 0, customers: 0, accounts: 0, statements: 3 },
+      imported: { partners: 0, customers: 0, accounts: 0, statements: 3, payment_methods: 0 },
     });
     expect(await servedFigures(f)).toEqual(before);
   });

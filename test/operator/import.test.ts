@@ -67,7 +67,7 @@ describe("POST /operator/v1/import", () => {
       ],
     });
     expect(await expectJson(res, 200)).toEqual({
-      imported: { partners: 1, customers: 2, accounts: 2, statements: 3 },
+      imported: { partners: 1, customers: 2, accounts: 2, statements: 3, payment_methods: 0 },
     });
 
     const { apiKey } = await createKey(partnerId, "sandbox", [
@@ -123,7 +123,9 @@ describe("POST /operator/v1/import", () => {
 
   it("answers 200 with zero counts for an empty payload", async () => {
     const body = await expectJson(await postImport({}), 200);
-    expect(body).toEqual({ imported: { partners: 0, customers: 0, accounts: 0, statements: 0 } });
+    expect(body).toEqual({
+      imported: { partners: 0, customers: 0, accounts: 0, statements: 0, payment_methods: 0 },
+    });
     const empty = await expectJson(
       await postImport({ partners: [], customers: [], accounts: [], statements: [] }),
       200,
@@ -170,7 +172,7 @@ describe("POST /operator/v1/import", () => {
       accounts: [{ account_id: f.accountId, customer_id: f.customerId, current_balance: 777 }],
     });
     expect(await expectJson(updated, 200)).toEqual({
-      imported: { partners: 1, customers: 1, accounts: 1, statements: 0 },
+      imported: { partners: 1, customers: 1, accounts: 1, statements: 0, payment_methods: 0 },
     });
     const customer = await api(`/v2/customers/${f.customerId}`, { key: f.key });
     expect(customer.headers.get("x-service-version")).toBe(SANDBOX_ONLY);
@@ -250,7 +252,7 @@ describe("import atomicity", () => {
     // The corrected payload then goes through in full.
     payload.statements = [...statements, monthlyStatement(accountId, 4)];
     expect(await expectJson(await postImport(payload), 200)).toEqual({
-      imported: { partners: 1, customers: 1, accounts: 1, statements: 4 },
+      imported: { partners: 1, customers: 1, accounts: 1, statements: 4, payment_methods: 0 },
     });
   });
 
