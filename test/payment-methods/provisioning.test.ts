@@ -7,6 +7,7 @@ import { describe, expect, it, vi } from "vitest";
 import { api, expectJson } from "../support/api";
 import { ALL_VERSIONS } from "../support/bundle-versions";
 import { CARD_SETTINGS, type CardRowOptions, storeCardRow, TEST_PAN } from "../support/card-rows";
+import { seedCard } from "../support/cards";
 import { base64Of, certificateKeys, makeCertificate } from "../support/certificates";
 import { createKey, seedAccount, uniqueId } from "../support/fixtures";
 import { loggedRequest, requestIdOf } from "../support/request-logs";
@@ -271,6 +272,16 @@ describe.each(ALL_VERSIONS)("provisioning a card in %s", (version) => {
 });
 
 describe("provisioning a card", () => {
+  it("provisions a card as the import stored it: its own PAN and expiry, decrypted", async () => {
+    const f = await seedAccount({ scopes: ["CARD_WRITE"] });
+    const card = await seedCard(f, { card: { expiration_month: 7, expiration_year: 2033 } });
+    const { leaf, body } = await appleBody();
+    const res = await provision(f, card.payment_method_id, "apple_pay", body);
+    const answer = await expectJson<Provisioned>(res, 200);
+    const { passData } = await openPassData(leaf.keys.agreement.privateKey, answer.provisioning);
+    expect(passData).toMatchObject({ primaryAccountNumber: card.card.pan, expiration: "07/33" });
+  });
+
   it("requires CARD_WRITE", async () => {
     const f = await cardFixture();
     const reader = await createKey(f.partnerId, "sandbox", ["ACCOUNT_READ"]);
