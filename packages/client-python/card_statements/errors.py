@@ -58,6 +58,12 @@ class StatementNotFoundError(NotFoundError):
     """
 
 
+class PaymentMethodNotFoundError(NotFoundError):
+    """`PAYMENT_METHOD_NOT_FOUND_ERROR`. 404: No such payment method for this key and product: type
+    `PAYMENT_METHOD_NOT_FOUND_ERROR`, `param` names the id.
+    """
+
+
 class ConflictError(ApiError):
     """`CONFLICT_ERROR`."""
 
@@ -123,6 +129,7 @@ ERROR_TYPES = {
     "CUSTOMER_NOT_FOUND_ERROR": CustomerNotFoundError,
     "ACCOUNT_NOT_FOUND_ERROR": AccountNotFoundError,
     "STATEMENT_NOT_FOUND_ERROR": StatementNotFoundError,
+    "PAYMENT_METHOD_NOT_FOUND_ERROR": PaymentMethodNotFoundError,
     "CONFLICT_ERROR": ConflictError,
     "IDEMPOTENCY_KEY_IN_USE_ERROR": IdempotencyKeyInUseError,
     "IDEMPOTENCY_KEY_REUSED_ERROR": IdempotencyKeyReusedError,
@@ -153,6 +160,7 @@ __all__ = [
     "InvalidRequestError",
     "NotFoundError",
     "PayloadTooLargeError",
+    "PaymentMethodNotFoundError",
     "PreconditionFailedError",
     "RangeNotSatisfiableError",
     "RateLimitedError",

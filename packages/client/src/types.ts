@@ -23,3 +23,4 @@ export type DeliveryAttempt<V extends Version> = Schemas<V>["DeliveryAttempt"];
 export type EventResend<V extends Version> = Schemas<V>["EventResend"];
 export type EventType<V extends Version> = Schemas<V>["EventTypeList"]["data"][number];
 export type WebhookEndpointRecovery<V extends Version> = Schemas<V>["WebhookEndpointRecovery"];
+export type PaymentMethodProvisioning<V extends Version> = Schemas<V>["PaymentMethodProvisioning"];

@@ -169,7 +169,7 @@ export interface paths {
         put?: never;
         /**
          * Provision a payment method to a wallet
-         * @description Requires the `CARD_WRITE` scope. Named by the specification's scope table. Not available in this service: answers `501`.
+         * @description Requires the `CARD_WRITE` scope. Named by the specification's scope table.
          */
         post: operations["provisionPaymentMethodToWallet"];
         delete?: never;
@@ -986,7 +986,7 @@ export interface components {
         ApiError: {
             error: {
                 /** @enum {string} */
-                type: "UNAUTHORIZED_ERROR" | "BAD_REQUEST_ERROR" | "INVALID_REQUEST_ERROR" | "FORBIDDEN_ERROR" | "NOT_FOUND_ERROR" | "CUSTOMER_NOT_FOUND_ERROR" | "ACCOUNT_NOT_FOUND_ERROR" | "STATEMENT_NOT_FOUND_ERROR" | "CONFLICT_ERROR" | "IDEMPOTENCY_KEY_IN_USE_ERROR" | "IDEMPOTENCY_KEY_REUSED_ERROR" | "PRECONDITION_FAILED_ERROR" | "PAYLOAD_TOO_LARGE_ERROR" | "UNSUPPORTED_MEDIA_TYPE_ERROR" | "RANGE_NOT_SATISFIABLE_ERROR" | "RATE_LIMITED_ERROR" | "NOT_IMPLEMENTED_ERROR" | "SERVICE_UNAVAILABLE_ERROR" | "INTERNAL_ERROR";
+                type: "UNAUTHORIZED_ERROR" | "BAD_REQUEST_ERROR" | "INVALID_REQUEST_ERROR" | "FORBIDDEN_ERROR" | "NOT_FOUND_ERROR" | "CUSTOMER_NOT_FOUND_ERROR" | "ACCOUNT_NOT_FOUND_ERROR" | "STATEMENT_NOT_FOUND_ERROR" | "PAYMENT_METHOD_NOT_FOUND_ERROR" | "CONFLICT_ERROR" | "IDEMPOTENCY_KEY_IN_USE_ERROR" | "IDEMPOTENCY_KEY_REUSED_ERROR" | "PRECONDITION_FAILED_ERROR" | "PAYLOAD_TOO_LARGE_ERROR" | "UNSUPPORTED_MEDIA_TYPE_ERROR" | "RANGE_NOT_SATISFIABLE_ERROR" | "RATE_LIMITED_ERROR" | "NOT_IMPLEMENTED_ERROR" | "SERVICE_UNAVAILABLE_ERROR" | "INTERNAL_ERROR";
                 message: string;
                 /** @description The parameter or header at fault. */
                 param?: string;
@@ -1023,6 +1023,18 @@ export interface components {
             error: {
                 /** @enum {string} */
                 type: "STATEMENT_NOT_FOUND_ERROR";
+                message: string;
+                /** @description The parameter or header at fault. */
+                param?: string;
+                /** @description Each problem found, for validation. */
+                details?: string[];
+            };
+        };
+        /** @description The payment method is not one of this key's partner, environment and product. */
+        PaymentMethodNotFoundError: {
+            error: {
+                /** @enum {string} */
+                type: "PAYMENT_METHOD_NOT_FOUND_ERROR";
                 message: string;
                 /** @description The parameter or header at fault. */
                 param?: string;
@@ -1180,6 +1192,23 @@ export interface components {
             /** @description True when another page exists; page on with the last id. */
             has_more: boolean;
         };
+        /** @description A card's data encrypted for one wallet, to add it there from your app. */
+        PaymentMethodProvisioning: {
+            payment_method_id: string;
+            /** @enum {string} */
+            wallet: "apple_pay" | "google_pay" | "samsung_pay";
+            /** @description What the app hands the wallet: Apple Pay's three fields, or the opaque card. */
+            provisioning: {
+                /** @description Apple Pay: hand to PassKit as `activationData` (standard base64). */
+                activation_data?: string;
+                /** @description Apple Pay: the card, readable only with the leaf certificate's private key; hand to PassKit as `encryptedPassData` (standard base64). */
+                encrypted_pass_data?: string;
+                /** @description Apple Pay: the uncompressed P-256 point (65 bytes) the pass data was encrypted with; hand to PassKit as `ephemeralPublicKey` (standard base64). */
+                ephemeral_public_key?: string;
+                /** @description Google Pay and Samsung Pay: the card as a compact JWE (ECDH-ES, A256GCM) to the wallet provider's key; hand to the wallet's push provisioning call as is. */
+                opaque_payment_card?: string;
+            };
+        };
         CustomerLinkRequest: {
             /** @description Your identifier for the customer. */
             partner_customer_id: string;
@@ -1295,6 +1324,19 @@ export interface components {
                 card_last4?: string;
             }[];
         };
+        /** @description Apple Pay takes `certificates`, `nonce` and `nonce_signature`; Google Pay and Samsung Pay take `client_device_id` and `client_wallet_account_id`. Each wallet's fields are required for it, and the other wallet's are refused. */
+        PaymentMethodProvisionRequest: {
+            /** @description Apple Pay: the certificates PassKit handed the app, each standard base64 of its DER, the leaf first (the leaf alone is enough). */
+            certificates?: string[];
+            /** @description Apple Pay: the nonce PassKit handed the app, standard base64. */
+            nonce?: string;
+            /** @description Apple Pay: the nonce's signature PassKit handed the app, standard base64. */
+            nonce_signature?: string;
+            /** @description Google Pay and Samsung Pay: the wallet's id of the device. */
+            client_device_id?: string;
+            /** @description Google Pay and Samsung Pay: the wallet's id of the cardholder's account. */
+            client_wallet_account_id?: string;
+        };
     };
     responses: {
         /** @description An unsupported `x-service-version` (sent without the version header), or a `x-service-merchant-key` that names none of your products. */
@@ -1362,6 +1404,17 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["CustomerNotFoundError"] | components["schemas"]["StatementNotFoundError"];
+            };
+        };
+        /** @description No such payment method for this key and product: type `PAYMENT_METHOD_NOT_FOUND_ERROR`, `param` names the id. */
+        PaymentMethodNotFound: {
+            headers: {
+                "x-service-version": components["headers"]["Version"];
+                "x-request-id": components["headers"]["RequestId"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["PaymentMethodNotFoundError"];
             };
         };
         /** @description `501`: not available in this service, type `NOT_IMPLEMENTED_ERROR`. */
@@ -1768,6 +1821,10 @@ export interface operations {
                  * @example latest
                  */
                 "x-service-version"?: components["parameters"]["Version"];
+                /** @description Makes the request safe to retry: the same key with the same request (method, path, version, product and body) within 24 hours answers the first response again, marked `Idempotent-Replayed: true`, without doing anything twice. Keys belong to the API key that sends them: the same key from another API key runs as a request of its own. Use a new random one (a UUID) per request. A key is 1 to 255 characters, each a printable ASCII character other than space (0x21 to 0x7E: letters, digits and punctuation); any other answers `400`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The product to read, as supplied at onboarding. Required when you have several. */
+                "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
             };
             path: {
                 /** @description The `payment_method_id` of the payment method. */
@@ -1777,15 +1834,34 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentMethodProvisionRequest"];
+            };
+        };
         responses: {
-            400: components["responses"]["BadRequest"];
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-service-version": components["headers"]["Version"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["Replayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentMethodProvisioning"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["PaymentMethodNotFound"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
-            default: components["responses"]["NotImplemented"];
         };
     };
     listCustomerAccounts: {
