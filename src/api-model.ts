@@ -25,6 +25,7 @@ import * as webhooks from "./webhooks";
 const SCHEMAS = inReferenceOrder([
   ...statements.schemas,
   ...accounts.schemas,
+  ...paymentMethods.schemas,
   ...customers.schemas,
   ...keys.schemas,
   ...errorSchemas,

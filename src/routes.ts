@@ -22,6 +22,8 @@ export const ROUTES = [
   notImplemented.listCustomerTransactionIntents,
   notImplemented.createTransactionIntent,
   notImplemented.updateTransactionIntent,
+  paymentMethods.listPaymentMethods,
+  paymentMethods.retrievePaymentMethod,
   paymentMethods.provisionPaymentMethod,
   accounts.listAccounts,
   accounts.retrieveAccount,

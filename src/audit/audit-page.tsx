@@ -8,6 +8,7 @@ import { allow, type DashboardPage } from "../dashboard/page";
 import { Table } from "../dashboard/table";
 import { readAuditPage } from "../db/audit";
 import { type AuditAction, type AuditEntry, auditSequence } from "../domain/audit";
+import { type PciReadCount, PciReads, readPciReadCounts } from "./pci-reads";
 
 const PAGE_SIZE = 50;
 
@@ -34,6 +35,7 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   "user.signed_out": "Signed out",
   "user.signed_out_everywhere": "Signed out everywhere",
   "customer_data.viewed": "Viewed customer data",
+  "payment_method.pci_details_read": "Read a card's PAN and CVV",
   "sandbox.reset": "Reset sandbox data",
   "statement.restated": "Restated a statement",
   "payment_method.provisioned": "Provisioned a card to a wallet",
@@ -55,13 +57,20 @@ function Details({ details }: { details: Record<string, unknown> }) {
   );
 }
 
-function AuditView(props: { entries: AuditEntry[]; olderBefore: string | null }) {
+function AuditView(props: {
+  entries: AuditEntry[];
+  olderBefore: string | null;
+  pciReads: PciReadCount[];
+}) {
   return (
     <>
+      <PciReads counts={props.pciReads} />
+      <h2>Log</h2>
       <p>
         Every change to keys, webhook endpoints, saved versions, products and users, every re-sent
-        event, every restated statement, every sign-in and every view of production customers' data,
-        whoever made it: a dashboard user, an API key or the operator.
+        event, every restated statement, every sign-in, every view of production customers' data and
+        every read of a card's number, whoever made it: a dashboard user, an API key or the
+        operator.
       </p>
       {props.entries.length === 0 ? (
         <p>Nothing yet.</p>
@@ -112,10 +121,17 @@ export const auditPage: DashboardPage = {
       throw new ApiError("NOT_FOUND_ERROR", "There is no such page of the audit log.");
     }
     const { partnerId } = c.var.session.user;
-    const page = await readAuditPage(c.get("db"), partnerId, sequence, PAGE_SIZE);
+    const [page, pciReads] = await Promise.all([
+      readAuditPage(c.get("db"), partnerId, sequence, PAGE_SIZE),
+      readPciReadCounts(c.get("db"), partnerId),
+    ]);
     const last = page.entries.at(-1);
     return c.render(
-      <AuditView entries={page.entries} olderBefore={page.hasMore && last ? last.id : null} />,
+      <AuditView
+        entries={page.entries}
+        olderBefore={page.hasMore && last ? last.id : null}
+        pciReads={pciReads}
+      />,
       { title: "Audit log", section: "audit" },
     );
   }),

@@ -1,6 +1,7 @@
 // /dashboard/{environment}/customers: the environment's customers, one product at a time (the
 // API's scope: partner, environment, product), 50 a page in id order; and
-// /dashboard/{environment}/customers/{customer_id}: the customer and its accounts. Read-only,
+// /dashboard/{environment}/customers/{customer_id}: the customer, its accounts and its cards
+// (masked: customer-cards.tsx). Read-only,
 // built by the API's own reads and views; production data is for Admins, and each view of it is
 // in the audit log (dashboard/data-audit.ts). A customer's account and statements: account-page.tsx.
 import { Hono } from "hono";
@@ -17,6 +18,7 @@ import { toAccount } from "../domain/account";
 import { toCustomer } from "../domain/customer";
 import type { Environment } from "../domain/environment";
 import { ID_PATTERN } from "../domain/import-payload";
+import { CustomerCards, customerCards } from "./customer-cards";
 import { Fact, Money } from "./data-view";
 
 const PAGE_SIZE = 50;
@@ -131,7 +133,10 @@ const customersRoutes = new Hono<AppEnv>()
     if (!found) throw customerNotFound(customerId);
     const after = afterOf(c.req.query("after"));
     await auditDataView(c, "customer", customerId);
-    const accounts = await readAccountPage(db, found.scope, customerId, after, PAGE_SIZE);
+    const [accounts, cards] = await Promise.all([
+      readAccountPage(db, found.scope, customerId, after, PAGE_SIZE),
+      customerCards(db, found.scope, customerId),
+    ]);
     const asOf = c.get("now")().toISOString();
     // What GET /v2/customers/{id} and GET /v2/customers/{id}/accounts answer.
     const customer = toCustomer(found.customer, { revealAuthorizedUsers: false });
@@ -198,6 +203,8 @@ const customersRoutes = new Hono<AppEnv>()
             <a href={`${base}?after=${encodeURIComponent(last.account_id)}`}>Next accounts</a>
           )}
         </p>
+        <h2>Cards</h2>
+        <CustomerCards customerId={customerId} cards={cards.cards} more={cards.more} />
       </>,
       { title: `Customer ${customerId}`, section: "customers" },
     );

@@ -39,6 +39,7 @@ const AUDIT_ACTIONS = [
   "customer_data.viewed",
   "sandbox.reset",
   "statement.restated",
+  "payment_method.pci_details_read",
   "payment_method.provisioned",
 ] as const;
 

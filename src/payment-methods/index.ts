@@ -1,5 +1,6 @@
-// Payment methods: the programme's cards: their import section, their secrets at
+// Payment methods: the programme's cards: their routes, their import section, their secrets at
 // rest and the maintenance step that encrypts them again after a key rotation.
+export * from "./api-schemas";
 export { cardOfCustomerQuery } from "./card-of-customer";
 export {
   type CardSecrets,
@@ -7,6 +8,8 @@ export {
   cardVaultOf,
   type SealedCardSecrets,
 } from "./card-secrets";
+export { readCardPage } from "./card-store";
+export { toPaymentMethod } from "./card-view";
 export {
   CARD_OWNERSHIP_GUARD,
   cardWrites,
@@ -15,4 +18,5 @@ export {
 } from "./import-section";
 export { cardSecretsReencrypted } from "./maintenance";
 export { provisionPaymentMethod, schemas as provisioningSchemas } from "./provisioning";
+export * from "./routes";
 export { paymentMethods } from "./schema";

@@ -30,9 +30,13 @@ export const SECTIONS: Readonly<Record<string, Section>> = {
     why: "Named by the specification's scope table.",
   },
   "Payment methods": {
-    description: "Not available in this service.",
+    description:
+      "A customer's cards, masked for any key; their PAN and CVV only for keys holding " +
+      "PCI_DETAILS_READ, on retrieve. Provisioning a card to a wallet is not available yet.",
     source: "specification",
-    why: "Named by the specification's scope table.",
+    why:
+      "Reads are outside the specification's scope table, so any valid key reads a masked " +
+      "card; provisioning takes the scope the table names.",
   },
   Orders: {
     description: "Not available in this service.",

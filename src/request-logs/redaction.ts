@@ -3,7 +3,8 @@
 //
 // - A field (JSON member, form field, query parameter) whose name holds one of the words of
 //   SECRET_NAME (`api_key`, `secret`, `token`, `password`, `authorization`, card numbers and
-//   codes, …), whatever its value: the whole value goes, objects and arrays included.
+//   codes, a card's `pci_details`, …), whatever its value: the whole value goes, objects and
+//   arrays included.
 // - Any text that looks like a credential, whatever field holds it: this service's API keys
 //   (`sk_sandbox_…`, `sk_live_…`), webhook secrets (`whsec_…`), JSON Web Tokens, and the value of
 //   a `Basic`/`Bearer` credential.
@@ -14,7 +15,7 @@ export const REDACTED = "[REDACTED]";
 
 /** A name holding any of these (compared without case, `_`, `-` or spaces) names a secret. */
 const SECRET_NAME =
-  /apikey|secret|token|password|passwd|passphrase|credential|authorization|privatekey|accesskey|signature|cardnumber|cvv|cvc|^pan$/;
+  /apikey|secret|token|password|passwd|passphrase|credential|authorization|privatekey|accesskey|signature|cardnumber|cvv|cvc|^pan$|pcidetails/;
 
 /** Text that is a credential wherever it appears. */
 const CREDENTIAL_TEXT =

@@ -1,11 +1,17 @@
 // A card's PAN and CVV at rest: AES-GCM under a data key named by id, bound to the card and the
 // field; a second configured key opens what it wrote during a rotation, and the maintenance run
 // encrypts those cards again under the current key, so the old key can then be dropped.
-import { createScheduledController } from "cloudflare:test";
+import {
+  createExecutionContext,
+  createScheduledController,
+  waitOnExecutionContext,
+} from "cloudflare:test";
 import { env } from "cloudflare:workers";
 import { describe, expect, it } from "vitest";
 import worker from "../../src/index";
 import { cardVaultOf, parseCardDataKeys } from "../../src/payment-methods/card-secrets";
+import { api, expectJson } from "../support/api";
+import { seedCard } from "../support/cards";
 import { seedAccount, uniqueId } from "../support/fixtures";
 import { partnerDatabase } from "../support/shards";
 
@@ -93,5 +99,38 @@ describe("card secrets", () => {
     };
     // The new key alone opens it now: the old one can go.
     expect(await cardVaultOf({ CARD_DATA_KEYS: NEW }).open(again, id)).toEqual(SECRETS);
+  });
+
+  it("read over HTTP through a rotation: the old key, both keys, then the new key alone", async () => {
+    const f = await seedAccount({ scopes: ["PCI_DETAILS_READ"] });
+    const card = await seedCard(f, { card: { cvv: "5150" } });
+    const withKeys = (keys: string) => async (request: Request) => {
+      const ctx = createExecutionContext();
+      const res = await worker.fetch(request, { ...env, CARD_DATA_KEYS: keys }, ctx);
+      await waitOnExecutionContext(ctx);
+      return res;
+    };
+    const read = async (keys: string) => {
+      const res = await api(`/v2/payment_methods/${card.payment_method_id}`, {
+        key: f.key,
+        merchantKey: f.merchantKey,
+        fetch: withKeys(keys),
+      });
+      const body = await expectJson<{ card: { pci_details?: { pan: string; cvv: string } } }>(
+        res,
+        200,
+      );
+      return body.card.pci_details;
+    };
+    const secrets = { pan: card.card.pan, cvv: "5150" };
+    const rotating = `${NEW},${env.CARD_DATA_KEYS}`;
+    expect(await read(rotating)).toMatchObject(secrets);
+    await worker.scheduled(
+      createScheduledController({ scheduledTime: new Date(), cron: "*/5 * * * *" }),
+      { ...env, CARD_DATA_KEYS: rotating },
+    );
+    expect(await read(NEW)).toMatchObject(secrets);
+    // The old key alone opens nothing now: the card still reads, masked.
+    expect(await read(env.CARD_DATA_KEYS)).toBeUndefined();
   });
 });

@@ -7,7 +7,7 @@ import { app } from "../../src/index";
 import { ROUTES } from "../../src/routes";
 import { api } from "../support/api";
 import { ALL_VERSIONS, OLDEST } from "../support/bundle-versions";
-import { storeCardRow } from "../support/card-rows";
+import { seedCard } from "../support/cards";
 import { createKey, seedAccount } from "../support/fixtures";
 
 /** SPEC.md's scope table and the other routes it names, written out independently of ROUTES. */
@@ -60,6 +60,12 @@ const STATEMENT_IN_FULL: readonly [string, Scope | null][] = [
   ],
 ];
 
+/** A customer's cards (CONTRACT §11): outside the scope table, so any valid key reads them. */
+const PAYMENT_METHOD_READS: readonly [string, Scope | null][] = [
+  ["GET /v2/payment_methods", null],
+  ["GET /v2/payment_methods/:payment_method_id", null],
+];
+
 /** The sandbox's simulations: sandbox data of the partner's own making. */
 const SIMULATIONS: readonly [string, Scope | null][] = [
   ["POST /v2/simulations/customers", "ACCOUNT_READ"],
@@ -82,7 +88,7 @@ let keys: Keys;
 /** An event and a webhook endpoint of the fixture's product, for the routes that name one. */
 let eventId: string;
 let endpointId: string;
-/** A card of the fixture's customer, for the routes that name one. */
+/** A card of the fixture's customer. */
 let paymentMethodId: string;
 
 async function createEndpoint(): Promise<string> {
@@ -99,6 +105,7 @@ async function createEndpoint(): Promise<string> {
 
 beforeAll(async () => {
   fixture = await seedAccount({ statements: 1, scopes: [] });
+  paymentMethodId = (await seedCard(fixture)).payment_method_id;
   const key = async (scopes: Scope[]) =>
     (await createKey(fixture.partnerId, "sandbox", scopes)).apiKey;
   const allBut = new Map<Scope, string>();
@@ -113,18 +120,20 @@ beforeAll(async () => {
   };
   eventId = events.data[0]?.event_id as string;
   endpointId = await createEndpoint();
-  paymentMethodId = await storeCardRow(fixture);
 });
 
 /** The route's path with its parameters filled: the fixture's customer and account, else ids. */
 function pathOf(route: { path: string }, endpoint = endpointId): string {
+  // The cards list names its customer in the query.
+  if (route.path === "/v2/payment_methods")
+    return `${route.path}?customer_id=${fixture.customerId}`;
   return route.path.replace(/:(\w+)/g, (_, name: string) => {
     if (name === "customer_id") return fixture.customerId;
     if (name === "account_id") return fixture.accountId;
     if (name === "event_id") return eventId;
     if (name === "webhook_endpoint_id") return endpoint;
-    if (name === "statement_id") return `${fixture.accountId}_st_001`;
     if (name === "payment_method_id") return paymentMethodId;
+    if (name === "statement_id") return `${fixture.accountId}_st_001`;
     if (name === "wallet") return "google_pay";
     return `${name}_1`;
   });
@@ -170,10 +179,14 @@ async function call(route: Route, key: string, version?: string): Promise<Respon
 
 describe("the route list", () => {
   it("is SPEC.md's scope table, the routes it names without a scope, the event routes and the simulations", () => {
-    // A statement and its line items are listed right after the statements list.
+    // A statement and its line items are listed right after the statements list, the card
+    // reads right before provisioning.
     const list = SPECIFIED.findIndex(([name]) => name.endsWith("/statements")) + 1;
+    const provision = SPECIFIED.findIndex(([name]) => name.includes("/provision/"));
     expect(ROUTES.map((r) => [nameOf(r), r.scope])).toEqual([
-      ...SPECIFIED.slice(0, list),
+      ...SPECIFIED.slice(0, provision),
+      ...PAYMENT_METHOD_READS,
+      ...SPECIFIED.slice(provision, list),
       ...STATEMENT_IN_FULL,
       ...SPECIFIED.slice(list),
       ...INTEGRATION,

@@ -6,6 +6,8 @@ declare namespace Cloudflare {
     TIGHT_RATE_LIMITER: RateLimit;
     FUZZ_SEED: string;
     FUZZ_RUNS: string;
+    /** The cards' data keys the tests run with (vitest.config.ts). */
+    CARD_DATA_KEYS: string;
   }
 }
 

@@ -1,0 +1,113 @@
+// Card reads, inside the caller's read scope: a customer's cards newest first (by created_at, then
+// id), each page one round trip through `payment_methods_customer_idx`, and one card by id.
+import { and, desc, eq, getTableColumns, lt, or, type SQL, sql } from "drizzle-orm";
+import { allOf } from "../db/batch";
+import type { Database } from "../db/client";
+import { customerInScope, type ReadScope } from "../db/customers";
+import { customers } from "../db/schema";
+import type { Environment } from "../domain/environment";
+import { paymentMethods } from "./schema";
+
+export type CardRow = typeof paymentMethods.$inferSelect;
+export type CardStatus = CardRow["status"];
+
+/** Matches a card only inside the read scope; anything else is indistinguishable from absent. */
+function cardInScope(scope: ReadScope, paymentMethodId: string): SQL {
+  return allOf(
+    eq(paymentMethods.paymentMethodId, paymentMethodId),
+    eq(paymentMethods.partnerId, scope.partnerId),
+    // drizzle types the value by the column's two names; a scope naming another matches no row.
+    eq(paymentMethods.environment, scope.environment as Environment),
+    eq(paymentMethods.merchantKey, scope.merchantKey),
+  );
+}
+
+/** The leading columns of `payment_methods_customer_idx`: one customer's cards in scope. */
+function cardsOfCustomer(scope: ReadScope, customerId: string): SQL {
+  return allOf(
+    eq(paymentMethods.partnerId, scope.partnerId),
+    eq(paymentMethods.environment, scope.environment as Environment),
+    eq(paymentMethods.merchantKey, scope.merchantKey),
+    eq(paymentMethods.customerId, customerId),
+  );
+}
+
+export interface CardPageRequest {
+  limit: number;
+  /** The card the page continues after (exclusive), or null for the first page. */
+  after: string | null;
+  status: CardStatus | null;
+}
+
+export interface CardPage {
+  customerFound: boolean;
+  /** False when `after` names no card of the customer. */
+  cursorFound: boolean;
+  /** Up to `limit + 1` cards, newest first; the extra row only signals `has_more`. */
+  rows: CardRow[];
+}
+
+/**
+ * One round trip: whether the customer is in scope, where the cursor's card sits, and the page
+ * after it, a range scan of `payment_methods_customer_idx` (the status filter is read from the
+ * rows the scan visits).
+ */
+export async function readCardPage(
+  db: Database,
+  scope: ReadScope,
+  customerId: string,
+  { limit, after, status }: CardPageRequest,
+): Promise<CardPage> {
+  const owner = db
+    .select({ customerId: customers.customerId })
+    .from(customers)
+    .where(customerInScope(scope, customerId));
+  const ofCursor = and(cardInScope(scope, after ?? ""), eq(paymentMethods.customerId, customerId));
+  const cursor = db
+    .select({ createdAt: paymentMethods.createdAt })
+    .from(paymentMethods)
+    .where(ofCursor);
+  const cursorCreatedAt = sql`(SELECT created_at FROM ${paymentMethods} WHERE ${ofCursor})`;
+  const afterCursor =
+    after === null
+      ? undefined
+      : or(
+          lt(paymentMethods.createdAt, cursorCreatedAt),
+          and(
+            eq(paymentMethods.createdAt, cursorCreatedAt),
+            lt(paymentMethods.paymentMethodId, after),
+          ),
+        );
+  const page = db
+    .select(getTableColumns(paymentMethods))
+    .from(paymentMethods)
+    .where(
+      and(
+        cardsOfCustomer(scope, customerId),
+        afterCursor,
+        status === null ? undefined : eq(paymentMethods.status, status),
+      ),
+    )
+    .orderBy(desc(paymentMethods.createdAt), desc(paymentMethods.paymentMethodId))
+    .limit(limit + 1);
+  const [[found], cursorRows, rows] = await db.batch([owner, cursor, page]);
+  return {
+    customerFound: found !== undefined,
+    cursorFound: after === null || cursorRows.length > 0,
+    rows: found === undefined ? [] : rows,
+  };
+}
+
+/** One card in the read scope, or null: one indexed read by its id. */
+export async function findCard(
+  db: Database,
+  scope: ReadScope,
+  paymentMethodId: string,
+): Promise<CardRow | null> {
+  const [row] = await db
+    .select()
+    .from(paymentMethods)
+    .where(cardInScope(scope, paymentMethodId))
+    .limit(1);
+  return row ?? null;
+}
