@@ -14,7 +14,7 @@ const WRANGLER = path.join(ROOT, "node_modules", ".bin", "wrangler");
 const QUIET = { ...process.env, WRANGLER_SEND_METRICS: "false", NO_COLOR: "1", CI: "1" };
 
 /** The production budget: gzip size of everything wrangler uploads. */
-export const BUNDLE_BUDGET_BYTES = 236 * 1024;
+export const BUNDLE_BUDGET_BYTES = 240 * 1024;
 
 export interface Bundle {
   /** The entry module of the bundle. */
