@@ -26,6 +26,7 @@ function cardInScope(scope: ReadScope, paymentMethodId: string): SQL {
 function cardsOfCustomer(scope: ReadScope, customerId: string): SQL {
   return allOf(
     eq(paymentMethods.partnerId, scope.partnerId),
+    // As above: a scope naming another environment matches no row.
     eq(paymentMethods.environment, scope.environment as Environment),
     eq(paymentMethods.merchantKey, scope.merchantKey),
     eq(paymentMethods.customerId, customerId),

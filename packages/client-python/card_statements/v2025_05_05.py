@@ -21,6 +21,84 @@ VERSION = "2025-05-05"
 
 
 @dataclass(repr=False)
+class PaymentMethodCardWallet(Model):
+    """The `PaymentMethodCardWallet` object."""
+
+    wallet: Literal["apple_pay", "google_pay", "samsung_pay"]
+    #: When the card was provisioned to the wallet (RFC 3339).
+    created_at: str
+    #: Fields this version's reference does not name, as the API sent them.
+    extra: Dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(repr=False)
+class PaymentMethodCardPciDetails(Model):
+    """Only on retrieve, and only for keys holding PCI_DETAILS_READ; such a response is
+    `Cache-Control: no-store`, and each one is recorded in the audit log.
+    """
+
+    #: The full card number.
+    pan: str
+    #: The card verification value.
+    cvv: str
+    #: Expiry month, 1 to 12.
+    expiration_month: int
+    #: Expiry year, four digits.
+    expiration_year: int
+    #: Fields this version's reference does not name, as the API sent them.
+    extra: Dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(repr=False)
+class PaymentMethodCard(Model):
+    """The `PaymentMethodCard` object."""
+
+    network: Literal["VISA", "MASTERCARD", "AMEX"]
+    card_type: Literal["PHYSICAL", "VIRTUAL"]
+    #: The last four digits of the card number.
+    last4: str
+    #: Expiry month, 1 to 12.
+    expiration_month: int
+    #: Expiry year, four digits.
+    expiration_year: int
+    #: The wallets the card was provisioned to, oldest first.
+    wallets: List[PaymentMethodCardWallet]
+    #: Only on retrieve, and only for keys holding PCI_DETAILS_READ; such a response is
+    #: `Cache-Control: no-store`, and each one is recorded in the audit log.
+    pci_details: Optional[PaymentMethodCardPciDetails] = None
+    #: Fields this version's reference does not name, as the API sent them.
+    extra: Dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(repr=False)
+class PaymentMethod(Model):
+    """A customer's card, drawing on one of its card accounts."""
+
+    payment_method_id: str
+    customer_id: str
+    #: The card account the card draws on.
+    account_id: str
+    type: Literal["CARD"]
+    status: Literal["ACTIVE", "INACTIVE", "CANCELED"]
+    card: PaymentMethodCard
+    #: When the card was first imported (RFC 3339).
+    created_at: str
+    #: Fields this version's reference does not name, as the API sent them.
+    extra: Dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(repr=False)
+class PaymentMethodList(Model):
+    """The `PaymentMethodList` object."""
+
+    data: List[PaymentMethod]
+    #: True when another page exists; page on with the last id.
+    has_more: bool
+    #: Fields this version's reference does not name, as the API sent them.
+    extra: Dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(repr=False)
 class PaymentMethodProvisioningProvisioning(Model):
     """What the app hands the wallet: Apple Pay's three fields, or the opaque card."""
 
@@ -791,7 +869,75 @@ class TransactionIntentsResource(Resource):
 
 
 class PaymentMethodsResource(Resource):
-    """`client.payment_methods`. Payment methods: Not available in this service."""
+    """`client.payment_methods`. Payment methods: A customer's cards, masked for any key; their PAN
+    and CVV only for keys holding PCI_DETAILS_READ, on retrieve. Provisioning a card to a wallet
+    is not available yet.
+    """
+
+    def list(
+        self,
+        *,
+        customer_id: str,
+        status: Optional[Literal["ACTIVE", "INACTIVE", "CANCELED"]] = None,
+        limit: Optional[int] = None,
+        starting_after: Optional[str] = None,
+        version: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> Pager[PaymentMethod]:
+        """List a customer's payment methods.
+
+        Needs no scope beyond a valid key. Reads are outside the specification's scope table, so
+        any valid key reads a masked card; provisioning takes the scope the table names.
+
+        Every item, across as many pages as it takes (`GET /v2/payment_methods`): iterate the
+        Pager; `limit` is the page size.
+
+        Args:
+            customer_id: The customer whose cards are listed.
+            status: Only cards of this status; every status when absent.
+            limit: Maximum number of objects returned.
+            starting_after: The id of the last object of the previous page.
+        """
+        return self._client._page(
+            "/v2/payment_methods",
+            path_params={},
+            query={
+                "customer_id": customer_id,
+                "status": status,
+                "limit": limit,
+                "starting_after": starting_after,
+            },
+            model="PaymentMethodList",
+            item_id="payment_method_id",
+            version=version,
+            timeout=timeout,
+        )
+
+    def retrieve(
+        self,
+        payment_method_id: str,
+        *,
+        version: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> PaymentMethod:
+        """Retrieve a payment method.
+
+        Needs no scope beyond a valid key. Reads are outside the specification's scope table, so
+        any valid key reads a masked card; provisioning takes the scope the table names.
+
+        `GET /v2/payment_methods/{payment_method_id}`.
+
+        Args:
+            payment_method_id: The `payment_method_id` of the payment method.
+        """
+        return self._client._request(
+            "GET",
+            "/v2/payment_methods/{payment_method_id}",
+            path_params={"payment_method_id": payment_method_id},
+            model="PaymentMethod",
+            version=version,
+            timeout=timeout,
+        )
 
     def provision(
         self,
@@ -809,7 +955,8 @@ class PaymentMethodsResource(Resource):
     ) -> PaymentMethodProvisioning:
         """Provision a payment method to a wallet.
 
-        Requires the `CARD_WRITE` scope. Named by the specification's scope table.
+        Requires the `CARD_WRITE` scope. Reads are outside the specification's scope table, so
+        any valid key reads a masked card; provisioning takes the scope the table names.
 
         `POST /v2/payment_methods/{payment_method_id}/provision/{wallet}`.
 
@@ -1812,7 +1959,10 @@ class Client(BaseClient):
 
     @property
     def payment_methods(self) -> PaymentMethodsResource:
-        """`client.payment_methods`. Payment methods: Not available in this service."""
+        """`client.payment_methods`. Payment methods: A customer's cards, masked for any key; their
+        PAN and CVV only for keys holding PCI_DETAILS_READ, on retrieve. Provisioning a card to
+        a wallet is not available yet.
+        """
         return PaymentMethodsResource(self)
 
     @property
@@ -1896,6 +2046,8 @@ ROUTES = {
     "updateTransactionIntent": ("POST", "/v2/transaction_intents/{intent_id}", "transaction_intents.update"),
     "listCustomerTransactionIntents": ("GET", "/v2/customers/{customer_id}/transaction_intents", "transaction_intents.list"),
     "createTransactionIntent": ("POST", "/v2/transaction_intents", "transaction_intents.create"),
+    "listPaymentMethods": ("GET", "/v2/payment_methods", "payment_methods.list"),
+    "retrievePaymentMethod": ("GET", "/v2/payment_methods/{payment_method_id}", "payment_methods.retrieve"),
     "provisionPaymentMethodToWallet": ("POST", "/v2/payment_methods/{payment_method_id}/provision/{wallet}", "payment_methods.provision"),
     "listCustomerAccounts": ("GET", "/v2/customers/{customer_id}/accounts", "accounts.list"),
     "retrieveAccount": ("GET", "/v2/customers/{customer_id}/accounts/{account_id}", "accounts.retrieve"),

@@ -15,6 +15,7 @@ import type {
   LineItem,
   LineItemList,
   Paths,
+  PaymentMethod,
   PaymentMethodProvisioning,
   SimulatedCustomer,
   Statement,
@@ -61,6 +62,10 @@ export type ListQuery = { limit?: number };
 export type EventQuery = ListQuery & {
   /** Only events of these types, as the client's version names them. */
   type?: string | readonly string[];
+};
+export type PaymentMethodQuery = ListQuery & {
+  /** Only cards of this status. */
+  status?: "ACTIVE" | "INACTIVE" | "CANCELED";
 };
 export type StatementQuery = ListQuery & {
   /** Only statements whose period_end_date is at or after this RFC 3339 instant. */
@@ -202,6 +207,50 @@ export function createClient<V extends Version>(options: ClientOptions<V>) {
         return unwrap(
           http.GET("/v2/customers/{customer_id}/accounts/{account_id}", {
             params: { path: { customer_id: customerId, account_id: accountId } },
+          }),
+        );
+      },
+    },
+
+    paymentMethods: {
+      /** A customer's cards, newest first, masked. */
+      list(customerId: string, query: PaymentMethodQuery = {}): AsyncGenerator<PaymentMethod<V>> {
+        return everyItem<PaymentMethod<V>>(
+          (startingAfter) =>
+            unwrap(
+              http.GET("/v2/payment_methods", {
+                params: {
+                  query: { ...query, customer_id: customerId, starting_after: startingAfter },
+                },
+              }),
+            ),
+          byLastId((p) => p.payment_method_id),
+        );
+      },
+      /** One card; `card.pci_details` only for a key holding PCI_DETAILS_READ. */
+      retrieve(paymentMethodId: string): Promise<PaymentMethod<V>> {
+        return unwrap(
+          http.GET("/v2/payment_methods/{payment_method_id}", {
+            params: { path: { payment_method_id: paymentMethodId } },
+          }),
+        );
+      },
+      /**
+       * The card encrypted for a wallet, to hand to it from your app: Apple Pay's
+       * `certificates`, `nonce` and `nonce_signature` (standard base64, as PassKit gave them), or
+       * Google Pay's and Samsung Pay's `client_device_id` and `client_wallet_account_id`.
+       */
+      provision(
+        paymentMethodId: string,
+        wallet: "apple_pay" | "google_pay" | "samsung_pay",
+        body: RequestBody<"/v2/payment_methods/{payment_method_id}/provision/{wallet}">,
+        o?: PostOptions,
+      ): Promise<PaymentMethodProvisioning<V>> {
+        return unwrap(
+          http.POST("/v2/payment_methods/{payment_method_id}/provision/{wallet}", {
+            params: { path: { payment_method_id: paymentMethodId, wallet } },
+            body,
+            ...post(o),
           }),
         );
       },
@@ -372,28 +421,6 @@ export function createClient<V extends Version>(options: ClientOptions<V>) {
         return unwrap(
           http.POST("/v2/webhook_endpoints/{webhook_endpoint_id}/enable", {
             params: { path: { webhook_endpoint_id: id } },
-            ...post(o),
-          }),
-        );
-      },
-    },
-
-    paymentMethods: {
-      /**
-       * The card encrypted for a wallet, to hand to it from your app: Apple Pay's
-       * `certificates`, `nonce` and `nonce_signature` (standard base64, as PassKit gave them), or
-       * Google Pay's and Samsung Pay's `client_device_id` and `client_wallet_account_id`.
-       */
-      provision(
-        paymentMethodId: string,
-        wallet: "apple_pay" | "google_pay" | "samsung_pay",
-        body: RequestBody<"/v2/payment_methods/{payment_method_id}/provision/{wallet}">,
-        o?: PostOptions,
-      ): Promise<PaymentMethodProvisioning<V>> {
-        return unwrap(
-          http.POST("/v2/payment_methods/{payment_method_id}/provision/{wallet}", {
-            params: { path: { payment_method_id: paymentMethodId, wallet } },
-            body,
             ...post(o),
           }),
         );

@@ -6,6 +6,7 @@ export {
   type EventQuery,
   type LineItemQuery,
   type ListQuery,
+  type PaymentMethodQuery,
   type PostOptions,
   type StatementQuery,
 } from "./client.ts";

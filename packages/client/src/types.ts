@@ -14,6 +14,7 @@ export type LineItem<V extends Version> = Schemas<V>["LineItem"];
 export type LineItemList<V extends Version> = Schemas<V>["LineItemList"];
 export type Account<V extends Version> = Schemas<V>["Account"];
 export type Customer<V extends Version> = Schemas<V>["Customer"];
+export type PaymentMethod<V extends Version> = Schemas<V>["PaymentMethod"];
 export type SimulatedCustomer<V extends Version> = Schemas<V>["SimulatedCustomer"];
 export type ApiKey<V extends Version> = Schemas<V>["ApiKey"];
 export type Event<V extends Version> = Schemas<V>["Event"];

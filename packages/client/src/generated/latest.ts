@@ -158,6 +158,46 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v2/payment_methods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a customer's payment methods
+         * @description Needs no scope beyond a valid key. Reads are outside the specification's scope table, so any valid key reads a masked card; provisioning takes the scope the table names.
+         */
+        get: operations["listPaymentMethods"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/payment_methods/{payment_method_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Retrieve a payment method
+         * @description Needs no scope beyond a valid key. Reads are outside the specification's scope table, so any valid key reads a masked card; provisioning takes the scope the table names.
+         */
+        get: operations["retrievePaymentMethod"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v2/payment_methods/{payment_method_id}/provision/{wallet}": {
         parameters: {
             query?: never;
@@ -169,7 +209,7 @@ export interface paths {
         put?: never;
         /**
          * Provision a payment method to a wallet
-         * @description Requires the `CARD_WRITE` scope. Named by the specification's scope table.
+         * @description Requires the `CARD_WRITE` scope. Reads are outside the specification's scope table, so any valid key reads a masked card; provisioning takes the scope the table names.
          */
         post: operations["provisionPaymentMethodToWallet"];
         delete?: never;
@@ -937,6 +977,60 @@ export interface components {
         };
         AccountList: {
             data: components["schemas"]["Account"][];
+            /** @description True when another page exists; page on with the last id. */
+            has_more: boolean;
+        };
+        /** @description A customer's card, drawing on one of its card accounts. */
+        PaymentMethod: {
+            payment_method_id: string;
+            customer_id: string;
+            /** @description The card account the card draws on. */
+            account_id: string;
+            /** @enum {string} */
+            type: "CARD";
+            /** @enum {string} */
+            status: "ACTIVE" | "INACTIVE" | "CANCELED";
+            card: {
+                /** @enum {string} */
+                network: "VISA" | "MASTERCARD" | "AMEX";
+                /** @enum {string} */
+                card_type: "PHYSICAL" | "VIRTUAL";
+                /** @description The last four digits of the card number. */
+                last4: string;
+                /** @description Expiry month, 1 to 12. */
+                expiration_month: number;
+                /** @description Expiry year, four digits. */
+                expiration_year: number;
+                /** @description The wallets the card was provisioned to, oldest first. */
+                wallets: {
+                    /** @enum {string} */
+                    wallet: "apple_pay" | "google_pay" | "samsung_pay";
+                    /**
+                     * Format: date-time
+                     * @description When the card was provisioned to the wallet (RFC 3339).
+                     */
+                    created_at: string;
+                }[];
+                /** @description Only on retrieve, and only for keys holding PCI_DETAILS_READ; such a response is `Cache-Control: no-store`, and each one is recorded in the audit log. */
+                pci_details?: {
+                    /** @description The full card number. */
+                    pan: string;
+                    /** @description The card verification value. */
+                    cvv: string;
+                    /** @description Expiry month, 1 to 12. */
+                    expiration_month: number;
+                    /** @description Expiry year, four digits. */
+                    expiration_year: number;
+                };
+            };
+            /**
+             * Format: date-time
+             * @description When the card was first imported (RFC 3339).
+             */
+            created_at: string;
+        };
+        PaymentMethodList: {
+            data: components["schemas"]["PaymentMethod"][];
             /** @description True when another page exists; page on with the last id. */
             has_more: boolean;
         };
@@ -1810,6 +1904,92 @@ export interface operations {
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["NotImplemented"];
+        };
+    };
+    listPaymentMethods: {
+        parameters: {
+            query: {
+                /** @description The customer whose cards are listed. */
+                customer_id: string;
+                /** @description Only cards of this status; every status when absent. */
+                status?: "ACTIVE" | "INACTIVE" | "CANCELED";
+                /** @description Maximum number of objects returned. */
+                limit?: number;
+                /** @description The id of the last object of the previous page. */
+                starting_after?: string;
+            };
+            header?: {
+                /**
+                 * @description The API version for this request; without it, the version saved for your key's environment. `latest` is for sandbox keys only.
+                 * @example latest
+                 */
+                "x-service-version"?: components["parameters"]["Version"];
+                /** @description The product to read, as supplied at onboarding. Required when you have several. */
+                "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-service-version": components["headers"]["Version"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentMethodList"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["CustomerNotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    retrievePaymentMethod: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The API version for this request; without it, the version saved for your key's environment. `latest` is for sandbox keys only.
+                 * @example latest
+                 */
+                "x-service-version"?: components["parameters"]["Version"];
+                /** @description The product to read, as supplied at onboarding. Required when you have several. */
+                "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
+            };
+            path: {
+                /** @description The `payment_method_id` of the payment method. */
+                payment_method_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-service-version": components["headers"]["Version"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentMethod"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["PaymentMethodNotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     provisionPaymentMethodToWallet: {
