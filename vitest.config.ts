@@ -53,6 +53,13 @@ export default defineConfig(async () => {
                   DIRECTORY_SECRET: "test-directory-secret-0123456789abcdefghijklm",
                   // Cards' data keys (src/payment-methods/card-secrets.ts): the test key, the only one.
                   CARD_DATA_KEYS: "test-1:TOtD5/ol1ZOlFouQc7MVe23rf3WjULWCtYq+xWy67WA=",
+                  // Wallet provisioning: the test's own provider keys (private halves in
+                  // test/support/wallet-keys.ts), and no Apple root, so a test's chain is its own.
+                  PROVISIONING_KEY: "test-provisioning-key-0123456789abcdefghij",
+                  GOOGLE_PAY_PUBLIC_KEY:
+                    '{"kty":"EC","crv":"P-256","x":"jKVw3lOjYjbaqfkWbQuVEUoRxvhRvU02YsKGRuRcgrw","y":"ywqFJmcvdQK3G0Diu6JqisfmivDr9hcCeUl3fXUc24M","kid":"test-google"}',
+                  SAMSUNG_PAY_PUBLIC_KEY:
+                    '{"kty":"EC","crv":"P-256","x":"UbfXBRtpoQDvqVjU8zUl2eSNlKyYHzfVK6fNLCsyEvY","y":"3VIESbLh4JxfDTuH0hxIFEeKIZAwlbhhLFVhwxfx0z8","kid":"test-samsung"}',
                   // wrangler.toml's shards, and DB_03: a second `eu` shard, for moves within
                   // the jurisdiction (docs/residency.md).
                   SHARD_JURISDICTIONS: { "00": "none", "01": "none", "02": "eu", "03": "eu" },

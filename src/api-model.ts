@@ -71,6 +71,7 @@ const SCHEMAS = inReferenceOrder([
   ...errorSchemas,
   ...webhookSchemas(),
   ...simulations.schemas,
+  ...paymentMethods.provisioningSchemas,
   ...orders.schemas,
   ...transactionIntents.schemas,
 ]);

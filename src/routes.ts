@@ -28,7 +28,7 @@ export const ROUTES = [
   transactionIntents.updateTransactionIntent,
   paymentMethods.listPaymentMethods,
   paymentMethods.retrievePaymentMethod,
-  notImplemented.provisionPaymentMethod,
+  paymentMethods.provisionPaymentMethod,
   accounts.listAccounts,
   accounts.retrieveAccount,
   notImplemented.listRewardsCategories,

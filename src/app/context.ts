@@ -51,6 +51,13 @@ export interface Bindings
    * that encrypts first: src/payment-methods/card-secrets.ts.
    */
   CARD_DATA_KEYS?: string;
+  /** Wallet provisioning (src/payment-methods/provisioning/wallet-config.ts): a secret. */
+  PROVISIONING_KEY?: string;
+  /** Apple's root certificate (base64 DER or PEM); unset, an Apple Pay chain is not checked. */
+  APPLE_PAY_ROOT_CERT?: string;
+  /** Each wallet provider's EC P-256 public JWK, as JSON. */
+  GOOGLE_PAY_PUBLIC_KEY?: string;
+  SAMSUNG_PAY_PUBLIC_KEY?: string;
   /**
    * The jurisdiction of each shard, declared in `[vars]` as a map from shard code to `none`, `eu`,
    * `us` or `fedramp`. A shard it does not name has none; src/db/shards.ts reads it.

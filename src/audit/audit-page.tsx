@@ -38,6 +38,7 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   "payment_method.pci_details_read": "Read a card's PAN and CVV",
   "sandbox.reset": "Reset sandbox data",
   "statement.restated": "Restated a statement",
+  "payment_method.provisioned": "Provisioned a card to a wallet",
 };
 
 const ACTOR_LABELS = { user: "User", key: "API key", operator: "Operator" } as const;

@@ -1,8 +1,9 @@
 // How many times each API key read a card's PAN and CVV: the audit log's
-// `payment_method.pci_details_read` entries of the partner, counted per key and environment, so
-// an Admin sees at a glance which keys read card details and how often (each read, with its card,
-// time and address, is an entry of the log below).
-import { and, count, desc, eq, sql } from "drizzle-orm";
+// `payment_method.pci_details_read` entries of the partner, and its `payment_method.provisioned`
+// ones (a provisioning decrypts the PAN to encrypt it for the wallet), counted per key and
+// environment, so an Admin sees at a glance which keys read card details and how often (each
+// read, with its card, time and address, is an entry of the log below).
+import { and, count, desc, eq, inArray, sql } from "drizzle-orm";
 import { Time } from "../dashboard/layout";
 import { Table } from "../dashboard/table";
 import type { Database } from "../db/client";
@@ -28,7 +29,10 @@ export function readPciReadCounts(db: Database, partnerId: string): Promise<PciR
     .where(
       and(
         eq(auditEvents.partnerId, partnerId),
-        eq(auditEvents.action, "payment_method.pci_details_read"),
+        inArray(auditEvents.action, [
+          "payment_method.pci_details_read",
+          "payment_method.provisioned",
+        ]),
       ),
     )
     .groupBy(auditEvents.actorLabel, auditEvents.environment)

@@ -41,6 +41,7 @@ const AUDIT_ACTIONS = [
   "sandbox.reset",
   "statement.restated",
   "payment_method.pci_details_read",
+  "payment_method.provisioned",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];

@@ -1,3 +1,2 @@
 // Routes the service names but does not serve yet: each answers 501 (see `notImplemented`).
-export * from "./payment-methods";
 export * from "./rewards-categories";

@@ -17,5 +17,6 @@ export {
   reviewCards,
 } from "./import-section";
 export { cardSecretsReencrypted } from "./maintenance";
+export { provisionPaymentMethod, schemas as provisioningSchemas } from "./provisioning";
 export * from "./routes";
 export { paymentMethods } from "./schema";

@@ -178,6 +178,7 @@ function pathOf(
     if (name === "webhook_endpoint_id") return endpoint;
     if (name === "payment_method_id") return paymentMethodId;
     if (name === "statement_id") return `${fixture.accountId}_st_001`;
+    if (name === "wallet") return "google_pay";
     return `${name}_1`;
   });
 }
@@ -188,6 +189,10 @@ const BODIES: Record<string, () => unknown> = {
   "/v2/webhook_endpoints": () => ({ url: "https://hooks.example.com/matrix" }),
   "/v2/webhook_endpoints/:webhook_endpoint_id/recover": () => ({
     since: new Date(Date.now() - 3600_000).toISOString(),
+  }),
+  "/v2/payment_methods/:payment_method_id/provision/:wallet": () => ({
+    client_device_id: "device-matrix",
+    client_wallet_account_id: "account-matrix",
   }),
   "/v2/simulations/statements": () => ({
     customer_id: fixture.customerId,

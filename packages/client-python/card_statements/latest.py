@@ -242,6 +242,37 @@ class PaymentMethodList(Model):
 
 
 @dataclass(repr=False)
+class PaymentMethodProvisioningProvisioning(Model):
+    """What the app hands the wallet: Apple Pay's three fields, or the opaque card."""
+
+    #: Apple Pay: hand to PassKit as `activationData` (standard base64).
+    activation_data: Optional[str] = None
+    #: Apple Pay: the card, readable only with the leaf certificate's private key; hand to
+    #: PassKit as `encryptedPassData` (standard base64).
+    encrypted_pass_data: Optional[str] = None
+    #: Apple Pay: the uncompressed P-256 point (65 bytes) the pass data was encrypted with; hand
+    #: to PassKit as `ephemeralPublicKey` (standard base64).
+    ephemeral_public_key: Optional[str] = None
+    #: Google Pay and Samsung Pay: the card as a compact JWE (ECDH-ES, A256GCM) to the wallet
+    #: provider's key; hand to the wallet's push provisioning call as is.
+    opaque_payment_card: Optional[str] = None
+    #: Fields this version's reference does not name, as the API sent them.
+    extra: Dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(repr=False)
+class PaymentMethodProvisioning(Model):
+    """A card's data encrypted for one wallet, to add it there from your app."""
+
+    payment_method_id: str
+    wallet: Literal["apple_pay", "google_pay", "samsung_pay"]
+    #: What the app hands the wallet: Apple Pay's three fields, or the opaque card.
+    provisioning: PaymentMethodProvisioningProvisioning
+    #: Fields this version's reference does not name, as the API sent them.
+    extra: Dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(repr=False)
 class Account(Model):
     """Where the customer stands today on a card account."""
 
@@ -1280,25 +1311,48 @@ class PaymentMethodsResource(Resource):
         payment_method_id: str,
         wallet: str,
         *,
+        certificates: Optional[List[str]] = None,
+        nonce: Optional[str] = None,
+        nonce_signature: Optional[str] = None,
+        client_device_id: Optional[str] = None,
+        client_wallet_account_id: Optional[str] = None,
+        idempotency_key: Optional[str] = None,
         version: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> None:
+    ) -> PaymentMethodProvisioning:
         """Provision a payment method to a wallet.
 
         Requires the `CARD_WRITE` scope. Reads are outside the specification's scope table, so
-        any valid key reads a masked card; provisioning takes the scope the table names. Not
-        available in this service: answers `501`.
+        any valid key reads a masked card; provisioning takes the scope the table names.
 
         `POST /v2/payment_methods/{payment_method_id}/provision/{wallet}`.
 
         Args:
             payment_method_id: The `payment_method_id` of the payment method.
             wallet: The `wallet` of the wallet.
+            certificates: Apple Pay: the certificates PassKit handed the app, each standard
+                base64 of its DER, the leaf first (the leaf alone is enough).
+            nonce: Apple Pay: the nonce PassKit handed the app, standard base64.
+            nonce_signature: Apple Pay: the nonce's signature PassKit handed the app, standard
+                base64.
+            client_device_id: Google Pay and Samsung Pay: the wallet's id of the device.
+            client_wallet_account_id: Google Pay and Samsung Pay: the wallet's id of the
+                cardholder's account.
         """
         return self._client._request(
             "POST",
             "/v2/payment_methods/{payment_method_id}/provision/{wallet}",
             path_params={"payment_method_id": payment_method_id, "wallet": wallet},
+            body={
+                "certificates": certificates,
+                "nonce": nonce,
+                "nonce_signature": nonce_signature,
+                "client_device_id": client_device_id,
+                "client_wallet_account_id": client_wallet_account_id,
+            },
+            model="PaymentMethodProvisioning",
+            idempotent=True,
+            idempotency_key=idempotency_key,
             version=version,
             timeout=timeout,
         )

@@ -18,6 +18,7 @@ import type {
   OrderEvent,
   Paths,
   PaymentMethod,
+  PaymentMethodProvisioning,
   SimulatedCustomer,
   Statement,
   StatementList,
@@ -251,6 +252,25 @@ export function createClient<V extends Version>(options: ClientOptions<V>) {
         return unwrap(
           http.GET("/v2/payment_methods/{payment_method_id}", {
             params: { path: { payment_method_id: paymentMethodId } },
+          }),
+        );
+      },
+      /**
+       * The card encrypted for a wallet, to hand to it from your app: Apple Pay's
+       * `certificates`, `nonce` and `nonce_signature` (standard base64, as PassKit gave them), or
+       * Google Pay's and Samsung Pay's `client_device_id` and `client_wallet_account_id`.
+       */
+      provision(
+        paymentMethodId: string,
+        wallet: "apple_pay" | "google_pay" | "samsung_pay",
+        body: RequestBody<"/v2/payment_methods/{payment_method_id}/provision/{wallet}">,
+        o?: PostOptions,
+      ): Promise<PaymentMethodProvisioning<V>> {
+        return unwrap(
+          http.POST("/v2/payment_methods/{payment_method_id}/provision/{wallet}", {
+            params: { path: { payment_method_id: paymentMethodId, wallet } },
+            body,
+            ...post(o),
           }),
         );
       },

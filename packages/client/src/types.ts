@@ -27,3 +27,4 @@ export type WebhookEndpointRecovery<V extends Version> = Schemas<V>["WebhookEndp
 export type Order<V extends Version> = Schemas<V>["Order"];
 export type OrderEvent<V extends Version> = Schemas<V>["OrderEvent"];
 export type TransactionIntent<V extends Version> = Schemas<V>["TransactionIntent"];
+export type PaymentMethodProvisioning<V extends Version> = Schemas<V>["PaymentMethodProvisioning"];

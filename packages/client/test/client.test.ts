@@ -95,6 +95,26 @@ describe("requests", () => {
     for (const request of seen) expect(request.headers.get("idempotency-key")).toBeTruthy();
   });
 
+  it("provisions a card to a wallet, the body as given and an Idempotency-Key", async () => {
+    const { c, seen } = client(() =>
+      json({
+        payment_method_id: "pm_1",
+        wallet: "google_pay",
+        provisioning: { opaque_payment_card: "eyJ…" },
+      }),
+    );
+    const body = { client_device_id: "device-1", client_wallet_account_id: "account-1" };
+    const answer = await c.paymentMethods.provision("pm_1", "google_pay", body);
+    expect(answer.provisioning.opaque_payment_card).toBe("eyJ…");
+    const [request] = seen;
+    expect([request?.method, request?.url]).toEqual([
+      "POST",
+      "https://api.example.com/v2/payment_methods/pm_1/provision/google_pay",
+    ]);
+    expect(await request?.json()).toEqual(body);
+    expect(request?.headers.get("idempotency-key")).toBeTruthy();
+  });
+
   it("filters endpoints and events by type, updates and recovers endpoints, lists event types", async () => {
     const { c, seen } = client((request) => {
       const url = new URL(request.url);

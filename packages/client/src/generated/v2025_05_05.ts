@@ -209,7 +209,7 @@ export interface paths {
         put?: never;
         /**
          * Provision a payment method to a wallet
-         * @description Requires the `CARD_WRITE` scope. Reads are outside the specification's scope table, so any valid key reads a masked card; provisioning takes the scope the table names. Not available in this service: answers `501`.
+         * @description Requires the `CARD_WRITE` scope. Reads are outside the specification's scope table, so any valid key reads a masked card; provisioning takes the scope the table names.
          */
         post: operations["provisionPaymentMethodToWallet"];
         delete?: never;
@@ -1272,6 +1272,23 @@ export interface components {
             /** @description True when another page exists; page on with the last id. */
             has_more: boolean;
         };
+        /** @description A card's data encrypted for one wallet, to add it there from your app. */
+        PaymentMethodProvisioning: {
+            payment_method_id: string;
+            /** @enum {string} */
+            wallet: "apple_pay" | "google_pay" | "samsung_pay";
+            /** @description What the app hands the wallet: Apple Pay's three fields, or the opaque card. */
+            provisioning: {
+                /** @description Apple Pay: hand to PassKit as `activationData` (standard base64). */
+                activation_data?: string;
+                /** @description Apple Pay: the card, readable only with the leaf certificate's private key; hand to PassKit as `encryptedPassData` (standard base64). */
+                encrypted_pass_data?: string;
+                /** @description Apple Pay: the uncompressed P-256 point (65 bytes) the pass data was encrypted with; hand to PassKit as `ephemeralPublicKey` (standard base64). */
+                ephemeral_public_key?: string;
+                /** @description Google Pay and Samsung Pay: the card as a compact JWE (ECDH-ES, A256GCM) to the wallet provider's key; hand to the wallet's push provisioning call as is. */
+                opaque_payment_card?: string;
+            };
+        };
         /** @description A purchase at your checkout, paid with one of the programme's cards. */
         Order: {
             order_id: string;
@@ -1524,6 +1541,19 @@ export interface components {
                 original_currency?: string;
                 card_last4?: string;
             }[];
+        };
+        /** @description Apple Pay takes `certificates`, `nonce` and `nonce_signature`; Google Pay and Samsung Pay take `client_device_id` and `client_wallet_account_id`. Each wallet's fields are required for it, and the other wallet's are refused. */
+        PaymentMethodProvisionRequest: {
+            /** @description Apple Pay: the certificates PassKit handed the app, each standard base64 of its DER, the leaf first (the leaf alone is enough). */
+            certificates?: string[];
+            /** @description Apple Pay: the nonce PassKit handed the app, standard base64. */
+            nonce?: string;
+            /** @description Apple Pay: the nonce's signature PassKit handed the app, standard base64. */
+            nonce_signature?: string;
+            /** @description Google Pay and Samsung Pay: the wallet's id of the device. */
+            client_device_id?: string;
+            /** @description Google Pay and Samsung Pay: the wallet's id of the cardholder's account. */
+            client_wallet_account_id?: string;
         };
         OrderRequest: {
             /** @description Your identifier for the order: unique per product; cannot change. */
@@ -2448,6 +2478,10 @@ export interface operations {
                  * @example 2025-05-05
                  */
                 "x-service-version"?: components["parameters"]["Version"];
+                /** @description Makes the request safe to retry: the same key with the same request (method, path, version, product and body) within 24 hours answers the first response again, marked `Idempotent-Replayed: true`, without doing anything twice. Keys belong to the API key that sends them: the same key from another API key runs as a request of its own. Use a new random one (a UUID) per request. A key is 1 to 255 characters, each a printable ASCII character other than space (0x21 to 0x7E: letters, digits and punctuation); any other answers `400`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The product to read, as supplied at onboarding. Required when you have several. */
+                "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
             };
             path: {
                 /** @description The `payment_method_id` of the payment method. */
@@ -2457,15 +2491,34 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PaymentMethodProvisionRequest"];
+            };
+        };
         responses: {
-            400: components["responses"]["BadRequest"];
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-service-version": components["headers"]["Version"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["Replayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentMethodProvisioning"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["PaymentMethodNotFound"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
-            default: components["responses"]["NotImplemented"];
         };
     };
     listCustomerAccounts: {
