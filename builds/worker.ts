@@ -15,11 +15,11 @@ const WRANGLER = path.join(ROOT, "node_modules", ".bin", "wrangler");
 const QUIET = { ...process.env, WRANGLER_SEND_METRICS: "false", NO_COLOR: "1", CI: "1" };
 
 /**
- * The production budget: gzip size of everything wrangler uploads. The card programme's routes
- * (payment methods, orders, order events and transaction intents: fifteen routes, their schemas,
- * the card data's encryption and their data-browser pages) took it from 219.6 KiB to about 233 KiB.
+ * The production budget: gzip size of everything wrangler uploads. Raised with the card programme
+ * (cards, orders, order events, transaction intents and wallet provisioning, bench/README.md says
+ * by how much each); what is left over catches an accidental dependency.
  */
-export const BUNDLE_BUDGET_BYTES = 236 * 1024;
+export const BUNDLE_BUDGET_BYTES = 252 * 1024;
 
 export interface Bundle {
   /** The entry module of the bundle. */
