@@ -78,7 +78,7 @@ class ReleasedVersionShapes(StubTest):
         self.assertEqual(caught.exception.request_id, REQUEST_ID["x-request-id"])
         self.stub.reply(403, envelope("FORBIDDEN_ERROR", "forbidden"))
         with self.assertRaises(ForbiddenError):
-            self.client.orders.list()
+            list(self.client.orders.list())
 
 
 class LatestShapes(StubTest):
@@ -117,7 +117,7 @@ class LatestShapes(StubTest):
         self.assertEqual(caught.exception.type, "LINE_ITEM_NOT_FOUND_ERROR")
         self.stub.reply(501, envelope("SOMETHING_NEW", "later"))
         with self.assertRaises(ApiNotImplementedError):
-            self.client.orders.list()
+            list(self.client.orders.list())
 
     def test_a_body_that_is_not_json(self) -> None:
         self.stub.reply(502, raw=b"<html>Bad gateway</html>", type="text/html")
