@@ -54,6 +54,7 @@ export const ROUTES = [
   webhookDeliveries.recoverWebhookEndpoint,
   simulations.simulateCustomer,
   simulations.simulateStatement,
+  paymentMethods.simulatePaymentMethod,
 ] as const;
 
 type NameOf<R> = R extends { method: infer M extends string; path: infer P extends string }

@@ -1,7 +1,7 @@
 // The payment method (a card), as the API answers it: masked for any key, its PAN and CVV in
 // `card.pci_details` only for a key holding PCI_DETAILS_READ, on retrieve.
 import * as z from "zod";
-import { listOf, resource, timestamp } from "../canonical/schemas";
+import { listOf, requestBody, resource, timestamp } from "../canonical/schemas";
 import { CARD_NETWORKS, CARD_TYPES, PAYMENT_METHOD_STATUSES } from "../domain/payment-method-item";
 
 export const WALLETS = ["apple_pay", "google_pay", "samsung_pay"] as const;
@@ -52,7 +52,21 @@ export const PaymentMethod = resource(
 
 export const PaymentMethodList = resource("PaymentMethodList", listOf(PaymentMethod.schema));
 
+export const SimulatePaymentMethodRequest = requestBody(
+  "SimulatePaymentMethodRequest",
+  z.strictObject({
+    customer_id: z.string().min(1).max(255).describe("A sandbox customer of the key's product."),
+    account_id: z.string().min(1).max(255).describe("One of that customer's accounts."),
+    network: z
+      .enum(CARD_NETWORKS)
+      .optional()
+      .describe("The card's network, whose test range its PAN is on; `VISA` when omitted."),
+    card_type: z.enum(CARD_TYPES).optional().describe("`VIRTUAL` when omitted."),
+    status: z.enum(PAYMENT_METHOD_STATUSES).optional().describe("`ACTIVE` when omitted."),
+  }),
+);
+
 /** This feature's schemas, in the reference's order. */
-export const schemas = [PaymentMethod, PaymentMethodList];
+export const schemas = [PaymentMethod, PaymentMethodList, SimulatePaymentMethodRequest];
 
 export type PaymentMethodBody = z.infer<typeof PaymentMethod.schema>;

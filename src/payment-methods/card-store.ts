@@ -1,7 +1,9 @@
 // Card reads, inside the caller's read scope: a customer's cards newest first (by created_at, then
-// id), each page one round trip through `payment_methods_customer_idx`, and one card by id.
+// id), each page one round trip through `payment_methods_customer_idx`, and one card by id; and the
+// write of a sandbox test card.
 import { and, desc, eq, getTableColumns, lt, or, type SQL, sql } from "drizzle-orm";
-import { allOf } from "../db/batch";
+import { accounts } from "../accounts/schema";
+import { allOf, atomically, insertWhere } from "../db/batch";
 import type { Database } from "../db/client";
 import { customerInScope, type ReadScope } from "../db/customers";
 import { customers } from "../db/schema";
@@ -111,4 +113,35 @@ export async function findCard(
     .where(cardInScope(scope, paymentMethodId))
     .limit(1);
   return row ?? null;
+}
+
+export type TestCardStored = "stored" | "customer_not_found" | "account_not_found";
+
+/**
+ * Stores a card on one of the customer's accounts, the customer in the read scope: the insert is
+ * conditional on both, in one statement, so that a customer deleted meanwhile (a sandbox reset)
+ * stores nothing; when it stores nothing, one more read says which of the two was missing.
+ */
+export async function storeCardOfAccount(
+  db: Database,
+  scope: ReadScope,
+  card: Omit<typeof paymentMethods.$inferInsert, "partnerId" | "environment" | "merchantKey">,
+): Promise<TestCardStored> {
+  const owned = sql`EXISTS (SELECT 1 FROM ${customers} JOIN ${accounts} ON ${eq(
+    accounts.customerId,
+    customers.customerId,
+  )} WHERE ${allOf(customerInScope(scope, card.customerId), eq(accounts.accountId, card.accountId))})`;
+  const row = {
+    ...card,
+    partnerId: scope.partnerId,
+    environment: scope.environment,
+    merchantKey: scope.merchantKey,
+  };
+  const [inserted] = await atomically(db, [insertWhere(paymentMethods, row, owned)]);
+  if (inserted?.meta.changes === 1) return "stored";
+  const [customer] = await db
+    .select({ customerId: customers.customerId })
+    .from(customers)
+    .where(customerInScope(scope, card.customerId));
+  return customer ? "account_not_found" : "customer_not_found";
 }

@@ -1,5 +1,6 @@
 // Payment methods: the programme's cards: their routes, their import section, their secrets at
-// rest and the maintenance step that encrypts them again after a key rotation.
+// rest, the maintenance step that encrypts them again after a key rotation, and the sandbox's
+// test cards.
 export * from "./api-schemas";
 export { cardOfCustomerQuery } from "./card-of-customer";
 export {
@@ -20,3 +21,4 @@ export { cardSecretsReencrypted } from "./maintenance";
 export { provisionPaymentMethod, schemas as provisioningSchemas } from "./provisioning";
 export * from "./routes";
 export { paymentMethods } from "./schema";
+export { simulatePaymentMethod } from "./simulation-routes";

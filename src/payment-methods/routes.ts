@@ -1,19 +1,16 @@
 // GET /v2/payment_methods?customer_id=… and GET /v2/payment_methods/{payment_method_id}: a
 // customer's cards, masked for any valid key. On retrieve, a key holding PCI_DETAILS_READ (a soft
-// scope: without it the details are simply absent) also gets the PAN and CVV, opened here and
-// recorded in the audit log before they are answered.
-import { keyActor } from "../app/actor";
+// scope: without it the details are simply absent) also gets the PAN and CVV, audited
+// (card-answer.ts).
 import { customerNotFound, invalidRequest, paymentMethodNotFound } from "../app/errors";
 import { readScope } from "../app/pipeline";
 import { idPage, idPageQuery, type QueryDefinition } from "../app/query";
 import { route } from "../app/route";
-import { auditInsert } from "../db/audit";
-import { atomically } from "../db/batch";
 import { PAYMENT_METHOD_STATUSES } from "../domain/payment-method-item";
 import { PaymentMethod, PaymentMethodList } from "./api-schemas";
-import { cardVaultOf } from "./card-secrets";
+import { cardAsRead } from "./card-answer";
 import { type CardPageRequest, type CardStatus, findCard, readCardPage } from "./card-store";
-import { sealedOf, toPaymentMethod } from "./card-view";
+import { toPaymentMethod } from "./card-view";
 
 /** Longer than any id the service stores. */
 const MAX_ID_LENGTH = 1024;
@@ -104,36 +101,8 @@ export const retrievePaymentMethod = route({
   response: { status: 200, schema: PaymentMethod },
   async handler(c, { reply }) {
     const paymentMethodId = c.req.param("payment_method_id");
-    const scope = readScope(c);
-    const db = c.get("db");
-    const row = await findCard(db, scope, paymentMethodId);
+    const row = await findCard(c.get("db"), readScope(c), paymentMethodId);
     if (!row) throw paymentMethodNotFound(paymentMethodId);
-    const sealed = sealedOf(row);
-    if (!c.get("caller").scopes.includes("PCI_DETAILS_READ") || sealed === null) {
-      return reply(toPaymentMethod(row, null));
-    }
-    const secrets = await cardVaultOf(c.env).open(sealed, row.paymentMethodId);
-    if (secrets === null) {
-      // A key no longer configured: the card still reads, masked; the operator's log says why.
-      console.error(
-        JSON.stringify({ card_secrets: "unopened", payment_method_id: row.paymentMethodId }),
-      );
-      return reply(toPaymentMethod(row, null));
-    }
-    // Recorded before they leave: a read whose record fails answers no details.
-    await atomically(db, [
-      auditInsert(
-        scope.partnerId,
-        keyActor(c),
-        {
-          action: "payment_method.pci_details_read",
-          environment: row.environment,
-          target: row.paymentMethodId,
-          details: { customer_id: row.customerId },
-        },
-        c.get("now")(),
-      ),
-    ]);
-    return reply(toPaymentMethod(row, secrets));
+    return reply(await cardAsRead(c, row));
   },
 });

@@ -102,11 +102,11 @@ export const SECTIONS: Readonly<Record<string, Section>> = {
   },
   "Sandbox simulations": {
     description:
-      "Sandbox keys only: customers, accounts and statements of your own, whose documents render " +
-      "and whose events reach your webhook endpoints like real ones.",
+      "Sandbox keys only: customers, accounts, statements and test cards of your own, whose " +
+      "documents render and whose events reach your webhook endpoints like real ones.",
     source: "service",
     why:
-      "Sandbox keys only. A simulation makes customers, accounts and statements, which that " +
-      "scope reads, so making them takes the same scope.",
+      "Sandbox keys only. A simulation makes customers, accounts, statements and test cards of " +
+      "those accounts, which that scope reads, so making them takes the same scope.",
   },
 };

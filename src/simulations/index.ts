@@ -2,6 +2,6 @@
 
 export * from "./api-schemas";
 export { sandboxExpired } from "./maintenance";
-export { RESET_AGES_HOURS, SANDBOX_LIMITS } from "./quotas";
+export { limitSimulations, RESET_AGES_HOURS, SANDBOX_LIMITS } from "./quotas";
 export * from "./routes";
 export { sandboxPage } from "./sandbox-page";

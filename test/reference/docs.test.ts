@@ -97,6 +97,7 @@ describe("GET /openapi/{version}.json", () => {
     expect(sandboxOnly.map((r) => `${r.method} ${r.path}`)).toEqual([
       "POST /v2/simulations/customers",
       "POST /v2/simulations/statements",
+      "POST /v2/simulations/payment_methods",
     ]);
     for (const version of ALL_VERSIONS) {
       const sandbox = await documentOf(version);

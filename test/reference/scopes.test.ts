@@ -66,6 +66,7 @@ describe("the reference's scope table", () => {
       ["GET", "/v2/events"],
       ["POST", "/v2/simulations/customers"],
       ["POST", "/v2/simulations/statements"],
+      ["POST", "/v2/simulations/payment_methods"],
     ] as const) {
       expect(of(method, path), `${method} ${path}`).toMatchObject({
         scope: "ACCOUNT_READ",

@@ -70,6 +70,7 @@ const PAYMENT_METHOD_READS: readonly [string, Scope | null][] = [
 const SIMULATIONS: readonly [string, Scope | null][] = [
   ["POST /v2/simulations/customers", "ACCOUNT_READ"],
   ["POST /v2/simulations/statements", "ACCOUNT_READ"],
+  ["POST /v2/simulations/payment_methods", "ACCOUNT_READ"],
 ];
 
 const METHODS = ["GET", "POST", "PUT", "DELETE"] as const;
@@ -195,6 +196,10 @@ const BODIES: Record<string, () => unknown> = {
     client_wallet_account_id: "account-matrix",
   }),
   "/v2/simulations/statements": () => ({
+    customer_id: fixture.customerId,
+    account_id: fixture.accountId,
+  }),
+  "/v2/simulations/payment_methods": () => ({
     customer_id: fixture.customerId,
     account_id: fixture.accountId,
   }),

@@ -2152,9 +2152,9 @@ class WebhookEndpointsResource(Resource):
 
 
 class SimulationsCustomersResource(Resource):
-    """`client.simulations.customers`. Sandbox simulations: Sandbox keys only: customers, accounts
-    and statements of your own, whose documents render and whose events reach your webhook
-    endpoints like real ones.
+    """`client.simulations.customers`. Sandbox simulations: Sandbox keys only: customers, accounts,
+    statements and test cards of your own, whose documents render and whose events reach your
+    webhook endpoints like real ones.
     """
 
     def create(
@@ -2170,8 +2170,9 @@ class SimulationsCustomersResource(Resource):
         """Create a sandbox customer.
 
         Requires the `ACCOUNT_READ` scope. Sandbox keys only. A simulation makes customers,
-        accounts and statements, which that scope reads, so making them takes the same scope.
-        Sandbox keys only: a production key gets `404`, as for a route that does not exist.
+        accounts, statements and test cards of those accounts, which that scope reads, so making
+        them takes the same scope. Sandbox keys only: a production key gets `404`, as for a
+        route that does not exist.
 
         `POST /v2/simulations/customers`.
 
@@ -2198,9 +2199,9 @@ class SimulationsCustomersResource(Resource):
 
 
 class SimulationsStatementsResource(Resource):
-    """`client.simulations.statements`. Sandbox simulations: Sandbox keys only: customers, accounts
-    and statements of your own, whose documents render and whose events reach your webhook
-    endpoints like real ones.
+    """`client.simulations.statements`. Sandbox simulations: Sandbox keys only: customers,
+    accounts, statements and test cards of your own, whose documents render and whose events
+    reach your webhook endpoints like real ones.
     """
 
     def create(
@@ -2226,8 +2227,9 @@ class SimulationsStatementsResource(Resource):
         """Close a sandbox billing cycle.
 
         Requires the `ACCOUNT_READ` scope. Sandbox keys only. A simulation makes customers,
-        accounts and statements, which that scope reads, so making them takes the same scope.
-        Sandbox keys only: a production key gets `404`, as for a route that does not exist.
+        accounts, statements and test cards of those accounts, which that scope reads, so making
+        them takes the same scope. Sandbox keys only: a production key gets `404`, as for a
+        route that does not exist.
 
         `POST /v2/simulations/statements`.
 
@@ -2276,27 +2278,87 @@ class SimulationsStatementsResource(Resource):
         )
 
 
+class SimulationsPaymentMethodsResource(Resource):
+    """`client.simulations.payment_methods`. Sandbox simulations: Sandbox keys only: customers,
+    accounts, statements and test cards of your own, whose documents render and whose events
+    reach your webhook endpoints like real ones.
+    """
+
+    def create(
+        self,
+        *,
+        customer_id: str,
+        account_id: str,
+        network: Optional[Literal["VISA", "MASTERCARD", "AMEX"]] = None,
+        card_type: Optional[Literal["PHYSICAL", "VIRTUAL"]] = None,
+        status: Optional[Literal["ACTIVE", "INACTIVE", "CANCELED"]] = None,
+        idempotency_key: Optional[str] = None,
+        version: Optional[str] = None,
+        timeout: Optional[float] = None,
+    ) -> PaymentMethod:
+        """Create a sandbox test card.
+
+        Requires the `ACCOUNT_READ` scope. Sandbox keys only. A simulation makes customers,
+        accounts, statements and test cards of those accounts, which that scope reads, so making
+        them takes the same scope. Sandbox keys only: a production key gets `404`, as for a
+        route that does not exist.
+
+        `POST /v2/simulations/payment_methods`.
+
+        Args:
+            customer_id: A sandbox customer of the key's product.
+            account_id: One of that customer's accounts.
+            network: The card's network, whose test range its PAN is on; `VISA` when omitted.
+            card_type: `VIRTUAL` when omitted.
+            status: `ACTIVE` when omitted.
+        """
+        return self._client._request(
+            "POST",
+            "/v2/simulations/payment_methods",
+            body={
+                "customer_id": customer_id,
+                "account_id": account_id,
+                "network": network,
+                "card_type": card_type,
+                "status": status,
+            },
+            model="PaymentMethod",
+            idempotent=True,
+            idempotency_key=idempotency_key,
+            version=version,
+            timeout=timeout,
+        )
+
+
 class SimulationsResource(Resource):
-    """`client.simulations`. Sandbox simulations: Sandbox keys only: customers, accounts and
-    statements of your own, whose documents render and whose events reach your webhook endpoints
-    like real ones.
+    """`client.simulations`. Sandbox simulations: Sandbox keys only: customers, accounts,
+    statements and test cards of your own, whose documents render and whose events reach your
+    webhook endpoints like real ones.
     """
 
     @property
     def customers(self) -> SimulationsCustomersResource:
         """`client.simulations.customers`. Sandbox simulations: Sandbox keys only: customers,
-        accounts and statements of your own, whose documents render and whose events reach your
-        webhook endpoints like real ones.
+        accounts, statements and test cards of your own, whose documents render and whose events
+        reach your webhook endpoints like real ones.
         """
         return SimulationsCustomersResource(self._client)
 
     @property
     def statements(self) -> SimulationsStatementsResource:
         """`client.simulations.statements`. Sandbox simulations: Sandbox keys only: customers,
-        accounts and statements of your own, whose documents render and whose events reach your
-        webhook endpoints like real ones.
+        accounts, statements and test cards of your own, whose documents render and whose events
+        reach your webhook endpoints like real ones.
         """
         return SimulationsStatementsResource(self._client)
+
+    @property
+    def payment_methods(self) -> SimulationsPaymentMethodsResource:
+        """`client.simulations.payment_methods`. Sandbox simulations: Sandbox keys only: customers,
+        accounts, statements and test cards of your own, whose documents render and whose events
+        reach your webhook endpoints like real ones.
+        """
+        return SimulationsPaymentMethodsResource(self._client)
 
 
 class Client(BaseClient):
@@ -2422,9 +2484,9 @@ class Client(BaseClient):
 
     @property
     def simulations(self) -> SimulationsResource:
-        """`client.simulations`. Sandbox simulations: Sandbox keys only: customers, accounts and
-        statements of your own, whose documents render and whose events reach your webhook
-        endpoints like real ones.
+        """`client.simulations`. Sandbox simulations: Sandbox keys only: customers, accounts,
+        statements and test cards of your own, whose documents render and whose events reach
+        your webhook endpoints like real ones.
         """
         return SimulationsResource(self)
 
@@ -2470,4 +2532,5 @@ ROUTES = {
     "recoverWebhookEndpointMissedEvents": ("POST", "/v2/webhook_endpoints/{webhook_endpoint_id}/recover", "webhook_endpoints.recover"),
     "createSandboxCustomer": ("POST", "/v2/simulations/customers", "simulations.customers.create"),
     "closeSandboxBillingCycle": ("POST", "/v2/simulations/statements", "simulations.statements.create"),
+    "createSandboxPaymentMethod": ("POST", "/v2/simulations/payment_methods", "simulations.payment_methods.create"),
 }

@@ -574,6 +574,16 @@ export function createClient<V extends Version>(options: ClientOptions<V>) {
       ): Promise<Statement<V>> {
         return unwrap(http.POST("/v2/simulations/statements", { body, ...post(o) }));
       },
+      /**
+       * A test card of one of your sandbox customers' accounts, its PAN on the network's test
+       * range; with `pci_details` when the key holds `PCI_DETAILS_READ`.
+       */
+      createPaymentMethod(
+        body: RequestBody<"/v2/simulations/payment_methods">,
+        o?: PostOptions,
+      ): Promise<PaymentMethod<V>> {
+        return unwrap(http.POST("/v2/simulations/payment_methods", { body, ...post(o) }));
+      },
     },
   };
 }

@@ -641,7 +641,7 @@ export interface paths {
         put?: never;
         /**
          * Create a sandbox customer
-         * @description Requires the `ACCOUNT_READ` scope. Sandbox keys only. A simulation makes customers, accounts and statements, which that scope reads, so making them takes the same scope. Sandbox keys only: a production key gets `404`, as for a route that does not exist.
+         * @description Requires the `ACCOUNT_READ` scope. Sandbox keys only. A simulation makes customers, accounts, statements and test cards of those accounts, which that scope reads, so making them takes the same scope. Sandbox keys only: a production key gets `404`, as for a route that does not exist.
          */
         post: operations["createSandboxCustomer"];
         delete?: never;
@@ -661,9 +661,29 @@ export interface paths {
         put?: never;
         /**
          * Close a sandbox billing cycle
-         * @description Requires the `ACCOUNT_READ` scope. Sandbox keys only. A simulation makes customers, accounts and statements, which that scope reads, so making them takes the same scope. Sandbox keys only: a production key gets `404`, as for a route that does not exist.
+         * @description Requires the `ACCOUNT_READ` scope. Sandbox keys only. A simulation makes customers, accounts, statements and test cards of those accounts, which that scope reads, so making them takes the same scope. Sandbox keys only: a production key gets `404`, as for a route that does not exist.
          */
         post: operations["closeSandboxBillingCycle"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v2/simulations/payment_methods": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a sandbox test card
+         * @description Requires the `ACCOUNT_READ` scope. Sandbox keys only. A simulation makes customers, accounts, statements and test cards of those accounts, which that scope reads, so making them takes the same scope. Sandbox keys only: a production key gets `404`, as for a route that does not exist.
+         */
+        post: operations["createSandboxPaymentMethod"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1446,6 +1466,27 @@ export interface components {
             data: components["schemas"]["TransactionIntent"][];
             /** @description True when another page exists; page on with the last id. */
             has_more: boolean;
+        };
+        SimulatePaymentMethodRequest: {
+            /** @description A sandbox customer of the key's product. */
+            customer_id: string;
+            /** @description One of that customer's accounts. */
+            account_id: string;
+            /**
+             * @description The card's network, whose test range its PAN is on; `VISA` when omitted.
+             * @enum {string}
+             */
+            network?: "VISA" | "MASTERCARD" | "AMEX";
+            /**
+             * @description `VIRTUAL` when omitted.
+             * @enum {string}
+             */
+            card_type?: "PHYSICAL" | "VIRTUAL";
+            /**
+             * @description `ACTIVE` when omitted.
+             * @enum {string}
+             */
+            status?: "ACTIVE" | "INACTIVE" | "CANCELED";
         };
         CustomerLinkRequest: {
             /** @description Your identifier for the customer. */
@@ -3641,6 +3682,53 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Statement"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["CustomerNotFound"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createSandboxPaymentMethod: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description The API version for this request; without it, the version saved for your key's environment. `latest` is for sandbox keys only.
+                 * @example 2026-11-28
+                 */
+                "x-service-version"?: components["parameters"]["Version"];
+                /** @description Makes the request safe to retry: the same key with the same request (method, path, version, product and body) within 24 hours answers the first response again, marked `Idempotent-Replayed: true`, without doing anything twice. Keys belong to the API key that sends them: the same key from another API key runs as a request of its own. Use a new random one (a UUID) per request. A key is 1 to 255 characters, each a printable ASCII character other than space (0x21 to 0x7E: letters, digits and punctuation); any other answers `400`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+                /** @description The product to read, as supplied at onboarding. Required when you have several. */
+                "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SimulatePaymentMethodRequest"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    "x-service-version": components["headers"]["Version"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["Replayed"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PaymentMethod"];
                 };
             };
             400: components["responses"]["InvalidRequest"];
