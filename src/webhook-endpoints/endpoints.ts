@@ -17,7 +17,7 @@ import {
   toWebhookEndpoint,
   type WebhookEndpoint,
 } from "../domain/webhook-endpoint";
-import { webhookUrlProblem } from "../domain/webhook-url";
+import { normaliseWebhookUrl } from "../domain/webhook-url";
 import { eventTypesOf, storedFilter, unknownEventTypes } from "../events";
 import { deliveryConfig } from "./delivery-config";
 import { findEndpoint } from "./endpoint-reads";
@@ -105,12 +105,13 @@ export function enabledEventsOf(
   return [...new Set(requested)];
 }
 
-/** 400 for a URL the webhook URL rules refuse. */
-function checkUrl(c: Context<AppEnv>, url: string): void {
-  const problem = webhookUrlProblem(url, {
+/** The URL as stored (its normalised form); 400 for one the webhook URL rules refuse. */
+function checkUrl(c: Context<AppEnv>, url: string): string {
+  const checked = normaliseWebhookUrl(url, {
     allowLoopback: c.env.WEBHOOK_ALLOW_LOOPBACK === "true",
   });
-  if (problem) throw invalidRequest([problem], "url");
+  if (checked.problem !== undefined) throw invalidRequest([checked.problem], "url");
+  return checked.url;
 }
 
 export interface NewEndpoint {
@@ -129,7 +130,7 @@ export async function prepareEndpoint(
   input: NewEndpoint,
 ): Promise<PreparedChange> {
   const { scope, apiVersion } = input;
-  checkUrl(c, input.url);
+  const url = checkUrl(c, input.url);
   const bundle = c.get("bundle");
   if (!bundle.isSupported(apiVersion, scope.environment)) {
     throw invalidRequest(
@@ -154,7 +155,7 @@ export async function prepareEndpoint(
   const row = {
     endpointId,
     ...scope,
-    url: input.url,
+    url,
     description: input.description,
     apiVersion,
     apiOrigin: new URL(c.req.url).origin,
@@ -255,8 +256,7 @@ export async function prepareUpdate(
   if (!current) throw endpointNotFound(endpointId);
   const update: EndpointUpdate = {};
   if (input.url !== undefined) {
-    checkUrl(c, input.url);
-    update.url = input.url;
+    update.url = checkUrl(c, input.url);
   }
   if (input.description !== undefined) {
     update.description = input.description === "" ? null : input.description;
