@@ -12,6 +12,7 @@ import type { Actor } from "../domain/audit";
 import type { Environment } from "../domain/environment";
 import {
   ALL_EVENTS,
+  type EndpointFields,
   generateEndpointId,
   MAX_ENDPOINTS,
   toWebhookEndpoint,
@@ -20,9 +21,12 @@ import {
 import { normaliseWebhookUrl } from "../domain/webhook-url";
 import { eventTypesOf, storedFilter, unknownEventTypes } from "../events";
 import { deliveryConfig } from "./delivery-config";
+import { budgetSpent } from "./endpoint-budget";
 import { findEndpoint } from "./endpoint-reads";
 import {
+  type EndpointChange,
   type EndpointUpdate,
+  enableEndpoint,
   endpointInScope,
   endpointInsert,
   rollEndpointSecret,
@@ -62,6 +66,22 @@ export function endpointNotFound(endpointId: string): ApiError {
     `No such webhook endpoint: ${JSON.stringify(endpointId.slice(0, 64))}`,
     { param: "webhook_endpoint_id" },
   );
+}
+
+/**
+ * Enables the endpoint (see `enableEndpoint`): 404 outside the scope, 429 once its hourly budget
+ * of enables is spent. Answers the endpoint as it now reads.
+ */
+export async function enableWithinBudget(
+  c: Context<AppEnv>,
+  change: EndpointChange,
+): Promise<EndpointFields> {
+  const outcome = await enableEndpoint(c.get("db"), change);
+  if (outcome.kind === "not_found") throw endpointNotFound(change.endpointId);
+  if (outcome.kind === "budget_spent") {
+    throw budgetSpent(change.endpointId, "enable", outcome.wait);
+  }
+  return outcome.endpoint;
 }
 
 /** How an endpoint's reads are shaped at this request's moment. */
@@ -175,6 +195,13 @@ export async function prepareEndpoint(
     throttleUsed: 0,
     admittedSecond: null,
     admittedCount: 0,
+    budgetSince: null,
+    budgetRecoveries: 0,
+    budgetResends: 0,
+    budgetEnables: 0,
+    recoveryStartedAt: null,
+    recoverySince: null,
+    recoveryUntil: null,
     createdAt: now.toISOString(),
   };
   return {
