@@ -18,8 +18,8 @@ export const ENDPOINT_BUDGET = { recover: 6, resend: 60, enable: 6 } as const;
 export const BUDGET_WINDOW_SECONDS = 3600;
 
 /**
- * The most attempts one event gets to one endpoint in all: a three-day retry cycle takes at most
- * 24 (17 to 24 by the jitter), which leaves the rest to re-sends and recoveries.
+ * The most attempts one event gets to one endpoint in all: a three-day retry cycle takes 17 to 23
+ * (by the jitter), which leaves the rest to re-sends and recoveries.
  */
 export const MAX_DELIVERY_ATTEMPTS = 40;
 
