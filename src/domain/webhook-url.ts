@@ -170,6 +170,38 @@ function isBlockedV6(groups: readonly number[]): boolean {
 }
 
 /**
+ * Control characters (C0, DEL, C1) and the Unicode line and paragraph separators: the URL parser
+ * drops a tab, CR or LF without a word, so a URL carrying one would pass the rules below while its
+ * text could start a new line wherever it is written (a mail's subject, a log line).
+ */
+function isControl(char: string): boolean {
+  const code = char.charCodeAt(0);
+  return code <= 0x1f || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029;
+}
+
+/** `text` without control characters: how a URL stored before they were refused is written. */
+export function withoutControls(text: string): string {
+  return [...text].filter((char) => !isControl(char)).join("");
+}
+
+/**
+ * The URL as it is stored and shown: the parser's own serialisation of `text` (so what is
+ * checked is what is kept), or why `text` may not receive webhooks (see `webhookUrlProblem`).
+ */
+export function normaliseWebhookUrl(
+  text: string,
+  policy: UrlPolicy,
+): { url: string; problem?: undefined } | { url?: undefined; problem: string } {
+  if ([...text].some(isControl)) return { problem: "url must not contain control characters" };
+  const problem = webhookUrlProblem(text, policy);
+  if (problem) return { problem };
+  const url = new URL(text).href;
+  return url.length > MAX_URL_LENGTH
+    ? { problem: `url must be at most ${MAX_URL_LENGTH} characters` }
+    : { url };
+}
+
+/**
  * Why `text` may not receive webhooks, or null when it may: an absolute https URL (http only on
  * loopback, and only when the policy allows loopback), no credentials, no fragment, and a host
  * that is a public name or a public IP address.

@@ -3,6 +3,7 @@
 import { RATE_LIMITS } from "../app/rate-policies";
 import type { Environment } from "../domain/environment";
 import { RESET_AGES_HOURS, SANDBOX_LIMITS } from "../simulations";
+import { ENDPOINT_BUDGET, MAX_DELIVERY_ATTEMPTS } from "../webhook-endpoints";
 
 /** An age in words. */
 function age(hours: number): string {
@@ -20,6 +21,13 @@ export function limitsSection(environment: Environment): string[] {
       `of a partner's environment together: ${partner.limit} requests per ${partner.period} ` +
       "seconds. Over a limit: `429` (`RATE_LIMITED_ERROR`) with `Retry-After`, " +
       "`RateLimit-Policy` and `RateLimit`.",
+    `- Each webhook endpoint, per hour counted from the first of them: ${ENDPOINT_BUDGET.recover} ` +
+      `recoveries (\`POST /v2/webhook_endpoints/{id}/recover\`, one at a time: another while ` +
+      `one runs answers \`409\` naming it), ${ENDPOINT_BUDGET.resend} re-sends to it ` +
+      `(\`POST /v2/events/{id}/resend\`; one to every endpoint counts for each) and ` +
+      `${ENDPOINT_BUDGET.enable} enables of it when disabled; then \`429\` with ` +
+      "`Retry-After` until its hour ends. A re-send or a recovery keeps a delivery's retry " +
+      `window; an event gets ${MAX_DELIVERY_ATTEMPTS} attempts to an endpoint in all.`,
   ];
   if (environment !== "sandbox") return lines;
   lines.push(

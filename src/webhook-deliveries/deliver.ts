@@ -30,6 +30,7 @@ import {
   defaultNotice,
   deliveryConfig,
   type HealthChange,
+  MAX_DELIVERY_ATTEMPTS,
   type NoticeDependencies,
   notifyEndpointHealth,
   type SecretSealer,
@@ -207,7 +208,8 @@ async function send(
 
 /**
  * What follows an attempt that ended at `finished`: done on a success; else a retry after the
- * schedule's delay, or failed for good once the retry window has closed.
+ * schedule's delay, or failed for good once the retry window has closed or the delivery has had
+ * its `MAX_DELIVERY_ATTEMPTS`.
  */
 function afterOutcome(
   d: Delivery,
@@ -218,7 +220,11 @@ function afterOutcome(
   if (outcome.status === "succeeded")
     return { next: { status: "succeeded" }, verdict: { ack: true } };
   const elapsed = (finished.getTime() - Date.parse(claim.cycleStartedAt)) / 1000;
-  const delay = nextRetryDelay(d.config.retry, claim.attempts, elapsed);
+  // Its attempts in all are capped, whatever queued it again.
+  const delay =
+    claim.attempts >= MAX_DELIVERY_ATTEMPTS
+      ? null
+      : nextRetryDelay(d.config.retry, claim.attempts, elapsed);
   if (delay === null) return { next: { status: "failed" }, verdict: { ack: true } };
   return {
     next: {

@@ -5,6 +5,7 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { EventType } from "../domain/event";
 import { EVENT_TYPES_REVISION } from "../events";
+import { MAX_DELIVERY_ATTEMPTS } from "../webhook-endpoints";
 import { webhookDeliveries } from "../webhook-endpoints/schema";
 
 /** A delivery row as a write answers it (`DELIVERY_RETURNING`). */
@@ -28,20 +29,25 @@ const endpointPartner = sql`(SELECT w.partner_id FROM webhook_endpoints w
   WHERE w.endpoint_id = ${webhookDeliveries.endpointId})`;
 
 /**
- * A delivery starting a new cycle at `at` (a resend, a re-drive): a fresh retry window and
- * generation, no lease, and a new place in its endpoint's throttle.
+ * A delivery queued again at `at` (a re-send, a re-drive): a new generation, so that a message of
+ * its earlier queueing attempts nothing, due now, with no lease and a new place in its endpoint's
+ * throttle. Its attempts and its retry window go on: a re-queue never starts a new window, so one
+ * after the window closed gets a single attempt, and the backoff keeps growing.
  */
-export function newDeliveryCycle(at: string) {
+export function requeued(at: string) {
   return {
     status: "pending" as const,
     generation: sql`${webhookDeliveries.generation} + 1`,
-    attempts: 0,
-    cycleStartedAt: at,
     nextAttemptAt: at,
     leaseUntil: null,
     completedAt: null,
     throttleSlot: null,
   };
+}
+
+/** SQL over the delivery row `d`: it may be attempted again (its attempts are under the cap). */
+export function attemptsLeft(d: string): SQL {
+  return sql`${sql.raw(`${d}.attempts`)} < ${MAX_DELIVERY_ATTEMPTS}`;
 }
 
 /** The columns a write of deliveries answers, for drizzle's `.returning()`. */

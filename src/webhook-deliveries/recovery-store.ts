@@ -1,8 +1,9 @@
-// Recovering an endpoint's missed events in D1: one batch picks the events of a window the
-// endpoint has not received (nor has queued), starts a delivery cycle of each with a throttle slot
-// reserved for it in event order, takes those slots from the endpoint's throttle, and writes the
-// audit row; the next call picks up where a capped one stopped.
-import { type SQL, sql } from "drizzle-orm";
+// Recovering an endpoint's missed events in D1: one batch takes a recovery of the endpoint's hourly
+// budget and marks it running, picks the events of a window the endpoint has not received (nor
+// has queued, nor waits to retry), queues each with a throttle slot reserved for it in event order,
+// takes those slots from the endpoint's throttle, and writes the audit row; the next call, once
+// this one's deliveries are made, picks up where a capped one stopped.
+import { and, count, eq, type SQL, sql } from "drizzle-orm";
 import { auditInsert } from "../db/audit";
 import { atomically } from "../db/batch";
 import type { Database } from "../db/client";
@@ -10,8 +11,9 @@ import type { ReadScope } from "../db/customers";
 import type { Actor } from "../domain/audit";
 import type { Environment } from "../domain/environment";
 import type { EventType } from "../domain/event";
-import { webhookEndpoints } from "../webhook-endpoints/schema";
-import { type DeliveryRef, isDeliveryRow } from "./event-writes";
+import { BUDGET_COLUMNS, type BudgetState, budgetRoom, takeBudget } from "../webhook-endpoints";
+import { webhookDeliveries, webhookEndpoints } from "../webhook-endpoints/schema";
+import { attemptsLeft, type DeliveryRef, isDeliveryRow } from "./event-writes";
 import { secondOf, slotInstant, slotOfRank, takeSlots } from "./throttle";
 
 /** The most events one call queues: a few sends of 100 per thousand, well within a request. */
@@ -40,19 +42,74 @@ export interface RecoveredDelivery extends DeliveryRef {
   createdAt: string;
 }
 
+/** SQL over the endpoint row `w`: its latest recovery still has a delivery to make. */
+function recoveryRunning(w: string): SQL {
+  const endpoint = sql.raw(`${w}.endpoint_id`);
+  const started = sql.raw(`${w}.recovery_started_at`);
+  return sql`EXISTS (SELECT 1 FROM webhook_deliveries r WHERE r.endpoint_id = ${endpoint}
+    AND r.status = 'pending' AND r.recovered_at = ${started})`;
+}
+
+/** The endpoint's running recovery: when it started, its window, and the deliveries it has left. */
+export interface RunningRecovery {
+  startedAt: string;
+  since: string;
+  until: string;
+  left: number;
+}
+
+/** What a recovery of the endpoint must wait for: the one running, and the hourly budget. */
+export interface RecoveryState {
+  running: RunningRecovery | null;
+  budget: BudgetState;
+}
+
+/** The endpoint's recovery state (null for no such endpoint). */
+export async function readRecoveryState(
+  db: Database,
+  endpointId: string,
+): Promise<RecoveryState | null> {
+  const [row] = await db
+    .select({
+      ...BUDGET_COLUMNS,
+      startedAt: webhookEndpoints.recoveryStartedAt,
+      since: webhookEndpoints.recoverySince,
+      until: webhookEndpoints.recoveryUntil,
+    })
+    .from(webhookEndpoints)
+    .where(eq(webhookEndpoints.endpointId, endpointId));
+  if (!row) return null;
+  const { startedAt, since, until, ...budget } = row;
+  if (startedAt === null || since === null || until === null) return { running: null, budget };
+  const [left] = await db
+    .select({ n: count() })
+    .from(webhookDeliveries)
+    .where(
+      and(
+        eq(webhookDeliveries.endpointId, endpointId),
+        eq(webhookDeliveries.status, "pending"),
+        eq(webhookDeliveries.recoveredAt, startedAt),
+      ),
+    );
+  const n = left?.n ?? 0;
+  return { running: n > 0 ? { startedAt, since, until, left: n } : null, budget };
+}
+
 /**
  * Queues, once each, every event of the window the endpoint takes and has not received: none
- * delivered, given up, or pending without a throttle slot nor an attempt under way (one pending
- * with a slot is queued already). Each starts a new delivery cycle (a new generation, so an older
- * message attempts nothing) with the next slot of the endpoint's throttle from the next second
- * on, in event order; at
- * most `MAX_RECOVERED` per call, `hasMore` saying whether more remain. Nothing is queued for an
- * endpoint that is not enabled, or not in the scope. One batch.
+ * delivered, or given up with attempts left. One pending is not missed: it is queued already, or
+ * waits for a retry of its cycle. Each is queued in a new generation (so an older message
+ * attempts nothing) within the retry window it had (a new delivery's starts now), with the next
+ * slot of the endpoint's throttle from the next second on, in event order; at most
+ * `MAX_RECOVERED` per call, `hasMore` saying whether more remain. The recovery takes one of the
+ * endpoint's hourly budget and is its running one until its deliveries are made: nothing is
+ * queued (`started` false) while another runs or the budget is spent, nor for an endpoint that is
+ * not enabled, or not in the scope. One batch.
  */
 export async function recoverEvents(
   db: Database,
   recovery: Recovery,
-): Promise<{ deliveries: RecoveredDelivery[]; hasMore: boolean }> {
+): Promise<{ started: boolean; deliveries: RecoveredDelivery[]; hasMore: boolean }> {
   const { scope, endpointId: id, now, perSecond } = recovery;
   const at = now.toISOString();
   // From the next whole second on: its messages are sent as it begins (recovery.ts), so that each
@@ -66,29 +123,42 @@ export async function recoverEvents(
     WHERE e.partner_id = ${scope.partnerId} AND e.environment = ${scope.environment}
       AND e.merchant_key = ${scope.merchantKey}
       AND e.created_at >= ${recovery.since} AND e.created_at < ${recovery.until} ${types}
-      AND (d.event_id IS NULL OR d.status = 'failed'
-        OR (d.status = 'pending' AND d.throttle_slot IS NULL
-          AND (d.lease_until IS NULL OR d.lease_until < ${at})))`;
+      AND (d.event_id IS NULL OR (d.status = 'failed' AND ${attemptsLeft("d")}))`;
   const endpoint = sql`FROM webhook_endpoints w WHERE w.endpoint_id = ${id}
     AND w.partner_id = ${scope.partnerId} AND w.environment = ${scope.environment}
     AND w.merchant_key = ${scope.merchantKey} AND w.status = 'enabled'`;
   const slot = slotOfRank("st", second, perSecond, sql`p.rn`);
-  // The deliveries this call queued: its cycle's start, with a slot.
+  // The deliveries this call queued: marked with its start, with a slot.
   const queued = sql`FROM webhook_deliveries q WHERE q.endpoint_id = ${id}
-    AND q.status = 'pending' AND q.cycle_started_at = ${at} AND q.throttle_slot IS NOT NULL`;
+    AND q.status = 'pending' AND q.recovered_at = ${at} AND q.throttle_slot IS NOT NULL`;
   const results = await atomically(db, [
+    // The recovery starts only when none runs and the budget has room for it.
+    db
+      .update(webhookEndpoints)
+      .set({
+        ...takeBudget("recover", now),
+        recoveryStartedAt: at,
+        recoverySince: recovery.since,
+        recoveryUntil: recovery.until,
+      })
+      .where(
+        sql`${webhookEndpoints.endpointId} IN (SELECT w.endpoint_id ${endpoint})
+          AND ${budgetRoom("recover", now)} AND NOT ${recoveryRunning("webhook_endpoints")}`,
+      ),
+    // Only when it started (`changes()`: the rows the update before changed).
     sql`WITH st AS (SELECT w.throttle_second, w.throttle_used ${endpoint}),
       picked AS (SELECT e.event_id,
           row_number() OVER (ORDER BY e.created_at, e.event_id) AS rn
         ${missed} ORDER BY e.created_at, e.event_id LIMIT ${MAX_RECOVERED})
       INSERT INTO webhook_deliveries (event_id, endpoint_id, status, generation, attempts,
-        cycle_started_at, next_attempt_at, lease_until, completed_at, throttle_slot)
-      SELECT p.event_id, ${id}, 'pending', 0, 0, ${at}, ${slotInstant(slot)}, NULL, NULL, ${slot}
-      FROM picked p, st WHERE true
+        cycle_started_at, next_attempt_at, lease_until, completed_at, throttle_slot, recovered_at)
+      SELECT p.event_id, ${id}, 'pending', 0, 0, ${at}, ${slotInstant(slot)}, NULL, NULL, ${slot},
+        ${at}
+      FROM picked p, st WHERE changes() = 1
       ON CONFLICT (event_id, endpoint_id) DO UPDATE SET status = 'pending',
-        generation = webhook_deliveries.generation + 1, attempts = 0,
-        cycle_started_at = excluded.cycle_started_at, next_attempt_at = excluded.next_attempt_at,
-        lease_until = NULL, completed_at = NULL, throttle_slot = excluded.throttle_slot
+        generation = webhook_deliveries.generation + 1, next_attempt_at = excluded.next_attempt_at,
+        lease_until = NULL, completed_at = NULL, throttle_slot = excluded.throttle_slot,
+        recovered_at = excluded.recovered_at
       RETURNING event_id, endpoint_id, generation,
         (SELECT w.partner_id FROM webhook_endpoints w
           WHERE w.endpoint_id = webhook_deliveries.endpoint_id) AS partner_id,
@@ -117,16 +187,16 @@ export async function recoverEvents(
     ),
     sql`SELECT EXISTS (SELECT 1 ${missed} AND EXISTS (SELECT 1 ${endpoint})) AS more`,
   ]);
-  const deliveries = (results[0]?.results ?? [])
+  const deliveries = (results[1]?.results ?? [])
     .map((row) => recoveredOf(row, recovery.shard))
     .sort((a, b) => {
       const [x, y] = [`${a.createdAt} ${a.event_id}`, `${b.createdAt} ${b.event_id}`];
       return x < y ? -1 : x > y ? 1 : 0;
     });
-  const answer = results[3]?.results?.[0];
+  const answer = results[4]?.results?.[0];
   const more =
     typeof answer === "object" && answer !== null && "more" in answer && answer.more === 1;
-  return { deliveries, hasMore: more };
+  return { started: results[0]?.meta.changes === 1, deliveries, hasMore: more };
 }
 
 /**

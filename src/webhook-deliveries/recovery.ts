@@ -1,6 +1,7 @@
 // Recovering what an endpoint missed (an outage of its receiver, a weekend disabled): every event
 // of a window, of the types it takes, that it has not received, queued once each in the order
-// they happened, through its delivery throttle. For the API and the dashboard alike.
+// they happened, through its delivery throttle; one recovery at a time per endpoint, a few an
+// hour. For the API and the dashboard alike.
 import type { Context } from "hono";
 import type { AppEnv } from "../app/context";
 import { ApiError, invalidRequest } from "../app/errors";
@@ -10,13 +11,21 @@ import { normaliseTimestamp } from "../domain/timestamp";
 import { storedEventTypes } from "../domain/webhook-endpoint";
 import { canonicalTypesFor, retainedSince } from "../events";
 import {
+  budgetSpent,
+  budgetWait,
   deliveryConfig,
   type EndpointScope,
   endpointNotFound,
   findEndpoint,
 } from "../webhook-endpoints";
 import type { DeliveryRef } from "./event-writes";
-import { type RecoveredDelivery, recoverEvents } from "./recovery-store";
+import {
+  type RecoveredDelivery,
+  type RecoveryState,
+  type RunningRecovery,
+  readRecoveryState,
+  recoverEvents,
+} from "./recovery-store";
 import { delayUntil, slotSecond } from "./throttle";
 
 export interface RecoveryRequest {
@@ -55,6 +64,26 @@ export function disabledEndpoint(endpointId: string): ApiError {
   );
 }
 
+/** 409 while a recovery of the endpoint runs, naming it. */
+function recoveryRunning(endpointId: string, running: RunningRecovery): ApiError {
+  return new ApiError(
+    "CONFLICT_ERROR",
+    `A recovery of this webhook endpoint is running: the one started at ${running.startedAt} ` +
+      `for events from ${running.since} until ${running.until}, with ${running.left} ` +
+      `${running.left === 1 ? "delivery" : "deliveries"} still to make. An endpoint runs one ` +
+      `recovery at a time: recover ${endpointId} again once it is done.`,
+    { param: "webhook_endpoint_id" },
+  );
+}
+
+/** The refusal a recovery of the endpoint meets at `now`, if any: 409 while one runs, else 429. */
+function refusal(endpointId: string, state: RecoveryState | null, now: Date): ApiError | null {
+  if (!state) return endpointNotFound(endpointId);
+  if (state.running) return recoveryRunning(endpointId, state.running);
+  const wait = budgetWait(state.budget, "recover", now);
+  return wait > 0 ? budgetSpent(endpointId, "recover", wait) : null;
+}
+
 /**
  * Sends the recovered deliveries, in event order, each delayed to its throttle slot (those of one
  * second in one send, in order), once the next second begins (their slots start there), so that
@@ -91,7 +120,7 @@ async function enqueueInOrder(
 /**
  * Queues the endpoint's missed events of the window (see `recoverEvents`): 400 for a window
  * outside the events' 30 days or empty, 404 for an endpoint outside the scope, 409 while it is
- * disabled.
+ * disabled or another recovery of it runs, 429 once its hourly budget of recoveries is spent.
  */
 export async function recoverEndpoint(
   c: Context<AppEnv>,
@@ -124,7 +153,9 @@ export async function recoverEndpoint(
           endpoint.apiVersion,
           storedEventTypes(endpoint.enabledEvents),
         );
-  const { deliveries, hasMore } = await recoverEvents(db, {
+  const refused = refusal(endpointId, await readRecoveryState(db, endpointId), now);
+  if (refused) throw refused;
+  const { started, deliveries, hasMore } = await recoverEvents(db, {
     scope,
     shard: c.get("shard"),
     endpointId,
@@ -135,6 +166,13 @@ export async function recoverEndpoint(
     actor: request.actor,
     now,
   });
+  // Another request started a recovery, or took the last of the budget, in between.
+  if (!started) {
+    throw (
+      refusal(endpointId, await readRecoveryState(db, endpointId), now) ??
+      disabledEndpoint(endpointId)
+    );
+  }
   // Sent after the answer, as the next second begins (under a second from now).
   c.executionCtx.waitUntil(
     enqueueInOrder(c.env.WEBHOOK_DELIVERIES, deliveries, c.get("requestId")),

@@ -1,10 +1,16 @@
 // The webhooks an endpoint receives, as the reference of one version documents them (OpenAPI 3.1
 // `webhooks`): one signed POST per event type of that version, with the delivery rules and their
-// numbers (timeout, retries, the per-endpoint throttle, health notices).
+// numbers (timeout, retries, the per-endpoint throttle, health notices, what re-sends, recoveries
+// and enables may restart).
 
 import { eventTypesOf } from "../events";
 import type { JsonObject, VersionBundle } from "../versioning";
-import { DELIVERY_DEFAULTS as D, spanOf } from "../webhook-endpoints";
+import {
+  ENDPOINT_BUDGET as B,
+  DELIVERY_DEFAULTS as D,
+  MAX_DELIVERY_ATTEMPTS,
+  spanOf,
+} from "../webhook-endpoints";
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
@@ -18,7 +24,11 @@ const DELIVERY_RULES =
   "wait their turn in the queue, none is dropped. Its Admins are mailed once every attempt has " +
   `failed for ${spanOf(D.failingNoticeAfterSeconds)}, ${spanOf(D.disableWarningSeconds)} before ` +
   `it would be disabled, and when it is disabled, after ${spanOf(D.disableAfterSeconds)} of ` +
-  "failures; `POST /v2/webhook_endpoints/{id}/recover` then queues what it missed.";
+  "failures; `POST /v2/webhook_endpoints/{id}/recover` then queues what it missed. A re-send " +
+  "or a recovery queues a delivery again within the retry window it had (one closed gets one " +
+  `attempt), and a delivery gets ${MAX_DELIVERY_ATTEMPTS} attempts in all. Per endpoint and ` +
+  `hour: ${B.recover} recoveries (one at a time), ${B.resend} re-sends and ${B.enable} enables; ` +
+  "then `429` with `Retry-After`.";
 
 /** What each webhook endpoint of `version` receives: one signed POST per event type. */
 export function webhooksOf(bundle: VersionBundle, version: string): JsonObject {

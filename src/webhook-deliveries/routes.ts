@@ -40,7 +40,10 @@ export const resendEvent = route({
   summary: "Resend an event",
   operationId: "resendEvent",
   tag: "Events",
-  errors: [{ status: 404, types: ["NOT_FOUND_ERROR"] }],
+  errors: [
+    { status: 404, types: ["NOT_FOUND_ERROR"] },
+    { status: 409, types: ["CONFLICT_ERROR"] },
+  ],
   scope: "ACCOUNT_READ",
   customerScoped: true,
   body: { schema: ResendEventRequest, required: false },
@@ -64,7 +67,10 @@ export const recoverWebhookEndpoint = route({
   summary: "Recover a webhook endpoint's missed events",
   operationId: "recoverWebhookEndpointMissedEvents",
   tag: "Webhook endpoints",
-  errors: [{ status: 404, types: ["NOT_FOUND_ERROR"] }],
+  errors: [
+    { status: 404, types: ["NOT_FOUND_ERROR"] },
+    { status: 409, types: ["CONFLICT_ERROR"] },
+  ],
   scope: "ACCOUNT_READ",
   customerScoped: true,
   body: { schema: RecoverWebhookEndpointRequest, required: true },

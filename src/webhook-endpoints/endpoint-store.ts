@@ -5,7 +5,7 @@
 import { and, asc, eq, gt, isNull, ne, or, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
 import { auditInsert } from "../db/audit";
-import { atomically, insertWhere, type Query } from "../db/batch";
+import { allOf, atomically, insertWhere, type Query } from "../db/batch";
 import type { Database } from "../db/client";
 import type { ReadScope } from "../db/customers";
 import { fencedPartners } from "../db/move-fences";
@@ -13,6 +13,7 @@ import type { Actor, AuditAction } from "../domain/audit";
 import type { Environment } from "../domain/environment";
 import { type EndpointFields, enabledEventsOf, MAX_ENDPOINTS } from "../domain/webhook-endpoint";
 import type { StoredFilter } from "../events";
+import { BUDGET_COLUMNS, budgetRoom, budgetWait, takeBudget } from "./endpoint-budget";
 import { findEndpoint, ofScope, oneOfScope } from "./endpoint-reads";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "./schema";
 import type { SealedSecret } from "./secret-sealing";
@@ -118,20 +119,30 @@ export async function rollEndpointSecret(
   return rolled?.meta.changes === 1;
 }
 
+/** What enabling an endpoint came to. */
+export type EnableOutcome =
+  | { kind: "enabled"; endpoint: EndpointFields }
+  | { kind: "budget_spent"; wait: number }
+  | { kind: "not_found" };
+
 /**
- * Enables an endpoint again, as if it had never failed; null outside the scope. Enabling an
- * enabled endpoint changes nothing and records nothing.
+ * Enables a disabled endpoint again, as if it had never failed, taking one enable of its hourly
+ * budget; `budget_spent` (nothing written) once it has none left, `not_found` outside the scope.
+ * Enabling an enabled endpoint changes nothing and records nothing: its run of failures goes on,
+ * so calling enable does not keep a failing endpoint from being disabled.
  */
-export async function enableEndpoint(
-  db: Database,
-  change: EndpointChange,
-): Promise<EndpointFields | null> {
-  const { scope, endpointId } = change;
+export async function enableEndpoint(db: Database, change: EndpointChange): Promise<EnableOutcome> {
+  const { scope, endpointId, now } = change;
+  const disabled = allOf(
+    oneOfScope(scope, endpointId),
+    eq(webhookEndpoints.status, "disabled"),
+    budgetRoom("enable", now),
+  );
   await atomically(db, [
     auditOf(
       change,
       "webhook_endpoint.enabled",
-      endpointExists(scope, endpointId, eq(webhookEndpoints.status, "disabled")),
+      sql`EXISTS (SELECT 1 FROM ${webhookEndpoints} WHERE ${disabled})`,
       sql`(SELECT json_object('disabled_at', disabled_at, 'disabled_reason', disabled_reason)
         FROM ${webhookEndpoints} WHERE ${oneOfScope(scope, endpointId)})`,
     ),
@@ -144,10 +155,21 @@ export async function enableEndpoint(
         failingSince: null,
         failureStreak: 0,
         healthNotice: 0,
+        ...takeBudget("enable", now),
       })
-      .where(oneOfScope(scope, endpointId)),
+      .where(disabled),
   ]);
-  return findEndpoint(db, scope, endpointId, change.now);
+  const endpoint = await findEndpoint(db, scope, endpointId, now);
+  if (!endpoint) return { kind: "not_found" };
+  if (endpoint.status === "enabled") return { kind: "enabled", endpoint };
+  const [budget] = await db
+    .select(BUDGET_COLUMNS)
+    .from(webhookEndpoints)
+    .where(eq(webhookEndpoints.endpointId, endpointId));
+  return {
+    kind: "budget_spent",
+    wait: budget ? Math.max(1, budgetWait(budget, "enable", now)) : 1,
+  };
 }
 
 /** What an update sets: only the fields given change. */

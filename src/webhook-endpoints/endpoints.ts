@@ -12,17 +12,21 @@ import type { Actor } from "../domain/audit";
 import type { Environment } from "../domain/environment";
 import {
   ALL_EVENTS,
+  type EndpointFields,
   generateEndpointId,
   MAX_ENDPOINTS,
   toWebhookEndpoint,
   type WebhookEndpoint,
 } from "../domain/webhook-endpoint";
-import { webhookUrlProblem } from "../domain/webhook-url";
+import { normaliseWebhookUrl } from "../domain/webhook-url";
 import { eventTypesOf, storedFilter, unknownEventTypes } from "../events";
 import { deliveryConfig } from "./delivery-config";
+import { budgetSpent } from "./endpoint-budget";
 import { findEndpoint } from "./endpoint-reads";
 import {
+  type EndpointChange,
   type EndpointUpdate,
+  enableEndpoint,
   endpointInScope,
   endpointInsert,
   rollEndpointSecret,
@@ -62,6 +66,22 @@ export function endpointNotFound(endpointId: string): ApiError {
     `No such webhook endpoint: ${JSON.stringify(endpointId.slice(0, 64))}`,
     { param: "webhook_endpoint_id" },
   );
+}
+
+/**
+ * Enables the endpoint (see `enableEndpoint`): 404 outside the scope, 429 once its hourly budget
+ * of enables is spent. Answers the endpoint as it now reads.
+ */
+export async function enableWithinBudget(
+  c: Context<AppEnv>,
+  change: EndpointChange,
+): Promise<EndpointFields> {
+  const outcome = await enableEndpoint(c.get("db"), change);
+  if (outcome.kind === "not_found") throw endpointNotFound(change.endpointId);
+  if (outcome.kind === "budget_spent") {
+    throw budgetSpent(change.endpointId, "enable", outcome.wait);
+  }
+  return outcome.endpoint;
 }
 
 /** How an endpoint's reads are shaped at this request's moment. */
@@ -105,12 +125,13 @@ export function enabledEventsOf(
   return [...new Set(requested)];
 }
 
-/** 400 for a URL the webhook URL rules refuse. */
-function checkUrl(c: Context<AppEnv>, url: string): void {
-  const problem = webhookUrlProblem(url, {
+/** The URL as stored (its normalised form); 400 for one the webhook URL rules refuse. */
+function checkUrl(c: Context<AppEnv>, url: string): string {
+  const checked = normaliseWebhookUrl(url, {
     allowLoopback: c.env.WEBHOOK_ALLOW_LOOPBACK === "true",
   });
-  if (problem) throw invalidRequest([problem], "url");
+  if (checked.problem !== undefined) throw invalidRequest([checked.problem], "url");
+  return checked.url;
 }
 
 export interface NewEndpoint {
@@ -129,7 +150,7 @@ export async function prepareEndpoint(
   input: NewEndpoint,
 ): Promise<PreparedChange> {
   const { scope, apiVersion } = input;
-  checkUrl(c, input.url);
+  const url = checkUrl(c, input.url);
   const bundle = c.get("bundle");
   if (!bundle.isSupported(apiVersion, scope.environment)) {
     throw invalidRequest(
@@ -154,7 +175,7 @@ export async function prepareEndpoint(
   const row = {
     endpointId,
     ...scope,
-    url: input.url,
+    url,
     description: input.description,
     apiVersion,
     apiOrigin: new URL(c.req.url).origin,
@@ -174,6 +195,13 @@ export async function prepareEndpoint(
     throttleUsed: 0,
     admittedSecond: null,
     admittedCount: 0,
+    budgetSince: null,
+    budgetRecoveries: 0,
+    budgetResends: 0,
+    budgetEnables: 0,
+    recoveryStartedAt: null,
+    recoverySince: null,
+    recoveryUntil: null,
     createdAt: now.toISOString(),
   };
   return {
@@ -255,8 +283,7 @@ export async function prepareUpdate(
   if (!current) throw endpointNotFound(endpointId);
   const update: EndpointUpdate = {};
   if (input.url !== undefined) {
-    checkUrl(c, input.url);
-    update.url = input.url;
+    update.url = checkUrl(c, input.url);
   }
   if (input.description !== undefined) {
     update.description = input.description === "" ? null : input.description;

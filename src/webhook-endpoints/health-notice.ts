@@ -4,6 +4,7 @@
 import type { Bindings } from "../app/context";
 import type { Database } from "../db/client";
 import { adminEmailsOf } from "../db/users";
+import { withoutControls } from "../domain/webhook-url";
 import { type Mailer, mailerOfShard } from "../mail/mailer";
 import {
   DISABLE_SOON,
@@ -55,7 +56,10 @@ export function healthNotice(
   change: HealthChange,
   policy: HealthPolicy,
 ): { subject: string; text: string } {
-  const { environment: env, endpointId: id, url } = change;
+  const { environment: env, endpointId: id } = change;
+  // A URL is stored without control characters; one stored before that rule still starts no
+  // new line of the subject or the text.
+  const url = withoutControls(change.url);
   const page = `${change.apiOrigin}/dashboard/${env}/webhooks/${id}`;
   const run =
     `every delivery to it has failed since ${change.failingSince} ` +

@@ -11,6 +11,16 @@ export {
   SLOTS_PER_SECOND_MAX,
 } from "./delivery-config";
 export {
+  BUDGET_COLUMNS,
+  type BudgetState,
+  budgetRoom,
+  budgetSpent,
+  budgetWait,
+  ENDPOINT_BUDGET,
+  MAX_DELIVERY_ATTEMPTS,
+  takeBudget,
+} from "./endpoint-budget";
+export {
   advanceHealth,
   DISABLED,
   type HealthChange,
@@ -18,9 +28,10 @@ export {
   healthChanges,
 } from "./endpoint-health";
 export { findEndpoint, findPartnerEndpoint, listPartnerEndpoints } from "./endpoint-reads";
-export { deleteEndpoint, type EndpointChange, enableEndpoint } from "./endpoint-store";
+export { deleteEndpoint, type EndpointChange } from "./endpoint-store";
 export {
   type EndpointScope,
+  enableWithinBudget,
   endpointNotFound,
   prepareEndpoint,
   prepareSecretRoll,

@@ -15,8 +15,9 @@ import {
   WebhookEndpointList,
 } from "./api-schemas";
 import { findEndpoint, readEndpointPage } from "./endpoint-reads";
-import { deleteEndpoint, enableEndpoint } from "./endpoint-store";
+import { deleteEndpoint } from "./endpoint-store";
 import {
+  enableWithinBudget,
   endpointNotFound,
   prepareEndpoint,
   prepareSecretRoll,
@@ -172,8 +173,7 @@ export const enableWebhookEndpoint = route({
   async handler(c, { reply }) {
     const endpointId = c.req.param("webhook_endpoint_id");
     const change = { scope: readScope(c), endpointId, actor: keyActor(c), now: c.get("now")() };
-    const row = await enableEndpoint(c.get("db"), change);
-    if (!row) throw endpointNotFound(endpointId);
+    const row = await enableWithinBudget(c, change);
     return reply(toWebhookEndpoint(row, readContext(c)));
   },
 });

@@ -69,6 +69,21 @@ export const webhookEndpoints = sqliteTable(
     throttleUsed: integer("throttle_used").notNull().default(0),
     admittedSecond: integer("admitted_second"),
     admittedCount: integer("admitted_count").notNull().default(0),
+    /**
+     * The endpoint's hourly budget of what restarts deliveries by hand (see endpoint-budget.ts):
+     * when its current hour began, and how many recoveries, re-sends and enables it holds.
+     */
+    budgetSince: text("budget_since"),
+    budgetRecoveries: integer("budget_recoveries").notNull().default(0),
+    budgetResends: integer("budget_resends").notNull().default(0),
+    budgetEnables: integer("budget_enables").notNull().default(0),
+    /**
+     * The latest recovery: when it started (its deliveries carry the same instant in
+     * `recovered_at`, and it runs while one of them is pending) and the window it queued.
+     */
+    recoveryStartedAt: text("recovery_started_at"),
+    recoverySince: text("recovery_since"),
+    recoveryUntil: text("recovery_until"),
     createdAt: text("created_at").notNull(),
   },
   (t) => [
@@ -96,8 +111,12 @@ export const webhookDeliveries = sqliteTable(
       .references(() => webhookEndpoints.endpointId),
     status: text("status", { enum: ["pending", "succeeded", "failed"] }).notNull(),
     generation: integer("generation").notNull().default(0),
-    /** Attempts made in the current cycle. */
+    /**
+     * Attempts made in all, never reset by a re-send or a recovery: the backoff grows with it and
+     * it is capped (`MAX_DELIVERY_ATTEMPTS`).
+     */
     attempts: integer("attempts").notNull().default(0),
+    /** When its retry window began: its first queueing; a re-queue keeps it. */
     cycleStartedAt: text("cycle_started_at").notNull(),
     nextAttemptAt: text("next_attempt_at").notNull(),
     /** While an attempt runs: no other message may attempt before this instant. */
@@ -109,6 +128,8 @@ export const webhookDeliveries = sqliteTable(
      */
     throttleSlot: integer("throttle_slot"),
     completedAt: text("completed_at"),
+    /** The start of the recovery that queued it last (its endpoint's `recovery_started_at`). */
+    recoveredAt: text("recovered_at"),
   },
   (t) => [
     primaryKey({ columns: [t.eventId, t.endpointId] }),

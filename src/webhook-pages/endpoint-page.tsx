@@ -24,7 +24,7 @@ import {
   deliveryConfig,
   type EndpointChange,
   type EndpointScope,
-  enableEndpoint,
+  enableWithinBudget,
   findPartnerEndpoint,
 } from "../webhook-endpoints";
 import { Deliveries, ResendForm } from "./deliveries-view";
@@ -275,7 +275,7 @@ export const endpointPage: DashboardPage = {
       allow("webhooks.enable"),
       async (c) => {
         const { endpoint, change, page } = await endpointOf(c);
-        if (!(await enableEndpoint(c.get("db"), change))) throw endpointNotFound();
+        await enableWithinBudget(c, change);
         // Recovery is offered from when its failures began: the events of the disable window
         // before it was disabled were given up with it, and those since were never sent.
         const since = endpoint.failingSince ?? endpoint.disabledAt;

@@ -121,6 +121,21 @@ describe.concurrent("recovering an endpoint's missed events", { timeout: 60_000 
     });
     expect(upload.status).toBe(204);
 
+    // Its deliveries still waiting for a retry end failed as their messages come back: they are
+    // what the recovery brings back (one waiting for its retry is not missed).
+    const db = await partnerDatabase(f.partnerId);
+    await eventually(
+      () =>
+        db
+          .prepare(
+            "SELECT count(*) AS n FROM webhook_deliveries WHERE endpoint_id = ? AND status = 'pending'",
+          )
+          .bind(id)
+          .first<{ n: number }>(),
+      (row) => row?.n === 0,
+      20_000,
+    );
+
     receiver.setDown(path, false);
     const enabled = await api(`/v2/webhook_endpoints/${id}/enable`, {
       key: f.key,

@@ -130,7 +130,7 @@ async function noticesTo(email: string): Promise<string[]> {
     .map((m) => m.subject);
 }
 
-describe("an endpoint's health", () => {
+describe("an endpoint's health", { timeout: 30_000 }, () => {
   it("mails its Admins when it starts failing, a day before the disable and when disabled, each once", async () => {
     const path = `/always-500/${uniqueId("sick")}`;
     const target = await endpointOfTeam(path);

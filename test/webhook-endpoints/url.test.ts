@@ -1,8 +1,12 @@
 // Which URLs may receive webhooks, spelling by spelling, through POST /v2/webhook_endpoints:
 // every form of an address that is not on the public internet is refused (RFC 6890 and the IANA
 // special-purpose registries), including the IPv6 forms that carry an IPv4 address inside
-// (mapped, compatible, translated, 6to4, NAT64, Teredo); public hosts are accepted however spelt.
+// (mapped, compatible, translated, 6to4, NAT64, Teredo); public hosts are accepted however spelt,
+// and stored as the URL parser writes them; a URL with a control character is refused.
 import { beforeAll, describe, expect, it } from "vitest";
+import { DELIVERY_DEFAULTS } from "../../src/webhook-endpoints";
+import { DISABLE_SOON, DISABLED, FAILING } from "../../src/webhook-endpoints/endpoint-health";
+import { healthNotice } from "../../src/webhook-endpoints/health-notice";
 import { api, expectJson } from "../support/api";
 import { versionsWith } from "../support/bundle-versions";
 import { type Fixture, seedAccount } from "../support/fixtures";
@@ -162,12 +166,95 @@ describe("webhook URL spellings", () => {
       await create(accepting, url),
       201,
     );
-    expect(created.url).toBe(url);
+    // Stored and answered as the URL parser writes it: what was checked is what is kept.
+    expect(created.url).toBe(new URL(url).href);
     // Deleted again, so that the table stays under the product's endpoint limit.
     const deleted = await api(`/v2/webhook_endpoints/${created.webhook_endpoint_id}`, {
       key: accepting.key,
       method: "DELETE",
     });
     expect(deleted.status).toBe(204);
+  });
+});
+
+/** Control characters the URL parser would drop, or encode, without a word. */
+const CONTROLS: [string, string][] = [
+  ["https://hooks.example.com/a\r\nBcc: someone@example.org", "CR LF"],
+  ["https://hooks.example.com/a\nx", "LF"],
+  ["https://hooks.example.com/\tstatements", "tab"],
+  ["https://hooks.example.com/a\u0000", "NUL"],
+  ["https://hooks.example.com/a\u0085", "next line (C1)"],
+  ["https://hooks.example.com/a\u2028x", "line separator"],
+];
+
+describe("a webhook URL as stored", () => {
+  let f: Fixture;
+  beforeAll(async () => {
+    f = await seedAccount();
+  });
+
+  it.each(CONTROLS)("refuses %j (%s), on creation and on update", async (url) => {
+    const refused = await expectJson<{ error: { type: string; param: string; message: string } }>(
+      await create(f, url),
+      400,
+    );
+    expect(refused.error).toMatchObject({ type: "INVALID_REQUEST_ERROR", param: "url" });
+    expect(JSON.stringify(refused)).toContain("url must not contain control characters");
+    const created = await expectJson<{ webhook_endpoint_id: string }>(
+      await create(f, "https://hooks.example.com/fine"),
+      201,
+    );
+    const id = created.webhook_endpoint_id;
+    const update = await api(`/v2/webhook_endpoints/${id}`, {
+      key: f.key,
+      method: "POST",
+      body: { url },
+      version: ENVELOPED,
+    });
+    expect(await expectJson<{ error: { param: string } }>(update, 400)).toMatchObject({
+      error: { param: "url" },
+    });
+    await api(`/v2/webhook_endpoints/${id}`, { key: f.key, method: "DELETE" });
+  });
+
+  it("is the normalised form, as created, updated and read", async () => {
+    const created = await expectJson<{ webhook_endpoint_id: string; url: string }>(
+      await create(f, "HTTPS://Hooks.Example.COM:443/a/../statements?q=a b"),
+      201,
+    );
+    expect(created.url).toBe("https://hooks.example.com/statements?q=a%20b");
+    const id = created.webhook_endpoint_id;
+    const updated = await api(`/v2/webhook_endpoints/${id}`, {
+      key: f.key,
+      method: "POST",
+      body: { url: "https://HOOKS.example.com./x/./y" },
+    });
+    expect((await expectJson<{ url: string }>(updated, 200)).url).toBe(
+      "https://hooks.example.com./x/y",
+    );
+    const read = await api(`/v2/webhook_endpoints/${id}`, { key: f.key });
+    expect((await expectJson<{ url: string }>(read, 200)).url).toBe(
+      "https://hooks.example.com./x/y",
+    );
+    await api(`/v2/webhook_endpoints/${id}`, { key: f.key, method: "DELETE" });
+  });
+
+  it("reaches an Admin's health mail on one line, even one stored with a line break", () => {
+    const change = {
+      endpointId: "we_legacy",
+      partnerId: "p",
+      environment: "production",
+      url: "https://hooks.example.com/a\r\nBcc: someone@example.org\r\n\r\nForged body",
+      apiOrigin: "https://api.example.com",
+      failingSince: "2026-01-01T00:00:00.000Z",
+      failureStreak: 3,
+      disabledAt: "2026-01-04T00:00:00.000Z",
+    };
+    for (const stage of [FAILING, DISABLE_SOON, DISABLED] as const) {
+      const { subject, text } = healthNotice({ ...change, stage }, DELIVERY_DEFAULTS);
+      expect(subject).not.toMatch(/[\r\n]/);
+      expect(text).not.toContain("\r");
+      expect(text.split("\n").some((line) => /^(Bcc:|Forged)/.test(line))).toBe(false);
+    }
   });
 });

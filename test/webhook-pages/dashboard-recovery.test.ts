@@ -1,11 +1,14 @@
 // The dashboard's side of production webhooks: an endpoint made in the page takes the event types
-// checked, and the endpoint's page recovers the events it missed, with the API's own rules,
-// writes and audit row; Developers do so in sandbox only.
+// checked, and the endpoint's page recovers the events it missed and enables it, with the API's
+// own rules, budgets, writes and audit row; Developers do so in sandbox only.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ENDPOINT_BUDGET } from "../../src/webhook-endpoints";
 import { api, expectJson, operator } from "../support/api";
 import { seedTeam } from "../support/dashboard";
 import { createInPage, listThroughApi, webhookAudit } from "../support/dashboard-webhooks";
+import { eventually } from "../support/eventually";
 import { createKey, seedAccount, uniqueId } from "../support/fixtures";
+import { partnerDatabase } from "../support/shards";
 import { RECEIVER, type Receiver, startReceiver } from "../support/webhook-receiver";
 
 let receiver: Receiver;
@@ -69,6 +72,21 @@ describe("the dashboard's webhook pages", { timeout: 30_000 }, () => {
     expect(received.map((r) => r.headers["webhook-id"])).toEqual(
       events.data.map((e) => e.event_id).reverse(),
     );
+    // The recovery is over once each of its attempts is recorded.
+    await eventually(
+      async () => {
+        const lists = await Promise.all(
+          events.data.map(async (e) =>
+            expectJson<{ data: unknown[] }>(
+              await api(`/v2/events/${e.event_id}/delivery_attempts`, { key: f.key }),
+              200,
+            ),
+          ),
+        );
+        return lists.every((list) => list.data.length > 0);
+      },
+      (done) => done,
+    );
     const again = await team.developer.post(`${base}/recover`, { since });
     expect(again.headers.get("location")).toBe(`${base}?notice=recovered-none`);
     const after = await (await team.developer.get(`${base}?notice=recovered-none`)).text();
@@ -103,5 +121,35 @@ describe("the dashboard's webhook pages", { timeout: 30_000 }, () => {
     );
     // Nothing was missed, so nothing was queued nor recorded.
     expect(audit.data.map((e) => e.action)).not.toContain("webhook_endpoint.recovered");
+  });
+
+  it("keeps to the API's budgets: one recovery at a time, and enables per hour", async () => {
+    const f = await seedAccount({ statements: 30 });
+    const team = await seedTeam(f.partnerId);
+    const { endpointId } = await createInPage(team.developer, "sandbox", {
+      url: `${RECEIVER}/ok/${uniqueId("budget")}`,
+    });
+    const base = `/dashboard/sandbox/webhooks/${endpointId}`;
+    const since = new Date(Date.now() - 3600_000).toISOString();
+    expect((await team.developer.post(`${base}/recover`, { since })).status).toBe(303);
+    // Its 30 deliveries take three seconds: a second recovery meets the running one.
+    const running = await team.developer.post(`${base}/recover`, { since });
+    expect(running.status).toBe(409);
+    expect(await running.text()).toContain("A recovery of this webhook endpoint is running");
+
+    const db = await partnerDatabase(f.partnerId);
+    const disable = () =>
+      db
+        .prepare("UPDATE webhook_endpoints SET status = 'disabled' WHERE endpoint_id = ?")
+        .bind(endpointId)
+        .run();
+    for (let i = 0; i < ENDPOINT_BUDGET.enable; i++) {
+      await disable();
+      expect((await team.developer.post(`${base}/enable`, {})).status).toBe(303);
+    }
+    await disable();
+    const spent = await team.developer.post(`${base}/enable`, {});
+    expect(spent.status).toBe(429);
+    expect(await spent.text()).toContain(`at most ${ENDPOINT_BUDGET.enable} an hour`);
   });
 });

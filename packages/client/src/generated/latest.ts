@@ -703,7 +703,7 @@ export interface webhooks {
         put?: never;
         /**
          * The statement.created event
-         * @description A closed statement became readable. Sent to every enabled endpoint of the product whose `enabled_events` take this type, shaped in the endpoint's `api_version`. Verify the signature over the raw body before parsing it; answer 2xx within 10 seconds. Failed deliveries are retried with backoff for 3 days; delivery is at least once, so de-duplicate on `webhook-id`. An endpoint gets at most 10 deliveries a second: the others wait their turn in the queue, none is dropped. Its Admins are mailed once every attempt has failed for 1 hour, 1 day before it would be disabled, and when it is disabled, after 3 days of failures; `POST /v2/webhook_endpoints/{id}/recover` then queues what it missed.
+         * @description A closed statement became readable. Sent to every enabled endpoint of the product whose `enabled_events` take this type, shaped in the endpoint's `api_version`. Verify the signature over the raw body before parsing it; answer 2xx within 10 seconds. Failed deliveries are retried with backoff for 3 days; delivery is at least once, so de-duplicate on `webhook-id`. An endpoint gets at most 10 deliveries a second: the others wait their turn in the queue, none is dropped. Its Admins are mailed once every attempt has failed for 1 hour, 1 day before it would be disabled, and when it is disabled, after 3 days of failures; `POST /v2/webhook_endpoints/{id}/recover` then queues what it missed. A re-send or a recovery queues a delivery again within the retry window it had (one closed gets one attempt), and a delivery gets 40 attempts in all. Per endpoint and hour: 6 recoveries (one at a time), 60 re-sends and 6 enables; then `429` with `Retry-After`.
          */
         post: operations["receiveStatementCreated"];
         delete?: never;
@@ -723,7 +723,7 @@ export interface webhooks {
         put?: never;
         /**
          * The statement.pdf_available event
-         * @description The statement's PDF can now be linked. Sent to every enabled endpoint of the product whose `enabled_events` take this type, shaped in the endpoint's `api_version`. Verify the signature over the raw body before parsing it; answer 2xx within 10 seconds. Failed deliveries are retried with backoff for 3 days; delivery is at least once, so de-duplicate on `webhook-id`. An endpoint gets at most 10 deliveries a second: the others wait their turn in the queue, none is dropped. Its Admins are mailed once every attempt has failed for 1 hour, 1 day before it would be disabled, and when it is disabled, after 3 days of failures; `POST /v2/webhook_endpoints/{id}/recover` then queues what it missed.
+         * @description The statement's PDF can now be linked. Sent to every enabled endpoint of the product whose `enabled_events` take this type, shaped in the endpoint's `api_version`. Verify the signature over the raw body before parsing it; answer 2xx within 10 seconds. Failed deliveries are retried with backoff for 3 days; delivery is at least once, so de-duplicate on `webhook-id`. An endpoint gets at most 10 deliveries a second: the others wait their turn in the queue, none is dropped. Its Admins are mailed once every attempt has failed for 1 hour, 1 day before it would be disabled, and when it is disabled, after 3 days of failures; `POST /v2/webhook_endpoints/{id}/recover` then queues what it missed. A re-send or a recovery queues a delivery again within the retry window it had (one closed gets one attempt), and a delivery gets 40 attempts in all. Per endpoint and hour: 6 recoveries (one at a time), 60 re-sends and 6 enables; then `429` with `Retry-After`.
          */
         post: operations["receiveStatementPdfAvailable"];
         delete?: never;
@@ -743,7 +743,7 @@ export interface webhooks {
         put?: never;
         /**
          * The statement.hidden event
-         * @description The statement left every read. Sent to every enabled endpoint of the product whose `enabled_events` take this type, shaped in the endpoint's `api_version`. Verify the signature over the raw body before parsing it; answer 2xx within 10 seconds. Failed deliveries are retried with backoff for 3 days; delivery is at least once, so de-duplicate on `webhook-id`. An endpoint gets at most 10 deliveries a second: the others wait their turn in the queue, none is dropped. Its Admins are mailed once every attempt has failed for 1 hour, 1 day before it would be disabled, and when it is disabled, after 3 days of failures; `POST /v2/webhook_endpoints/{id}/recover` then queues what it missed.
+         * @description The statement left every read. Sent to every enabled endpoint of the product whose `enabled_events` take this type, shaped in the endpoint's `api_version`. Verify the signature over the raw body before parsing it; answer 2xx within 10 seconds. Failed deliveries are retried with backoff for 3 days; delivery is at least once, so de-duplicate on `webhook-id`. An endpoint gets at most 10 deliveries a second: the others wait their turn in the queue, none is dropped. Its Admins are mailed once every attempt has failed for 1 hour, 1 day before it would be disabled, and when it is disabled, after 3 days of failures; `POST /v2/webhook_endpoints/{id}/recover` then queues what it missed. A re-send or a recovery queues a delivery again within the retry window it had (one closed gets one attempt), and a delivery gets 40 attempts in all. Per endpoint and hour: 6 recoveries (one at a time), 60 re-sends and 6 enables; then `429` with `Retry-After`.
          */
         post: operations["receiveStatementHidden"];
         delete?: never;
@@ -763,7 +763,7 @@ export interface webhooks {
         put?: never;
         /**
          * The statement.restated event
-         * @description The statement was corrected: its `restated_by` names the correction, which replaces it in the list. Sent to every enabled endpoint of the product whose `enabled_events` take this type, shaped in the endpoint's `api_version`. Verify the signature over the raw body before parsing it; answer 2xx within 10 seconds. Failed deliveries are retried with backoff for 3 days; delivery is at least once, so de-duplicate on `webhook-id`. An endpoint gets at most 10 deliveries a second: the others wait their turn in the queue, none is dropped. Its Admins are mailed once every attempt has failed for 1 hour, 1 day before it would be disabled, and when it is disabled, after 3 days of failures; `POST /v2/webhook_endpoints/{id}/recover` then queues what it missed.
+         * @description The statement was corrected: its `restated_by` names the correction, which replaces it in the list. Sent to every enabled endpoint of the product whose `enabled_events` take this type, shaped in the endpoint's `api_version`. Verify the signature over the raw body before parsing it; answer 2xx within 10 seconds. Failed deliveries are retried with backoff for 3 days; delivery is at least once, so de-duplicate on `webhook-id`. An endpoint gets at most 10 deliveries a second: the others wait their turn in the queue, none is dropped. Its Admins are mailed once every attempt has failed for 1 hour, 1 day before it would be disabled, and when it is disabled, after 3 days of failures; `POST /v2/webhook_endpoints/{id}/recover` then queues what it missed. A re-send or a recovery queues a delivery again within the retry window it had (one closed gets one attempt), and a delivery gets 40 attempts in all. Per endpoint and hour: 6 recoveries (one at a time), 60 re-sends and 6 enables; then `429` with `Retry-After`.
          */
         post: operations["receiveStatementRestated"];
         delete?: never;
@@ -3214,7 +3214,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["IdempotencyKeyInUse"];
+            409: components["responses"]["ConflictOrIdempotencyKeyInUse"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -3613,7 +3613,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["IdempotencyKeyInUse"];
+            409: components["responses"]["ConflictOrIdempotencyKeyInUse"];
             422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
