@@ -71,8 +71,9 @@ export function insertWhere<T extends SQLiteTable>(
 }
 
 /**
- * The first row a statement of a batch returned (`RETURNING *`), as drizzle's select of `table`
- * answers it; null when it returned none. D1 answers a batch's rows by column name, undecoded.
+ * The first row a statement of a batch answered (a SELECT of the whole row, or `RETURNING *`), as
+ * drizzle's select of `table` answers it; null when it answered none. D1 answers a batch's rows by
+ * column name, undecoded.
  */
 export function returnedRow<T extends SQLiteTable>(
   table: T,
