@@ -40,7 +40,8 @@ export const SECTIONS: Readonly<Record<string, Section>> = {
   "Payment methods": {
     description:
       "A customer's cards, masked for any key; their PAN and CVV only for keys holding " +
-      "PCI_DETAILS_READ, on retrieve. Provisioning a card to a wallet is not available yet.",
+      "PCI_DETAILS_READ, on retrieve. Provisioning a card to a wallet (Apple Pay, Google Pay, " +
+      "Samsung Pay) takes CARD_WRITE.",
     source: "specification",
     why:
       "Reads are outside the specification's scope table, so any valid key reads a masked " +

@@ -1242,7 +1242,7 @@ class TransactionIntentsResource(Resource):
 class PaymentMethodsResource(Resource):
     """`client.payment_methods`. Payment methods: A customer's cards, masked for any key; their PAN
     and CVV only for keys holding PCI_DETAILS_READ, on retrieve. Provisioning a card to a wallet
-    is not available yet.
+    (Apple Pay, Google Pay, Samsung Pay) takes CARD_WRITE.
     """
 
     def list(
@@ -2432,7 +2432,7 @@ class Client(BaseClient):
     def payment_methods(self) -> PaymentMethodsResource:
         """`client.payment_methods`. Payment methods: A customer's cards, masked for any key; their
         PAN and CVV only for keys holding PCI_DETAILS_READ, on retrieve. Provisioning a card to
-        a wallet is not available yet.
+        a wallet (Apple Pay, Google Pay, Samsung Pay) takes CARD_WRITE.
         """
         return PaymentMethodsResource(self)
 
