@@ -5,6 +5,7 @@ import { maintenance } from "./app/maintenance";
 import { credentialsPurged } from "./dashboard/session";
 import { deadLettersPurged } from "./dead-letters";
 import { rendersResent } from "./documents";
+import { stuckMovesAborted } from "./partner-moves";
 import { cardSecretsReencrypted } from "./payment-methods";
 import { requestLogsPurged } from "./request-logs";
 import { sandboxExpired } from "./simulations";
@@ -23,6 +24,7 @@ export const MAINTENANCE_STEPS = [
   requestLogsPurged,
   deadLettersPurged,
   sandboxExpired,
+  stuckMovesAborted,
 ];
 
 /** The `scheduled()` handler. */

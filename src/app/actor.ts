@@ -1,7 +1,9 @@
 // Who is acting on a request, as the audit log records it: a dashboard user, an API key or the
 // operator, with the client's address.
+import type { SQL } from "drizzle-orm";
 import type { Context } from "hono";
-import type { Actor } from "../domain/audit";
+import { auditInsert } from "../db/audit";
+import type { Actor, AuditChange } from "../domain/audit";
 import type { User } from "../domain/user";
 import type { AppEnv } from "./context";
 
@@ -21,4 +23,15 @@ export function operatorActor(c: Context<AppEnv>): Actor {
 
 export function userActor(c: Context<AppEnv>, user: Pick<User, "userId" | "email">): Actor {
   return { type: "user", id: user.userId, label: user.email, ip: clientIp(c) };
+}
+
+/**
+ * The audit row of a write made with the request's API key, for the write's own batch: with
+ * `guard`, the condition saying the write happened, it is written only then.
+ */
+export function keyAudit(c: Context<AppEnv>, change: AuditChange, guard: SQL) {
+  const { partnerId, environment } = c.get("caller");
+  return auditInsert(partnerId, keyActor(c), { environment, ...change }, c.get("now")(), {
+    guard,
+  });
 }

@@ -76,6 +76,11 @@ export interface Bindings
   MAIL?: SendEmail;
   /** During a rotation: the token being replaced, still accepted until it is deleted. */
   OPERATOR_TOKEN_PREVIOUS?: string;
+  /**
+   * `production` in a deployed Worker: set only by `npm run deploy` (`wrangler deploy --var`),
+   * never by a local run. With it, an operator token shorter than 32 characters is not used.
+   */
+  DEPLOYMENT?: string;
   /** During a rotation: the secret being replaced, still accepted for verification only. */
   SIGNING_SECRET_PREVIOUS?: string;
   /**

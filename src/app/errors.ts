@@ -148,10 +148,11 @@ export function accountNotFound(accountId: string): ApiError {
  * 404 for a payment method outside the caller's reach: the same bytes whether it never existed or
  * belongs to another partner, environment or product.
  */
-export function paymentMethodNotFound(paymentMethodId: string): ApiError {
+export function paymentMethodNotFound(): ApiError {
+  // The id is not repeated back: a card number pasted where the id goes would be.
   return new ApiError(
     "PAYMENT_METHOD_NOT_FOUND_ERROR",
-    `No such payment method: ${JSON.stringify(paymentMethodId.slice(0, 128))}`,
+    "No such payment method for this key and product.",
     { param: "payment_method_id" },
   );
 }

@@ -1,4 +1,4 @@
-// Idempotency-Key on partner POSTs (Stripe's semantics): the same key from the same API key with
+// Idempotency-Key on partner writes, POST, PUT and DELETE alike (Stripe's semantics): the same key from the same API key with
 // the same request within 24 hours replays the first response, marked `Idempotent-Replayed: true`,
 // without running again; with another request it is refused (422), and while the first still runs,
 // too (409). Another API key sending the same Idempotency-Key runs as a request of its own.
@@ -43,6 +43,13 @@ const MAX_BODY_BYTES = 1024 * 1024;
 
 /** The stored response again, with the headers the pipeline set for this request. */
 function replay(c: Context<AppEnv>, status: number, version: string, body: string): Response {
+  // A delete's 204 is stored without a body, and a Response with that status may carry none.
+  if (status === 204) {
+    return c.newResponse(null, {
+      status,
+      headers: { [versionHeader(c.env)]: version, [REPLAYED_HEADER]: "true" },
+    });
+  }
   return c.newResponse(body, {
     // The status of a response this service answered the first request with (`c.res.status`, or
     // the success its route stored with its effect), stored as a plain number.
@@ -55,7 +62,7 @@ function replay(c: Context<AppEnv>, status: number, version: string, body: strin
   });
 }
 
-/** Runs a POST at most once per Idempotency-Key; see the module comment. */
+/** Runs a write at most once per Idempotency-Key; see the module comment. */
 export const idempotent: MiddlewareHandler<AppEnv> = async (c, next) => {
   const key = c.req.header(IDEMPOTENCY_HEADER);
   if (key === undefined) return next();
@@ -204,7 +211,7 @@ export function keyInUse(message: string): ApiError {
  */
 export async function storeWithEffect(
   c: Context<AppEnv>,
-  response: { status: number; body: JsonValue },
+  response: { status: number; body: JsonValue | null },
   effectDone?: SQL,
 ): Promise<ReturnType<typeof completeKey>[]> {
   const held = c.get("idempotencyKey");
@@ -213,7 +220,8 @@ export async function storeWithEffect(
   const sealed = await sealResponse(held.owner, held.key, sealingSecrets(c)[0] ?? "", {
     status,
     version: c.get("version"),
-    body: JSON.stringify(response.body),
+    // A 204 has no body to replay.
+    body: response.body === null ? "" : JSON.stringify(response.body),
   });
   held.storedWithEffect = true;
   return [completeKey(c.get("db"), held.keyHash, held.lockToken, status, sealed, effectDone)];

@@ -263,7 +263,8 @@ function planReads(c: Context<AppEnv>, route: Route): void {
  * any other /v2 request: authenticated and versioned, then 404.
  */
 export function partnerRoute(route: Route | null): MiddlewareHandler<AppEnv> {
-  const idempotency = route?.method === "POST" && route.implemented;
+  // Every write takes an Idempotency-Key: a POST, a PUT and a DELETE alike.
+  const idempotency = route !== null && route.method !== "GET" && route.implemented;
   return async (c) => {
     // Reads planned from the request alone, so that they ride in the key lookup's statement.
     if (route) planReads(c, route);

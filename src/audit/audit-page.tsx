@@ -39,6 +39,13 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   "sandbox.reset": "Reset sandbox data",
   "statement.restated": "Restated a statement",
   "payment_method.provisioned": "Provisioned a card to a wallet",
+  "order.created": "Created an order",
+  "order.updated": "Changed an order",
+  "order.deleted": "Deleted an order",
+  "order_event.created": "Recorded a capture or refund",
+  "order_event.deleted": "Deleted a capture or refund",
+  "transaction_intent.created": "Created a transaction intent",
+  "transaction_intent.updated": "Changed a transaction intent",
 };
 
 const ACTOR_LABELS = { user: "User", key: "API key", operator: "Operator" } as const;
@@ -67,10 +74,10 @@ function AuditView(props: {
       <PciReads counts={props.pciReads} />
       <h2>Log</h2>
       <p>
-        Every change to keys, webhook endpoints, saved versions, products and users, every re-sent
-        event, every restated statement, every sign-in, every view of production customers' data and
-        every read of a card's number, whoever made it: a dashboard user, an API key or the
-        operator.
+        Every change to keys, webhook endpoints, saved versions, products, users, orders, their
+        captures and refunds, and transaction intents, every re-sent event, every restated
+        statement, every sign-in, every view of production customers' data and every read of a
+        card's number, whoever made it: a dashboard user, an API key or the operator.
       </p>
       {props.entries.length === 0 ? (
         <p>Nothing yet.</p>

@@ -69,3 +69,28 @@ export function insertWhere<T extends SQLiteTable>(
   return sql`INSERT INTO ${table} (${sql.join(names, sql`, `)})
     SELECT ${sql.join(selected, sql`, `)} WHERE ${guard}`;
 }
+
+/**
+ * The first row a statement of a batch answered (a SELECT of the whole row, or `RETURNING *`), as
+ * drizzle's select of `table` answers it; null when it answered none. D1 answers a batch's rows by
+ * column name, undecoded.
+ */
+export function returnedRow<T extends SQLiteTable>(
+  table: T,
+  result: D1Result | undefined,
+): T["$inferSelect"] | null {
+  // D1 answers each row as an object keyed by column name.
+  const [raw] = (result?.results ?? []) as Record<string, unknown>[];
+  if (!raw) return null;
+  const columns: Record<string, SQLiteColumn> = getTableColumns(table);
+  // Every column of the table, decoded as drizzle decodes it: the row its own select answers.
+  return Object.fromEntries(
+    Object.entries(columns).map(([field, column]) => {
+      const value = raw[column.name];
+      return [
+        field,
+        value === null || value === undefined ? null : column.mapFromDriverValue(value),
+      ];
+    }),
+  ) as T["$inferSelect"];
+}

@@ -42,6 +42,13 @@ const AUDIT_ACTIONS = [
   "statement.restated",
   "payment_method.pci_details_read",
   "payment_method.provisioned",
+  "order.created",
+  "order.updated",
+  "order.deleted",
+  "order_event.created",
+  "order_event.deleted",
+  "transaction_intent.created",
+  "transaction_intent.updated",
 ] as const;
 
 export type AuditAction = (typeof AUDIT_ACTIONS)[number];
@@ -50,7 +57,10 @@ export type AuditAction = (typeof AUDIT_ACTIONS)[number];
 export interface AuditChange {
   action: AuditAction;
   environment?: Environment | null;
-  /** The key id, user id, endpoint id, event id, statement id or version the action was about. */
+  /**
+   * The key id, user id, endpoint id, event id, statement id, order id, intent id or version the
+   * action was about.
+   */
   target?: string | null;
   details?: Record<string, unknown>;
 }

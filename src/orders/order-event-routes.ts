@@ -1,5 +1,7 @@
 // GET/POST /v2/order_events, DELETE /v2/order_events/{order_event_id}: the captures and refunds of
 // an order, each matched to the card network's transaction.
+import { sql } from "drizzle-orm";
+import { keyAudit } from "../app/actor";
 import { ApiError } from "../app/errors";
 import { storeWithEffect } from "../app/idempotency";
 import { readScope } from "../app/pipeline";
@@ -76,10 +78,26 @@ export const createOrderEvent = route({
       rewardsAmount: body.rewards_amount ?? null,
       createdAt: now.toISOString(),
     };
-    // The event, its order's sum and the replayable response commit together.
+    // The event, its order's sum, its audit row and the replayable response commit together.
     const answer = reply(toOrderEvent(event));
-    const stored = await storeWithEffect(c, answer, orderEventStored(event.orderEventId));
-    const outcome = await recordOrderEvent(db, scope, event, stored);
+    const recorded = orderEventStored(event.orderEventId);
+    const audit = keyAudit(
+      c,
+      {
+        action: "order_event.created",
+        target: event.orderEventId,
+        details: {
+          order_id: event.orderId,
+          merchant_key: event.merchantKey,
+          type: event.type,
+          amount: event.amount,
+          currency: event.currency,
+        },
+      },
+      recorded,
+    );
+    const stored = await storeWithEffect(c, answer, recorded);
+    const outcome = await recordOrderEvent(db, scope, event, [audit, ...stored]);
     switch (outcome.outcome) {
       case "recorded":
         return answer;
@@ -124,8 +142,29 @@ export const deleteOrderEvent = route({
   response: { status: 204 },
   async handler(c, { reply }) {
     const eventId = c.req.param("order_event_id");
+    const scope = readScope(c);
     const now = c.get("now")().toISOString();
-    const outcome = await deleteStoredEvent(c.get("db"), readScope(c), eventId, now);
+    // Each written only when the statement before it changed its one row: the audit row when the
+    // order's sums moved (the event was deleted), the replayable 204 when the audit row was.
+    const done = sql`changes() = 1`;
+    const stored = await storeWithEffect(c, { status: 204, body: null }, done);
+    const outcome = await deleteStoredEvent(c.get("db"), scope, eventId, now, (event) => [
+      keyAudit(
+        c,
+        {
+          action: "order_event.deleted",
+          target: eventId,
+          details: {
+            order_id: event.orderId,
+            merchant_key: scope.merchantKey,
+            type: event.type,
+            amount: event.amount,
+          },
+        },
+        done,
+      ),
+      ...stored,
+    ]);
     if (outcome === "not_found") {
       throw new ApiError(
         "ORDER_EVENT_NOT_FOUND_ERROR",

@@ -177,12 +177,15 @@ export type EventDeleted = "deleted" | "not_found" | "refunds_above_captures";
  * Deletes the event and takes it off its order's sum in one batch: the delete is conditional on
  * the order keeping its refunds within its captures, and the update on the delete having happened
  * (`changes()`, the delete's count, read in the same batch: a batch runs as one transaction).
+ * `alongside(event)` follows the update (its audit row and stored response, each guarded by
+ * `changes() = 1`, so written only when the event went).
  */
 export async function deleteOrderEvent(
   db: Database,
   scope: ReadScope,
   eventId: string,
   now: string,
+  alongside: (event: OrderEventRow) => Query[],
 ): Promise<EventDeleted> {
   const event = await findOrderEvent(db, scope, eventId);
   if (!event) return "not_found";
@@ -198,6 +201,7 @@ export async function deleteOrderEvent(
       .update(orders)
       .set({ [field]: sql`${sum} - ${event.amount}`, updatedAt: now })
       .where(and(eq(orders.orderId, event.orderId), sql`changes() = 1`)),
+    ...alongside(event),
   ]);
   if (deleted?.meta.changes === 1) return "deleted";
   // Deleted meanwhile by another request, or its removal would leave refunds above captures.

@@ -1,6 +1,8 @@
 // GET/POST /v2/orders, PUT/DELETE /v2/orders/{order_id}: the orders a partner's checkout took,
 // paid with one of the programme's cards.
+import { sql } from "drizzle-orm";
 import type { Context } from "hono";
+import { keyAudit } from "../app/actor";
 import type { AppEnv } from "../app/context";
 import { ApiError, customerNotFound, invalidRequest } from "../app/errors";
 import { storeWithEffect } from "../app/idempotency";
@@ -128,10 +130,27 @@ export const createOrder = route({
       createdAt: at,
       updatedAt: at,
     };
-    // The order and its replayable response commit together: a retry never creates another.
+    // The order, its audit row and its replayable response commit together: a retry never
+    // creates another. The audit row holds the order's identity and amount, never its lines.
     const answer = reply(toOrder(row));
-    const stored = await storeWithEffect(c, answer, orderStored(row.orderId));
-    const outcome = await insertOrder(c.get("db"), scope, row, stored);
+    const created = orderStored(row.orderId);
+    const audit = keyAudit(
+      c,
+      {
+        action: "order.created",
+        target: row.orderId,
+        details: {
+          partner_order_id: row.partnerOrderId,
+          customer_id: row.customerId,
+          merchant_key: row.merchantKey,
+          currency: row.currency,
+          total_amount: row.totalAmount,
+        },
+      },
+      created,
+    );
+    const stored = await storeWithEffect(c, answer, created);
+    const outcome = await insertOrder(c.get("db"), scope, row, [audit, ...stored]);
     if (!outcome.created) {
       throw new ApiError(
         "CONFLICT_ERROR",
@@ -179,11 +198,23 @@ export const updateOrder = route({
     if (body.payment_method_id !== undefined) {
       await requireOwners(c, body.customer_id, body.payment_method_id);
     }
-    const outcome = await replaceOrder(db, scope, {
-      ...current,
-      ...fieldsOf(body),
-      updatedAt: c.get("now")().toISOString(),
-    });
+    const fields = fieldsOf(body);
+    // Written only when the replace itself changed the order (the statement before it).
+    const audit = keyAudit(
+      c,
+      {
+        action: "order.updated",
+        target: orderId,
+        details: { merchant_key: current.merchantKey, total_amount: fields.totalAmount },
+      },
+      sql`changes() = 1`,
+    );
+    const outcome = await replaceOrder(
+      db,
+      scope,
+      { ...current, ...fields, updatedAt: c.get("now")().toISOString() },
+      [audit],
+    );
     if (outcome.outcome === "not_found") throw orderNotFound(orderId);
     if (outcome.outcome === "below_captured") {
       throw new ApiError(
@@ -211,7 +242,17 @@ export const deleteOrder = route({
   response: { status: 204 },
   async handler(c, { reply }) {
     const orderId = c.req.param("order_id");
-    const outcome = await deleteStoredOrder(c.get("db"), readScope(c), orderId);
+    const scope = readScope(c);
+    // Each written only when the statement before it changed its one row: the audit row when the
+    // delete happened, the replayable 204 when the audit row was written.
+    const deleted = sql`changes() = 1`;
+    const audit = keyAudit(
+      c,
+      { action: "order.deleted", target: orderId, details: { merchant_key: scope.merchantKey } },
+      deleted,
+    );
+    const stored = await storeWithEffect(c, { status: 204, body: null }, deleted);
+    const outcome = await deleteStoredOrder(c.get("db"), scope, orderId, [audit, ...stored]);
     if (outcome === "not_found") throw orderNotFound(orderId);
     if (outcome === "has_events") {
       throw new ApiError(

@@ -3,7 +3,7 @@
 // index, a WHERE), so two requests racing cannot both pass a check only one may pass; a write that
 // changed nothing is then read again to say why.
 import { and, desc, eq, exists, lt, type SQL, sql } from "drizzle-orm";
-import { allOf, atomically, type Query } from "../db/batch";
+import { allOf, atomically, type Query, returnedRow } from "../db/batch";
 import type { Database } from "../db/client";
 import type { ReadScope } from "../db/customers";
 import type { Environment } from "../domain/environment";
@@ -118,14 +118,16 @@ export type OrderReplaced =
 
 /**
  * Replaces what an update may change, only while the identity fields are still those sent and the
- * new total is not below the captures: the same statement checks and writes.
+ * new total is not below the captures: the same statement checks and writes. `alongside` follows
+ * it in one batch (its audit row, guarded by `changes() = 1`: written only for a replace).
  */
 export async function replaceOrder(
   db: Database,
   scope: ReadScope,
   row: OrderRow,
+  alongside: Query[],
 ): Promise<OrderReplaced> {
-  const [updated] = await db
+  const replace = db
     .update(orders)
     .set({
       paymentMethodId: row.paymentMethodId,
@@ -145,6 +147,8 @@ export async function replaceOrder(
       ),
     )
     .returning();
+  const [replaced] = await atomically(db, [replace, ...alongside]);
+  const updated = returnedRow(orders, replaced);
   if (updated) return { outcome: "replaced", row: updated };
   const now = await findOrder(db, scope, row.orderId);
   if (!now) return { outcome: "not_found" };
@@ -153,20 +157,24 @@ export async function replaceOrder(
 
 export type OrderDeleted = "deleted" | "not_found" | "has_events";
 
-/** Deletes the order unless it has events, checked by the delete itself. */
+/**
+ * Deletes the order unless it has events, checked by the delete itself; `alongside` follows it in
+ * one batch (its audit row and stored response, each guarded by `changes() = 1`).
+ */
 export async function deleteOrder(
   db: Database,
   scope: ReadScope,
   orderId: string,
+  alongside: Query[],
 ): Promise<OrderDeleted> {
   const eventsOfOrder = db
     .select({ one: sql`1` })
     .from(orderEvents)
     .where(eq(orderEvents.orderId, orders.orderId));
-  const gone = await db
-    .delete(orders)
-    .where(and(theOrder(scope, orderId), sql`NOT ${exists(eventsOfOrder)}`))
-    .returning({ orderId: orders.orderId });
-  if (gone.length > 0) return "deleted";
+  const [gone] = await atomically(db, [
+    db.delete(orders).where(and(theOrder(scope, orderId), sql`NOT ${exists(eventsOfOrder)}`)),
+    ...alongside,
+  ]);
+  if (gone?.meta.changes === 1) return "deleted";
   return (await findOrder(db, scope, orderId)) ? "has_events" : "not_found";
 }

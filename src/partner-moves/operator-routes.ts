@@ -1,7 +1,8 @@
 // /operator/v1/partners/{partner_id}/move: moving a partner to another shard (partner-moves.ts).
 // Each POST does a bounded part of the move (copy, verify, switch; the old copy is retired an hour
 // after the switch) and answers where it stands: 202 while there is more to do, 200 once it is
-// done. The operator repeats the same POST until then; GET shows the latest move.
+// done. The operator repeats the same POST until then; GET shows the latest move, and
+// GET /operator/v1/moves every unfinished one, with its age and when it will be aborted.
 import { Hono } from "hono";
 import * as z from "zod";
 import type { AppEnv } from "../app/context";
@@ -18,6 +19,7 @@ import {
   startMove,
   stepMove,
 } from "./partner-moves";
+import { openMoves } from "./stuck-moves";
 
 const MoveBody = z.strictObject({
   shard: z.string(),
@@ -79,12 +81,18 @@ export const partnerMoveOperatorRoutes = new Hono<AppEnv>()
     // Another call is working on this move: its state as it stands.
     const stepped = (await stepMove(shards, move.moveId, now, parsed.data.max_rows)) ?? move;
     const finished = stepped.phase === "done" || stepped.phase === "aborted";
-    return c.json(moveView(stepped), finished ? 200 : 202);
+    return c.json(moveView(stepped, now), finished ? 200 : 202);
   })
 
   .get("/operator/v1/partners/:partner_id/move", async (c) => {
     const partnerId = c.req.param("partner_id");
     const move = await latestMove(c.get("shards").directory(), partnerId);
     if (!move) throw new ApiError("NOT_FOUND_ERROR", `${partnerId} has never been moved.`);
-    return c.json(moveView(move));
+    return c.json(moveView(move, c.get("now")()));
+  })
+
+  .get("/operator/v1/moves", async (c) => {
+    const now = c.get("now")();
+    const moves = await openMoves(c.get("shards").directory());
+    return c.json({ data: moves.map((move) => moveView(move, now)) });
   });

@@ -26,6 +26,7 @@ import type { Shards } from "../db/shards";
 import { PARTNER_MOVING } from "../db/storage";
 import { toHex } from "../domain/encoding";
 import { LINK_LIFETIME_MS } from "../domain/statement-link";
+import { abortsAt, frozenTooLong, MAX_FROZEN_TEXT } from "./move-limits";
 import { PARTNER_TABLES, type PartnerTable } from "./partner-tables";
 import { moveFences } from "./schema";
 
@@ -216,6 +217,7 @@ export async function stepMove(
     tables: JSON.parse(move.tables) as MoveTables,
     now,
   };
+  if (frozenTooLong(move, now)) move = await abortFrozen(step, move);
   if (move.phase === "copying") move = await copyRows(step, move, maxRows);
   if (move.phase === "verifying") move = await verifyCopy(step, move);
   if (move.phase === "switched" && move.retireAfter && move.retireAfter <= now.toISOString()) {
@@ -414,6 +416,36 @@ async function switchOver(shards: Shards, move: MoveRow, now: Date): Promise<voi
   await target.update(partners).set({ movingTo: null }).where(eq(partners.partnerId, partnerId));
 }
 
+/**
+ * Aborts a move that kept its partner frozen past the limit, and raises an alert: the operator
+ * learns of it even when nobody was stepping the move.
+ */
+async function abortFrozen(step: MoveStep, move: MoveRow): Promise<MoveRow> {
+  await abort(step.shards, move);
+  const error =
+    `the partner was frozen for more than ${MAX_FROZEN_TEXT} (since ${move.startedAt}) ` +
+    "without switching: aborted so that its writes resume";
+  console.error(
+    JSON.stringify({
+      partner_moves: "aborted",
+      alert: true,
+      move_id: move.moveId,
+      partner_id: move.partnerId,
+      from_shard: move.fromShard,
+      to_shard: move.toShard,
+      phase: move.phase,
+      started_at: move.startedAt,
+      reason: error,
+    }),
+  );
+  return save(step.directory, move.moveId, {
+    phase: "aborted",
+    tables: JSON.stringify(step.tables),
+    finishedAt: step.now.toISOString(),
+    error,
+  });
+}
+
 /** The move gives up: the source takes writes again, the partial copy is deleted. */
 async function abort(shards: Shards, move: MoveRow): Promise<void> {
   const source = shards.mustOpen(move.fromShard);
@@ -446,8 +478,8 @@ async function dropFenceWhenIdle(db: Database): Promise<void> {
   if ((left?.n ?? 0) === 0) await run(db, dropTriggers());
 }
 
-/** What the operator API shows of a move. */
-export function moveView(move: MoveRow) {
+/** What the operator API shows of a move, at `now`. */
+export function moveView(move: MoveRow, now: Date) {
   // Only this module writes `tables`, always as JSON.stringify of a MoveTables.
   const tables = JSON.parse(move.tables) as MoveTables;
   return {
@@ -468,6 +500,15 @@ export function moveView(move: MoveRow) {
       ]),
     ),
     started_at: move.startedAt,
+    // How long it has run (until it finished), and, while it freezes its partner, when it will
+    // be aborted if it has not switched by then.
+    age_seconds: Math.max(
+      0,
+      Math.floor(
+        (Date.parse(move.finishedAt ?? now.toISOString()) - Date.parse(move.startedAt)) / 1000,
+      ),
+    ),
+    aborts_at: move.finishedAt === null ? (abortsAt(move)?.toISOString() ?? null) : null,
     switched_at: move.switchedAt,
     retire_after: move.retireAfter,
     finished_at: move.finishedAt,

@@ -28,6 +28,8 @@ export interface SealedCardSecrets {
 export interface CardVault {
   /** The id of the key that encrypts now; null when CARD_DATA_KEYS is missing or malformed. */
   readonly currentKeyId: string | null;
+  /** The ids of every key that decrypts (the current one first): what `open` can open. */
+  readonly keyIds: readonly string[];
   /** The card's secrets encrypted under the current key (rejects when no key is configured). */
   seal(secrets: CardSecrets, paymentMethodId: string): Promise<SealedCardSecrets>;
   /**
@@ -117,6 +119,7 @@ async function decrypt(key: CryptoKey, stored: string, aad: Uint8Array): Promise
 function unconfigured(): CardVault {
   return {
     currentKeyId: null,
+    keyIds: [],
     seal: () => Promise.reject(new Error("CARD_DATA_KEYS is missing or malformed")),
     open: async () => null,
   };
@@ -127,6 +130,7 @@ function vaultOver(keys: DataKey[]): CardVault {
   if (!current) return unconfigured();
   return {
     currentKeyId: current.id,
+    keyIds: keys.map((key) => key.id),
     async seal(secrets, paymentMethodId) {
       const key = await current.key;
       const [panCiphertext, cvvCiphertext] = await Promise.all([

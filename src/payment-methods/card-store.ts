@@ -1,9 +1,9 @@
 // Card reads, inside the caller's read scope: a customer's cards newest first (by created_at, then
 // id), each page one round trip through `payment_methods_customer_idx`, and one card by id; and the
 // write of a sandbox test card.
-import { and, desc, eq, getTableColumns, lt, or, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, inArray, lt, or, type SQL, sql } from "drizzle-orm";
 import { accounts } from "../accounts/schema";
-import { allOf, atomically, insertWhere } from "../db/batch";
+import { allOf, atomically, insertWhere, type Query, returnedRow } from "../db/batch";
 import type { Database } from "../db/client";
 import { customerInScope, type ReadScope } from "../db/customers";
 import { customers } from "../db/schema";
@@ -113,6 +113,31 @@ export async function findCard(
     .where(cardInScope(scope, paymentMethodId))
     .limit(1);
   return row ?? null;
+}
+
+/**
+ * One card in the read scope, or null, read in one batch with `record(card)`: a write (the read's
+ * audit row) whose SQL finds the card, by `card` (a subquery), only when it is in the scope and
+ * holds details one of `keyIds` opens.
+ */
+export async function findCardRecordingRead(
+  db: Database,
+  scope: ReadScope,
+  paymentMethodId: string,
+  keyIds: readonly string[],
+  record: (card: SQL) => Query,
+): Promise<CardRow | null> {
+  const readable = sql`${paymentMethods} WHERE ${allOf(
+    cardInScope(scope, paymentMethodId),
+    sql`${paymentMethods.panCiphertext} IS NOT NULL`,
+    sql`${paymentMethods.cvvCiphertext} IS NOT NULL`,
+    inArray(paymentMethods.keyId, [...keyIds]),
+  )}`;
+  const [read] = await atomically(db, [
+    db.select().from(paymentMethods).where(cardInScope(scope, paymentMethodId)).limit(1),
+    record(readable),
+  ]);
+  return returnedRow(paymentMethods, read);
 }
 
 export type TestCardStored = "stored" | "customer_not_found" | "account_not_found";

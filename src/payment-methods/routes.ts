@@ -8,8 +8,8 @@ import { idPage, idPageQuery, type QueryDefinition } from "../app/query";
 import { route } from "../app/route";
 import { PAYMENT_METHOD_STATUSES } from "../domain/payment-method-item";
 import { PaymentMethod, PaymentMethodList } from "./api-schemas";
-import { cardAsRead } from "./card-answer";
-import { type CardPageRequest, type CardStatus, findCard, readCardPage } from "./card-store";
+import { readCardAsCaller } from "./card-answer";
+import { type CardPageRequest, type CardStatus, readCardPage } from "./card-store";
 import { toPaymentMethod } from "./card-view";
 
 /** Longer than any id the service stores. */
@@ -101,8 +101,8 @@ export const retrievePaymentMethod = route({
   response: { status: 200, schema: PaymentMethod },
   async handler(c, { reply }) {
     const paymentMethodId = c.req.param("payment_method_id");
-    const row = await findCard(c.get("db"), readScope(c), paymentMethodId);
-    if (!row) throw paymentMethodNotFound(paymentMethodId);
-    return reply(await cardAsRead(c, row));
+    const card = await readCardAsCaller(c, paymentMethodId);
+    if (!card) throw paymentMethodNotFound();
+    return reply(card);
   },
 });

@@ -9,9 +9,9 @@ import { route } from "../app/route";
 import { encodeIdSuffix } from "../domain/ids";
 import { limitSimulations } from "../simulations";
 import { PaymentMethod, SimulatePaymentMethodRequest } from "./api-schemas";
-import { cardAsRead } from "./card-answer";
+import { readCardAsCaller } from "./card-answer";
 import { cardVaultOf } from "./card-secrets";
-import { findCard, storeCardOfAccount } from "./card-store";
+import { storeCardOfAccount } from "./card-store";
 import { testCard } from "./test-cards";
 
 export const simulatePaymentMethod = route({
@@ -51,9 +51,9 @@ export const simulatePaymentMethod = route({
     });
     if (stored === "customer_not_found") throw customerNotFound(body.customer_id);
     if (stored === "account_not_found") throw accountNotFound(body.account_id);
-    const row = await findCard(db, scope, paymentMethodId);
+    const answer = await readCardAsCaller(c, paymentMethodId);
     // Just stored in this scope: only a sandbox reset in between takes it away.
-    if (!row) throw customerNotFound(body.customer_id);
-    return reply(await cardAsRead(c, row));
+    if (!answer) throw customerNotFound(body.customer_id);
+    return reply(answer);
   },
 });

@@ -62,7 +62,8 @@ function operationOf(route: Route, headers: HeaderNames, deprecated: boolean): O
   }));
   if (route.query) parameters.push(...route.query.parameters);
   parameters.push({ $ref: "#/components/parameters/Version" });
-  const idempotent = route.implemented && route.method === "POST";
+  // Every write takes an Idempotency-Key.
+  const idempotent = route.implemented && route.method !== "GET";
   if (idempotent) parameters.push({ $ref: "#/components/parameters/IdempotencyKey" });
   if (route.customerScoped) parameters.push({ $ref: "#/components/parameters/MerchantKey" });
 

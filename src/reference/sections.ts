@@ -31,16 +31,17 @@ export const SECTIONS: Readonly<Record<string, Section>> = {
       "confirmed intent may still be canceled); any other change of status, or of the amount " +
       "once confirmed, answers `409`, decided by the write itself so two racing updates cannot " +
       "both pass. `metadata` holds at most 20 keys of strings up to 500 characters. Each call " +
-      "is one round trip: a create reads the customer (and card) and writes 1 row, an update " +
-      "writes 1 row, a retrieve reads 1 row, a list reads the customer and at most `limit + 1` " +
-      "rows of an index on the customer (and status).",
+      "is one round trip: a create reads the customer (and card) and writes 1 row and its audit " +
+      "row, an update writes 1 row and its audit row, a retrieve reads 1 row, a list reads the " +
+      "customer and at most `limit + 1` rows of an index on the customer (and status).",
     source: "specification",
     why: "Named by the specification's scope table.",
   },
   "Payment methods": {
     description:
       "A customer's cards, masked for any key; their PAN and CVV only for keys holding " +
-      "PCI_DETAILS_READ, on retrieve. Provisioning a card to a wallet is not available yet.",
+      "PCI_DETAILS_READ, on retrieve. Provisioning a card to a wallet (Apple Pay, Google Pay, " +
+      "Samsung Pay) takes CARD_WRITE.",
     source: "specification",
     why:
       "Reads are outside the specification's scope table, so any valid key reads a masked " +
@@ -54,10 +55,13 @@ export const SECTIONS: Readonly<Record<string, Section>> = {
       "order or event holding them); captures never pass the total and refunds never pass the " +
       "captures (`409`); `captured_amount` and `refunded_amount` are the sums of the order's " +
       "events, written in the same transaction as each event. Bounds: 100 lines per order, " +
-      "100 events per order, 1 MiB per body. Rows per call: a create reads the customer (and " +
-      "card) and writes 1 row; an update reads and writes the order; an event create reads " +
-      "the order and writes 2 rows (the event, the order's sum) in one batch; deletes write " +
-      "1 row (an event's, 2); a list reads at most `limit + 1` rows of an index.",
+      "100 events per order (one more answers `409` naming `order_id`), 1 MiB per body. Every " +
+      "write takes an `Idempotency-Key` (a PUT or DELETE as a POST: a repeated DELETE answers " +
+      "its `204` again) and writes its audit row in its own batch. Rows per call: a create " +
+      "reads the customer (and card) and writes 1 row; an update reads and writes the order; " +
+      "an event create reads the order and writes 2 rows (the event, the order's sum) in one " +
+      "batch; deletes write 1 row (an event's, 2); a list reads at most `limit + 1` rows of an " +
+      "index. Each write's audit row is one row more.",
     source: "specification",
     why: "Named by the specification's scope table.",
   },

@@ -2,7 +2,7 @@
 // environment and product. An update's transition is a condition of the UPDATE itself: of two
 // requests racing to move the same intent, only one finds it in the state its move starts from.
 import { and, desc, eq, inArray, lt, type SQL, sql } from "drizzle-orm";
-import { allOf, atomically, type Query } from "../db/batch";
+import { allOf, atomically, type Query, returnedRow } from "../db/batch";
 import type { Database } from "../db/client";
 import { customerInScope, type ReadScope } from "../db/customers";
 import { customers } from "../db/schema";
@@ -113,11 +113,13 @@ export type IntentUpdated =
 /**
  * Applies the change only if the intent's status allows it, decided by the UPDATE's own WHERE: a
  * new status only from the statuses that move to it, a new amount only before confirmation.
+ * `alongside` follows it in one batch (its audit row, guarded by `changes() = 1`).
  */
 export async function updateIntent(
   db: Database,
   scope: ReadScope,
   intentId: string,
+  alongside: Query[],
   change: IntentChange,
 ): Promise<IntentUpdated> {
   const { status, amount } = change;
@@ -129,7 +131,7 @@ export async function updateIntent(
       ? undefined
       : sql`(${transactionIntents.status} = 'REQUIRES_CONFIRMATION' OR ${transactionIntents.amount} = ${amount})`,
   );
-  const [row] = await db
+  const update = db
     .update(transactionIntents)
     .set({
       ...(status === undefined ? {} : { status }),
@@ -145,6 +147,8 @@ export async function updateIntent(
     })
     .where(allowed)
     .returning();
+  const [updated] = await atomically(db, [update, ...alongside]);
+  const row = returnedRow(transactionIntents, updated);
   if (row) return { outcome: "updated", row };
   const current = await findIntent(db, scope, intentId);
   return current ? { outcome: "refused", current } : { outcome: "not_found" };

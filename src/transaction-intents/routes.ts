@@ -1,5 +1,7 @@
 // /v2/transaction_intents and a customer's list of them: a card transaction the partner expects,
 // which it confirms or cancels before the transaction arrives.
+import { sql } from "drizzle-orm";
+import { keyAudit } from "../app/actor";
 import { ApiError, customerNotFound } from "../app/errors";
 import { storeWithEffect } from "../app/idempotency";
 import { readScope } from "../app/pipeline";
@@ -135,9 +137,25 @@ export const createTransactionIntent = route({
       createdAt: at,
       updatedAt: at,
     };
-    // The intent and its replayable response commit together: a retry never creates another.
+    // The intent, its audit row and its replayable response commit together: a retry never
+    // creates another. The audit row holds no metadata: the partner's own text may say anything.
     const answer = reply(toIntent(row));
-    await insertIntent(db, row, await storeWithEffect(c, answer, intentStored(row.intentId)));
+    const created = intentStored(row.intentId);
+    const audit = keyAudit(
+      c,
+      {
+        action: "transaction_intent.created",
+        target: row.intentId,
+        details: {
+          customer_id: row.customerId,
+          merchant_key: row.merchantKey,
+          amount: row.amount,
+          currency: row.currency,
+        },
+      },
+      created,
+    );
+    await insertIntent(db, row, [audit, ...(await storeWithEffect(c, answer, created))]);
     return answer;
   },
 });
@@ -158,7 +176,24 @@ export const updateTransactionIntent = route({
   response: { status: 200, schema: TransactionIntent },
   async handler(c, { body, reply }) {
     const intentId = c.req.param("intent_id");
-    const outcome = await updateIntent(c.get("db"), readScope(c), intentId, {
+    const scope = readScope(c);
+    // Written only when the update itself changed the intent (the statement before it); it names
+    // the fields sent, and the new status and amount, never the metadata's text.
+    const audit = keyAudit(
+      c,
+      {
+        action: "transaction_intent.updated",
+        target: intentId,
+        details: {
+          merchant_key: scope.merchantKey,
+          fields: Object.keys(body).sort(),
+          ...(body.status === undefined ? {} : { status: body.status }),
+          ...(body.amount === undefined ? {} : { amount: body.amount }),
+        },
+      },
+      sql`changes() = 1`,
+    );
+    const outcome = await updateIntent(c.get("db"), scope, intentId, [audit], {
       status: body.status,
       amount: body.amount,
       networkTransactionId: body.network_transaction_id,

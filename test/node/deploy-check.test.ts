@@ -64,9 +64,23 @@ describe("the predeploy check of OPERATOR_TOKEN", () => {
   it("runs before the deploy, which uploads the checked token", () => {
     const scripts = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).scripts;
     expect(scripts.predeploy).toMatch(/^node scripts\/check-operator-token\.ts && /);
-    expect(scripts.deploy).toMatch(/wrangler deploy --secrets-file scripts\/deploy-secrets\.env$/);
+    expect(scripts.deploy).toMatch(
+      /wrangler deploy --secrets-file scripts\/deploy-secrets\.env --var DEPLOYMENT:production$/,
+    );
     const secrets = readFileSync(path.join(ROOT, "scripts", "deploy-secrets.env"), "utf8");
     expect(secrets).toMatch(/^OPERATOR_TOKEN=\$\{OPERATOR_TOKEN\}$/m);
+  });
+
+  it("marks only the deployed API Worker as a deployment, never a local run", () => {
+    // With the marker, the Worker refuses a short token itself (src/app/operator-api.ts).
+    const scripts = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")).scripts;
+    const marked = Object.entries(scripts as Record<string, string>)
+      .filter(([, command]) => command.includes("DEPLOYMENT"))
+      .map(([name]) => name);
+    expect(marked).toEqual(["deploy"]);
+    for (const file of ["wrangler.toml", ".dev.vars.example", "renderer/wrangler.toml"]) {
+      expect(readFileSync(path.join(ROOT, file), "utf8"), file).not.toMatch(/^\s*DEPLOYMENT\b/m);
+    }
   });
 
   it("stops `npm run deploy` itself before anything is deployed", () => {

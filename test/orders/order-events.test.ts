@@ -256,4 +256,61 @@ describe("order events", () => {
     expect(sums?.captured_amount).toBe(1000);
     expect(sums?.refunded_amount).toBeLessThanOrEqual(sums?.captured_amount ?? 0);
   });
+
+  it("holds at most 100 events per order: the 101st answers 409 naming order_id and changes nothing", async () => {
+    const f = await seedAccount({ scopes: SCOPES });
+    const order = await newOrder(f, 10_000);
+    // Captures and refunds count alike: 60 captures of 10 and 40 refunds of 1, ten at a time.
+    for (let batch = 0; batch < 10; batch++) {
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => {
+          const n = batch * 10 + i;
+          return post(
+            f,
+            "/v2/order_events",
+            n < 60 ? event(order.order_id, "CAPTURED", 10) : event(order.order_id, "REFUNDED", 1),
+          );
+        }),
+      );
+      for (const res of answers) expect(res.status).toBe(201);
+    }
+    const before = await orderNow(f, order);
+    expect(before).toMatchObject({ captured_amount: 600, refunded_amount: 40 });
+    const extra = await post(
+      f,
+      "/v2/order_events",
+      event(order.order_id, "CAPTURED", 10, { partner_event_id: uniqueId("pe") }),
+    );
+    const body = await expectJson<ErrorBody>(extra, 409);
+    expect(body.error).toMatchObject({ type: "CONFLICT_ERROR", param: "order_id" });
+    expect(body.error.message).toContain("at most 100 events");
+    expect(await orderNow(f, order)).toEqual(before);
+    const db = await partnerDatabase(f.partnerId);
+    const count = await db
+      .prepare("SELECT count(*) AS n FROM order_events WHERE order_id = ?")
+      .bind(order.order_id)
+      .first<{ n: number }>();
+    expect(count?.n).toBe(100);
+    // A refund is refused as well; once an event is deleted, there is room for one more.
+    const refund = await post(f, "/v2/order_events", event(order.order_id, "REFUNDED", 1));
+    expect(refund.status).toBe(409);
+    const [last] = (
+      await expectJson<{ data: OrderEvent[] }>(
+        await api(`/v2/order_events?order_id=${order.order_id}&limit=1`, {
+          key: f.key,
+          version: "latest",
+        }),
+        200,
+      )
+    ).data;
+    const del = await api(`/v2/order_events/${last?.order_event_id}`, {
+      key: f.key,
+      method: "DELETE",
+      version: "latest",
+    });
+    expect(del.status).toBe(204);
+    expect((await post(f, "/v2/order_events", event(order.order_id, "REFUNDED", 1))).status).toBe(
+      201,
+    );
+  });
 });

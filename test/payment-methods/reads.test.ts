@@ -6,7 +6,8 @@ import { api, expectJson } from "../support/api";
 import { ALL_VERSIONS, versionsBefore, versionsWith } from "../support/bundle-versions";
 import { importCards, seedCard } from "../support/cards";
 import { createKey, importData, seedAccount, uniqueId } from "../support/fixtures";
-import { firstOnAnyShard } from "../support/shards";
+import { withRequestLog } from "../support/request-log";
+import { countOnEveryShard, firstOnAnyShard } from "../support/shards";
 
 interface Card {
   payment_method_id: string;
@@ -115,7 +116,7 @@ describe("GET /v2/payment_methods/{payment_method_id}", () => {
           const body = await expectJson<Record<string, unknown>>(res, 404);
           const expected = {
             type: "PAYMENT_METHOD_NOT_FOUND_ERROR",
-            message: `No such payment method: ${JSON.stringify(id)}`,
+            message: "No such payment method for this key and product.",
             param: "payment_method_id",
           };
           if (versionsWith(ENVELOPE).includes(version)) expect(body).toEqual({ error: expected });
@@ -123,6 +124,47 @@ describe("GET /v2/payment_methods/{payment_method_id}", () => {
         }
       }
     }
+  });
+});
+
+describe("what a card read costs and says", () => {
+  it("never repeats the requested id in a 404: a pasted card number is not echoed", async () => {
+    const f = await seedAccount({ scopes: ["PCI_DETAILS_READ"] });
+    const card = await seedCard(f);
+    for (const id of [card.card.pan, "4000056655665556", uniqueId("pm")]) {
+      for (const version of ALL_VERSIONS) {
+        const res = await api(`/v2/payment_methods/${id}`, {
+          key: f.key,
+          merchantKey: f.merchantKey,
+          version,
+        });
+        const text = await res.text();
+        expect(res.status).toBe(404);
+        expect(text).toContain("PAYMENT_METHOD_NOT_FOUND_ERROR");
+        expect(text).not.toContain(id);
+      }
+    }
+  });
+
+  it("records a read of the details in the batch that reads the card: no round trip more", async () => {
+    const f = await seedAccount({ scopes: [] });
+    const card = await seedCard(f);
+    const { apiKey: pciKey } = await createKey(f.partnerId, "sandbox", ["PCI_DETAILS_READ"]);
+    const read = (key: string) =>
+      withRequestLog(() =>
+        api(`/v2/payment_methods/${card.payment_method_id}`, { key, merchantKey: f.merchantKey }),
+      );
+    const masked = await read(f.key);
+    expect(masked.res.status).toBe(200);
+    const unmasked = await read(pciKey);
+    const body = await expectJson<Card>(unmasked.res, 200);
+    expect(body.card.pci_details?.pan).toBe(card.card.pan);
+    expect(unmasked.log.d1_queries).toBe(masked.log.d1_queries);
+    const reads = await countOnEveryShard(
+      "SELECT count(*) AS n FROM audit_events WHERE action = 'payment_method.pci_details_read' AND target = ?",
+      card.payment_method_id,
+    );
+    expect(reads).toBe(1);
   });
 });
 

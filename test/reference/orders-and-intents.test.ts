@@ -69,6 +69,12 @@ describe("orders and transaction intents in every version's reference", () => {
       expect(op.responses.default).toBeUndefined();
       expect(op.description).not.toContain("501");
       for (const status of errors) expect(Object.keys(op.responses)).toContain(status);
+      // Every write takes an Idempotency-Key, a PUT and a DELETE as a POST.
+      const idempotent = op.parameters.some(
+        (p: { $ref?: string }) => p.$ref === "#/components/parameters/IdempotencyKey",
+      );
+      expect(idempotent, `${method} ${path}`).toBe(method !== "get");
+      if (method !== "get") expect(Object.keys(op.responses)).toContain("422");
     }
     for (const name of ["Order", "OrderEvent", "TransactionIntent", "OrderRequest", "Merchant"]) {
       expect(doc.components.schemas[name], name).toBeDefined();

@@ -83,8 +83,9 @@ class TransactionIntentNotFoundError(NotFoundError):
 
 
 class ConflictError(ApiError):
-    """`CONFLICT_ERROR`. 409: The request conflicts with the object's state: type `CONFLICT_ERROR`,
-    the message names what conflicts.
+    """`CONFLICT_ERROR`. 409: The request conflicts with the object's state (type `CONFLICT_ERROR`,
+    the message names what conflicts), or a request with this `Idempotency-Key` is still running
+    (type `IDEMPOTENCY_KEY_IN_USE_ERROR`; retry after the delay).
     """
 
 

@@ -757,10 +757,13 @@ class OrdersResource(Resource):
     naming the order or event holding them); captures never pass the total and refunds never
     pass the captures (`409`); `captured_amount` and `refunded_amount` are the sums of the
     order's events, written in the same transaction as each event. Bounds: 100 lines per order,
-    100 events per order, 1 MiB per body. Rows per call: a create reads the customer (and card)
-    and writes 1 row; an update reads and writes the order; an event create reads the order and
-    writes 2 rows (the event, the order's sum) in one batch; deletes write 1 row (an event's,
-    2); a list reads at most `limit + 1` rows of an index.
+    100 events per order (one more answers `409` naming `order_id`), 1 MiB per body. Every write
+    takes an `Idempotency-Key` (a PUT or DELETE as a POST: a repeated DELETE answers its `204`
+    again) and writes its audit row in its own batch. Rows per call: a create reads the customer
+    (and card) and writes 1 row; an update reads and writes the order; an event create reads the
+    order and writes 2 rows (the event, the order's sum) in one batch; deletes write 1 row (an
+    event's, 2); a list reads at most `limit + 1` rows of an index. Each write's audit row is
+    one row more.
     """
 
     def list(
@@ -866,6 +869,7 @@ class OrdersResource(Resource):
         rewards_amount: Optional[int] = None,
         merchant: Optional[Dict[str, Any]] = None,
         lines: Optional[List[Dict[str, Any]]] = None,
+        idempotency_key: Optional[str] = None,
         version: Optional[str] = None,
         timeout: Optional[float] = None,
     ) -> Order:
@@ -903,6 +907,8 @@ class OrdersResource(Resource):
                 "lines": lines,
             },
             model="Order",
+            idempotent=True,
+            idempotency_key=idempotency_key,
             version=version,
             timeout=timeout,
         )
@@ -911,6 +917,7 @@ class OrdersResource(Resource):
         self,
         order_id: str,
         *,
+        idempotency_key: Optional[str] = None,
         version: Optional[str] = None,
         timeout: Optional[float] = None,
     ) -> None:
@@ -927,6 +934,8 @@ class OrdersResource(Resource):
             "DELETE",
             "/v2/orders/{order_id}",
             path_params={"order_id": order_id},
+            idempotent=True,
+            idempotency_key=idempotency_key,
             version=version,
             timeout=timeout,
         )
@@ -939,10 +948,13 @@ class OrderEventsResource(Resource):
     naming the order or event holding them); captures never pass the total and refunds never
     pass the captures (`409`); `captured_amount` and `refunded_amount` are the sums of the
     order's events, written in the same transaction as each event. Bounds: 100 lines per order,
-    100 events per order, 1 MiB per body. Rows per call: a create reads the customer (and card)
-    and writes 1 row; an update reads and writes the order; an event create reads the order and
-    writes 2 rows (the event, the order's sum) in one batch; deletes write 1 row (an event's,
-    2); a list reads at most `limit + 1` rows of an index.
+    100 events per order (one more answers `409` naming `order_id`), 1 MiB per body. Every write
+    takes an `Idempotency-Key` (a PUT or DELETE as a POST: a repeated DELETE answers its `204`
+    again) and writes its audit row in its own batch. Rows per call: a create reads the customer
+    (and card) and writes 1 row; an update reads and writes the order; an event create reads the
+    order and writes 2 rows (the event, the order's sum) in one batch; deletes write 1 row (an
+    event's, 2); a list reads at most `limit + 1` rows of an index. Each write's audit row is
+    one row more.
     """
 
     def list(
@@ -1035,6 +1047,7 @@ class OrderEventsResource(Resource):
         self,
         order_event_id: str,
         *,
+        idempotency_key: Optional[str] = None,
         version: Optional[str] = None,
         timeout: Optional[float] = None,
     ) -> None:
@@ -1051,6 +1064,8 @@ class OrderEventsResource(Resource):
             "DELETE",
             "/v2/order_events/{order_event_id}",
             path_params={"order_event_id": order_event_id},
+            idempotent=True,
+            idempotency_key=idempotency_key,
             version=version,
             timeout=timeout,
         )
@@ -1063,8 +1078,9 @@ class TransactionIntentsResource(Resource):
     change of status, or of the amount once confirmed, answers `409`, decided by the write
     itself so two racing updates cannot both pass. `metadata` holds at most 20 keys of strings
     up to 500 characters. Each call is one round trip: a create reads the customer (and card)
-    and writes 1 row, an update writes 1 row, a retrieve reads 1 row, a list reads the customer
-    and at most `limit + 1` rows of an index on the customer (and status).
+    and writes 1 row and its audit row, an update writes 1 row and its audit row, a retrieve
+    reads 1 row, a list reads the customer and at most `limit + 1` rows of an index on the
+    customer (and status).
     """
 
     def retrieve(
@@ -1227,7 +1243,7 @@ class TransactionIntentsResource(Resource):
 class PaymentMethodsResource(Resource):
     """`client.payment_methods`. Payment methods: A customer's cards, masked for any key; their PAN
     and CVV only for keys holding PCI_DETAILS_READ, on retrieve. Provisioning a card to a wallet
-    is not available yet.
+    (Apple Pay, Google Pay, Samsung Pay) takes CARD_WRITE.
     """
 
     def list(
@@ -2016,6 +2032,7 @@ class WebhookEndpointsResource(Resource):
         self,
         webhook_endpoint_id: str,
         *,
+        idempotency_key: Optional[str] = None,
         version: Optional[str] = None,
         timeout: Optional[float] = None,
     ) -> None:
@@ -2034,6 +2051,8 @@ class WebhookEndpointsResource(Resource):
             "DELETE",
             "/v2/webhook_endpoints/{webhook_endpoint_id}",
             path_params={"webhook_endpoint_id": webhook_endpoint_id},
+            idempotent=True,
+            idempotency_key=idempotency_key,
             version=version,
             timeout=timeout,
         )
@@ -2368,10 +2387,13 @@ class Client(BaseClient):
         (`409` naming the order or event holding them); captures never pass the total and
         refunds never pass the captures (`409`); `captured_amount` and `refunded_amount` are the
         sums of the order's events, written in the same transaction as each event. Bounds: 100
-        lines per order, 100 events per order, 1 MiB per body. Rows per call: a create reads the
-        customer (and card) and writes 1 row; an update reads and writes the order; an event
-        create reads the order and writes 2 rows (the event, the order's sum) in one batch;
-        deletes write 1 row (an event's, 2); a list reads at most `limit + 1` rows of an index.
+        lines per order, 100 events per order (one more answers `409` naming `order_id`), 1 MiB
+        per body. Every write takes an `Idempotency-Key` (a PUT or DELETE as a POST: a repeated
+        DELETE answers its `204` again) and writes its audit row in its own batch. Rows per
+        call: a create reads the customer (and card) and writes 1 row; an update reads and
+        writes the order; an event create reads the order and writes 2 rows (the event, the
+        order's sum) in one batch; deletes write 1 row (an event's, 2); a list reads at most
+        `limit + 1` rows of an index. Each write's audit row is one row more.
         """
         return OrdersResource(self)
 
@@ -2383,10 +2405,13 @@ class Client(BaseClient):
         product (`409` naming the order or event holding them); captures never pass the total
         and refunds never pass the captures (`409`); `captured_amount` and `refunded_amount` are
         the sums of the order's events, written in the same transaction as each event. Bounds:
-        100 lines per order, 100 events per order, 1 MiB per body. Rows per call: a create reads
-        the customer (and card) and writes 1 row; an update reads and writes the order; an event
-        create reads the order and writes 2 rows (the event, the order's sum) in one batch;
-        deletes write 1 row (an event's, 2); a list reads at most `limit + 1` rows of an index.
+        100 lines per order, 100 events per order (one more answers `409` naming `order_id`), 1
+        MiB per body. Every write takes an `Idempotency-Key` (a PUT or DELETE as a POST: a
+        repeated DELETE answers its `204` again) and writes its audit row in its own batch. Rows
+        per call: a create reads the customer (and card) and writes 1 row; an update reads and
+        writes the order; an event create reads the order and writes 2 rows (the event, the
+        order's sum) in one batch; deletes write 1 row (an event's, 2); a list reads at most
+        `limit + 1` rows of an index. Each write's audit row is one row more.
         """
         return OrderEventsResource(self)
 
@@ -2398,9 +2423,9 @@ class Client(BaseClient):
         other change of status, or of the amount once confirmed, answers `409`, decided by the
         write itself so two racing updates cannot both pass. `metadata` holds at most 20 keys of
         strings up to 500 characters. Each call is one round trip: a create reads the customer
-        (and card) and writes 1 row, an update writes 1 row, a retrieve reads 1 row, a list
-        reads the customer and at most `limit + 1` rows of an index on the customer (and
-        status).
+        (and card) and writes 1 row and its audit row, an update writes 1 row and its audit row,
+        a retrieve reads 1 row, a list reads the customer and at most `limit + 1` rows of an
+        index on the customer (and status).
         """
         return TransactionIntentsResource(self)
 
@@ -2408,7 +2433,7 @@ class Client(BaseClient):
     def payment_methods(self) -> PaymentMethodsResource:
         """`client.payment_methods`. Payment methods: A customer's cards, masked for any key; their
         PAN and CVV only for keys holding PCI_DETAILS_READ, on retrieve. Provisioning a card to
-        a wallet is not available yet.
+        a wallet (Apple Pay, Google Pay, Samsung Pay) takes CARD_WRITE.
         """
         return PaymentMethodsResource(self)
 

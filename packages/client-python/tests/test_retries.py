@@ -91,12 +91,12 @@ class Retries(StubTest):
         self.assertNotEqual(keys[0], keys[1])
         self.assertEqual(keys[2], "my-key-1")
 
-    def test_a_write_without_an_idempotency_key_is_never_retried(self) -> None:
+    def test_a_delete_carries_a_key_and_is_retried_under_it(self) -> None:
         self.stub.reply(503, UNAVAILABLE, headers={"Retry-After": "0"})
-        with self.assertRaises(ServiceUnavailableError):
-            self.client.webhook_endpoints.delete("we_1")
-        self.assertEqual(len(self.stub.received), 1)
-        self.assertNotIn("idempotency-key", self.stub.received[0].headers)
+        self.stub.reply(204)
+        self.client.webhook_endpoints.delete("we_1")
+        first, second = self.stub.received
+        self.assertEqual(first.headers["idempotency-key"], second.headers["idempotency-key"])
 
     def test_other_errors_are_not_retried(self) -> None:
         self.stub.reply(500, {"error": {"type": "INTERNAL_ERROR", "message": "x"}})

@@ -1,5 +1,5 @@
 // The typed client: every call pinned to one API version, typed by that version's reference,
-// lists as async iterators, POSTs made safe to retry, and errors thrown as typed classes.
+// lists as async iterators, writes made safe to retry, and errors thrown as typed classes.
 import createFetchClient, { type Client as FetchClient } from "openapi-fetch";
 import { errorFromResponse } from "./errors.ts";
 import { byLastId, byToken, everyItem } from "./paginate.ts";
@@ -111,10 +111,11 @@ export function createClient<V extends Version>(options: ClientOptions<V>) {
     headers,
     fetch: retryingFetch(options.fetch ?? globalThis.fetch.bind(globalThis), options.retry),
   });
-  // Every POST carries an Idempotency-Key, so that its retries never act twice.
+  // Every write (POST, PUT, DELETE) carries an Idempotency-Key, so its retries never act twice.
   http.use({
     onRequest({ request }) {
-      if (request.method === "POST" && !request.headers.has("idempotency-key")) {
+      const write = request.method !== "GET" && request.method !== "HEAD";
+      if (write && !request.headers.has("idempotency-key")) {
         request.headers.set("idempotency-key", crypto.randomUUID());
       }
       return request;

@@ -1,5 +1,5 @@
-// Retries below the typed client: 429, 503 and network errors, for GETs and for POSTs that carry
-// an Idempotency-Key (the client gives every POST one, kept across its retries). The wait is the
+// Retries below the typed client: 429, 503 and network errors, for GETs and for writes that carry
+// an Idempotency-Key (the client gives every write one, kept across its retries). The wait is the
 // server's Retry-After when it sends one, else exponential backoff with full jitter.
 
 export interface RetryOptions {
@@ -26,7 +26,7 @@ export function retryAfterMs(value: string | null, now: number = Date.now()): nu
 
 function retryable(request: Request): boolean {
   if (request.method === "GET" || request.method === "HEAD") return true;
-  return request.method === "POST" && request.headers.has("idempotency-key");
+  return request.headers.has("idempotency-key");
 }
 
 /** A failure to reach the server, as opposed to an abort the caller asked for. */

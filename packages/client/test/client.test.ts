@@ -292,19 +292,25 @@ describe("retries", () => {
     expect(seen.at(-1)?.headers.get("idempotency-key")).toBe("my-own-key");
   });
 
-  it("never retries a DELETE, nor a status that is not 429 or 503", async () => {
+  it("never retries a status that is not 429 or 503", async () => {
     const { c, seen } = client(() =>
       json({ error: { type: "INTERNAL_ERROR", message: "x" } }, 500),
     );
     await expect(c.customers.retrieve("cus_1")).rejects.toBeInstanceOf(CardStatementsError);
     expect(seen).toHaveLength(1);
+  });
+
+  it("sends a DELETE with an Idempotency-Key and retries it under the same key", async () => {
     const del = client(() =>
       json({ error: { type: "SERVICE_UNAVAILABLE_ERROR", message: "x" } }, 503),
     );
     await expect(del.c.webhookEndpoints.delete("we_1")).rejects.toBeInstanceOf(
       ServiceUnavailableError,
     );
-    expect(del.seen).toHaveLength(1);
+    expect(del.seen.length).toBeGreaterThan(1);
+    const keys = new Set(del.seen.map((r) => r.headers.get("idempotency-key")));
+    expect(keys.size).toBe(1);
+    expect([...keys][0]).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it("reads Retry-After as seconds or an HTTP date", () => {

@@ -54,7 +54,7 @@ export const provisionPaymentMethod = route({
     const now = c.get("now")();
     const scope = readScope(c);
     const card = await readCardForProvisioning(c.get("db"), scope, paymentMethodId);
-    if (!card) throw paymentMethodNotFound(paymentMethodId);
+    if (!card) throw paymentMethodNotFound();
     checkProvisionable(card, now);
     const secrets = await cardVaultOf(c.env).open(sealedOf(card), card.paymentMethodId);
     if (!secrets) throw new Error(`the card data of ${card.paymentMethodId} does not open`);

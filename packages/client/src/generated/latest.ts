@@ -1848,17 +1848,6 @@ export interface components {
                 "application/json": components["schemas"]["TransactionIntentNotFoundError"];
             };
         };
-        /** @description The request conflicts with the object's state: type `CONFLICT_ERROR`, the message names what conflicts. */
-        Conflict: {
-            headers: {
-                "x-service-version": components["headers"]["Version"];
-                "x-request-id": components["headers"]["RequestId"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ApiError"];
-            };
-        };
         /** @description The request conflicts with the object's state (type `CONFLICT_ERROR`, the message names what conflicts), or a request with this `Idempotency-Key` is still running (type `IDEMPOTENCY_KEY_IN_USE_ERROR`; retry after the delay). */
         ConflictOrIdempotencyKeyInUse: {
             headers: {
@@ -2159,6 +2148,8 @@ export interface operations {
                  * @example latest
                  */
                 "x-service-version"?: components["parameters"]["Version"];
+                /** @description Makes the request safe to retry: the same key with the same request (method, path, version, product and body) within 24 hours answers the first response again, marked `Idempotent-Replayed: true`, without doing anything twice. Keys belong to the API key that sends them: the same key from another API key runs as a request of its own. Use a new random one (a UUID) per request. A key is 1 to 255 characters, each a printable ASCII character other than space (0x21 to 0x7E: letters, digits and punctuation); any other answers `400`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The product to read, as supplied at onboarding. Required when you have several. */
                 "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
             };
@@ -2179,6 +2170,7 @@ export interface operations {
                 headers: {
                     "x-service-version": components["headers"]["Version"];
                     "x-request-id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["Replayed"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
@@ -2190,7 +2182,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["OrderNotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictOrIdempotencyKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2205,6 +2198,8 @@ export interface operations {
                  * @example latest
                  */
                 "x-service-version"?: components["parameters"]["Version"];
+                /** @description Makes the request safe to retry: the same key with the same request (method, path, version, product and body) within 24 hours answers the first response again, marked `Idempotent-Replayed: true`, without doing anything twice. Keys belong to the API key that sends them: the same key from another API key runs as a request of its own. Use a new random one (a UUID) per request. A key is 1 to 255 characters, each a printable ASCII character other than space (0x21 to 0x7E: letters, digits and punctuation); any other answers `400`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The product to read, as supplied at onboarding. Required when you have several. */
                 "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
             };
@@ -2221,6 +2216,7 @@ export interface operations {
                 headers: {
                     "x-service-version": components["headers"]["Version"];
                     "x-request-id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["Replayed"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
@@ -2230,7 +2226,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["OrderNotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictOrIdempotencyKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -2245,6 +2242,8 @@ export interface operations {
                  * @example latest
                  */
                 "x-service-version"?: components["parameters"]["Version"];
+                /** @description Makes the request safe to retry: the same key with the same request (method, path, version, product and body) within 24 hours answers the first response again, marked `Idempotent-Replayed: true`, without doing anything twice. Keys belong to the API key that sends them: the same key from another API key runs as a request of its own. Use a new random one (a UUID) per request. A key is 1 to 255 characters, each a printable ASCII character other than space (0x21 to 0x7E: letters, digits and punctuation); any other answers `400`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The product to read, as supplied at onboarding. Required when you have several. */
                 "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
             };
@@ -2261,6 +2260,7 @@ export interface operations {
                 headers: {
                     "x-service-version": components["headers"]["Version"];
                     "x-request-id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["Replayed"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
@@ -2270,7 +2270,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["OrderEventNotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ConflictOrIdempotencyKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -3444,6 +3445,8 @@ export interface operations {
                  * @example latest
                  */
                 "x-service-version"?: components["parameters"]["Version"];
+                /** @description Makes the request safe to retry: the same key with the same request (method, path, version, product and body) within 24 hours answers the first response again, marked `Idempotent-Replayed: true`, without doing anything twice. Keys belong to the API key that sends them: the same key from another API key runs as a request of its own. Use a new random one (a UUID) per request. A key is 1 to 255 characters, each a printable ASCII character other than space (0x21 to 0x7E: letters, digits and punctuation); any other answers `400`. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
                 /** @description The product to read, as supplied at onboarding. Required when you have several. */
                 "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
             };
@@ -3460,6 +3463,7 @@ export interface operations {
                 headers: {
                     "x-service-version": components["headers"]["Version"];
                     "x-request-id": components["headers"]["RequestId"];
+                    "Idempotent-Replayed": components["headers"]["Replayed"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
@@ -3469,6 +3473,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["IdempotencyKeyInUse"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
