@@ -7,6 +7,7 @@ import { deadLettersPurged } from "./dead-letters";
 import { rendersResent } from "./documents";
 import { cardSecretsReencrypted } from "./payment-methods";
 import { requestLogsPurged } from "./request-logs";
+import { sandboxUsagePurged, shardSizeMeasured } from "./sandbox-budgets";
 import { sandboxExpired } from "./simulations";
 import { deliveriesResent, eventsPurged } from "./webhook-deliveries";
 import { endpointHealthChecked, endpointSecretsSealed } from "./webhook-endpoints";
@@ -23,6 +24,8 @@ export const MAINTENANCE_STEPS = [
   requestLogsPurged,
   deadLettersPurged,
   sandboxExpired,
+  sandboxUsagePurged,
+  shardSizeMeasured,
 ];
 
 /** The `scheduled()` handler. */

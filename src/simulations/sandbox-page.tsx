@@ -22,6 +22,7 @@ import { refusalOf } from "../domain/permissions";
 import { toStatement } from "../domain/statement";
 import { STATEMENT_AMOUNTS } from "../domain/statement-amounts";
 import { LINK_LIFETIME_MS, signStatementLinks } from "../domain/statement-link";
+import { releaseRowsBefore } from "../sandbox-budgets";
 import { SimulateCustomerRequest, SimulateStatementRequest } from "./api-schemas";
 import { limitSimulations, quotaDay, RESET_AGES_HOURS, SANDBOX_LIMITS } from "./quotas";
 import { CUSTOMERS_PER_BATCH, deleteDocuments, deleteOldSandboxData } from "./sandbox-reset";
@@ -297,6 +298,8 @@ const routes = new Hono<AppEnv>()
       more = deleted.customers === CUSTOMERS_PER_BATCH;
       if (!more) break;
     }
+    // Everything made before the cutoff is gone: its rows leave the rows-held budget.
+    if (!more) await atomically(db, [releaseRowsBefore(user.partnerId, before)]);
     const query = `reset_customers=${customers}&reset_statements=${statements}${more ? "&reset_more=1" : ""}`;
     return c.redirect(`${BASE}?${query}`, 303);
   })
