@@ -1,6 +1,7 @@
 // The request log's vocabulary: what is recorded of every partner API request, how long it is
 // kept, and how a log id orders and bounds it in time.
-import { sha256HexNow, toBase62 } from "./encoding";
+import { hmac } from "fast-sha256";
+import { sha256HexNow, toBase62, toHex } from "./encoding";
 import type { Environment } from "./environment";
 import { encodeIdSuffix } from "./ids";
 
@@ -116,6 +117,18 @@ const IDEMPOTENCY_KEY_HASH_DIGITS = 16;
  */
 export function idempotencyKeyDigest(key: string): string {
   return sha256HexNow(key).slice(0, IDEMPOTENCY_KEY_HASH_DIGITS);
+}
+
+/**
+ * The Idempotency-Key as a masked view shows it: an HMAC of the stored digest under a service
+ * secret, bound to the partner, cut to 16 hex digits. Two requests sent with one key still show
+ * the same value, but a reader without the secret cannot test a guessed key against it (the
+ * stored digest is an unsalted hash that anyone can compute for a guess).
+ */
+export function maskedIdempotencyDigest(secret: string, partnerId: string, digest: string): string {
+  const encoder = new TextEncoder();
+  const mac = hmac(encoder.encode(secret), encoder.encode(`request-log:${partnerId}:${digest}`));
+  return toHex(mac).slice(0, IDEMPOTENCY_KEY_HASH_DIGITS);
 }
 
 /** Whether `text` has the shape of a log id (a page cursor is one). */
