@@ -63,7 +63,7 @@ export const createOrderEvent = route({
     // The event takes its order's currency, which never changes.
     const order = await findOrder(db, scope, body.order_id);
     if (!order) throw orderNotFound(body.order_id);
-    await chargeSandboxBudget(c, 1);
+    await chargeSandboxBudget(c, body);
     const now = c.get("now")();
     const event: OrderEventRow = {
       orderEventId: `oev_${encodeIdSuffix(now.getTime())}`,

@@ -113,7 +113,7 @@ export const createOrder = route({
   response: { status: 201, schema: Order },
   async handler(c, { body, reply }) {
     await requireOwners(c, body.customer_id, body.payment_method_id);
-    await chargeSandboxBudget(c, 1);
+    await chargeSandboxBudget(c, body);
     const scope = readScope(c);
     const now = c.get("now")();
     const at = now.toISOString();

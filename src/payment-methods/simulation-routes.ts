@@ -29,7 +29,7 @@ export const simulatePaymentMethod = route({
   response: { status: 201, schema: PaymentMethod },
   async handler(c, { body, reply }) {
     await limitSimulations(c, c.get("caller").partnerId);
-    await chargeSandboxBudget(c, 1);
+    await chargeSandboxBudget(c, body);
     const now = c.get("now")();
     const scope = readScope(c);
     const paymentMethodId = `pm_${encodeIdSuffix(now.getTime())}`;

@@ -2,7 +2,7 @@
 // key's and partner's limits, and in sandbox the simulations' own limit, quotas, expiry and reset.
 import { RATE_LIMITS } from "../app/rate-policies";
 import type { Environment } from "../domain/environment";
-import { SANDBOX_BUDGETS } from "../sandbox-budgets";
+import { ROW_WEIGHT_BYTES, SANDBOX_BUDGETS } from "../sandbox-budgets";
 import { RESET_AGES_HOURS, SANDBOX_LIMITS } from "../simulations";
 
 /** A count with its thousands separated, as the reference's prose writes numbers. */
@@ -52,8 +52,9 @@ export function limitsSection(environment: Environment): string[] {
     `  - \`sandbox_rows_held\`: a partner's sandbox writes hold at most ` +
       `${fmt(SANDBOX_BUDGETS.rowsHeld)} rows made in the last ${SANDBOX_LIMITS.expiryDays} days ` +
       "(a customer with its account counts 2; a statement, 1 and its line items; an order, an " +
-      "order event, an intent or a test card, 1). A write refused after the count (a conflict) " +
-      "keeps its count. An Admin's reset gives back the rows of the days before its cutoff.",
+      `order event, an intent or a test card, 1 per ${ROW_WEIGHT_BYTES / 1024} KB begun of its ` +
+      "body). A write refused after the count (a conflict) keeps its count. An Admin's reset " +
+      "gives back the rows of the days before its cutoff.",
     `  - \`sandbox_shard_capacity\`: once the storage a partner's sandbox shares passes ` +
       `${SANDBOX_BUDGETS.shardThreshold * 100} % of its capacity (measured every five ` +
       "minutes), its sandbox writes wait, so that production writes never fail for room.",

@@ -9,7 +9,7 @@ export {
   SHARD_THRESHOLD_BYTES,
   tooManyLineItems,
 } from "./budgets";
-export { chargeSandboxBudget } from "./charge";
+export { chargeSandboxBudget, ROW_WEIGHT_BYTES, rowWeight } from "./charge";
 export { sandboxUsagePurged, shardSizeMeasured } from "./maintenance";
 export { sandboxUsage } from "./schema";
 export {

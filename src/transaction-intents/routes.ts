@@ -117,7 +117,7 @@ export const createTransactionIntent = route({
     if (problem === "payment_method" && body.payment_method_id !== undefined) {
       throw notTheCustomersCard(body.payment_method_id);
     }
-    await chargeSandboxBudget(c, 1);
+    await chargeSandboxBudget(c, body);
     const now = c.get("now")();
     const at = now.toISOString();
     const row: IntentRow = {

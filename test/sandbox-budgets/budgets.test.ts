@@ -213,6 +213,28 @@ describe("the rows-held budget", () => {
   });
 });
 
+describe("a row's weight", () => {
+  it("is one row per kilobyte begun of the body it stores", async () => {
+    const f = await seedAccount({ scopes: WRITER });
+    const lines = Array.from({ length: 10 }, (_, i) => ({
+      name: `Item ${i}`,
+      quantity: 1,
+      unit_amount: 250,
+      product_url: `https://shop.example/${"p".repeat(1_000)}/${i}`,
+    }));
+    const body = { ...orderOf(f.customerId), lines };
+    const bytes = new TextEncoder().encode(JSON.stringify(body)).byteLength;
+    expect((await post(f.key, "/v2/orders", body)).status).toBe(201);
+    const db = await partnerDatabase(f.partnerId);
+    const counted = await db
+      .prepare("SELECT rows FROM sandbox_usage WHERE partner_id = ?")
+      .bind(f.partnerId)
+      .first<number>("rows");
+    expect(counted).toBe(Math.ceil(bytes / 1024));
+    expect(counted).toBeGreaterThan(10);
+  });
+});
+
 describe("the shard's guard", () => {
   let restore: (() => Promise<void>) | null = null;
   afterEach(async () => {
