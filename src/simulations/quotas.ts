@@ -8,7 +8,7 @@ import type { AppEnv } from "../app/context";
 import { ApiError, invalidRequest } from "../app/errors";
 import { rateLimited, withinLimit } from "../app/rate-limit";
 import { API_POLICIES, policyField, RATE_LIMITS } from "../app/rate-policies";
-import { nextDay, SANDBOX_BUDGETS, SANDBOX_EXPIRY_DAYS, usageDay } from "../sandbox-budgets";
+import { nextDay, SANDBOX_BUDGETS, SANDBOX_EXPIRY_DAYS } from "../sandbox-budgets";
 
 /** The sandbox's numbers. */
 export const SANDBOX_LIMITS = {
@@ -80,5 +80,3 @@ export function statementQuotaReached(now: Date): ApiError {
   );
 }
 
-/** The UTC day of `now`, as the daily quota counts it. */
-export const quotaDay = usageDay;

@@ -23,7 +23,6 @@ import {
   countUsage,
   refusedBy,
   type SandboxCharge,
-  sandboxUsage,
   statementsToday,
   stateOf,
   usageState,
@@ -363,25 +362,38 @@ export async function findSandboxStatement(
   return row ?? null;
 }
 
+/** What a partner's sandbox holds against its quotas and budgets. */
+export interface SandboxUsage {
+  customers: number;
+  statementsToday: number;
+  lineItemsToday: number;
+  rowsHeld: number;
+}
+
 /**
- * What a partner's sandbox holds against its quotas: its customers (counted up to
- * `maxCustomers`) and the statements its simulations closed on `day`. One round trip.
+ * What a partner's sandbox holds against its quotas and budgets at `now`: its customers (counted
+ * up to `maxCustomers`), and the statements, line items and rows its writes counted. One round
+ * trip.
  */
 export async function readSandboxUsage(
   db: Database,
   partnerId: string,
-  day: string,
+  now: Date,
   maxCustomers: number,
-): Promise<{ customers: number; statementsToday: number }> {
-  const [held, closed] = await db.batch([
-    db.select({ n: sql<number>`count(*)` }).from(
-      sql`(SELECT 1 FROM customers WHERE partner_id = ${partnerId} AND environment = 'sandbox'
-        LIMIT ${maxCustomers})`,
-    ),
-    db
-      .select({ n: sandboxUsage.statements })
-      .from(sandboxUsage)
-      .where(and(eq(sandboxUsage.partnerId, partnerId), eq(sandboxUsage.day, day))),
+): Promise<SandboxUsage> {
+  const [held, usage] = await atomically(db, [
+    sql`SELECT count(*) AS n FROM (SELECT 1 FROM customers
+      WHERE partner_id = ${partnerId} AND environment = 'sandbox' LIMIT ${maxCustomers})`,
+    usageState({ partnerId, now }),
   ]);
-  return { customers: held[0]?.n ?? 0, statementsToday: closed[0]?.n ?? 0 };
+  const counted: unknown = held?.results[0];
+  const customers =
+    typeof counted === "object" &&
+    counted !== null &&
+    "n" in counted &&
+    typeof counted.n === "number"
+      ? counted.n
+      : 0;
+  const { statementsToday, lineItemsToday, rowsHeld } = stateOf(usage);
+  return { customers, statementsToday, lineItemsToday, rowsHeld };
 }

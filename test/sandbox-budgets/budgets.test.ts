@@ -11,6 +11,7 @@ import { SANDBOX_BUDGETS, SHARD_THRESHOLD_BYTES } from "../../src/sandbox-budget
 import { api, type ErrorBody, expectJson } from "../support/api";
 import { fetchWithEnv } from "../support/app-env";
 import { ALL_VERSIONS } from "../support/bundle-versions";
+import { seedTeam } from "../support/dashboard";
 import { createKey, type Fixture, importData, seedAccount, uniqueId } from "../support/fixtures";
 import { partnerDatabase, SHARDS, shardDatabase, shardOf } from "../support/shards";
 
@@ -47,7 +48,7 @@ function orderOf(customerId: string) {
 
 /** Today's usage of the partner, as the budgets count it. */
 async function setUsage(
-  f: Fixture,
+  f: { partnerId: string },
   usage: { lineItems?: number; rows?: number },
   day = new Date().toISOString().slice(0, 10),
 ) {
@@ -210,6 +211,27 @@ describe("the rows-held budget", () => {
       .bind(f.partnerId, daysAgo(0))
       .first<number>("rows");
     expect(counted).toBe(2);
+  });
+});
+
+describe("the dashboard's sandbox page", () => {
+  it("shows what the budgets count, and an Admin's reset gives back the rows before it", async () => {
+    const team = await seedTeam();
+    const f = { partnerId: team.partnerId };
+    const day = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString().slice(0, 10);
+    await setUsage(f, { rows: 700 }, day(3));
+    await setUsage(f, { lineItems: 42, rows: 50 }, day(0));
+    const page = await (await team.developer.get("/dashboard/sandbox/simulations")).text();
+    expect(page).toContain(
+      `Line items of simulated statements today: 42 of ${SANDBOX_BUDGETS.lineItemsPerDay}`,
+    );
+    expect(page).toContain(`750 of ${SANDBOX_BUDGETS.rowsHeld}`);
+    const reset = await team.admin.post("/dashboard/sandbox/simulations/reset", {
+      older_than_hours: "24",
+    });
+    expect(reset.status).toBe(303);
+    const after = await (await team.developer.get("/dashboard/sandbox/simulations")).text();
+    expect(after).toContain(`50 of ${SANDBOX_BUDGETS.rowsHeld}`);
   });
 });
 
