@@ -101,7 +101,16 @@ function queueSender(gatherMs: number, drained: () => void): RequestLogSender {
       while (waiting.length > 0) {
         // `scheduler.wait`, not a timer: it is the runtime's own, whatever mocks the clock.
         await scheduler.wait(gatherMs);
-        await send(queue, takeMessage(waiting));
+        let records: string[];
+        try {
+          records = takeMessage(waiting);
+        } catch (err) {
+          // A record that cannot be built loses the records gathered with it (logged), never
+          // the ones still waiting, nor the request.
+          console.error(JSON.stringify({ request_log: "record not built", error: String(err) }));
+          continue;
+        }
+        await send(queue, records);
       }
     } finally {
       // In the same turn as the last check of `waiting`: a record added after it starts a drain.
