@@ -8,6 +8,7 @@ import { rendersResent } from "./documents";
 import { stuckMovesAborted } from "./partner-moves";
 import { cardSecretsReencrypted } from "./payment-methods";
 import { requestLogsPurged } from "./request-logs";
+import { sandboxUsagePurged, shardSizeMeasured } from "./sandbox-budgets";
 import { sandboxExpired } from "./simulations";
 import { deliveriesResent, eventsPurged } from "./webhook-deliveries";
 import { endpointHealthChecked, endpointSecretsSealed } from "./webhook-endpoints";
@@ -25,6 +26,8 @@ export const MAINTENANCE_STEPS = [
   deadLettersPurged,
   sandboxExpired,
   stuckMovesAborted,
+  sandboxUsagePurged,
+  shardSizeMeasured,
 ];
 
 /** The `scheduled()` handler. */

@@ -1,6 +1,7 @@
 // The request log's vocabulary: what is recorded of every partner API request, how long it is
 // kept, and how a log id orders and bounds it in time.
-import { sha256HexNow, toBase62 } from "./encoding";
+import { hmac } from "fast-sha256";
+import { sha256HexNow, toBase62, toHex } from "./encoding";
 import type { Environment } from "./environment";
 import { encodeIdSuffix } from "./ids";
 
@@ -8,8 +9,19 @@ import { encodeIdSuffix } from "./ids";
 export const REQUEST_LOG_RETENTION_DAYS = 30;
 export const REQUEST_LOG_RETENTION_MS = REQUEST_LOG_RETENTION_DAYS * 86_400_000;
 
-/** The most of a request's or an error response's body the log keeps (UTF-16 code units). */
-export const MAX_LOGGED_BODY = 8 * 1024;
+/**
+ * The most of each free-text field the log keeps, in bytes as the queue counts them: the UTF-8 of
+ * the field's JSON string in the record, escapes included. Every other field is an id or a number
+ * of bounded length, so a record is at most about 24 KB, and any record fits a message alone.
+ */
+export const MAX_LOGGED_BYTES = {
+  request_body: 8 * 1024,
+  response_body: 8 * 1024,
+  path: 4 * 1024,
+  error_message: 2 * 1024,
+  user_agent: 512,
+  key_name: 512,
+} as const satisfies Partial<Record<keyof RequestLogRecord, number>>;
 
 /** A client's `x-request-id` the service keeps (and the log can hold): 1 to 128 of these. */
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
@@ -107,6 +119,18 @@ export function idempotencyKeyDigest(key: string): string {
   return sha256HexNow(key).slice(0, IDEMPOTENCY_KEY_HASH_DIGITS);
 }
 
+/**
+ * The Idempotency-Key as a masked view shows it: an HMAC of the stored digest under a service
+ * secret, bound to the partner, cut to 16 hex digits. Two requests sent with one key still show
+ * the same value, but a reader without the secret cannot test a guessed key against it (the
+ * stored digest is an unsalted hash that anyone can compute for a guess).
+ */
+export function maskedIdempotencyDigest(secret: string, partnerId: string, digest: string): string {
+  const encoder = new TextEncoder();
+  const mac = hmac(encoder.encode(secret), encoder.encode(`request-log:${partnerId}:${digest}`));
+  return toHex(mac).slice(0, IDEMPOTENCY_KEY_HASH_DIGITS);
+}
+
 /** Whether `text` has the shape of a log id (a page cursor is one). */
 export function isLogId(text: string): boolean {
   return /^[0-9A-Za-z]{25}$/.test(text);
@@ -117,8 +141,41 @@ export function statusClassOf(status: number): number {
   return Math.floor(status / 100);
 }
 
-/** `text` cut to `max` code units, saying how much was left out. */
+/**
+ * The bytes a code point takes in a JSON string, UTF-8 encoded: what a queue message holding it
+ * costs. `"` and `\` take an escape, control characters `\n`-style or `\u00XX` escapes, and a
+ * lone surrogate (text decoded from invalid UTF-16) the `\uDXXX` escape JSON.stringify writes.
+ */
+function jsonBytesOf(codePoint: number): number {
+  if (codePoint === 0x22 || codePoint === 0x5c) return 2;
+  if (codePoint < 0x20) return [0x08, 0x09, 0x0a, 0x0c, 0x0d].includes(codePoint) ? 2 : 6;
+  if (codePoint < 0x80) return 1;
+  if (codePoint < 0x800) return 2;
+  if (codePoint >= 0xd800 && codePoint <= 0xdfff) return 6;
+  return codePoint < 0x10000 ? 3 : 4;
+}
+
+/** The bytes `text` takes as a JSON string in a queue message (its quotes left out). */
+export function jsonTextBytes(text: string): number {
+  let bytes = 0;
+  for (const char of text) bytes += jsonBytesOf(char.codePointAt(0) ?? 0);
+  return bytes;
+}
+
+/**
+ * `text` cut to at most `max` bytes as a JSON string in a queue message (whole characters only),
+ * saying how many bytes were left out; as it is when it fits.
+ */
 export function cutText(text: string, max: number): string {
-  if (text.length <= max) return text;
-  return `${text.slice(0, max)}… (cut: ${text.length - max} more characters)`;
+  let kept = 0;
+  let end = 0;
+  for (const char of text) {
+    const bytes = jsonBytesOf(char.codePointAt(0) ?? 0);
+    if (kept + bytes > max) {
+      return `${text.slice(0, end)}… (cut: ${jsonTextBytes(text.slice(end))} more bytes)`;
+    }
+    kept += bytes;
+    end += char.length;
+  }
+  return text;
 }

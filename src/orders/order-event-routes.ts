@@ -8,6 +8,7 @@ import { readScope } from "../app/pipeline";
 import { idPage, idPageQueryWith } from "../app/query";
 import { route } from "../app/route";
 import { encodeIdSuffix } from "../domain/ids";
+import { chargeSandboxBudget } from "../sandbox-budgets";
 import { MAX_ORDER_EVENTS, OrderEvent, OrderEventList, OrderEventRequest } from "./api-schemas";
 import {
   deleteOrderEvent as deleteStoredEvent,
@@ -64,6 +65,7 @@ export const createOrderEvent = route({
     // The event takes its order's currency, which never changes.
     const order = await findOrder(db, scope, body.order_id);
     if (!order) throw orderNotFound(body.order_id);
+    await chargeSandboxBudget(c, body);
     const now = c.get("now")();
     const event: OrderEventRow = {
       orderEventId: `oev_${encodeIdSuffix(now.getTime())}`,

@@ -10,6 +10,7 @@ import { readScope } from "../app/pipeline";
 import { idPage, idPageQueryWith } from "../app/query";
 import { route } from "../app/route";
 import { encodeIdSuffix } from "../domain/ids";
+import { chargeSandboxBudget } from "../sandbox-budgets";
 import { Order, OrderList, OrderRequest } from "./api-schemas";
 import { checkBodyOwners } from "./body-owners";
 import { type OrderRow, toOrder } from "./order-rows";
@@ -114,6 +115,7 @@ export const createOrder = route({
   response: { status: 201, schema: Order },
   async handler(c, { body, reply }) {
     await requireOwners(c, body.customer_id, body.payment_method_id);
+    await chargeSandboxBudget(c, body);
     const scope = readScope(c);
     const now = c.get("now")();
     const at = now.toISOString();

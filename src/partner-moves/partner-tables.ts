@@ -25,8 +25,8 @@ import { shardOutbox } from "../mail/schema";
 import { orderEvents, orders } from "../orders/schema";
 import { paymentMethods } from "../payment-methods/schema";
 import { requestLogDays, requestLogs } from "../request-logs/schema";
+import { sandboxUsage, shardSize } from "../sandbox-budgets/schema";
 import { savedVersionChanges } from "../saved-versions/schema";
-import { sandboxUsage } from "../simulations/schema";
 import { statementLineItems, statements } from "../statements/schema";
 import { transactionIntents } from "../transaction-intents/schema";
 import { webhookAttempts, webhookDeliveries, webhookEndpoints } from "../webhook-endpoints/schema";
@@ -133,10 +133,11 @@ export const PARTNER_TABLES: readonly PartnerTable[] = [
  * every shard, so a count may stay where it was counted), the move's own fence, dead letters
  * (the operator reads and re-drives them on every shard; a re-driven message finds its partner
  * wherever it lives), and the local outbox's mail (read by its number wherever it was kept; a move
- * stays in its jurisdiction).
+ * stays in its jurisdiction), and the shard's own measured size.
  */
 export const SHARED_TABLES: readonly SQLiteTable[] = [
   versionUsage,
+  shardSize,
   moveFences,
   deadLetters,
   shardOutbox,

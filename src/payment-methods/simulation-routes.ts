@@ -7,6 +7,7 @@ import { accountNotFound, customerNotFound } from "../app/errors";
 import { readScope } from "../app/pipeline";
 import { route } from "../app/route";
 import { encodeIdSuffix } from "../domain/ids";
+import { chargeSandboxBudget } from "../sandbox-budgets";
 import { limitSimulations } from "../simulations";
 import { PaymentMethod, SimulatePaymentMethodRequest } from "./api-schemas";
 import { readCardAsCaller } from "./card-answer";
@@ -28,6 +29,7 @@ export const simulatePaymentMethod = route({
   response: { status: 201, schema: PaymentMethod },
   async handler(c, { body, reply }) {
     await limitSimulations(c, c.get("caller").partnerId);
+    await chargeSandboxBudget(c, body);
     const now = c.get("now")();
     const scope = readScope(c);
     const paymentMethodId = `pm_${encodeIdSuffix(now.getTime())}`;

@@ -2,8 +2,14 @@
 // key's and partner's limits, and in sandbox the simulations' own limit, quotas, expiry and reset.
 import { RATE_LIMITS } from "../app/rate-policies";
 import type { Environment } from "../domain/environment";
+import { ROW_WEIGHT_BYTES, SANDBOX_BUDGETS } from "../sandbox-budgets";
 import { RESET_AGES_HOURS, SANDBOX_LIMITS } from "../simulations";
 import { ENDPOINT_BUDGET, MAX_DELIVERY_ATTEMPTS } from "../webhook-endpoints";
+
+/** A count with its thousands separated, as the reference's prose writes numbers. */
+function fmt(n: number): string {
+  return n.toLocaleString("en-US");
+}
 
 /** An age in words. */
 function age(hours: number): string {
@@ -38,8 +44,28 @@ export function limitsSection(environment: Environment): string[] {
       "them (quota `sandbox_customers`): simulating one more answers `400` naming the quota.",
     `- Simulations close at most ${SANDBOX_LIMITS.statementsPerDay} statements per day (UTC) ` +
       "per partner (quota `sandbox_statements_per_day`, policy `sandbox-statements`): one more " +
-      "answers `429` with `Retry-After` until midnight UTC. Nothing is stored for a refused " +
-      "simulation.",
+      "answers `429`, its message and `RateLimit` saying when the count starts again (midnight " +
+      "UTC). Nothing is stored for a refused simulation.",
+    "- Sandbox budgets bound what sandbox writes (simulations, orders, order events, " +
+      "transaction intents) store; production keys and the operator's imports never meet them. " +
+      "A write over one answers `429` (`RATE_LIMITED_ERROR`) naming the budget, with a " +
+      `\`Retry-After\` of ${SANDBOX_BUDGETS.retryAfterSeconds} seconds at most, and stores ` +
+      "nothing:",
+    `  - \`sandbox_line_items_per_statement\`: a simulated statement carries at most ` +
+      `${SANDBOX_BUDGETS.lineItemsPerStatement} line items (an imported one, 1,000): more ` +
+      "answers `400` naming the budget.",
+    `  - \`sandbox_line_items_per_day\`: a partner's simulated statements carry at most ` +
+      `${fmt(SANDBOX_BUDGETS.lineItemsPerDay)} line items per day (UTC), all together ` +
+      "(policy `sandbox-line-items`).",
+    `  - \`sandbox_rows_held\`: a partner's sandbox writes hold at most ` +
+      `${fmt(SANDBOX_BUDGETS.rowsHeld)} rows made in the last ${SANDBOX_LIMITS.expiryDays} days ` +
+      "(a customer with its account counts 2; a statement, 1 and its line items; an order, an " +
+      `order event, an intent or a test card, 1 per ${ROW_WEIGHT_BYTES / 1024} KB begun of its ` +
+      "body). A write refused after the count (a conflict) keeps its count. An Admin's reset " +
+      "gives back the rows of the days before its cutoff.",
+    `  - \`sandbox_shard_capacity\`: once the storage a partner's sandbox shares passes ` +
+      `${SANDBOX_BUDGETS.shardThreshold * 100} % of its capacity (measured every five ` +
+      "minutes), its sandbox writes wait, so that production writes never fail for room.",
     `- Sandbox customers expire ${SANDBOX_LIMITS.expiryDays} days after they were made, with ` +
       "their accounts, statements, documents and events. An Admin can reset sandbox data made " +
       `more than ${RESET_AGES_HOURS.map(age).join(", ")} ago from the dashboard (Sandbox ` +

@@ -22,6 +22,7 @@ import {
 } from "../domain/request-log";
 import { FIRST_SHARD, isShardCode } from "../domain/shard-code";
 import { writeRequestLogs } from "./log-store";
+import { asMessages } from "./messages";
 
 /**
  * Whether a delivery comes from the request-log queue: `request-logs` in wrangler.toml, or a name
@@ -33,9 +34,6 @@ export function isRequestLogQueue(name: string): boolean {
 
 /** Seconds before a message whose write failed is tried again. */
 const RETRY_DELAY_SECONDS = 10;
-
-/** The size a message is closed at when records are sent again (a message holds 128 KB). */
-const MAX_MESSAGE_UNITS = 96 * 1024;
 
 /** Whether a message's item is a record the recorder wrote (messages are not trusted blindly). */
 function isRecord(item: unknown): item is RequestLogRecord {
@@ -154,25 +152,6 @@ interface Held {
   records: RequestLogRecord[];
 }
 
-/** The records as messages: at most 100 a message, each under the size a message may have. */
-function asMessages(records: readonly RequestLogRecord[]): string[] {
-  const messages: string[] = [];
-  let items: string[] = [];
-  let units = 2;
-  for (const record of records) {
-    const item = JSON.stringify(record);
-    if (items.length > 0 && (items.length >= 100 || units + item.length > MAX_MESSAGE_UNITS)) {
-      messages.push(`[${items.join(",")}]`);
-      items = [];
-      units = 2;
-    }
-    items.push(item);
-    units += item.length + 1;
-  }
-  if (items.length > 0) messages.push(`[${items.join(",")}]`);
-  return messages;
-}
-
 /**
  * Writes a delivery of request-log messages: every record it can at once; the records of a
  * partner being moved are sent again for later; the messages holding records of a shard that
@@ -233,7 +212,8 @@ export async function consumeRequestLogs(
   let sent = true;
   for (const [shard, own] of groupBy(later, shardNamed)) {
     const queue = requestLogQueueOf(env, shard);
-    sent = (await sendAgainLater(queue, asMessages(own), wait)) && sent;
+    sent =
+      (await sendAgainLater(queue, asMessages(own.map((r) => JSON.stringify(r))), wait)) && sent;
   }
   if (later.length > 0 && sent) {
     console.log(JSON.stringify({ request_log: "deferred while moving", records: later.length }));

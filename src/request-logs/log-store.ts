@@ -190,6 +190,21 @@ export function readRequestsById(
   return readRecords(db, requestsByIdQuery(scope, requestId));
 }
 
+/** The request with this log id, in full; null when the scope has none. */
+export async function readRequestByLogId(
+  db: Database,
+  scope: LogScope,
+  logId: string,
+): Promise<RequestLogRecord | null> {
+  const [record] = await readRecords(db, {
+    sql:
+      `SELECT ${COLUMNS.join(", ")} FROM request_logs WHERE log_id = ? AND partner_id = ? ` +
+      "AND environment = ?",
+    params: [logId, scope.partnerId, scope.environment],
+  });
+  return record ?? null;
+}
+
 /** Requests of one day by status class. */
 export interface DayCount {
   day: string;

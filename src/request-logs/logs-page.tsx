@@ -14,6 +14,7 @@ import { Table } from "../dashboard/table";
 import type { Environment } from "../domain/environment";
 import { seesCustomerData } from "../domain/permissions";
 import {
+  isLogId,
   isRequestId,
   REQUEST_LOG_RETENTION_DAYS,
   type RequestLogRecord,
@@ -21,7 +22,7 @@ import {
 } from "../domain/request-log";
 import { listApiKeys } from "../keys";
 import { type LogQuery, logsLink, readLogQuery } from "./log-filters";
-import { readLogPage, readRequestsById } from "./log-store";
+import { readLogPage, readRequestByLogId, readRequestsById } from "./log-store";
 import { maskedRecord } from "./masking";
 
 const PAGE_SIZE = 50;
@@ -70,9 +71,24 @@ async function logView(
   return "audited";
 }
 
-/** The records as `view` shows them. */
-function shownAs(view: LogView, records: RequestLogRecord[]): RequestLogRecord[] {
-  return view === "masked" ? records.map(maskedRecord) : records;
+/** The records as `view` shows them; a masked view keys digests with the signing secret. */
+function shownAs(
+  c: Context<AppEnv>,
+  view: LogView,
+  records: RequestLogRecord[],
+): RequestLogRecord[] {
+  const secret = c.env.SIGNING_SECRET ?? "";
+  return view === "masked" ? records.map((r) => maskedRecord(r, secret)) : records;
+}
+
+/**
+ * Where a listed request's page is: by its `x-request-id`, or, in a masked view (which hides the
+ * id), by its log id.
+ */
+function requestLink(environment: Environment, view: LogView, record: RequestLogRecord): string {
+  return view === "masked"
+    ? `/dashboard/${environment}/logs/entries/${record.log_id}`
+    : `/dashboard/${environment}/logs/${encodeURIComponent(record.request_id)}`;
 }
 
 function Status({ record }: { record: RequestLogRecord }) {
@@ -190,7 +206,7 @@ function Filters(props: {
   );
 }
 
-function LogTable(props: { environment: Environment; records: RequestLogRecord[] }) {
+function LogTable(props: { environment: Environment; view: LogView; records: RequestLogRecord[] }) {
   return (
     <Table
       caption="Requests, newest first"
@@ -202,10 +218,7 @@ function LogTable(props: { environment: Environment; records: RequestLogRecord[]
             <Time at={r.at} />
           </td>
           <td>
-            <a
-              href={`/dashboard/${props.environment}/logs/${encodeURIComponent(r.request_id)}`}
-              class="mono"
-            >
+            <a href={requestLink(props.environment, props.view, r)} class="mono">
               {r.method} {r.path.length > 80 ? `${r.path.slice(0, 79)}…` : r.path}
             </a>
           </td>
@@ -248,7 +261,7 @@ function Field(props: { name: string; children: unknown }) {
   );
 }
 
-function RequestDetail({ record }: { record: RequestLogRecord }) {
+function RequestDetail({ record, view }: { record: RequestLogRecord; view: LogView }) {
   const code = (text: string | null) => (text === null ? null : <code>{text}</code>);
   return (
     <section aria-labelledby={`request-${record.log_id}`}>
@@ -277,7 +290,13 @@ function RequestDetail({ record }: { record: RequestLogRecord }) {
         <Field name="Latency">{`${record.latency_ms} ms`}</Field>
         <Field name="D1 round trips">{String(record.d1_round_trips)}</Field>
         <Field name="D1 rows read">{String(record.d1_rows_read)}</Field>
-        <Field name="Idempotency-Key (SHA-256, first 16 hex digits)">
+        <Field
+          name={
+            view === "masked"
+              ? "Idempotency-Key (keyed digest: equal for requests sent with one key)"
+              : "Idempotency-Key (SHA-256, first 16 hex digits)"
+          }
+        >
           {code(record.idempotency_key)}
         </Field>
         <Field name="Replayed">
@@ -326,7 +345,7 @@ function LogList(props: {
             : `No request with the id ${query.requestId} in the last ${REQUEST_LOG_RETENTION_DAYS} days.`}
         </p>
       ) : (
-        <LogTable environment={environment} records={page.records} />
+        <LogTable environment={environment} view={props.view} records={page.records} />
       )}
       <p class="pages">
         {query.before !== null && <a href={logsLink(environment, filtered)}>Newest requests</a>}{" "}
@@ -362,7 +381,7 @@ function RequestPage(props: {
         </p>
       )}
       {records.map((record) => (
-        <RequestDetail record={record} />
+        <RequestDetail record={record} view={props.view} />
       ))}
     </>
   );
@@ -389,7 +408,7 @@ export function logsPage(routePaths: readonly string[]): DashboardPage {
               })),
           listApiKeys(db, partnerId, environment, null, 100),
         ]);
-        const page = { ...read, records: shownAs(view, read.records) };
+        const page = { ...read, records: shownAs(c, view, read.records) };
         const keys = (keyList?.keys ?? []).map((k) => ({
           value: k.keyId,
           label: `${k.name ? `${k.name} · ` : ""}${k.masked} (${k.keyId})`,
@@ -415,7 +434,7 @@ export function logsPage(routePaths: readonly string[]): DashboardPage {
         const scope = { partnerId: c.var.session.user.partnerId, environment };
         const view = isRequestId(requestId) ? await logView(c, "request", requestId) : "full";
         const records = isRequestId(requestId)
-          ? shownAs(view, await readRequestsById(c.get("db"), scope, requestId))
+          ? shownAs(c, view, await readRequestsById(c.get("db"), scope, requestId))
           : [];
         if (records.length === 0) {
           throw new ApiError(
@@ -427,6 +446,24 @@ export function logsPage(routePaths: readonly string[]): DashboardPage {
         }
         return c.render(<RequestPage environment={environment} view={view} records={records} />, {
           title: `Request ${requestId}`,
+          section: "logs",
+        });
+      })
+      .get("/:environment/logs/entries/:log_id", allow("logs.view"), async (c) => {
+        const environment = c.var.environment;
+        const logId = c.req.param("log_id");
+        const scope = { partnerId: c.var.session.user.partnerId, environment };
+        const view = isLogId(logId) ? await logView(c, "request", logId) : "full";
+        const record = isLogId(logId) ? await readRequestByLogId(c.get("db"), scope, logId) : null;
+        if (!record) {
+          throw new ApiError(
+            "NOT_FOUND_ERROR",
+            `No such request in ${environment} in the last ${REQUEST_LOG_RETENTION_DAYS} days.`,
+          );
+        }
+        const records = shownAs(c, view, [record]);
+        return c.render(<RequestPage environment={environment} view={view} records={records} />, {
+          title: "Request",
           section: "logs",
         });
       }),

@@ -3,9 +3,10 @@
 // identifier masked instead. The path becomes its route pattern (`/v2/customers/{customer_id}`)
 // with the query's values masked; bodies keep their shape and field names, and the values of
 // fields that describe the request rather than a customer (`type`, `status`, `param`, …); text
-// keeps its words, with quoted values and anything shaped like an id masked; the client's address
-// is hidden.
-import type { RequestLogRecord } from "../domain/request-log";
+// keeps its words, with quoted values and anything shaped like an id masked; the client's address,
+// its own `x-request-id` and its User-Agent (either may name a customer or a device) are hidden,
+// and the Idempotency-Key's digest is shown keyed with a service secret.
+import { maskedIdempotencyDigest, type RequestLogRecord } from "../domain/request-log";
 
 export const MASK = "•••";
 
@@ -73,13 +74,22 @@ function maskPath(record: Pick<RequestLogRecord, "path" | "route">): string {
   return `${pattern}?${names.map((name) => `${name}=${MASK}`).join("&")}`;
 }
 
-/** The record as a Developer sees it in production: identifiers masked, the address hidden. */
-export function maskedRecord(record: RequestLogRecord): RequestLogRecord {
+/**
+ * The record as a Developer sees it in production: identifiers masked, the address, request id
+ * and User-Agent hidden, the Idempotency-Key's digest keyed with `secret`.
+ */
+export function maskedRecord(record: RequestLogRecord, secret: string): RequestLogRecord {
   return {
     ...record,
+    request_id: MASK,
     path: maskPath(record),
     error_message: record.error_message === null ? null : maskText(record.error_message),
+    idempotency_key:
+      record.idempotency_key === null
+        ? null
+        : maskedIdempotencyDigest(secret, record.partner_id, record.idempotency_key),
     client_ip: record.client_ip === null ? null : MASK,
+    user_agent: record.user_agent === null ? null : MASK,
     request_body: record.request_body === null ? null : maskBody(record.request_body),
     response_body: record.response_body === null ? null : maskBody(record.response_body),
   };

@@ -23,18 +23,15 @@ import { requestLogQueueOf } from "../db/jurisdiction-stores";
 import {
   cutText,
   idempotencyKeyDigest,
-  MAX_LOGGED_BODY,
+  MAX_LOGGED_BYTES,
   type RequestLogRecord,
   requestLogId,
 } from "../domain/request-log";
+import { takeMessage } from "./messages";
 import { redactBody, redactPath, redactText } from "./redaction";
 
-/** Records per message at most, and the size a message is closed at (a message holds 128 KB). */
-const MAX_RECORDS_PER_MESSAGE = 100;
-const MAX_MESSAGE_UNITS = 96 * 1024;
 /** A body larger than this is not read for the log; its size is recorded instead. */
 const MAX_READ_BYTES = 64 * 1024;
-const MAX_USER_AGENT = 512;
 /**
  * How long a record waits for others to share its message (ms): short beside the queue's own
  * batching (wrangler.toml's `max_batch_timeout`), long enough for a busy isolate's requests.
@@ -69,49 +66,51 @@ export function createRequestLogSender(gatherMs = GATHER_MS): RequestLogSender {
   };
 }
 
+/**
+ * Sends records as one message. Messages are sized in bytes as the queue counts them, so the
+ * queue should never refuse one for its size; if it refuses one all the same (its error does not
+ * always say why), each half is sent on its own, down to single records, so that no record is
+ * lost with another. A record the queue refuses on its own is lost, logged: at most twice as
+ * many calls as records, while the queue is down.
+ */
+async function send(queue: Queue, records: string[]): Promise<void> {
+  try {
+    await queue.send(`[${records.join(",")}]`, { contentType: "text" });
+  } catch (err) {
+    if (records.length > 1) {
+      const half = Math.ceil(records.length / 2);
+      await send(queue, records.slice(0, half));
+      await send(queue, records.slice(half));
+      return;
+    }
+    // A lost record costs the partner one line of their log, never their request.
+    console.error(
+      JSON.stringify({ request_log: "send failed", records: records.length, error: String(err) }),
+    );
+  }
+}
+
 /** The sender of one queue's records; `drained` is called once it has none left to send. */
 function queueSender(gatherMs: number, drained: () => void): RequestLogSender {
   /** Records to send: serialised, or still to be built (each is built once, when first sent). */
-  const waiting: (string | (() => RequestLogRecord))[] = [];
+  const waiting: (string | (() => string))[] = [];
   let sending: Promise<void> | null = null;
-
-  /** The next message's records, serialised: as many waiting ones as fit, in order. */
-  function nextMessage(): string[] {
-    const records: string[] = [];
-    let units = 2;
-    while (waiting.length > 0 && records.length < MAX_RECORDS_PER_MESSAGE) {
-      const next = waiting.shift();
-      if (next === undefined) break;
-      const record = typeof next === "string" ? next : JSON.stringify(next());
-      if (records.length > 0 && units + record.length > MAX_MESSAGE_UNITS) {
-        waiting.unshift(record);
-        break;
-      }
-      units += record.length + 1;
-      records.push(record);
-    }
-    return records;
-  }
 
   async function drain(queue: Queue): Promise<void> {
     try {
       while (waiting.length > 0) {
         // `scheduler.wait`, not a timer: it is the runtime's own, whatever mocks the clock.
         await scheduler.wait(gatherMs);
-        let records: string[] = [];
+        let records: string[];
         try {
-          records = nextMessage();
-          await queue.send(`[${records.join(",")}]`, { contentType: "text" });
+          records = takeMessage(waiting);
         } catch (err) {
-          // A lost record costs the partner one line of their log, never their request.
-          console.error(
-            JSON.stringify({
-              request_log: "send failed",
-              records: records.length,
-              error: String(err),
-            }),
-          );
+          // A record that cannot be built loses the records gathered with it (logged), never
+          // the ones still waiting, nor the request.
+          console.error(JSON.stringify({ request_log: "record not built", error: String(err) }));
+          continue;
         }
+        await send(queue, records);
       }
     } finally {
       // In the same turn as the last check of `waiting`: a record added after it starts a drain.
@@ -122,7 +121,7 @@ function queueSender(gatherMs: number, drained: () => void): RequestLogSender {
 
   return {
     submit(build, queue) {
-      waiting.push(build);
+      waiting.push(() => JSON.stringify(build()));
       if (sending) return null;
       sending = drain(queue);
       return sending;
@@ -142,7 +141,15 @@ interface Answered {
   d1RowsRead: number;
 }
 
-/** The record of a request answered as `answered` says, with the bodies the log keeps. */
+/** `text` cut to `max` bytes as the queue counts them; null stays null. */
+function cutOrNull(text: string | null, max: number): string | null {
+  return text === null ? null : cutText(text, max);
+}
+
+/**
+ * The record of a request answered as `answered` says, with the bodies the log keeps. Its text
+ * fields are cut to their bytes (MAX_LOGGED_BYTES), so that it fits a queue message alone.
+ */
 function recordOf(
   c: Context<AppEnv>,
   answered: Answered,
@@ -161,13 +168,15 @@ function recordOf(
     at: at.toISOString(),
     request_id: c.get("requestId"),
     key_id: caller.keyId,
-    key_name: caller.keyName,
+    key_name: cutOrNull(caller.keyName, MAX_LOGGED_BYTES.key_name),
     method: c.req.method,
-    path: redactPath(pathname, search),
+    path: cutText(redactPath(pathname, search), MAX_LOGGED_BYTES.path),
     route: answered.route,
     status: answered.status,
     error_type: error?.type ?? null,
-    error_message: error ? redactText(error.message) : null,
+    error_message: error
+      ? cutText(redactText(error.message), MAX_LOGGED_BYTES.error_message)
+      : null,
     version,
     version_source:
       version === null
@@ -181,14 +190,17 @@ function recordOf(
     idempotency_key: idempotencyKey === undefined ? null : idempotencyKeyDigest(idempotencyKey),
     idempotent_replayed: answered.replayed,
     client_ip: clientIp(c),
-    user_agent: userAgent === undefined ? null : userAgent.slice(0, MAX_USER_AGENT),
+    user_agent: cutOrNull(userAgent ?? null, MAX_LOGGED_BYTES.user_agent),
     ...bodies,
     shard: caller.shard,
   };
 }
 
-/** A body as the log keeps it: redacted and cut; its size alone when too large to read. */
-async function keptBody(message: Request | Response): Promise<string | null> {
+/**
+ * A body as the log keeps it: decoded (bytes that are not UTF-8 become U+FFFD), redacted and cut
+ * to `max` bytes; its size alone when too large to read.
+ */
+async function keptBody(message: Request | Response, max: number): Promise<string | null> {
   const tooLarge = () => new ApiError("PAYLOAD_TOO_LARGE_ERROR", "not kept");
   let bytes: Uint8Array;
   try {
@@ -200,7 +212,7 @@ async function keptBody(message: Request | Response): Promise<string | null> {
   }
   if (bytes.byteLength === 0) return null;
   const text = new TextDecoder().decode(bytes);
-  return cutText(redactBody(text, message.headers.get("content-type")), MAX_LOGGED_BODY);
+  return cutText(redactBody(text, message.headers.get("content-type")), max);
 }
 
 /** Reads the bodies the log keeps, after the response: a write's request, an error's response. */
@@ -209,8 +221,8 @@ async function keptBodies(
   response: Response | null,
 ): Promise<Pick<RequestLogRecord, "request_body" | "response_body">> {
   const [requestBody, responseBody] = await Promise.all([
-    request ? keptBody(request).catch(() => null) : null,
-    response ? keptBody(response).catch(() => null) : null,
+    request ? keptBody(request, MAX_LOGGED_BYTES.request_body).catch(() => null) : null,
+    response ? keptBody(response, MAX_LOGGED_BYTES.response_body).catch(() => null) : null,
   ]);
   return { request_body: requestBody, response_body: responseBody };
 }

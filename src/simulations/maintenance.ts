@@ -1,11 +1,11 @@
 // The sandbox's maintenance step, on every shard: sandbox customers expire 90 days after they
 // were made, each with everything of theirs (a partner being moved keeps its own until its move
-// is over), and the daily quota's counts of days before yesterday leave.
+// is over). The usage the quotas and budgets count is purged by their own step
+// (src/sandbox-budgets/).
 import type { Bindings } from "../app/context";
 import { drain, MAX_BATCHES, type MaintenanceStep } from "../app/maintenance";
 import type { Database } from "../db/client";
-import { FROZEN_PARTNERS } from "../db/move-fences";
-import { quotaDay, SANDBOX_LIMITS } from "./quotas";
+import { SANDBOX_LIMITS } from "./quotas";
 import { CUSTOMERS_PER_BATCH, deleteDocuments, deleteOldSandboxData } from "./sandbox-reset";
 
 export const sandboxExpired: MaintenanceStep = {
@@ -20,7 +20,7 @@ async function expireSandbox(
   now: Date,
 ): Promise<number> {
   const before = new Date(now.getTime() - SANDBOX_LIMITS.expiryDays * 86_400_000);
-  const expired = await drain(
+  return drain(
     async () => {
       const deleted = await deleteOldSandboxData(db, "every-partner", before);
       await deleteDocuments(env, shard, deleted.documents);
@@ -29,10 +29,4 @@ async function expireSandbox(
     CUSTOMERS_PER_BATCH,
     MAX_BATCHES,
   );
-  const yesterday = quotaDay(new Date(now.getTime() - 86_400_000));
-  await db.$client
-    .prepare(`DELETE FROM sandbox_usage WHERE day < ?1 AND partner_id NOT IN ${FROZEN_PARTNERS}`)
-    .bind(yesterday)
-    .run();
-  return expired;
 }

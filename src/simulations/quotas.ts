@@ -8,6 +8,7 @@ import type { AppEnv } from "../app/context";
 import { ApiError, invalidRequest } from "../app/errors";
 import { rateLimited, withinLimit } from "../app/rate-limit";
 import { API_POLICIES, policyField, RATE_LIMITS } from "../app/rate-policies";
+import { nextDay, SANDBOX_BUDGETS, SANDBOX_EXPIRY_DAYS } from "../sandbox-budgets";
 
 /** The sandbox's numbers. */
 export const SANDBOX_LIMITS = {
@@ -18,7 +19,7 @@ export const SANDBOX_LIMITS = {
   /** Statements a partner's simulations may close per UTC day. */
   statementsPerDay: 500,
   /** Sandbox customers expire, with everything of theirs, this many days after they were made. */
-  expiryDays: 90,
+  expiryDays: SANDBOX_EXPIRY_DAYS,
   /** The youngest data a reset from the dashboard may delete, in hours. */
   resetMinAgeHours: 1,
 } as const;
@@ -55,15 +56,14 @@ export function customerQuotaReached(): ApiError {
   ]);
 }
 
-/** The start of the UTC day after `now`. */
-function nextDay(now: Date): Date {
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate() + 1));
-}
-
-/** 429 for a statement over the day's quota, with when it resets. */
+/**
+ * 429 for a statement over the day's quota, with when it resets: `RateLimit` says how long until
+ * then, `Retry-After` a minute at most, as every sandbox budget's refusal.
+ */
 export function statementQuotaReached(now: Date): ApiError {
   const resets = nextDay(now);
-  const wait = String(Math.max(1, Math.ceil((resets.getTime() - now.getTime()) / 1000)));
+  const untilReset = Math.max(1, Math.ceil((resets.getTime() - now.getTime()) / 1000));
+  const wait = String(Math.min(untilReset, SANDBOX_BUDGETS.retryAfterSeconds));
   const { name, window } = STATEMENTS_POLICY;
   return new ApiError(
     "RATE_LIMITED_ERROR",
@@ -74,13 +74,8 @@ export function statementQuotaReached(now: Date): ApiError {
       headers: {
         "Retry-After": wait,
         "RateLimit-Policy": `"${name}";q=${SANDBOX_LIMITS.statementsPerDay};w=${window}`,
-        RateLimit: `"${name}";r=0;t=${wait}`,
+        RateLimit: `"${name}";r=0;t=${untilReset}`,
       },
     },
   );
-}
-
-/** The UTC day of `now`, as the daily quota counts it. */
-export function quotaDay(now: Date): string {
-  return now.toISOString().slice(0, 10);
 }

@@ -22,8 +22,9 @@ import { refusalOf } from "../domain/permissions";
 import { toStatement } from "../domain/statement";
 import { STATEMENT_AMOUNTS } from "../domain/statement-amounts";
 import { LINK_LIFETIME_MS, signStatementLinks } from "../domain/statement-link";
+import { releaseRowsBefore, SANDBOX_BUDGETS } from "../sandbox-budgets";
 import { SimulateCustomerRequest, SimulateStatementRequest } from "./api-schemas";
-import { limitSimulations, quotaDay, RESET_AGES_HOURS, SANDBOX_LIMITS } from "./quotas";
+import { limitSimulations, RESET_AGES_HOURS, SANDBOX_LIMITS } from "./quotas";
 import { CUSTOMERS_PER_BATCH, deleteDocuments, deleteOldSandboxData } from "./sandbox-reset";
 import {
   closeSandboxCycle,
@@ -38,6 +39,7 @@ import {
   readSandboxUsage,
   recentStatements,
   type SandboxStatement,
+  type SandboxUsage,
 } from "./store";
 
 const BASE = "/dashboard/sandbox/simulations";
@@ -73,11 +75,7 @@ function resetNotice(c: Context<AppEnv>): string | undefined {
 }
 
 /** The sandbox's limits, what it uses of them, and (for Admins) its reset. */
-function Limits(props: {
-  usage: { customers: number; statementsToday: number };
-  canReset: boolean;
-  refusal: string;
-}) {
+function Limits(props: { usage: SandboxUsage; canReset: boolean; refusal: string }) {
   return (
     <section aria-labelledby="sandbox-limits">
       <h2 id="sandbox-limits">Sandbox limits</h2>
@@ -92,6 +90,16 @@ function Limits(props: {
         <li>
           Statements closed today: {props.usage.statementsToday} of{" "}
           {SANDBOX_LIMITS.statementsPerDay} (the count starts again at midnight UTC).
+        </li>
+        <li>
+          Line items of simulated statements today: {props.usage.lineItemsToday} of{" "}
+          {SANDBOX_BUDGETS.lineItemsPerDay}; {SANDBOX_BUDGETS.lineItemsPerStatement} at most in one
+          statement.
+        </li>
+        <li>
+          Rows your sandbox writes made in the last {SANDBOX_LIMITS.expiryDays} days:{" "}
+          {props.usage.rowsHeld} of {SANDBOX_BUDGETS.rowsHeld} (a reset gives back the days before
+          it).
         </li>
         <li>
           Sandbox customers expire {SANDBOX_LIMITS.expiryDays} days after they were made, with their
@@ -171,7 +179,7 @@ const routes = new Hono<AppEnv>()
     const usage = await readSandboxUsage(
       c.get("db"),
       partnerId,
-      quotaDay(c.get("now")()),
+      c.get("now")(),
       SANDBOX_LIMITS.customers,
     );
     const listed = await Promise.all(
@@ -297,6 +305,8 @@ const routes = new Hono<AppEnv>()
       more = deleted.customers === CUSTOMERS_PER_BATCH;
       if (!more) break;
     }
+    // Everything made before the cutoff is gone: its rows leave the rows-held budget.
+    if (!more) await atomically(db, [releaseRowsBefore(user.partnerId, before)]);
     const query = `reset_customers=${customers}&reset_statements=${statements}${more ? "&reset_more=1" : ""}`;
     return c.redirect(`${BASE}?${query}`, 303);
   })

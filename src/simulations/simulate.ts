@@ -13,6 +13,12 @@ import type { CustomerRecord } from "../domain/customer";
 import type { Environment } from "../domain/environment";
 import type { StatementRecord } from "../domain/statement";
 import { normaliseTimestamp } from "../domain/timestamp";
+import {
+  type BudgetName,
+  budgetExceeded,
+  SANDBOX_BUDGETS,
+  tooManyLineItems,
+} from "../sandbox-budgets";
 import { enqueueDeliveries } from "../webhook-deliveries";
 import {
   DEFAULT_CREDIT_LIMIT,
@@ -21,7 +27,7 @@ import {
   type SimulateStatementRequest,
 } from "./api-schemas";
 import { type CycleRequest, closeCycle } from "./cycle";
-import { customerQuotaReached, quotaDay, SANDBOX_LIMITS, statementQuotaReached } from "./quotas";
+import { customerQuotaReached, SANDBOX_LIMITS, statementQuotaReached } from "./quotas";
 import { createCustomer, readCycleAccount, storeCycle } from "./store";
 
 /** What a simulation runs with: the partner's database, the queues, the request and its clock. */
@@ -53,7 +59,7 @@ export type StatementRequest = BodyOf<typeof SimulateStatementRequest>;
 
 /**
  * A sandbox customer of the scope's product, with one open account; 400 once the sandbox holds
- * its quota of customers.
+ * its quota of customers, 429 when a sandbox budget has no room for it.
  */
 export async function createSandboxCustomer(
   deps: SimulationDeps,
@@ -71,7 +77,11 @@ export async function createSandboxCustomer(
     deps.now,
     SANDBOX_LIMITS.customers,
   );
-  if (!created) throw customerQuotaReached();
+  if (!created.created) {
+    throw created.refused === "sandbox_customers"
+      ? customerQuotaReached()
+      : budgetExceeded(created.refused, deps.now);
+  }
   return { customer: created.customer, accounts: [created.account] };
 }
 
@@ -79,6 +89,8 @@ export type StatementSimulation =
   | { kind: "created"; statement: Omit<StatementRecord, "hasPdf"> }
   | { kind: "customer_not_found" | "account_not_found" | "closed_meanwhile" }
   | { kind: "over_quota"; at: Date }
+  | { kind: "over_budget"; budget: BudgetName; at: Date }
+  | { kind: "too_many_line_items"; sent: number }
   | { kind: "invalid"; field: string; problem: string };
 
 /**
@@ -98,6 +110,10 @@ export function createdStatement(
       throw invalidRequest([outcome.problem], outcome.field);
     case "over_quota":
       throw statementQuotaReached(outcome.at);
+    case "over_budget":
+      throw budgetExceeded(outcome.budget, outcome.at);
+    case "too_many_line_items":
+      throw tooManyLineItems(outcome.sent);
     case "closed_meanwhile":
       throw new ApiError(
         "CONFLICT_ERROR",
@@ -123,6 +139,10 @@ export async function closeSandboxCycle(
   if (!found.account) return { kind: "account_not_found" };
   // Dates as they are stored: UTC with milliseconds (the schema checked they are RFC 3339).
   const { line_items: lineItems, ...figures } = asked;
+  // A simulated statement carries fewer line items than an imported one may.
+  if (lineItems !== undefined && lineItems.length > SANDBOX_BUDGETS.lineItemsPerStatement) {
+    return { kind: "too_many_line_items", sent: lineItems.length };
+  }
   const cycleRequest: CycleRequest = { ...figures };
   for (const field of ["period_end_date", "due_date"] as const) {
     const date = asked[field];
@@ -150,10 +170,17 @@ export async function closeSandboxCycle(
       follows: found.newest,
     },
     deps.now,
-    { day: quotaDay(deps.now), max: SANDBOX_LIMITS.statementsPerDay },
+    { max: SANDBOX_LIMITS.statementsPerDay },
   );
   if (!stored.stored) {
-    return stored.overQuota ? { kind: "over_quota", at: deps.now } : { kind: "closed_meanwhile" };
+    switch (stored.refused) {
+      case null:
+        return { kind: "closed_meanwhile" };
+      case "sandbox_statements_per_day":
+        return { kind: "over_quota", at: deps.now };
+      default:
+        return { kind: "over_budget", budget: stored.refused, at: deps.now };
+    }
   }
   await enqueueDeliveries(deps.env.WEBHOOK_DELIVERIES, stored.deliveries, deps.requestId);
   await enqueueRenders(deps.env, stored.renders, deps.requestId);

@@ -1,8 +1,9 @@
 // Sandbox data made on request, in D1: a customer with its open account (one batch, within the
 // sandbox's customer quota), the account a cycle closes on with its newest statement (one round
 // trip), and the closed cycle (one batch: the statement, the account's new balance, its
-// `statement.created` event with webhook deliveries, its render and the day's count), guarded so
-// that two cycles closing at once cannot break the chain of balances nor pass the daily quota.
+// `statement.created` event with webhook deliveries, its render and the day's usage), guarded so
+// that two cycles closing at once cannot break the chain of balances nor pass the daily quota or
+// a sandbox budget (src/sandbox-budgets/): each write checks and counts them in its own batch.
 import { and, desc, eq, getTableColumns, isNull, type SQL, sql } from "drizzle-orm";
 import { accounts } from "../accounts/schema";
 import { atomically, insertWhere } from "../db/batch";
@@ -17,6 +18,16 @@ import { encodeIdSuffix } from "../domain/ids";
 import type { StatementRecord } from "../domain/statement";
 import type { StatementInput } from "../domain/statement-item";
 import {
+  type BudgetName,
+  budgetRoom,
+  countUsage,
+  refusedBy,
+  type SandboxCharge,
+  statementsToday,
+  stateOf,
+  usageState,
+} from "../sandbox-budgets";
+import {
   guardedStatementInsert,
   lineItemInserts,
   lineItemsDigest,
@@ -26,7 +37,6 @@ import {
 import { statements } from "../statements/schema";
 import { type DeliveryRef, deliveriesOf, statementEventWrites } from "../webhook-deliveries";
 import type { ClosedCycle, PreviousStatement } from "./cycle";
-import { sandboxUsage } from "./schema";
 
 /** A new sandbox customer's one open account. */
 export interface NewAccount {
@@ -34,9 +44,18 @@ export interface NewAccount {
   creditLimit: number;
 }
 
+/** A new customer and its account: the 2 rows the sandbox's budgets count. */
+const CUSTOMER_ROWS: SandboxCharge = { rows: 2 };
+
+export type CreatedCustomer =
+  | { created: true; customer: CustomerRecord; account: AccountRecord }
+  /** The sandbox's customer quota, or the budget, that had no room for it. */
+  | { created: false; refused: "sandbox_customers" | BudgetName };
+
 /**
  * Creates a customer of the read scope with one open account, in one batch, unless the partner's
- * environment already holds `maxCustomers` customers (null then; counted up to the cap only).
+ * environment already holds `maxCustomers` customers (counted up to the cap only) or a sandbox
+ * budget has no room for its rows (checked and counted in the same batch).
  */
 export async function createCustomer(
   db: Database,
@@ -45,7 +64,7 @@ export async function createCustomer(
   account: NewAccount,
   now: Date,
   maxCustomers: number,
-): Promise<{ customer: CustomerRecord; account: AccountRecord } | null> {
+): Promise<CreatedCustomer> {
   const createdAt = now.toISOString();
   const customer = {
     customerId: `cus_${encodeIdSuffix(now.getTime())}`,
@@ -70,12 +89,21 @@ export async function createCustomer(
     WHERE partner_id = ${scope.partnerId} AND environment = ${scope.environment}
     LIMIT ${maxCustomers}))`;
   const created = sql`EXISTS (SELECT 1 FROM customers WHERE customer_id = ${customer.customerId})`;
-  const [inserted] = await atomically(db, [
-    insertWhere(customers, { ...customer, ...owner, createdAt }, sql`${held} < ${maxCustomers}`),
+  const budgeted = { partnerId: scope.partnerId, now };
+  const room = sql`${held} < ${maxCustomers} AND ${budgetRoom(budgeted, CUSTOMER_ROWS)}`;
+  const [inserted, , , state] = await atomically(db, [
+    insertWhere(customers, { ...customer, ...owner, createdAt }, room),
     insertWhere(accounts, { ...opened, ...owner, createdAt }, created),
+    countUsage(budgeted, CUSTOMER_ROWS, created),
+    usageState(budgeted),
   ]);
-  if ((inserted?.meta.changes ?? 0) === 0) return null;
-  return { customer, account: opened };
+  if ((inserted?.meta.changes ?? 0) === 0) {
+    return {
+      created: false,
+      refused: refusedBy(stateOf(state), CUSTOMER_ROWS) ?? "sandbox_customers",
+    };
+  }
+  return { created: true, customer, account: opened };
 }
 
 /** The account a cycle closes on, inside the read scope, and its newest statement. */
@@ -143,12 +171,14 @@ export type StoredCycle =
       deliveries: DeliveryRef[];
       renders: RenderRef[];
     }
-  /** `overQuota`: the day's quota of statements was used up (else the account changed). */
-  | { stored: false; overQuota: boolean };
+  /**
+   * `refused`: the daily quota of statements, or the sandbox budget, that had no room for it;
+   * null when the account changed meanwhile.
+   */
+  | { stored: false; refused: "sandbox_statements_per_day" | BudgetName | null };
 
-/** The daily quota a stored cycle counts against: its partner's day, and the day's cap. */
+/** The daily quota of statements a stored cycle counts against. */
 export interface DailyQuota {
-  day: string;
   max: number;
 }
 
@@ -170,10 +200,17 @@ function cycleStatement(input: CycleToStore, statementId: string): StatementInpu
 
 /**
  * What must hold for the cycle to be stored, checked in its insert: the account is still the
- * customer's in the scope, has gained no newer statement since it was read, and the partner's
- * simulations have closed fewer than `quota.max` statements that day.
+ * customer's in the scope, has gained no newer statement since it was read, the partner's
+ * simulations have closed fewer than `quota.max` statements that day, and the sandbox's budgets
+ * have room for its rows (`room`).
  */
-function cycleGuard(scope: ReadScope, input: CycleToStore, closedToday: SQL, quota: DailyQuota) {
+function cycleGuard(
+  scope: ReadScope,
+  input: CycleToStore,
+  closedToday: SQL,
+  quota: DailyQuota,
+  room: SQL,
+) {
   const owned = sql`EXISTS (SELECT 1 FROM accounts AS a JOIN customers AS c
       ON c.customer_id = a.customer_id
     WHERE a.account_id = ${input.accountId} AND a.customer_id = ${input.customerId}
@@ -181,18 +218,7 @@ function cycleGuard(scope: ReadScope, input: CycleToStore, closedToday: SQL, quo
       AND c.merchant_key = ${scope.merchantKey})`;
   const unchanged = sql`(SELECT max(period_end_date) FROM statements
     WHERE account_id = ${input.accountId}) IS ${input.follows?.periodEndDate ?? null}`;
-  return sql`${owned} AND ${unchanged} AND ${closedToday} < ${quota.max}`;
-}
-
-/** The count a `SELECT … AS closed` answered; 0 when it answered none. */
-function closedCount(result: D1Result | undefined): number {
-  const counted = result?.results[0];
-  return typeof counted === "object" &&
-    counted !== null &&
-    "closed" in counted &&
-    typeof counted.closed === "number"
-    ? counted.closed
-    : 0;
+  return sql`${owned} AND ${unchanged} AND ${closedToday} < ${quota.max} AND ${room}`;
 }
 
 /**
@@ -213,13 +239,16 @@ export async function storeCycle(
   const at = now.toISOString();
   const item = cycleStatement(input, `st_${encodeIdSuffix(now.getTime())}`);
   const row = statementRowOf(item, await lineItemsDigest(item));
-  const closedToday = sql`coalesce((SELECT statements FROM sandbox_usage
-    WHERE partner_id = ${scope.partnerId} AND day = ${quota.day}), 0)`;
+  const budgeted = { partnerId: scope.partnerId, now };
+  const lineItems = item.line_items?.length ?? 0;
+  const charge: SandboxCharge = { statements: 1, lineItems, rows: 1 + lineItems };
+  const closedToday = statementsToday(budgeted);
+  const room = budgetRoom(budgeted, charge);
   const stored = sql`EXISTS (SELECT 1 FROM statements WHERE statement_id = ${item.statement_id})`;
   const balance = input.cycle.statement_balance;
   const announced = statementEventWrites("statement.created", row, at);
-  const [inserted, , , deliveries, render, , closed] = await atomically(db, [
-    guardedStatementInsert(row, at, cycleGuard(scope, input, closedToday, quota)),
+  const [inserted, , , deliveries, render, , state] = await atomically(db, [
+    guardedStatementInsert(row, at, cycleGuard(scope, input, closedToday, quota, room)),
     sql`UPDATE accounts SET current_balance = ${balance},
         available_credit = CASE WHEN credit_limit IS NULL THEN available_credit
           ELSE credit_limit - ${balance} END
@@ -227,15 +256,17 @@ export async function storeCycle(
     announced.events,
     announced.deliveries,
     renderRequestWrites(row, at, true),
-    sql`INSERT INTO sandbox_usage (partner_id, day, statements)
-      SELECT ${scope.partnerId}, ${quota.day}, 1 WHERE ${stored}
-      ON CONFLICT (partner_id, day) DO UPDATE SET statements = statements + 1`,
-    sql`SELECT ${closedToday} AS closed`,
+    countUsage(budgeted, charge, stored),
+    usageState(budgeted),
     // Its line items only with it: kept out when the guards keep the statement out.
     ...lineItemInserts([item], stored),
   ]);
   if ((inserted?.meta.changes ?? 0) === 0) {
-    return { stored: false, overQuota: closedCount(closed) >= quota.max };
+    const seen = stateOf(state);
+    const refused =
+      refusedBy(seen, charge) ??
+      (seen.statementsToday >= quota.max ? "sandbox_statements_per_day" : null);
+    return { stored: false, refused };
   }
   return {
     stored: true,
@@ -331,25 +362,38 @@ export async function findSandboxStatement(
   return row ?? null;
 }
 
+/** What a partner's sandbox holds against its quotas and budgets. */
+export interface SandboxUsage {
+  customers: number;
+  statementsToday: number;
+  lineItemsToday: number;
+  rowsHeld: number;
+}
+
 /**
- * What a partner's sandbox holds against its quotas: its customers (counted up to
- * `maxCustomers`) and the statements its simulations closed on `day`. One round trip.
+ * What a partner's sandbox holds against its quotas and budgets at `now`: its customers (counted
+ * up to `maxCustomers`), and the statements, line items and rows its writes counted. One round
+ * trip.
  */
 export async function readSandboxUsage(
   db: Database,
   partnerId: string,
-  day: string,
+  now: Date,
   maxCustomers: number,
-): Promise<{ customers: number; statementsToday: number }> {
-  const [held, closed] = await db.batch([
-    db.select({ n: sql<number>`count(*)` }).from(
-      sql`(SELECT 1 FROM customers WHERE partner_id = ${partnerId} AND environment = 'sandbox'
-        LIMIT ${maxCustomers})`,
-    ),
-    db
-      .select({ n: sandboxUsage.statements })
-      .from(sandboxUsage)
-      .where(and(eq(sandboxUsage.partnerId, partnerId), eq(sandboxUsage.day, day))),
+): Promise<SandboxUsage> {
+  const [held, usage] = await atomically(db, [
+    sql`SELECT count(*) AS n FROM (SELECT 1 FROM customers
+      WHERE partner_id = ${partnerId} AND environment = 'sandbox' LIMIT ${maxCustomers})`,
+    usageState({ partnerId, now }),
   ]);
-  return { customers: held[0]?.n ?? 0, statementsToday: closed[0]?.n ?? 0 };
+  const counted: unknown = held?.results[0];
+  const customers =
+    typeof counted === "object" &&
+    counted !== null &&
+    "n" in counted &&
+    typeof counted.n === "number"
+      ? counted.n
+      : 0;
+  const { statementsToday, lineItemsToday, rowsHeld } = stateOf(usage);
+  return { customers, statementsToday, lineItemsToday, rowsHeld };
 }

@@ -9,6 +9,7 @@ import { idPage, idPageQueryWith } from "../app/query";
 import { route } from "../app/route";
 import { encodeIdSuffix } from "../domain/ids";
 import { checkBodyOwners, type MerchantBody, notTheCustomersCard, parseStored } from "../orders";
+import { chargeSandboxBudget } from "../sandbox-budgets";
 import {
   CreateTransactionIntentRequest,
   INTENT_STATUSES,
@@ -118,6 +119,7 @@ export const createTransactionIntent = route({
     if (problem === "payment_method" && body.payment_method_id !== undefined) {
       throw notTheCustomersCard(body.payment_method_id);
     }
+    await chargeSandboxBudget(c, body);
     const now = c.get("now")();
     const at = now.toISOString();
     const row: IntentRow = {

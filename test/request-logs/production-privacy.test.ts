@@ -2,8 +2,11 @@
 // full (ids in its path, its bodies, its client's address), and each view is written to the audit
 // log first; a Developer sees it with every identifier masked, unaudited. Sandbox logs are shown in
 // full to both. The Admin's production version preview writes its audit row too.
+import { env } from "cloudflare:workers";
 import { beforeAll, describe, expect, it } from "vitest";
 import { bundle } from "../../src/bundle";
+import { sha256HexNow } from "../../src/domain/encoding";
+import { maskedIdempotencyDigest } from "../../src/domain/request-log";
 import { api, expectJson, operator } from "../support/api";
 import { seedTeam, type Team } from "../support/dashboard";
 import { createKey, importData, monthlyStatement, uniqueId } from "../support/fixtures";
@@ -110,6 +113,46 @@ describe("production request logs", () => {
     ).text();
     expect(linkDetail).toContain("partner_customer_id");
     expect((await dataViews(team)).length).toBe(before);
+  });
+
+  it("hide a Developer the request id and User-Agent, and key the Idempotency-Key's digest", async () => {
+    const live = (await createKey(team.partnerId, "production", ["ACCOUNT_READ"])).apiKey;
+    // A client's own request id, User-Agent and Idempotency-Key may each name a customer.
+    const requestId = `req-${crmId}`;
+    const userAgent = "acme-app/3.1 SamsPhone-7Q2";
+    const idempotencyKey = `link-${crmId}`;
+    await api(`/v2/customers/${customer}/link`, {
+      key: live,
+      method: "POST",
+      body: { partner_customer_id: crmId },
+      headers: {
+        "x-request-id": requestId,
+        "user-agent": userAgent,
+        "Idempotency-Key": idempotencyKey,
+      },
+    });
+    const [row] = await allLogged([requestId]);
+    const unsalted = sha256HexNow(idempotencyKey).slice(0, 16);
+    const list = await (await team.developer.get("/dashboard/production/logs")).text();
+    const entry = `/dashboard/production/logs/entries/${row?.log_id}`;
+    expect(list).toContain(entry);
+    const detail = await (await team.developer.get(entry)).text();
+    for (const page of [list, detail]) {
+      for (const hidden of [requestId, userAgent, unsalted]) expect(page).not.toContain(hidden);
+    }
+    const keyed = maskedIdempotencyDigest(
+      env.SIGNING_SECRET ?? "",
+      team.partnerId,
+      row?.idempotency_key ?? "",
+    );
+    expect(keyed).toMatch(/^[0-9a-f]{16}$/);
+    expect(keyed).not.toBe(unsalted);
+    expect(detail).toContain(keyed);
+    // An Admin sees the request in full (audited), by its id as by its log id.
+    for (const path of [`/dashboard/production/logs/${requestId}`, entry]) {
+      const full = await (await team.admin.get(path)).text();
+      for (const shown of [requestId, userAgent, unsalted]) expect(full).toContain(shown);
+    }
   });
 
   it("leave sandbox requests in full to both roles, unaudited", async () => {

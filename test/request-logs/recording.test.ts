@@ -243,7 +243,7 @@ describe("a recorded request", () => {
     );
     const kept = longRow?.request_body ?? "";
     expect(kept.startsWith('{"partner_customer_id":"xxx')).toBe(true);
-    expect(kept).toMatch(/… \(cut: \d+ more characters\)$/);
+    expect(kept).toMatch(/… \(cut: \d+ more bytes\)$/);
     expect(kept.length).toBeLessThan(8 * 1024 + 64);
     expect(hugeRow?.request_body).toMatch(/^\[body of (\d+|more than \d+) bytes: not kept\]$/);
   });
