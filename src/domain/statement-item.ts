@@ -139,9 +139,12 @@ export const StatementItem = StatementFields.superRefine((s, ctx) => {
 export type StatementInput = z.output<typeof StatementItem>;
 export type LineItemInput = NonNullable<StatementInput["line_items"]>[number];
 
+/** The fields that name an item of a list, shown after its index when it has one. */
+const ITEM_NAMES = ["line_item_id", "category_id"] as const;
+
 /**
- * The path inside a statement item, as a refusal names it: `.line_items[3] ("li_4").amount`, the
- * line item's id shown when it has one.
+ * The path inside an item, as a refusal names it: `.line_items[3] ("li_4").amount`, the id of a
+ * line item or rewards category shown when it has one.
  */
 export function describeItemPath(item: unknown, path: readonly PropertyKey[]): string {
   let where = "";
@@ -153,8 +156,10 @@ export function describeItemPath(item: unknown, path: readonly PropertyKey[]): s
       continue;
     }
     where += `[${part}]`;
-    const lineItemId = propertyOf(value, "line_item_id");
-    if (typeof lineItemId === "string") where += ` (${JSON.stringify(lineItemId.slice(0, 64))})`;
+    const named = ITEM_NAMES.map((name) => propertyOf(value, name)).find(
+      (itemId) => typeof itemId === "string",
+    );
+    if (typeof named === "string") where += ` (${JSON.stringify(named.slice(0, 64))})`;
   }
   return where;
 }
