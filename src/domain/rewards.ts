@@ -17,7 +17,7 @@ export const MAX_CATEGORY_NAME = 60;
 export const EARN_RATE_PATTERN = /^(0|[1-9][0-9]{0,5})(\.[0-9]{1,2})?$/;
 
 /** One category of a product: the merchant category codes it covers and what a purchase earns. */
-export interface RewardsCategory {
+export type RewardsCategory = {
   category_id: string;
   name: string;
   /** Four-digit codes; an empty list is the catch-all for purchases no other category covers. */
@@ -25,20 +25,20 @@ export interface RewardsCategory {
   /** Returned exactly as set (`"3"`, `"1.5"`). */
   earn_rate: string;
   earn_unit: EarnUnit;
-}
+};
 
 /** The unit of a statement's rewards: points, or cash back in the statement's currency. */
 export const POINTS = "POINTS";
 
 /** What a statement's cycle earned, in total and per category, and what was redeemed and is held. */
-export interface StatementRewards {
+export type StatementRewards = {
   /** `POINTS`, or the statement's currency (cash back, in its minor units). */
   unit: string;
   earned: number;
   redeemed?: number;
   balance?: number;
   by_category?: { category_id: string; earned: number }[];
-}
+};
 
 const Category = z.strictObject({
   category_id: id,

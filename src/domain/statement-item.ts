@@ -12,6 +12,7 @@ import {
   MAX_LINE_ITEMS_PER_STATEMENT,
   MCC_PATTERN,
 } from "./line-item";
+import { rewardsUnitProblem, StatementRewardsItem } from "./rewards";
 import { APR_PATTERN, BALANCE_TYPES } from "./statement";
 import { type AmountSign, type ImportAmountName, STATEMENT_AMOUNTS } from "./statement-amounts";
 import { figureProblems } from "./statement-figures";
@@ -127,6 +128,7 @@ const StatementFields = z.strictObject({
   line_items: z.array(LineItem).max(MAX_LINE_ITEMS_PER_STATEMENT).optional(),
   interest_rates: z.array(InterestRate).max(BALANCE_TYPES.length).optional(),
   year_to_date: YearToDate.optional(),
+  rewards: StatementRewardsItem.optional(),
 });
 
 /** The statement item: the import's `statements[]` entry, and a restatement's body. */
@@ -134,6 +136,9 @@ export const StatementItem = StatementFields.superRefine((s, ctx) => {
   for (const { path, message } of figureProblems(s)) {
     ctx.addIssue({ code: "custom", path, message });
   }
+  const unitProblem = s.rewards && rewardsUnitProblem(s.rewards.unit, s.currency);
+  if (unitProblem)
+    ctx.addIssue({ code: "custom", path: ["rewards", "unit"], message: unitProblem });
 });
 
 export type StatementInput = z.output<typeof StatementItem>;

@@ -76,6 +76,43 @@ export const Statement = resource(
         })
         .optional()
         .describe("Totals for the calendar year of `period_end_date`. Omitted when not recorded."),
+      rewards: z
+        .object({
+          unit: z
+            .string()
+            .meta({ pattern: "^(POINTS|[A-Z]{3})$" })
+            .describe(
+              "`POINTS`, or the statement's `currency` for cash back (then every figure here is " +
+                "in its smallest unit).",
+            ),
+          earned: z
+            .int()
+            .describe("Earned in the cycle; negative when returns took back more than it earned."),
+          redeemed: z
+            .int()
+            .optional()
+            .describe("Redeemed in the cycle. Omitted when not recorded."),
+          balance: z
+            .int()
+            .optional()
+            .describe("Held after the cycle, ready to redeem. Omitted when not recorded."),
+          by_category: z
+            .array(
+              z.object({
+                category_id: z
+                  .string()
+                  .describe("One of the account's rewards categories (`category_id`)."),
+                earned: z.int().describe("What purchases in the category earned in the cycle."),
+              }),
+            )
+            .optional()
+            .describe("What each rewards category earned; these sum to `earned`."),
+        })
+        .optional()
+        .describe(
+          "What the cycle earned in rewards, what was redeemed and what is held. Omitted when not " +
+            "recorded.",
+        ),
       restated_by: z
         .string()
         .optional()

@@ -13,21 +13,21 @@ const DINING = {
   name: "Dining",
   merchant_category_codes: ["5812", "5814"],
   earn_rate: "3",
-  earn_unit: "POINTS_PER_DOLLAR",
+  earn_unit: "POINTS_PER_DOLLAR" as const,
 };
 const GROCERIES = {
   category_id: "groceries",
   name: "Groceries",
   merchant_category_codes: ["5411"],
   earn_rate: "2.5",
-  earn_unit: "POINTS_PER_DOLLAR",
+  earn_unit: "POINTS_PER_DOLLAR" as const,
 };
 const EVERYTHING = {
   category_id: "everything",
   name: "Everything else",
   merchant_category_codes: [],
   earn_rate: "1",
-  earn_unit: "POINTS_PER_DOLLAR",
+  earn_unit: "POINTS_PER_DOLLAR" as const,
 };
 const CATEGORIES = [DINING, GROCERIES, EVERYTHING];
 
@@ -72,7 +72,7 @@ describe("GET /v2/customers/{customer_id}/accounts/{account_id}/rewards_categori
     const { ids, payload } = newAccountImport();
     const [partner] = payload.partners ?? [];
     const [product] = partner?.products ?? [];
-    if (!product) throw new Error("the fixture has no product");
+    if (!partner || !product) throw new Error("the fixture has no product");
     product.rewards_categories = [GROCERIES, DINING];
     await importData(payload);
     const res = await operator("POST", `/partners/${ids.partnerId}/keys`, {
