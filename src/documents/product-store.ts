@@ -24,6 +24,7 @@ export const PRODUCT_LOOK = {
   latePayment: products.latePayment,
   minimumPayment: products.minimumPayment,
   creditCounselingPhone: products.creditCounselingPhone,
+  rewardsCategories: products.rewardsCategories,
 } satisfies Record<keyof ProductLook, unknown>;
 
 const SETTINGS = {
@@ -31,7 +32,6 @@ const SETTINGS = {
   partnerId: products.partnerId,
   documents: products.documents,
   ...PRODUCT_LOOK,
-  rewardsCategories: products.rewardsCategories,
 };
 
 /** The audit log's name of each changed presentation column (logo columns are one field). */

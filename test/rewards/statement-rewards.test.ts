@@ -2,8 +2,10 @@
 // the account's product's, cash back in the statement's currency), never changed once stored, and
 // served by the list and the retrieve in every version, omitted when not recorded.
 import { describe, expect, it } from "vitest";
+import { readPdf } from "../../renderer/test/pdf-reader";
 import { api, type ErrorBody, expectJson, operator, type StatementList } from "../support/api";
 import { ALL_VERSIONS } from "../support/bundle-versions";
+import { eventually } from "../support/eventually";
 import {
   createKey,
   importData,
@@ -208,5 +210,41 @@ describe("a statement's rewards", () => {
     });
     const list = await expectJson<StatementList>(await api(statementsPath(f), { key: f.key }), 200);
     expect(list.data[0]?.rewards).toEqual(REWARDS);
+  });
+
+  it("are drawn in the rendered document's Rewards section, categories by name", async () => {
+    const f = await seedAccount({ documents: "rendered" });
+    const set = await operator("PATCH", `/products/${f.merchantKey}`, {
+      rewards_categories: CATEGORIES,
+    });
+    expect(set.status).toBe(200);
+    const plain = monthlyStatement(f.accountId, 1);
+    const rewarded = { ...monthlyStatement(f.accountId, 2), rewards: REWARDS };
+    await importData({ statements: [plain, rewarded] });
+    const page = await eventually(
+      async () =>
+        expectJson<StatementList>(
+          await api(statementsPath(f), { key: f.key, version: "latest" }),
+          200,
+        ),
+      (body) => body.data.every((s) => s.pdf !== undefined),
+    );
+    const textOf = async (statement: Record<string, unknown> | undefined) => {
+      const url = new URL((statement?.pdf as { url: string } | undefined)?.url ?? "");
+      const pdf = new Uint8Array(await (await api(url.pathname + url.search)).arrayBuffer());
+      return (await readPdf(pdf)).pageText.join("\n");
+    };
+    const text = await textOf(page.data[0]);
+    for (const phrase of [
+      "Rewards category Earned this period",
+      "Dining 90 points",
+      "Everything else 30 points",
+      "Earned this period 120 points",
+      "Redeemed this period 50 points",
+      "Rewards balance 1,070 points",
+    ]) {
+      expect(text).toContain(phrase);
+    }
+    expect(await textOf(page.data[1])).not.toContain("Rewards");
   });
 });
