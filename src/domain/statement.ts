@@ -62,9 +62,9 @@ export type Statement = {
 } & AmountBody & {
     interest_rates?: InterestRate[];
     year_to_date?: YearToDate;
-    rewards?: StatementRewards;
     restated_by?: string;
     restates?: string;
+    rewards?: StatementRewards;
   };
 
 /**
@@ -97,8 +97,8 @@ export function toStatement(
   if (row.ytdFees != null && row.ytdInterest != null) {
     out.year_to_date = { fees: row.ytdFees, interest: row.ytdInterest };
   }
-  if (row.rewards) out.rewards = row.rewards;
   if (row.restatedBy) out.restated_by = row.restatedBy;
   if (row.restates) out.restates = row.restates;
+  if (row.rewards) out.rewards = row.rewards;
   return out;
 }

@@ -76,6 +76,18 @@ export const Statement = resource(
         })
         .optional()
         .describe("Totals for the calendar year of `period_end_date`. Omitted when not recorded."),
+      restated_by: z
+        .string()
+        .optional()
+        .describe(
+          "The `statement_id` of the correction that replaced this statement. A restated " +
+            "statement leaves the list (its correction stands in its place) but can still be " +
+            "retrieved by id.",
+        ),
+      restates: z
+        .string()
+        .optional()
+        .describe("The `statement_id` of the statement this one corrects."),
       rewards: z
         .object({
           unit: z
@@ -113,18 +125,6 @@ export const Statement = resource(
           "What the cycle earned in rewards, what was redeemed and what is held. Omitted when not " +
             "recorded.",
         ),
-      restated_by: z
-        .string()
-        .optional()
-        .describe(
-          "The `statement_id` of the correction that replaced this statement. A restated " +
-            "statement leaves the list (its correction stands in its place) but can still be " +
-            "retrieved by id.",
-        ),
-      restates: z
-        .string()
-        .optional()
-        .describe("The `statement_id` of the statement this one corrects."),
     })
     .describe(
       "One closed billing cycle. Amounts are integers in the smallest currency unit; a line " +

@@ -459,14 +459,14 @@ class Statement(Model):
     interest_rates: Optional[List[StatementInterestRate]] = None
     #: Totals for the calendar year of `period_end_date`. Omitted when not recorded.
     year_to_date: Optional[StatementYearToDate] = None
-    #: What the cycle earned in rewards, what was redeemed and what is held. Omitted when not
-    #: recorded.
-    rewards: Optional[StatementRewards] = None
     #: The `statement_id` of the correction that replaced this statement. A restated statement
     #: leaves the list (its correction stands in its place) but can still be retrieved by id.
     restated_by: Optional[str] = None
     #: The `statement_id` of the statement this one corrects.
     restates: Optional[str] = None
+    #: What the cycle earned in rewards, what was redeemed and what is held. Omitted when not
+    #: recorded.
+    rewards: Optional[StatementRewards] = None
     #: Fields this version's reference does not name, as the API sent them.
     extra: Dict[str, Any] = field(default_factory=dict)
 

@@ -873,6 +873,10 @@ export interface components {
                  */
                 interest: number;
             };
+            /** @description The `statement_id` of the correction that replaced this statement. A restated statement leaves the list (its correction stands in its place) but can still be retrieved by id. */
+            restated_by?: string;
+            /** @description The `statement_id` of the statement this one corrects. */
+            restates?: string;
             /** @description What the cycle earned in rewards, what was redeemed and what is held. Omitted when not recorded. */
             rewards?: {
                 /** @description `POINTS`, or the statement's `currency` for cash back (then every figure here is in its smallest unit). */
@@ -903,10 +907,6 @@ export interface components {
                     earned: number;
                 }[];
             };
-            /** @description The `statement_id` of the correction that replaced this statement. A restated statement leaves the list (its correction stands in its place) but can still be retrieved by id. */
-            restated_by?: string;
-            /** @description The `statement_id` of the statement this one corrects. */
-            restates?: string;
         };
         StatementList: {
             /** @description Statements of the page, newest first. */
