@@ -119,7 +119,7 @@ export function RewardsCategoriesForm(props: {
         })}
       </Table>
       <div>
-        <button type="submit">Save the rewards categories of {product.name}</button>
+        <button type="submit">Replace the rewards categories of {product.name}</button>
       </div>
     </form>
   );
