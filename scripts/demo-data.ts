@@ -247,6 +247,31 @@ function newest(accountId: string): DemoStatement {
   return last;
 }
 
+/** What the demo bank's cards earn: points, more at restaurants and grocers. */
+const DEMO_REWARDS_CATEGORIES = [
+  {
+    category_id: "dining",
+    name: "Dining",
+    merchant_category_codes: ["5812", "5813", "5814"],
+    earn_rate: "3",
+    earn_unit: "POINTS_PER_DOLLAR" as const,
+  },
+  {
+    category_id: "groceries",
+    name: "Groceries",
+    merchant_category_codes: ["5411"],
+    earn_rate: "2",
+    earn_unit: "POINTS_PER_DOLLAR" as const,
+  },
+  {
+    category_id: "everything_else",
+    name: "Everything else",
+    merchant_category_codes: [],
+    earn_rate: "1",
+    earn_unit: "POINTS_PER_DOLLAR" as const,
+  },
+];
+
 /** The body of `POST /operator/v1/import` for the whole demo. */
 function wholeDemo() {
   const latestBalance = (accountId: string) => newest(accountId).statement_balance;
@@ -257,7 +282,12 @@ function wholeDemo() {
         name: "Demo Bank",
         shard: "00",
         products: [
-          { merchant_key: "mk_demo_bank", name: "Demo Bank Cards", documents: "rendered" },
+          {
+            merchant_key: "mk_demo_bank",
+            name: "Demo Bank Cards",
+            documents: "rendered",
+            rewards_categories: DEMO_REWARDS_CATEGORIES,
+          },
         ],
         saved_versions: { sandbox: "2026-10-13", production: "2026-10-13" },
       },

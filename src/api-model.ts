@@ -17,6 +17,7 @@ import * as events from "./events";
 import * as keys from "./keys";
 import * as orders from "./orders";
 import * as paymentMethods from "./payment-methods";
+import * as rewards from "./rewards";
 import { ROUTES } from "./routes";
 import * as simulations from "./simulations";
 import * as statements from "./statements";
@@ -65,6 +66,7 @@ function webhookSchemas() {
 const SCHEMAS = inReferenceOrder([
   ...statements.schemas,
   ...accounts.schemas,
+  ...rewards.schemas,
   ...paymentMethods.schemas,
   ...customers.schemas,
   ...keys.schemas,

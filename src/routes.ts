@@ -5,9 +5,9 @@ import * as accounts from "./accounts";
 import * as customers from "./customers";
 import * as events from "./events";
 import * as keys from "./keys";
-import * as notImplemented from "./not-implemented";
 import * as orders from "./orders";
 import * as paymentMethods from "./payment-methods";
+import * as rewards from "./rewards";
 import * as simulations from "./simulations";
 import * as statements from "./statements";
 import * as transactionIntents from "./transaction-intents";
@@ -31,7 +31,7 @@ export const ROUTES = [
   paymentMethods.provisionPaymentMethod,
   accounts.listAccounts,
   accounts.retrieveAccount,
-  notImplemented.listRewardsCategories,
+  rewards.listRewardsCategories,
   statements.listStatements,
   statements.retrieveStatement,
   statements.listLineItems,

@@ -47,6 +47,21 @@ export function inputProblem(input: StatementDocumentInput): string | null {
     const problem = logoProblem(product.logo);
     if (problem) return problem;
   }
+  const rewards = statement.rewards;
+  if (rewards) {
+    const problem = first([
+      rewards.unit === "POINTS" || rewards.unit === statement.currency
+        ? null
+        : `rewards.unit must be POINTS or the statement's currency; got ${quoted(rewards.unit)}`,
+      integer("rewards.earned", rewards.earned),
+      integer("rewards.redeemed", rewards.redeemed),
+      integer("rewards.balance", rewards.balance),
+      ...(rewards.by_category ?? []).map((part, i) =>
+        integer(`rewards.by_category[${i}].earned`, part.earned),
+      ),
+    ]);
+    if (problem) return problem;
+  }
   const items = statement.line_items ?? [];
   if (items.length > MAX_LINE_ITEMS) {
     const [most, got] = [MAX_LINE_ITEMS, items.length].map((n) => n.toLocaleString("en-US"));

@@ -10,6 +10,7 @@ import { amountFormat } from "./money";
 import { PageFlow } from "./page-flow";
 import { CONTENT_WIDTH, type Doc, element, INK, ink, PAGE, TYPE } from "./page-style";
 import { statementRepayment } from "./repayment";
+import { drawRewards } from "./rewards";
 import type { StatementDocumentInput } from "./statement-document";
 import { drawHeader, drawNotes, drawOverview } from "./statement-sections";
 import { drawSummaryTable } from "./summary-table";
@@ -91,6 +92,9 @@ export async function renderStatementDocument(input: StatementDocumentInput): Pr
   drawCharges(doc, flow, root, statement, money, accent);
   if (statement.interest_rates && statement.interest_rates.length > 0) {
     drawInterestCalculation(doc, flow, root, statement.interest_rates, money, accent);
+  }
+  if (statement.rewards) {
+    drawRewards(doc, flow, root, statement.rewards, product, money, accent);
   }
   if (product.billing_rights_address && product.billing_rights_address.length > 0) {
     drawBillingRights(doc, flow, root, product.billing_rights_address, accent);

@@ -40,6 +40,20 @@ export type StatementFigures = {
    * product has one (repaymentOf in ./repayment).
    */
   repayment?: RepaymentDisclosure;
+  /** What the cycle earned in rewards: the Rewards section, drawn only when present. */
+  rewards?: StatementRewards;
+};
+
+/**
+ * A statement's rewards: `unit` is `POINTS` or the statement's currency (cash back, in integer
+ * minor units); the categories' `earned` add up to `earned`.
+ */
+export type StatementRewards = {
+  unit: string;
+  earned: number;
+  redeemed?: number;
+  balance?: number;
+  by_category?: { category_id: string; earned: number }[];
 };
 
 /** What a line item is; the document groups them as the model form does. */
@@ -183,6 +197,8 @@ export interface ProductPresentation {
   minimum_payment?: MinimumPaymentRule;
   /** The toll-free number for credit counselling, shown under the repayment disclosure. */
   credit_counseling_phone?: string;
+  /** The product's rewards categories: the Rewards section names each by its `name`. */
+  rewards_categories?: { category_id: string; name: string }[];
 }
 
 /** The most lines of the billing-rights address. */

@@ -300,3 +300,32 @@ export function periodicStatement(count: number, variant = 0): StatementDocument
     product: { ...acme, ...SAMPLE_TERMS },
   };
 }
+
+/** The product's rewards categories, as the service hands their names to the renderer. */
+export const SAMPLE_CATEGORIES = [
+  { category_id: "dining", name: "Dining" },
+  { category_id: "groceries", name: "Groceries" },
+  { category_id: "everything", name: "Everything else" },
+];
+
+/** `input` with rewards (points by category unless others are given) and the categories' names. */
+export function withRewards(
+  input: StatementDocumentInput,
+  rewards: NonNullable<StatementDocumentInput["statement"]["rewards"]> = {
+    unit: "POINTS",
+    earned: 4851,
+    redeemed: 2000,
+    balance: 12345,
+    by_category: [
+      { category_id: "dining", earned: 3600 },
+      { category_id: "groceries", earned: 1250 },
+      { category_id: "everything", earned: 1 },
+    ],
+  },
+): StatementDocumentInput {
+  return {
+    ...input,
+    statement: { ...input.statement, rewards },
+    product: { ...input.product, rewards_categories: SAMPLE_CATEGORIES },
+  };
+}

@@ -7,6 +7,7 @@ import { locatePartner } from "../db/directory";
 import { findProduct, findStatement } from "../db/find-by-id";
 import { partnerName } from "../db/partners";
 import type { PartnerDatabase } from "../db/shards";
+import { describeItemPath } from "../domain/statement-item";
 import { describeProblem, relevantIssues } from "../domain/validation-messages";
 import type { AppEnv } from "./context";
 import { ApiError, invalidRequest, partnerMoving } from "./errors";
@@ -91,15 +92,14 @@ export async function requirePartner(
   return name;
 }
 
-/** `scopes[1]: must be one of…`: each problem names its field, written as the import writes it. */
+/**
+ * `scopes[1]: must be one of…`: each problem names its field, written as the import writes it
+ * (an item of a list named by its id too: `rewards_categories[2] ("dining").earn_rate`).
+ */
 export function validationError(error: z.ZodError, input: unknown): ApiError {
   return invalidRequest(
     relevantIssues(error.issues).map((issue) => {
-      const where = issue.path
-        .map((part, i) =>
-          typeof part === "number" ? `[${part}]` : `${i ? "." : ""}${String(part)}`,
-        )
-        .join("");
+      const where = describeItemPath(input, issue.path).replace(/^\./, "");
       return `${where || "body"}: ${describeProblem(input, issue)}`;
     }),
   );

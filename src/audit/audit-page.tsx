@@ -27,6 +27,7 @@ const ACTION_LABELS: Record<AuditAction, string> = {
   "saved_version.rolled_back": "Rolled back the saved version",
   "product.presentation_changed": "Changed a product's statement look",
   "product.documents_changed": "Changed how a product's statements get documents",
+  "product.rewards_categories_changed": "Changed a product's rewards categories",
   "user.invited": "Invited a user",
   "user.role_changed": "Changed a role",
   "user.removed": "Removed a user",

@@ -16,6 +16,7 @@ import {
 } from "drizzle-orm/sqlite-core";
 import { JURISDICTIONS } from "../domain/jurisdiction";
 import type { LatePaymentTerms, MinimumPaymentRule } from "../domain/product";
+import type { RewardsCategory } from "../domain/rewards";
 
 /** A company that runs a co-branded card programme. It saves an API version per environment. */
 export const partners = sqliteTable("partners", {
@@ -78,6 +79,8 @@ export const products = sqliteTable(
     latePayment: text("late_payment", { mode: "json" }).$type<LatePaymentTerms>(),
     minimumPayment: text("minimum_payment", { mode: "json" }).$type<MinimumPaymentRule>(),
     creditCounselingPhone: text("credit_counseling_phone"),
+    /** What the card earns per merchant category, in the product's order (JSON); null: none. */
+    rewardsCategories: text("rewards_categories", { mode: "json" }).$type<RewardsCategory[]>(),
   },
   (t) => [index("products_partner_idx").on(t.partnerId, t.merchantKey)],
 );

@@ -2,8 +2,8 @@
 // name they show, the accent colour, the logo and its alternative text, and the terms a periodic
 // statement discloses: billing-rights address, late-payment terms, minimum-payment rule and
 // credit-counselling number), and whether the service
-// renders them or the operator uploads them. Admins change the presentation, checked by the
-// operator API's own rules (presentation.ts) and audited; everyone sees it.
+// renders them or the operator uploads them, and the product's rewards categories. Admins change
+// them, checked by the operator API's own rules (presentation.ts) and audited; everyone sees them.
 import { Hono } from "hono";
 import { userActor } from "../app/actor";
 import type { AppEnv } from "../app/context";
@@ -24,6 +24,11 @@ import {
 } from "./presentation";
 import { changeProblem, changeProduct, readProduct, readProductSettings } from "./product-store";
 import { DEFAULT_ACCENT_COLOUR } from "./render-input";
+import {
+  RewardsCategoriesForm,
+  RewardsCategoriesTable,
+  rewardsChangeFromForm,
+} from "./rewards-categories-form";
 
 /** The logo field's label, with the limits presentation.ts checks. */
 const LOGO_LABEL =
@@ -125,6 +130,7 @@ function TermsFields({ product, id }: { product: ProductSettings; id: (n: string
 
 const NOTICES: Record<string, string> = {
   saved: "Saved. Statements rendered from now on look this way.",
+  rewards: "Saved. Cardholders' accounts now list these rewards categories.",
 };
 
 function ProductForm({ product, canChange }: { product: ProductSettings; canChange: boolean }) {
@@ -147,6 +153,14 @@ function ProductForm({ product, canChange }: { product: ProductSettings; canChan
         <Presentation product={product} logo={logo} />
       ) : (
         <PresentationForm product={product} logo={logo} id={id} />
+      )}
+      {!canChange ? (
+        <>
+          <h3>Rewards categories</h3>
+          <RewardsCategoriesTable product={product} />
+        </>
+      ) : (
+        <RewardsCategoriesForm product={product} id={id} />
       )}
     </section>
   );
@@ -334,6 +348,22 @@ const routes = new Hono<AppEnv>()
       throw new ApiError("NOT_FOUND_ERROR", "There is no such product.");
     }
     return c.redirect("/dashboard/documents?notice=saved", 303);
+  })
+
+  // The product's rewards categories, replaced whole, checked and audited as the operator's are.
+  .post("/documents/:merchant_key/rewards", allow("documents.change"), async (c) => {
+    const { user } = c.var.session;
+    const db = c.get("db");
+    const product = await readProduct(db, c.req.param("merchant_key"));
+    if (!product || product.partnerId !== user.partnerId) {
+      throw new ApiError("NOT_FOUND_ERROR", "There is no such product.");
+    }
+    const change = await rewardsChangeFromForm(c);
+    const deps = { db, documents: c.get("documents") };
+    if (!(await changeProduct(deps, product, change, userActor(c, user), c.get("now")()))) {
+      throw new ApiError("NOT_FOUND_ERROR", "There is no such product.");
+    }
+    return c.redirect("/dashboard/documents?notice=rewards", 303);
   });
 
 export const documentsPage: DashboardPage = {

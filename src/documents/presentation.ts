@@ -15,6 +15,7 @@ import {
 } from "../../renderer/src/statement-document";
 import { DOCUMENT_SOURCES } from "../domain/import-payload";
 import type { LatePaymentTerms, MinimumPaymentRule } from "../domain/product";
+import { RewardsCategories, type RewardsCategory } from "../domain/rewards";
 import { APR_PATTERN } from "../domain/statement";
 import { imageProblem } from "./logo-image";
 
@@ -107,8 +108,9 @@ const CreditCounselingPhone = z
   }, "must have 7 to 15 digits");
 
 /**
- * A change of a product's documents and presentation: each field absent is left as it is; null
- * goes back to the default (the product's name, the service's colour, no logo).
+ * A change of a product's documents, presentation and rewards categories: each field absent is
+ * left as it is; null goes back to the default (the product's name, the service's colour, no
+ * logo).
  */
 export const ProductChangeSchema = z
   .strictObject({
@@ -151,6 +153,8 @@ export const ProductChangeSchema = z
     late_payment: LatePayment.nullable().optional(),
     minimum_payment: MinimumPayment.nullable().optional(),
     credit_counseling_phone: CreditCounselingPhone.nullable().optional(),
+    /** The whole list, replacing the stored one; an empty list removes them all. */
+    rewards_categories: RewardsCategories.optional(),
   })
   .refine((change) => !(change.logo !== undefined && change.logo_alt_text !== undefined), {
     path: ["logo_alt_text"],
@@ -174,6 +178,8 @@ export interface ProductSettings {
   latePayment: LatePaymentTerms | null;
   minimumPayment: MinimumPaymentRule | null;
   creditCounselingPhone: string | null;
+  /** What the card earns per merchant category; null until set (none). */
+  rewardsCategories: RewardsCategory[] | null;
 }
 
 /** The operator API's JSON of a product. */
@@ -193,5 +199,6 @@ export function productJson(product: ProductSettings) {
     late_payment: product.latePayment,
     minimum_payment: product.minimumPayment,
     credit_counseling_phone: product.creditCounselingPhone,
+    rewards_categories: product.rewardsCategories ?? [],
   };
 }

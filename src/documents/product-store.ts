@@ -1,4 +1,4 @@
-// Products' documents and presentation in D1 (the logo's bytes in R2, under their content hash):
+// Products' documents, presentation and rewards categories in D1 (the logo's bytes in R2, under their content hash):
 // read by the operator API and the dashboard, changed by either in one atomic batch with the audit
 // rows that record who changed what.
 import { and, asc, eq, sql } from "drizzle-orm";
@@ -24,6 +24,7 @@ export const PRODUCT_LOOK = {
   latePayment: products.latePayment,
   minimumPayment: products.minimumPayment,
   creditCounselingPhone: products.creditCounselingPhone,
+  rewardsCategories: products.rewardsCategories,
 } satisfies Record<keyof ProductLook, unknown>;
 
 const SETTINGS = {
@@ -119,6 +120,10 @@ async function changedColumns(
   if (change.credit_counseling_phone !== undefined) {
     set.creditCounselingPhone = change.credit_counseling_phone?.trim() ?? null;
   }
+  if (change.rewards_categories !== undefined) {
+    // A product with no categories is stored as one that never had any.
+    set.rewardsCategories = change.rewards_categories.length > 0 ? change.rewards_categories : null;
+  }
   // Only what changes is written, and audited (terms compared by value, as JSON).
   for (const [field, value] of Object.entries(set)) {
     // Every key of `set` is one assigned above: a column of the settings as well.
@@ -133,7 +138,9 @@ function auditsOf(product: ProductSettings, set: ProductColumns, actor: Actor, n
   const stillTheirs = sql`EXISTS (SELECT 1 FROM products WHERE merchant_key = ${product.merchantKey}
     AND partner_id = ${product.partnerId})`;
   const audits = [];
-  const presentation = Object.keys(set).filter((field) => field !== "documents");
+  const presentation = Object.keys(set).filter(
+    (field) => field !== "documents" && field !== "rewardsCategories",
+  );
   if (presentation.length > 0) {
     const fields = [...new Set(presentation.map((f) => AUDITED_FIELDS[f] ?? f))];
     audits.push(
@@ -165,12 +172,31 @@ function auditsOf(product: ProductSettings, set: ProductColumns, actor: Actor, n
       ),
     );
   }
+  if (set.rewardsCategories !== undefined) {
+    audits.push(
+      auditInsert(
+        product.partnerId,
+        actor,
+        {
+          action: "product.rewards_categories_changed",
+          target: product.merchantKey,
+          details: {
+            from: (product.rewardsCategories ?? []).map((c) => c.category_id),
+            to: (set.rewardsCategories ?? []).map((c) => c.category_id),
+          },
+        },
+        now,
+        { guard: stillTheirs },
+      ),
+    );
+  }
   return audits;
 }
 
 /**
  * Applies `change` to `product` of its partner (a logo is stored first, under its content hash),
- * with an audit row for its presentation and one for its documents, each only when it changed:
+ * with an audit row for its presentation, one for its documents and one for its rewards
+ * categories, each only when it changed:
  * a field set to what it already is changes nothing.
  * Answers the product as it now stands, or null when it is no longer the partner's.
  */

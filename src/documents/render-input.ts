@@ -7,6 +7,7 @@ import type {
 } from "../../renderer/src/statement-document";
 import { type LineItemRecord, toLineItem } from "../domain/line-item";
 import type { LatePaymentTerms, MinimumPaymentRule } from "../domain/product";
+import type { RewardsCategory } from "../domain/rewards";
 import { type Statement, type StatementRecord, toStatement } from "../domain/statement";
 
 /** The renderer Worker over its Service Binding (RPC; renderer/src/index.ts). */
@@ -31,6 +32,8 @@ export interface ProductLook {
   latePayment: LatePaymentTerms | null;
   minimumPayment: MinimumPaymentRule | null;
   creditCounselingPhone: string | null;
+  /** Its rewards categories (null: none): the Rewards section names them. */
+  rewardsCategories: RewardsCategory[] | null;
 }
 
 /** One statement to render, as the render consumer reads it. */
@@ -89,7 +92,7 @@ export function renderInputOf(job: RenderJob, logo: Uint8Array | null): Statemen
   };
 }
 
-/** The product's disclosed terms the renderer takes: only those it has set. */
+/** The product's disclosed terms and category names the renderer takes: only those it has set. */
 function statementTermsOf(product: ProductLook): Partial<ProductPresentation> {
   const terms: Partial<ProductPresentation> = {};
   if (product.billingRightsAddress) terms.billing_rights_address = product.billingRightsAddress;
@@ -97,6 +100,12 @@ function statementTermsOf(product: ProductLook): Partial<ProductPresentation> {
   if (product.minimumPayment) terms.minimum_payment = product.minimumPayment;
   if (product.creditCounselingPhone) {
     terms.credit_counseling_phone = product.creditCounselingPhone;
+  }
+  if (product.rewardsCategories && product.rewardsCategories.length > 0) {
+    terms.rewards_categories = product.rewardsCategories.map(({ category_id, name }) => ({
+      category_id,
+      name,
+    }));
   }
   return terms;
 }

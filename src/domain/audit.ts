@@ -30,6 +30,7 @@ const AUDIT_ACTIONS = [
   "saved_version.rolled_back",
   "product.presentation_changed",
   "product.documents_changed",
+  "product.rewards_categories_changed",
   "user.invited",
   "user.role_changed",
   "user.removed",

@@ -5,6 +5,7 @@ import { amount, currency, id } from "./import-fields";
 import { JURISDICTIONS } from "./jurisdiction";
 import { MAX_LINE_ITEMS_PER_IMPORT } from "./line-item";
 import { PaymentMethodItem, secretFieldProblem } from "./payment-method-item";
+import { RewardsCategories } from "./rewards";
 import { SHARD_CODE } from "./shard-code";
 import { describeItemPath, StatementItem } from "./statement-item";
 import { describeProblem, propertyOf, relevantIssues } from "./validation-messages";
@@ -19,11 +20,15 @@ const environment = z.enum(["sandbox", "production"]);
 /** How a product's statement documents come to be: rendered by the service, or uploaded. */
 export const DOCUMENT_SOURCES = ["rendered", "uploaded"] as const;
 
-/** A new product renders its documents unless it says `uploaded`; a stored one keeps its own. */
+/**
+ * A new product renders its documents unless it says `uploaded`; a stored one keeps its own. Its
+ * rewards categories, when sent, replace the stored list; absent, they are kept.
+ */
 const Product = z.strictObject({
   merchant_key: id,
   name: z.string().min(1).max(255),
   documents: z.enum(DOCUMENT_SOURCES).optional(),
+  rewards_categories: RewardsCategories.optional(),
 });
 
 /** Whether `environment` offers `version`: a saved version must be one it offers. */

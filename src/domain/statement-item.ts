@@ -12,6 +12,7 @@ import {
   MAX_LINE_ITEMS_PER_STATEMENT,
   MCC_PATTERN,
 } from "./line-item";
+import { rewardsUnitProblem, StatementRewardsItem } from "./rewards";
 import { APR_PATTERN, BALANCE_TYPES } from "./statement";
 import { type AmountSign, type ImportAmountName, STATEMENT_AMOUNTS } from "./statement-amounts";
 import { figureProblems } from "./statement-figures";
@@ -127,6 +128,7 @@ const StatementFields = z.strictObject({
   line_items: z.array(LineItem).max(MAX_LINE_ITEMS_PER_STATEMENT).optional(),
   interest_rates: z.array(InterestRate).max(BALANCE_TYPES.length).optional(),
   year_to_date: YearToDate.optional(),
+  rewards: StatementRewardsItem.optional(),
 });
 
 /** The statement item: the import's `statements[]` entry, and a restatement's body. */
@@ -134,14 +136,20 @@ export const StatementItem = StatementFields.superRefine((s, ctx) => {
   for (const { path, message } of figureProblems(s)) {
     ctx.addIssue({ code: "custom", path, message });
   }
+  const unitProblem = s.rewards && rewardsUnitProblem(s.rewards.unit, s.currency);
+  if (unitProblem)
+    ctx.addIssue({ code: "custom", path: ["rewards", "unit"], message: unitProblem });
 });
 
 export type StatementInput = z.output<typeof StatementItem>;
 export type LineItemInput = NonNullable<StatementInput["line_items"]>[number];
 
+/** The fields that name an item of a list, shown after its index when it has one. */
+const ITEM_NAMES = ["line_item_id", "category_id"] as const;
+
 /**
- * The path inside a statement item, as a refusal names it: `.line_items[3] ("li_4").amount`, the
- * line item's id shown when it has one.
+ * The path inside an item, as a refusal names it: `.line_items[3] ("li_4").amount`, the id of a
+ * line item or rewards category shown when it has one.
  */
 export function describeItemPath(item: unknown, path: readonly PropertyKey[]): string {
   let where = "";
@@ -153,8 +161,10 @@ export function describeItemPath(item: unknown, path: readonly PropertyKey[]): s
       continue;
     }
     where += `[${part}]`;
-    const lineItemId = propertyOf(value, "line_item_id");
-    if (typeof lineItemId === "string") where += ` (${JSON.stringify(lineItemId.slice(0, 64))})`;
+    const named = ITEM_NAMES.map((name) => propertyOf(value, name)).find(
+      (itemId) => typeof itemId === "string",
+    );
+    if (typeof named === "string") where += ` (${JSON.stringify(named.slice(0, 64))})`;
   }
   return where;
 }

@@ -1,4 +1,5 @@
 // The canonical (newest) Statement: what handlers build before version modules reshape it.
+import type { StatementRewards } from "./rewards";
 import { type AmountBody, type AmountRecord, STATEMENT_AMOUNTS } from "./statement-amounts";
 
 /** The balances an APR applies to, as Regulation Z's periodic statement lists them. */
@@ -39,6 +40,8 @@ export interface StatementRecord extends AmountRecord {
   interestRates?: InterestRate[] | null;
   ytdFees?: number | null;
   ytdInterest?: number | null;
+  /** What the cycle earned, redeemed and holds; null (or absent) when not recorded. */
+  rewards?: StatementRewards | null;
   /** The correction that replaced this statement, once restated. */
   restatedBy?: string | null;
   /** The statement this one corrects. */
@@ -61,6 +64,7 @@ export type Statement = {
     year_to_date?: YearToDate;
     restated_by?: string;
     restates?: string;
+    rewards?: StatementRewards;
   };
 
 /**
@@ -95,5 +99,6 @@ export function toStatement(
   }
   if (row.restatedBy) out.restated_by = row.restatedBy;
   if (row.restates) out.restates = row.restates;
+  if (row.rewards) out.rewards = row.rewards;
   return out;
 }

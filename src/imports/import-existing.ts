@@ -10,12 +10,15 @@ export interface Existing {
   partners: Set<string>;
   /** Partner id → the jurisdiction it was created with. */
   jurisdictions: Map<string, string>;
-  /** Merchant key → owning partner. */
-  products: Map<string, { partnerId: string }>;
+  /** Merchant key → owning partner, and the ids of its rewards categories. */
+  products: Map<string, { partnerId: string; categoryIds: Set<string> }>;
   /** Customer id → its read scope. */
   customers: Map<string, { partnerId: string; environment: Environment; merchantKey: string }>;
-  /** Account id → its customer. */
-  accounts: Map<string, { customerId: string }>;
+  /**
+   * Account id → its customer, the product that customer holds and the ids of that product's
+   * rewards categories (a statement's rewards name them).
+   */
+  accounts: Map<string, { customerId: string; merchantKey: string; categoryIds: Set<string> }>;
   statements: Map<string, StoredStatement>;
 }
 
@@ -26,11 +29,16 @@ type Kind = (typeof KINDS)[number];
 
 const LOOKUPS: Record<Kind, string> = {
   partner: `SELECT partner_id, jurisdiction FROM partners WHERE ${idsIn("partner_id")}`,
-  product: `SELECT merchant_key, partner_id FROM products WHERE ${idsIn("merchant_key")}`,
+  product:
+    "SELECT merchant_key, partner_id, rewards_categories FROM products " +
+    `WHERE ${idsIn("merchant_key")}`,
   customer:
     "SELECT customer_id, partner_id, environment, merchant_key FROM customers " +
     `WHERE ${idsIn("customer_id")}`,
-  account: `SELECT account_id, customer_id FROM accounts WHERE ${idsIn("account_id")}`,
+  account:
+    "SELECT account_id, accounts.customer_id, customers.merchant_key, rewards_categories " +
+    "FROM accounts JOIN customers USING (customer_id) JOIN products ON " +
+    `products.merchant_key = customers.merchant_key WHERE ${idsIn("account_id")}`,
   statement:
     `SELECT ${STATEMENT_COLUMNS.join(", ")} FROM statements ` + `WHERE ${idsIn("statement_id")}`,
 };
@@ -43,6 +51,15 @@ function textColumn(row: Row, column: string): string {
   const value = row[column];
   if (typeof value !== "string") throw new Error(`${column}: a lookup read no text`);
   return value;
+}
+
+/** The category ids of a looked-up product's rewards categories (a JSON column). */
+function categoryIdsOf(row: Row): Set<string> {
+  const text = row.rewards_categories;
+  if (typeof text !== "string") return new Set();
+  // The column holds the categories the import or a product change validated, as JSON.
+  const categories = JSON.parse(text) as { category_id: string }[];
+  return new Set(categories.map((category) => category.category_id));
 }
 
 /** The environment column of a looked-up customer. */
@@ -118,6 +135,7 @@ export async function readExisting(db: Database, payload: ImportPayload): Promis
         case "product":
           found.products.set(textColumn(row, "merchant_key"), {
             partnerId: textColumn(row, "partner_id"),
+            categoryIds: categoryIdsOf(row),
           });
           break;
         case "customer":
@@ -130,6 +148,8 @@ export async function readExisting(db: Database, payload: ImportPayload): Promis
         case "account":
           found.accounts.set(textColumn(row, "account_id"), {
             customerId: textColumn(row, "customer_id"),
+            merchantKey: textColumn(row, "merchant_key"),
+            categoryIds: categoryIdsOf(row),
           });
           break;
         case "statement":

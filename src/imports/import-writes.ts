@@ -49,17 +49,25 @@ const SET_SAVED_VERSIONS =
   "FROM (SELECT value ->> 0 AS partner_id, value ->> 2 AS sandbox, value ->> 3 AS production " +
   "FROM json_each(?1)) AS j WHERE partners.partner_id = j.partner_id " +
   "AND (j.sandbox IS NOT NULL OR j.production IS NOT NULL)";
-/** Rows: [merchant_key, partner_id, name, documents | null]; a new product renders by default. */
+/**
+ * Rows: [merchant_key, partner_id, name, documents | null, rewards categories (as JSON text) |
+ * null]; a new product renders by default.
+ */
 const UPSERT_PRODUCTS =
   "INSERT INTO products (merchant_key, partner_id, name) " +
   `SELECT value ->> 0, value ->> 1, value ->> 2 ${FROM_ROWS} ` +
   "ON CONFLICT (merchant_key) DO UPDATE SET name = excluded.name, " +
   `partner_id = ${keptOrNull("products", "partner_id", ["partner_id"])}`;
-/** Rows: [merchant_key, partner_id, name, documents | null]: a product naming its documents. */
+/** The product rows (see UPSERT_PRODUCTS): a product naming its documents. */
 const SET_DOCUMENTS =
   "UPDATE products SET documents = j.documents FROM (SELECT value ->> 0 AS merchant_key, " +
   "value ->> 3 AS documents FROM json_each(?1)) AS j " +
   "WHERE products.merchant_key = j.merchant_key AND j.documents IS NOT NULL";
+/** The product rows (see UPSERT_PRODUCTS): a product listing its rewards categories. */
+const SET_REWARDS_CATEGORIES =
+  "UPDATE products SET rewards_categories = j.categories FROM (SELECT value ->> 0 AS " +
+  "merchant_key, value ->> 4 AS categories FROM json_each(?1)) AS j " +
+  "WHERE products.merchant_key = j.merchant_key AND j.categories IS NOT NULL";
 /** The partner's copy of its merchant keys (read by authentication), after new products. */
 const REFRESH_MERCHANT_KEYS =
   "UPDATE partners SET merchant_keys = (SELECT json_group_array(merchant_key) FROM " +
@@ -149,11 +157,13 @@ function partnerWrites(
       p.partner_id,
       product.name,
       product.documents ?? null,
+      product.rewards_categories === undefined ? null : JSON.stringify(product.rewards_categories),
     ]),
   );
   const productChunks = jsonChunks(products, (row) => row);
   each(UPSERT_PRODUCTS, productChunks);
   if (products.some((row) => row[3] !== null)) each(SET_DOCUMENTS, productChunks);
+  if (products.some((row) => row[4] !== null)) each(SET_REWARDS_CATEGORIES, productChunks);
   each(
     REFRESH_MERCHANT_KEYS,
     jsonChunks(

@@ -6,6 +6,7 @@ import { hasMessage } from "../db/storage";
 import { type RenderRef, renderRefsOf } from "../documents";
 import type { Actor } from "../domain/audit";
 import type { ImportPayload, StatementInput } from "../domain/import-payload";
+import { unknownCategories } from "../domain/rewards";
 import { type CardVault, cardWrites, readStoredCards, reviewCards } from "../payment-methods";
 import { digestsOf, sameFigures, statementRow } from "../statements";
 import { type DeliveryRef, deliveriesOf } from "../webhook-deliveries";
@@ -144,6 +145,40 @@ function reviewAccounts(
   return accountKnown;
 }
 
+/**
+ * The ids of the rewards categories of each account's product once this import is applied: the
+ * account's customer (imported or stored), that customer's product, and its categories (as this
+ * import lists them, else as stored).
+ */
+function accountCategories(payload: ImportPayload, existing: Existing) {
+  const importedCategories = new Map<string, Set<string>>();
+  for (const p of payload.partners ?? []) {
+    for (const product of p.products ?? []) {
+      if (product.rewards_categories === undefined) continue;
+      const ids = product.rewards_categories.map((category) => category.category_id);
+      importedCategories.set(product.merchant_key, new Set(ids));
+    }
+  }
+  const customerProduct = new Map<string, string>();
+  for (const [id, c] of existing.customers) customerProduct.set(id, c.merchantKey);
+  for (const c of payload.customers ?? []) customerProduct.set(c.customer_id, c.merchant_key);
+  const accountCustomer = new Map<string, string>();
+  for (const a of payload.accounts ?? []) accountCustomer.set(a.account_id, a.customer_id);
+  return (accountId: string): ReadonlySet<string> => {
+    const stored = existing.accounts.get(accountId);
+    const customerId = accountCustomer.get(accountId) ?? stored?.customerId;
+    const merchantKey =
+      (customerId === undefined ? undefined : customerProduct.get(customerId)) ??
+      stored?.merchantKey;
+    if (merchantKey === undefined) return new Set();
+    return (
+      importedCategories.get(merchantKey) ??
+      existing.products.get(merchantKey)?.categoryIds ??
+      (stored?.merchantKey === merchantKey ? stored.categoryIds : new Set())
+    );
+  };
+}
+
 /** What the stored rows say about the payload: 400 problems, 409 conflicts, statements to add. */
 function review(
   payload: ImportPayload,
@@ -155,12 +190,24 @@ function review(
   const productOwner = reviewPartners(payload, existing, found);
   const customerKnown = reviewCustomers(payload, existing, productOwner, found);
   const accountKnown = reviewAccounts(payload, existing, customerKnown, found);
+  const categoriesOf = accountCategories(payload, existing);
 
   // A statement already stored is new to nobody: the same figures are a no-op, others a conflict.
   const newStatements: StatementInput[] = [];
   (payload.statements ?? []).forEach((s, i) => {
     const where = label("statements", i, s.statement_id);
     if (!accountKnown.has(s.account_id)) found.invalid.push(`${where}.account_id: unknown account`);
+    else if (s.rewards) {
+      for (const { index, categoryId } of unknownCategories(
+        s.rewards,
+        categoriesOf(s.account_id),
+      )) {
+        found.invalid.push(
+          `${where}.rewards.by_category[${index}] (${JSON.stringify(categoryId)}).category_id: ` +
+            "is not one of the rewards categories of the account's product",
+        );
+      }
+    }
     if (s.period_end_date > now.toISOString()) {
       found.invalid.push(
         `${where}.period_end_date: is in the future; only closed cycles are statements`,

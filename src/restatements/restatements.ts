@@ -13,7 +13,9 @@ import { usePartner } from "../app/operator-requests";
 import { readJsonBody } from "../app/read-body";
 import type { Database } from "../db/client";
 import { ownedKey, ownersOf } from "../db/find-by-id";
+import { products } from "../db/schema";
 import { enqueueRenders } from "../documents";
+import { unknownCategories } from "../domain/rewards";
 import { parseStatementItem, type StatementInput } from "../domain/statement-item";
 import { lineItemsDigest, STATEMENT_COLUMNS, sameFigures, statementRow } from "../statements";
 import { statements } from "../statements/schema";
@@ -34,7 +36,10 @@ const notFound = (statementId: string) =>
 
 const conflict = (message: string) => new ApiError("CONFLICT_ERROR", message);
 
-/** The original as stored, with its account's partner and environment. */
+/**
+ * The original as stored, with its account's partner and environment, and its product's rewards
+ * categories (which a correction's rewards name).
+ */
 async function readOriginal(db: Database, statementId: string) {
   const [row] = await db
     .select({
@@ -45,9 +50,11 @@ async function readOriginal(db: Database, statementId: string) {
       restatedBy: statements.restatedBy,
       partnerId: accounts.partnerId,
       environment: accounts.environment,
+      categories: products.rewardsCategories,
     })
     .from(statements)
     .innerJoin(accounts, eq(accounts.accountId, statements.accountId))
+    .innerJoin(products, eq(products.merchantKey, accounts.merchantKey))
     .where(eq(statements.statementId, statementId));
   return row ?? null;
 }
@@ -137,6 +144,18 @@ export const operatorRestatementRoutes = new Hono<AppEnv>().post(
           ([field, , stored]) =>
             `${field}: must be the restated statement's (${JSON.stringify(stored)}): a ` +
             "correction replaces the same account's same cycle",
+        ),
+      );
+    }
+
+    const known = new Set((original.categories ?? []).map((category) => category.category_id));
+    const unknown = correction.rewards ? unknownCategories(correction.rewards, known) : [];
+    if (unknown.length > 0) {
+      throw invalidRequest(
+        unknown.map(
+          ({ index, categoryId }) =>
+            `rewards.by_category[${index}] (${JSON.stringify(categoryId)}).category_id: is not ` +
+            "one of the rewards categories of the account's product",
         ),
       );
     }

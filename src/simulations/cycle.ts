@@ -6,6 +6,7 @@
 // with line items that add up to each total, the rate its interest was charged at, and the year's
 // fees and interest so far.
 import type { LineItem } from "../domain/line-item";
+import type { StatementRewards } from "../domain/rewards";
 import type { InterestRate, YearToDate } from "../domain/statement";
 import {
   ACTIVITY_FIELDS,
@@ -48,6 +49,8 @@ export interface ClosedCycle extends Partial<Record<ActivityField, number>> {
   line_items: LineItem[];
   interest_rates?: InterestRate[];
   year_to_date?: YearToDate;
+  /** What its purchases earned under the product's rewards categories, when it has any. */
+  rewards?: StatementRewards;
 }
 
 export type CycleOutcome =

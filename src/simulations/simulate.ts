@@ -11,6 +11,7 @@ import { enqueueRenders } from "../documents";
 import type { AccountRecord } from "../domain/account";
 import type { CustomerRecord } from "../domain/customer";
 import type { Environment } from "../domain/environment";
+import { computeRewards, type RewardsCategory, type StatementRewards } from "../domain/rewards";
 import type { StatementRecord } from "../domain/statement";
 import { normaliseTimestamp } from "../domain/timestamp";
 import {
@@ -26,8 +27,8 @@ import {
   type SimulateCustomerRequest,
   type SimulateStatementRequest,
 } from "./api-schemas";
-import { type CycleRequest, closeCycle } from "./cycle";
-import { customerQuotaReached, SANDBOX_LIMITS, statementQuotaReached } from "./quotas";
+import { type ClosedCycle, type CycleRequest, closeCycle } from "./cycle";
+import { customerQuotaReached, quotaDay, SANDBOX_LIMITS, statementQuotaReached } from "./quotas";
 import { createCustomer, readCycleAccount, storeCycle } from "./store";
 
 /** What a simulation runs with: the partner's database, the queues, the request and its clock. */
@@ -125,6 +126,28 @@ export function createdStatement(
 }
 
 /**
+ * What the cycle's purchases earned under the product's rewards categories, by their merchants'
+ * category codes; none when the product has no categories, or pays cash back on an account
+ * without a currency to pay it in.
+ */
+function cycleRewards(
+  cycle: ClosedCycle,
+  account: { currency: string | null; categories: RewardsCategory[] },
+): StatementRewards | null {
+  const cashBack = account.categories[0]?.earn_unit === "PERCENT_CASH_BACK";
+  if (cashBack && account.currency === null) return null;
+  const currency = account.currency ?? "USD";
+  // The currency's minor units as ICU knows them: close enough for a sandbox's points.
+  const exponent =
+    new Intl.NumberFormat("en-US", { style: "currency", currency }).resolvedOptions()
+      .maximumFractionDigits ?? 2;
+  const purchases = cycle.line_items
+    .filter((item) => item.type === "PURCHASE")
+    .map((item) => ({ amount: item.amount, categoryCode: item.merchant?.category_code ?? null }));
+  return computeRewards(account.categories, purchases, currency, exponent);
+}
+
+/**
  * Closes a cycle on the account, as `request` asks, after its newest statement: the statement is
  * stored with its event, then its webhook deliveries and its render are queued.
  */
@@ -158,6 +181,8 @@ export async function closeSandboxCycle(
   }
   const closed = closeCycle(cycleRequest, found.newest, deps.now);
   if (!closed.ok) return { kind: "invalid", field: closed.field, problem: closed.problem };
+  const rewards = cycleRewards(closed.cycle, found.account);
+  if (rewards) closed.cycle.rewards = rewards;
   const stored = await storeCycle(
     deps.db,
     deps.shard,

@@ -9,12 +9,13 @@ import { accounts } from "../accounts/schema";
 import { atomically, insertWhere } from "../db/batch";
 import type { Database } from "../db/client";
 import { customerInScope, type ReadScope } from "../db/customers";
-import { customers } from "../db/schema";
+import { customers, products } from "../db/schema";
 import { type RenderRef, renderRefsOf, renderRequestWrites } from "../documents";
 import { statementRenders } from "../documents/schema";
 import type { AccountRecord } from "../domain/account";
 import type { CustomerRecord } from "../domain/customer";
 import { encodeIdSuffix } from "../domain/ids";
+import type { RewardsCategory } from "../domain/rewards";
 import type { StatementRecord } from "../domain/statement";
 import type { StatementInput } from "../domain/statement-item";
 import {
@@ -106,10 +107,13 @@ export async function createCustomer(
   return { created: true, customer, account: opened };
 }
 
-/** The account a cycle closes on, inside the read scope, and its newest statement. */
+/**
+ * The account a cycle closes on, inside the read scope, with its product's rewards categories,
+ * and its newest statement.
+ */
 export interface CycleAccount {
   customerFound: boolean;
-  account: { currency: string | null } | null;
+  account: { currency: string | null; categories: RewardsCategory[] } | null;
   newest: PreviousStatement | null;
 }
 
@@ -126,12 +130,14 @@ export async function readCycleAccount(
         owner: sql<string>`${customers.customerId}`.as("owner"),
         accountId: accounts.accountId,
         currency: accounts.currency,
+        categories: products.rewardsCategories,
       })
       .from(customers)
       .leftJoin(
         accounts,
         and(eq(accounts.customerId, customers.customerId), eq(accounts.accountId, accountId)),
       )
+      .leftJoin(products, eq(products.merchantKey, customers.merchantKey))
       .where(customerInScope(scope, customerId)),
     // Hidden statements count too: the chain of balances runs through every closed cycle.
     db
@@ -147,7 +153,9 @@ export async function readCycleAccount(
       .limit(1),
   ]);
   const [row] = found;
-  const account = row?.accountId ? { currency: row.currency } : null;
+  const account = row?.accountId
+    ? { currency: row.currency, categories: row.categories ?? [] }
+    : null;
   return {
     customerFound: row !== undefined,
     account,

@@ -88,6 +88,43 @@ export const Statement = resource(
         .string()
         .optional()
         .describe("The `statement_id` of the statement this one corrects."),
+      rewards: z
+        .object({
+          unit: z
+            .string()
+            .meta({ pattern: "^(POINTS|[A-Z]{3})$" })
+            .describe(
+              "`POINTS`, or the statement's `currency` for cash back (then every figure here is " +
+                "in its smallest unit).",
+            ),
+          earned: z
+            .int()
+            .describe("Earned in the cycle; negative when returns took back more than it earned."),
+          redeemed: z
+            .int()
+            .optional()
+            .describe("Redeemed in the cycle. Omitted when not recorded."),
+          balance: z
+            .int()
+            .optional()
+            .describe("Held after the cycle, ready to redeem. Omitted when not recorded."),
+          by_category: z
+            .array(
+              z.object({
+                category_id: z
+                  .string()
+                  .describe("One of the account's rewards categories (`category_id`)."),
+                earned: z.int().describe("What purchases in the category earned in the cycle."),
+              }),
+            )
+            .optional()
+            .describe("What each rewards category earned; these sum to `earned`."),
+        })
+        .optional()
+        .describe(
+          "What the cycle earned in rewards, what was redeemed and what is held. Omitted when not " +
+            "recorded.",
+        ),
     })
     .describe(
       "One closed billing cycle. Amounts are integers in the smallest currency unit; a line " +

@@ -10,6 +10,7 @@ import {
 } from "drizzle-orm/sqlite-core";
 import { accounts } from "../accounts/schema";
 import type { LineItemType } from "../domain/line-item";
+import type { StatementRewards } from "../domain/rewards";
 import type { InterestRate } from "../domain/statement";
 import { STATEMENT_AMOUNTS } from "../domain/statement-amounts";
 
@@ -43,6 +44,8 @@ export const statements = sqliteTable(
     /** Fees and interest of the calendar year to date: both or neither. */
     ytdFees: integer("ytd_fees"),
     ytdInterest: integer("ytd_interest"),
+    /** What the cycle earned (per category), redeemed and holds (JSON); null when not recorded. */
+    rewards: text("rewards", { mode: "json" }).$type<StatementRewards>(),
     /**
      * SHA-256 of the statement's line items in document order; null when it carries none. Part of
      * the figures: a re-import with other line items differs from the stored statement.

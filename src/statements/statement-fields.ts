@@ -62,6 +62,22 @@ function ratesJson(s: StatementValues): string | null {
   return JSON.stringify(rates);
 }
 
+/** The rewards as stored: their fields in a fixed order, so equal rewards compare equal. */
+function rewardsJson(s: StatementValues): string | null {
+  const rewards = s.rewards;
+  if (rewards === undefined) return null;
+  return JSON.stringify({
+    unit: rewards.unit,
+    earned: rewards.earned,
+    redeemed: rewards.redeemed,
+    balance: rewards.balance,
+    by_category: rewards.by_category?.map((part) => ({
+      category_id: part.category_id,
+      earned: part.earned,
+    })),
+  });
+}
+
 /**
  * The statement's fields, by the record's property names. The order is the stored row's: the
  * statement id first and its account second (the event and render writes and a restatement's
@@ -87,6 +103,12 @@ export const STATEMENT_FIELDS = {
   },
   ytdFees: { column: statements.ytdFees, stored: (s) => s.year_to_date?.fees ?? null },
   ytdInterest: { column: statements.ytdInterest, stored: (s) => s.year_to_date?.interest ?? null },
+  // Embedded as JSON, as the rates are.
+  rewards: {
+    column: statements.rewards,
+    read: sql<string>`json(${statements.rewards})`,
+    stored: rewardsJson,
+  },
   lineItemsDigest: {
     column: statements.lineItemsDigest,
     unlisted: true,
@@ -175,7 +197,7 @@ export function statementRecordOf(s: StatementValues): Omit<StatementRecord, "ha
     .filter(({ name }) => !("unlisted" in STATEMENT_FIELDS[name]))
     .map(({ name, stored }) => [name, stored(s, null)]);
   // Every stored field but the digest is a field of the record, with the value the row stores;
-  // the rates are the record's as given rather than their stored JSON text.
+  // the rates and rewards are the record's as given rather than their stored JSON text.
   const record = Object.fromEntries(values) as Omit<StatementRecord, "hasPdf">;
-  return { ...record, interestRates: s.interest_rates ?? null };
+  return { ...record, interestRates: s.interest_rates ?? null, rewards: s.rewards ?? null };
 }

@@ -6,6 +6,7 @@ import { accounts } from "../accounts/schema";
 import type { Database } from "../db/client";
 import { keyLookup, type ReadAhead, type ReadAheadResults } from "../db/key-lookup";
 import type { PagePosition } from "../domain/page-token";
+import type { StatementRewards } from "../domain/rewards";
 import type { InterestRate, StatementRecord } from "../domain/statement";
 import { statements } from "./schema";
 import { type PageRow, STATEMENT_OBJECT } from "./statement-fields";
@@ -162,9 +163,22 @@ function ratesOf(value: InterestRate[] | string | null): InterestRate[] | null {
   return typeof value === "string" ? (JSON.parse(value) as InterestRate[]) : value;
 }
 
+/** The rewards as the row holds them: embedded JSON, or its text (as for the rates). */
+function rewardsOf(value: StatementRewards | string | null): StatementRewards | null {
+  if (value === null || value === undefined) return null;
+  // The column holds StatementRewards as JSON (its schema's type): the rewards an import
+  // validated, or those a simulated cycle computed.
+  return typeof value === "string" ? (JSON.parse(value) as StatementRewards) : value;
+}
+
 /** A statement of a page (or read alone, as the same object) as the data layer answers it. */
 export function toRecord(row: PageRow): StatementRecord {
-  return { ...row, hasPdf: row.hasPdf === 1, interestRates: ratesOf(row.interestRates) };
+  return {
+    ...row,
+    hasPdf: row.hasPdf === 1,
+    interestRates: ratesOf(row.interestRates),
+    rewards: rewardsOf(row.rewards),
+  };
 }
 
 /** What a statements page read: the account's owner, and the page's rows. */

@@ -65,6 +65,7 @@ describe("a product's presentation", { timeout: 30_000 }, () => {
       late_payment: null,
       minimum_payment: null,
       credit_counseling_phone: null,
+      rewards_categories: [],
     });
     const listed = await operator("GET", `/partners/${f.partnerId}/products`);
     expect((await expectJson<{ data: ProductJson[] }>(listed, 200)).data).toHaveLength(1);

@@ -244,6 +244,7 @@ describe("GET /openapi/{version}.json", () => {
       "year_to_date",
       "restated_by",
       "restates",
+      "rewards",
     ]);
   });
 

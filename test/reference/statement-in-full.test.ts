@@ -93,11 +93,12 @@ describe("the statement in full, in every version's reference", () => {
       ]);
       // The statement's new fields are optional and last, so a statement without them reads as before.
       const statement = schemas.Statement;
-      expect(Object.keys(statement.properties).slice(-4)).toEqual([
+      expect(Object.keys(statement.properties).slice(-5)).toEqual([
         "interest_rates",
         "year_to_date",
         "restated_by",
         "restates",
+        "rewards",
       ]);
       expect(statement.required).toEqual(["statement_id", "customer_id", "account_id", "as_of"]);
       expect(

@@ -17,8 +17,9 @@ class UnauthorizedError(ApiError):
 
 
 class BadRequestError(ApiError):
-    """`BAD_REQUEST_ERROR`. 400: An unsupported `x-service-version` (sent without the version
-    header), or a `x-service-merchant-key` that names none of your products.
+    """`BAD_REQUEST_ERROR`. 400: Invalid input (`INVALID_REQUEST_ERROR`); or, as
+    `BAD_REQUEST_ERROR`, an unsupported `x-service-version` (sent without the version header) or
+    a `x-service-merchant-key` that names none of your products.
     """
 
 
@@ -127,7 +128,7 @@ class RateLimitedError(ApiError):
 
 
 class ApiNotImplementedError(ApiError):
-    """`NOT_IMPLEMENTED_ERROR`. `501`: not available in this service, type `NOT_IMPLEMENTED_ERROR`."""
+    """`NOT_IMPLEMENTED_ERROR`."""
 
 
 class ServiceUnavailableError(ApiError):

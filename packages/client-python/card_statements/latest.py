@@ -305,6 +305,38 @@ class AccountList(Model):
 
 
 @dataclass(repr=False)
+class RewardsCategory(Model):
+    """What a card earns on purchases of one kind of merchant."""
+
+    #: Identifier of the category, unique in its product.
+    category_id: str
+    #: What the cardholder is shown, such as `Dining`.
+    name: str
+    #: The merchant category codes (ISO 18245, four digits) the category covers; empty for the
+    #: catch-all category, which covers every purchase no other category does.
+    merchant_category_codes: List[str]
+    #: What a purchase earns, as a decimal string exactly as set: `"3"`, `"1.5"`.
+    earn_rate: str
+    #: `POINTS_PER_DOLLAR`: points per whole unit of currency spent; `PERCENT_CASH_BACK`: that
+    #: percent of the amount spent, back in the statement's currency.
+    earn_unit: Literal["POINTS_PER_DOLLAR", "PERCENT_CASH_BACK"]
+    #: Fields this version's reference does not name, as the API sent them.
+    extra: Dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(repr=False)
+class RewardsCategoryList(Model):
+    """The `RewardsCategoryList` object."""
+
+    #: Every category of the account's product, in the product's order.
+    data: List[RewardsCategory]
+    #: Always false: the list is never paged.
+    has_more: bool
+    #: Fields this version's reference does not name, as the API sent them.
+    extra: Dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(repr=False)
 class StatementPdf(Model):
     """The statement PDF. Omitted while the document is not available."""
 
@@ -340,6 +372,39 @@ class StatementYearToDate(Model):
     fees: int
     #: Interest charged in the calendar year so far, this cycle included.
     interest: int
+    #: Fields this version's reference does not name, as the API sent them.
+    extra: Dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(repr=False)
+class StatementRewardsByCategory(Model):
+    """The `StatementRewardsByCategory` object."""
+
+    #: One of the account's rewards categories (`category_id`).
+    category_id: str
+    #: What purchases in the category earned in the cycle.
+    earned: int
+    #: Fields this version's reference does not name, as the API sent them.
+    extra: Dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(repr=False)
+class StatementRewards(Model):
+    """What the cycle earned in rewards, what was redeemed and what is held. Omitted when not
+    recorded.
+    """
+
+    #: `POINTS`, or the statement's `currency` for cash back (then every figure here is in its
+    #: smallest unit).
+    unit: str
+    #: Earned in the cycle; negative when returns took back more than it earned.
+    earned: int
+    #: Redeemed in the cycle. Omitted when not recorded.
+    redeemed: Optional[int] = None
+    #: Held after the cycle, ready to redeem. Omitted when not recorded.
+    balance: Optional[int] = None
+    #: What each rewards category earned; these sum to `earned`.
+    by_category: Optional[List[StatementRewardsByCategory]] = None
     #: Fields this version's reference does not name, as the API sent them.
     extra: Dict[str, Any] = field(default_factory=dict)
 
@@ -399,6 +464,9 @@ class Statement(Model):
     restated_by: Optional[str] = None
     #: The `statement_id` of the statement this one corrects.
     restates: Optional[str] = None
+    #: What the cycle earned in rewards, what was redeemed and what is held. Omitted when not
+    #: recorded.
+    rewards: Optional[StatementRewards] = None
     #: Fields this version's reference does not name, as the API sent them.
     extra: Dict[str, Any] = field(default_factory=dict)
 
@@ -1448,11 +1516,11 @@ class RewardsCategoriesResource(Resource):
         *,
         version: Optional[str] = None,
         timeout: Optional[float] = None,
-    ) -> None:
+    ) -> RewardsCategoryList:
         """List an account's rewards categories.
 
         Requires the `ACCOUNT_READ` scope. Named by the specification's scope table: account and
-        rewards-category reads. Not available in this service: answers `501`.
+        rewards-category reads.
 
         `GET /v2/customers/{customer_id}/accounts/{account_id}/rewards_categories`.
 
@@ -1464,6 +1532,7 @@ class RewardsCategoriesResource(Resource):
             "GET",
             "/v2/customers/{customer_id}/accounts/{account_id}/rewards_categories",
             path_params={"customer_id": customer_id, "account_id": account_id},
+            model="RewardsCategoryList",
             version=version,
             timeout=timeout,
         )

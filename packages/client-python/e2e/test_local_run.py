@@ -24,7 +24,6 @@ from typing import Any, Dict, List
 from card_statements import (
     VERSIONS,
     AccountNotFoundError,
-    ApiNotImplementedError,
     BadRequestError,
     CustomerNotFoundError,
     ForbiddenError,
@@ -196,10 +195,17 @@ class Errors(unittest.TestCase):
             client().events.retrieve("evt_nobody")
         self.assertEqual(caught.exception.type, "NOT_FOUND_ERROR")
 
-    def test_a_route_this_service_does_not_offer_is_not_implemented(self) -> None:
-        with self.assertRaises(ApiNotImplementedError) as caught:
-            client().rewards_categories.list("cus_demo_ava", "acc_demo_everyday")
-        self.assertEqual(caught.exception.status, 501)
+    def test_an_accounts_rewards_categories_are_its_products(self) -> None:
+        categories = client().rewards_categories.list("cus_demo_ava", "acc_demo_everyday")
+        self.assertEqual(
+            [(c.category_id, c.earn_rate, c.earn_unit) for c in categories.data],
+            [
+                ("dining", "3", "POINTS_PER_DOLLAR"),
+                ("groceries", "2", "POINTS_PER_DOLLAR"),
+                ("everything_else", "1", "POINTS_PER_DOLLAR"),
+            ],
+        )
+        self.assertFalse(categories.has_more)
 
     def test_an_idempotency_key_replays_its_request_and_refuses_another(self) -> None:
         writer = client()

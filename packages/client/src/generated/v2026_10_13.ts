@@ -267,7 +267,7 @@ export interface paths {
         };
         /**
          * List an account's rewards categories
-         * @description Requires the `ACCOUNT_READ` scope. Named by the specification's scope table: account and rewards-category reads. Not available in this service: answers `501`.
+         * @description Requires the `ACCOUNT_READ` scope. Named by the specification's scope table: account and rewards-category reads.
          */
         get: operations["listAccountRewardsCategories"];
         put?: never;
@@ -877,6 +877,36 @@ export interface components {
             restated_by?: string;
             /** @description The `statement_id` of the statement this one corrects. */
             restates?: string;
+            /** @description What the cycle earned in rewards, what was redeemed and what is held. Omitted when not recorded. */
+            rewards?: {
+                /** @description `POINTS`, or the statement's `currency` for cash back (then every figure here is in its smallest unit). */
+                unit: string;
+                /**
+                 * Format: int64
+                 * @description Earned in the cycle; negative when returns took back more than it earned.
+                 */
+                earned: number;
+                /**
+                 * Format: int64
+                 * @description Redeemed in the cycle. Omitted when not recorded.
+                 */
+                redeemed?: number;
+                /**
+                 * Format: int64
+                 * @description Held after the cycle, ready to redeem. Omitted when not recorded.
+                 */
+                balance?: number;
+                /** @description What each rewards category earned; these sum to `earned`. */
+                by_category?: {
+                    /** @description One of the account's rewards categories (`category_id`). */
+                    category_id: string;
+                    /**
+                     * Format: int64
+                     * @description What purchases in the category earned in the cycle.
+                     */
+                    earned: number;
+                }[];
+            };
         };
         StatementList: {
             /** @description Statements of the page, newest first. */
@@ -970,6 +1000,28 @@ export interface components {
         AccountList: {
             data: components["schemas"]["Account"][];
             /** @description True when another page exists; page on with the last id. */
+            has_more: boolean;
+        };
+        /** @description What a card earns on purchases of one kind of merchant. */
+        RewardsCategory: {
+            /** @description Identifier of the category, unique in its product. */
+            category_id: string;
+            /** @description What the cardholder is shown, such as `Dining`. */
+            name: string;
+            /** @description The merchant category codes (ISO 18245, four digits) the category covers; empty for the catch-all category, which covers every purchase no other category does. */
+            merchant_category_codes: string[];
+            /** @description What a purchase earns, as a decimal string exactly as set: `"3"`, `"1.5"`. */
+            earn_rate: string;
+            /**
+             * @description `POINTS_PER_DOLLAR`: points per whole unit of currency spent; `PERCENT_CASH_BACK`: that percent of the amount spent, back in the statement's currency.
+             * @enum {string}
+             */
+            earn_unit: "POINTS_PER_DOLLAR" | "PERCENT_CASH_BACK";
+        };
+        RewardsCategoryList: {
+            /** @description Every category of the account's product, in the product's order. */
+            data: components["schemas"]["RewardsCategory"][];
+            /** @description Always false: the list is never paged. */
             has_more: boolean;
         };
         /** @description A customer's card, drawing on one of its card accounts. */
@@ -1666,17 +1718,6 @@ export interface components {
         };
     };
     responses: {
-        /** @description An unsupported `x-service-version` (sent without the version header), or a `x-service-merchant-key` that names none of your products. */
-        BadRequest: {
-            headers: {
-                "x-service-version": components["headers"]["Version"];
-                "x-request-id": components["headers"]["RequestId"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ApiError"];
-            };
-        };
         /** @description Invalid input (`INVALID_REQUEST_ERROR`); or, as `BAD_REQUEST_ERROR`, an unsupported `x-service-version` (sent without the version header) or a `x-service-merchant-key` that names none of your products. */
         InvalidRequest: {
             headers: {
@@ -1742,17 +1783,6 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["PaymentMethodNotFoundError"];
-            };
-        };
-        /** @description `501`: not available in this service, type `NOT_IMPLEMENTED_ERROR`. */
-        NotImplemented: {
-            headers: {
-                "x-service-version": components["headers"]["Version"];
-                "x-request-id": components["headers"]["RequestId"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["ApiError"];
             };
         };
         /** @description No such object for this key and product: type `NOT_FOUND_ERROR`, `param` names the id. */
@@ -2661,6 +2691,8 @@ export interface operations {
                  * @example 2026-10-13
                  */
                 "x-service-version"?: components["parameters"]["Version"];
+                /** @description The product to read, as supplied at onboarding. Required when you have several. */
+                "x-service-merchant-key"?: components["parameters"]["MerchantKey"];
             };
             path: {
                 /** @description The `customer_id` of the customer. */
@@ -2672,13 +2704,25 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            400: components["responses"]["BadRequest"];
+            /** @description Success. */
+            200: {
+                headers: {
+                    "x-service-version": components["headers"]["Version"];
+                    "x-request-id": components["headers"]["RequestId"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RewardsCategoryList"];
+                };
+            };
+            400: components["responses"]["InvalidRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            404: components["responses"]["CustomerNotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
-            default: components["responses"]["NotImplemented"];
         };
     };
     listAccountStatements: {
