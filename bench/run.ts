@@ -33,7 +33,7 @@ import {
   statementsPath,
   unknownKey,
 } from "./probe.ts";
-import { writeResults } from "./report.ts";
+import { suspectGoals, writeResults } from "./report.ts";
 import { logDelays, settledLogSize } from "./request-log.ts";
 import { loadResults, type RunResults, saveResults } from "./results.ts";
 import { type BenchServer, freePort } from "./serve.ts";
@@ -281,6 +281,17 @@ async function main(): Promise<void> {
       : `wrote bench/RESULTS.md and bench/depth.svg; failed: ${failed.join(", ")}`,
   );
   if (failed.length > 0) process.exitCode = 1;
+  failOnSuspectFloors(results);
+}
+
+/**
+ * Fails the run when a "service ÷ floor" figure says the floor is slower than the service: the
+ * goal is then not met, and the floor needs mending before the figure means anything.
+ */
+function failOnSuspectFloors(results: RunResults): void {
+  const suspect = suspectGoals(results);
+  for (const goal of suspect) progress(`✖ floor suspect: ${goal.name}: ${goal.measured}`);
+  if (suspect.length > 0) process.exitCode = 1;
 }
 
 /** `npm run bench -- --report`: RESULTS.md again from the last run's measurements. */
