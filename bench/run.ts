@@ -8,6 +8,7 @@
 import os from "node:os";
 import path from "node:path";
 import { profileStartup } from "../builds/worker.ts";
+import { migrationNames } from "../scripts/bench-freshness.ts";
 import { type Arm, defineArms } from "./arms.ts";
 import { type CpuArm, measureCpu } from "./cpu.ts";
 import {
@@ -153,6 +154,7 @@ async function main(): Promise<void> {
     durationSeconds: 0,
     failures: {},
     finished: false,
+    schema: migrationNames().at(-1) ?? "none",
   };
   try {
     progress("profiling start-up (wrangler check startup)");
@@ -191,6 +193,7 @@ async function main(): Promise<void> {
       keys,
       positions,
       ...(lineItemPositions ? { lineItemPositions } : {}),
+      programme: dataset.programme,
     });
     progress("waiting for the request log to settle");
     const logBefore = await step(results, "request log", LIMIT_MINUTES.requestLog, () =>
