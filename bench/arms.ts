@@ -5,12 +5,18 @@ import path from "node:path";
 import { ROOT } from "../builds/worker.ts";
 import {
   BESIDE_ON_00,
+  type CardProgramme,
   CUSTOMER,
   DEEP_ACCOUNT,
+  EVENT_POOL_ORDERS,
   LINE_ITEMS_STATEMENT,
   MAIN_ACCOUNT,
+  MERCHANT_KEY,
   ON_SHARD_01,
+  PARTNER,
+  poolOrder,
 } from "./data.ts";
+import type { Target } from "./load.ts";
 import {
   floorLineItemsPath,
   floorPath,
@@ -34,6 +40,8 @@ export interface Arm {
   headers?: Record<string, string>;
   /** Requests sent in turn (see bench/load.ts): load spread over several partners. */
   rotation?: { path: string; headers: Record<string, string> }[];
+  /** POSTs with bodies spread over rows (see bench/load.ts). */
+  post?: Target["post"];
   /** Statements before the page, for the depth chart. */
   depth?: number;
 }
@@ -45,6 +53,8 @@ export function defineArms(
     positions: PagePosition[];
     /** Line items pages' positions (first page, deep); no line items arms when absent. */
     lineItemPositions?: PagePosition[];
+    /** The card programme's rows and keys; no arms of its routes when absent. */
+    programme?: CardProgramme;
   },
 ): Arm[] {
   const large = { authorization: `Bearer ${options.keys.large}` };
@@ -163,6 +173,7 @@ export function defineArms(
   if (options.lineItemPositions) {
     arms.push(...lineItemArms(url, options.keys.large, options.lineItemPositions));
   }
+  if (options.programme) arms.push(...programmeArms(url, options.programme));
   // The depth pair (first page, deepest page) first, then the rest of the curve.
   const byDepth = [...options.positions].sort((a, b) => a.depth - b.depth);
   const deepest = byDepth.pop();
@@ -229,5 +240,75 @@ export function lineItemArms(
       headers,
     });
   }
+  return arms;
+}
+
+/** The bench partner's read scope, as a floor request names it (the service takes it from a key). */
+const FLOOR_SCOPE = `partner=${PARTNER}&environment=sandbox&merchant=${MERCHANT_KEY}`;
+
+/**
+ * The card programme's arms, each next to its floor (bench/floor-worker.ts, the route's own
+ * statement): the customer's cards, the orders and the customer's transaction intents at limit 10
+ * and 100, and an order event's create (a capture of 1 on each order of a pool in turn).
+ */
+export function programmeArms(
+  url: (worker: WorkerName, route: string) => string,
+  programme: CardProgramme,
+): Arm[] {
+  const headers = { authorization: `Bearer ${programme.key}` };
+  const arms: Arm[] = [];
+  const lists = [
+    [
+      "payment-methods",
+      "payment methods",
+      "/payment-methods",
+      `/v2/payment_methods?customer_id=${CUSTOMER}&`,
+    ],
+    ["orders", "orders", "/orders", "/v2/orders?"],
+    [
+      "intents",
+      "a customer's transaction intents",
+      "/intents",
+      `/v2/customers/${CUSTOMER}/transaction_intents?`,
+    ],
+  ] as const;
+  for (const limit of [10, 100]) {
+    for (const [id, label, floorRoute, route] of lists) {
+      arms.push(
+        {
+          id: `${id}-floor-${limit}`,
+          label: `${label} floor, limit=${limit}`,
+          url: url("floor", `${floorRoute}?${FLOOR_SCOPE}&customer=${CUSTOMER}&limit=${limit}`),
+        },
+        {
+          id: `${id}-${limit}`,
+          label: `${label}, full pipeline, limit=${limit}`,
+          url: url("api", `${route}limit=${limit}`),
+          headers,
+        },
+      );
+    }
+  }
+  // Each side captures on its own pool of orders, so that neither fills the other's.
+  const pool = (side: "service" | "floor") =>
+    Array.from({ length: EVENT_POOL_ORDERS }, (_, n) => poolOrder(side, n));
+  const capture = { type: "CAPTURED", amount: 1, network_transaction_id: "ntx_bench" };
+  arms.push(
+    {
+      id: "order-events-floor",
+      label: "order event create floor (its two writes in one batch)",
+      url: url("floor", `/order-events?${FLOOR_SCOPE}`),
+      post: { body: { ...capture, currency: "USD" }, field: "order_id", values: pool("floor") },
+    },
+    {
+      id: "order-events",
+      label: "order event create, full pipeline",
+      url: url("api", "/v2/order_events"),
+      headers,
+      post: { body: capture, field: "order_id", values: pool("service") },
+    },
+  );
+  // The rewards categories list (GET …/accounts/{account_id}/rewards_categories) takes its place
+  // here, beside a floor of its own, once it is served; it answers 501 so far.
   return arms;
 }

@@ -9,6 +9,14 @@ declare module "autocannon" {
     pipelining?: number;
     headers?: Record<string, string>;
     timeout?: number;
+    /** Requests each connection sends in turn; `setupRequest` may rewrite one as it is sent. */
+    requests?: {
+      method?: string;
+      path?: string;
+      headers?: Record<string, string>;
+      body?: string;
+      setupRequest?: (request: Record<string, unknown>) => Record<string, unknown>;
+    }[];
   }
 
   interface Result {

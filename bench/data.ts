@@ -23,6 +23,9 @@ const DATA_SOURCES = [
   "src/request-logs/schema.ts",
   "src/partner-moves/schema.ts",
   "src/imports/import.ts",
+  "src/payment-methods/schema.ts",
+  "src/orders/schema.ts",
+  "src/transaction-intents/schema.ts",
   "src/keys/key-store.ts",
   "src/domain/api-keys.ts",
 ];
@@ -57,7 +60,32 @@ export interface Dataset {
    * a partner alike on the second shard and of another on the first.
    */
   keys: { large: string; small: string; shard01: string; beside: string };
+  /** The card programme's measured rows of the bench partner (large database): see CardProgramme. */
+  programme: CardProgramme;
 }
+
+/** A card, orders and intents of the bench's customer, and the keys that read and write them. */
+export interface CardProgramme {
+  /** ORDER_READ, ORDER_WRITE, TRANSACTION_INTENT_READ and _WRITE, without PCI_DETAILS_READ. */
+  key: string;
+  /** The same scopes and PCI_DETAILS_READ: a card read by it carries `pci_details`. */
+  pciKey: string;
+  /** One of the customer's cards, for the PCI read's CPU. */
+  card: string;
+}
+
+/** The customer's cards, orders (besides the event pools) and intents: pages of 100 and more. */
+export const PROGRAMME_ROWS = 150;
+/**
+ * Orders an order event arm captures on, one each in turn: one pool for the service's arm and
+ * one for its floor's, so that neither meets an order the other filled. An order holds at most 100
+ * events (src/orders/api-schemas.ts), so each pool takes 200,000 captures: some 40 full runs of
+ * `npm run bench` on one build of the data.
+ */
+export const EVENT_POOL_ORDERS = 2_000;
+/** The order id of the `n`th order of an event pool. */
+export const poolOrder = (pool: "service" | "floor", n: number) =>
+  `ord_bench_${pool}_${String(n).padStart(5, "0")}`;
 
 /** A partner with one customer and one measured account of MAIN_STATEMENTS statements. */
 export interface BenchPartner {
@@ -405,6 +433,125 @@ async function insertFiller(
   }
 }
 
+/** `digits` completed with the Luhn check digit. */
+function withCheckDigit(digits: string): string {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let digit = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 0) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+  }
+  return `${digits}${(10 - (sum % 10)) % 10}`;
+}
+
+/** A partner request to the bench partner's service with `key`; its JSON answer. */
+async function partnerApi(
+  server: BenchServer,
+  key: string,
+  method: string,
+  route: string,
+  body: unknown,
+): Promise<Record<string, unknown>> {
+  const res = await fetch(new URL(route, server.url("api")), {
+    method,
+    headers: { authorization: `Bearer ${key}`, "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${method} ${route}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as Record<string, unknown>;
+}
+
+async function programmeKey(server: BenchServer, pci: boolean): Promise<string> {
+  const scopes = [
+    "ORDER_READ",
+    "ORDER_WRITE",
+    "TRANSACTION_INTENT_READ",
+    "TRANSACTION_INTENT_WRITE",
+  ];
+  const res = await operator(server, "api", "POST", `/partners/${PARTNER}/keys`, {
+    environment: "sandbox",
+    scopes: pci ? [...scopes, "PCI_DETAILS_READ"] : scopes,
+  });
+  return ((await res.json()) as { api_key: string }).api_key;
+}
+
+const ORDER_COLUMNS =
+  "partner_id, environment, merchant_key, customer_id, payment_method_id, currency, " +
+  "total_amount, rewards_amount, merchant, lines, created_at, updated_at";
+const INTENT_COLUMNS =
+  "partner_id, environment, merchant_key, customer_id, payment_method_id, amount, currency, " +
+  "status, network_transaction_id, partner_transaction_id, expected_date, merchant, metadata, " +
+  "created_at, updated_at";
+
+/**
+ * The card programme of the bench's customer (large database): PROGRAMME_ROWS cards through the
+ * operator import (encrypted as every card is), and one order and one intent through the API,
+ * copied with SQL into PROGRAMME_ROWS of each and the two order event pools.
+ */
+async function seedCardProgramme(server: BenchServer, db: D1): Promise<CardProgramme> {
+  const cards = Array.from({ length: PROGRAMME_ROWS }, (_, n) => {
+    const pan = withCheckDigit(`424242${String(n).padStart(9, "0")}`);
+    return {
+      payment_method_id: `pm_bench_${String(n).padStart(5, "0")}`,
+      customer_id: CUSTOMER,
+      account_id: MAIN_ACCOUNT,
+      type: "CARD",
+      status: "ACTIVE",
+      card: {
+        network: "VISA",
+        card_type: "VIRTUAL",
+        last4: pan.slice(-4),
+        expiration_month: 12,
+        expiration_year: 2030,
+        pan,
+        cvv: "123",
+      },
+    };
+  });
+  await operator(server, "api", "POST", "/import", { payment_methods: cards });
+  const key = await programmeKey(server, false);
+  const pciKey = await programmeKey(server, true);
+  const order = await partnerApi(server, key, "POST", "/v2/orders", {
+    partner_order_id: "bench_template",
+    customer_id: CUSTOMER,
+    currency: "USD",
+    total_amount: 1_000_000_000,
+    merchant: { name: "Bench Store", category_code: "5411" },
+    lines: [{ name: "Bench basket", quantity: 1, unit_amount: 1_000_000_000 }],
+  });
+  const intent = await partnerApi(server, key, "POST", "/v2/transaction_intents", {
+    customer_id: CUSTOMER,
+    amount: 4_200,
+    currency: "USD",
+    payment_method_id: cards[0]?.payment_method_id,
+  });
+  const copyOrders = (prefix: string, count: number) =>
+    db
+      .prepare(
+        `INSERT INTO orders (order_id, partner_order_id, captured_amount, refunded_amount, ` +
+          `${ORDER_COLUMNS}) ${seriesSql(0, count)}SELECT printf('${prefix}%05d', n), ` +
+          `printf('${prefix}%05d', n), 0, 0, ${ORDER_COLUMNS} FROM seq, orders ` +
+          "WHERE order_id = ?1",
+      )
+      .bind(order.order_id)
+      .run();
+  await copyOrders("ord_bench_list_", PROGRAMME_ROWS);
+  await copyOrders("ord_bench_service_", EVENT_POOL_ORDERS);
+  await copyOrders("ord_bench_floor_", EVENT_POOL_ORDERS);
+  await db
+    .prepare(
+      `INSERT INTO transaction_intents (intent_id, ${INTENT_COLUMNS}) ${seriesSql(0, PROGRAMME_ROWS)}` +
+        `SELECT printf('tin_bench_%05d', n), ${INTENT_COLUMNS} FROM seq, transaction_intents ` +
+        "WHERE intent_id = ?1",
+    )
+    .bind(intent.intent_id)
+    .run();
+  return { key, pciKey, card: cards[0]?.payment_method_id ?? "" };
+}
+
 async function countStatements(db: D1): Promise<number> {
   const row = await db.prepare("SELECT count(*) AS n FROM statements").first<{ n: number }>();
   return row?.n ?? 0;
@@ -443,9 +590,15 @@ export async function buildDataset(
   progress("large database: a partner alike on the second shard, and another on the first");
   const shard01Key = await seedPartner(server, "api", false, ON_SHARD_01);
   const besideKey = await seedPartner(server, "api", false, BESIDE_ON_00);
+  progress(
+    `large database: the bench customer's cards, orders and intents ` +
+      `(${PROGRAMME_ROWS} each, and ${EVENT_POOL_ORDERS.toLocaleString("en")} orders per event pool)`,
+  );
+  const programme = await seedCardProgramme(server, large);
   const dataset: Dataset = {
     stamp: await dataStamp(),
     keys: { large: largeKey, small: smallKey, shard01: shard01Key, beside: besideKey },
+    programme,
   };
   await writeFile(file, `${JSON.stringify(dataset, null, 2)}\n`);
   return dataset;

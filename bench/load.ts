@@ -10,6 +10,27 @@ export interface Target {
    * with its own headers): load spread over several partners.
    */
   rotation?: { path: string; headers: Record<string, string> }[];
+  /**
+   * POSTs instead of GETs: `body` as JSON, its `field` set to each of `values` in turn (shared by
+   * the connections, from a random start), so that writes spread over as many rows as `values`.
+   */
+  post?: { body: Record<string, unknown>; field: string; values: string[] };
+}
+
+/** The autocannon requests of a `post` target: each one's body built as it is sent. */
+function postRequests(post: NonNullable<Target["post"]>, headers: Record<string, string>) {
+  let next = Math.floor(Math.random() * post.values.length);
+  return [
+    {
+      method: "POST",
+      headers: { ...headers, "content-type": "application/json" },
+      setupRequest: (request: Record<string, unknown>) => {
+        const value = post.values[next % post.values.length];
+        next += 1;
+        return { ...request, body: JSON.stringify({ ...post.body, [post.field]: value }) };
+      },
+    },
+  ];
 }
 
 export interface Measurement {
@@ -54,6 +75,7 @@ export async function measure(
           })),
         }
       : {}),
+    ...(target.post ? { requests: postRequests(target.post, target.headers ?? {}) } : {}),
     connections: options.connections,
     duration: options.seconds,
     pipelining: 1,

@@ -3,7 +3,8 @@
 // through the bundle's source map). Arms: statements-10, statements-100 (default both), floor-10,
 // floor-100, bare-floor-10, bare-floor-100, unlogged-10, unlogged-100 (the statements route with
 // the request log off), one-trip-10, one-trip-100 (the floor making the service's other reads, key,
-// partner and account, in its one round trip). `--functions` splits each module by function;
+// partner and account, in its one round trip), card-masked and card-pci (one card read by a key
+// without and with PCI_DETAILS_READ; with `--rounds`, the difference is what a PCI read adds). `--functions` splits each module by function;
 // `--inclusive` counts a function's callees in its time (what a whole middleware costs); `--top N`
 // lists the N costliest names (30, or 60 with `--inclusive`); `--save DIR` keeps the raw profiles
 // (DevTools opens them); `--seconds N` loads each arm N seconds while profiled (5); `--rounds N`
@@ -123,6 +124,19 @@ async function main(): Promise<void> {
         headers: auth,
       };
     }
+    // One card read by a key without PCI_DETAILS_READ (masked) and by one with it (`pci_details`:
+    // the PAN and CVV decrypted, the read audited): what a PCI read adds.
+    const cardPath = `/v2/payment_methods/${dataset.programme.card}`;
+    for (const [id, key] of [
+      ["card-masked", dataset.programme.key],
+      ["card-pci", dataset.programme.pciKey],
+    ] as const) {
+      arms[id] = {
+        worker: "api",
+        url: new URL(cardPath, server.url("api")).href,
+        headers: { authorization: `Bearer ${key}` },
+      };
+    }
     const origins = {
       api: await bundleOrigins(bundle.main),
       floor: await bundleOrigins(floor.main),
@@ -177,6 +191,15 @@ async function main(): Promise<void> {
           line += `  ÷ ${other} ${fixed(medianOf(ratios))} (${ratios.map((x) => fixed(x)).join(", ")})`;
         }
         console.log(line);
+      }
+      if (names.includes("card-pci") && names.includes("card-masked")) {
+        const added = measured.map(
+          (round) => perRequest(round, "card-pci") - perRequest(round, "card-masked"),
+        );
+        console.log(
+          `card-pci − card-masked: ${fixed(medianOf(added), 3)} ms per read ` +
+            `(${added.map((x) => fixed(x, 3)).join(", ")})`,
+        );
       }
       return;
     }

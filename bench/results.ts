@@ -39,6 +39,10 @@ export interface RunResults {
   failures?: Record<string, string>;
   /** False while the run is still going (RESULTS.md is written after every step). */
   finished?: boolean;
+  /** The last shard migration of the tree measured (see scripts/bench-freshness.ts). */
+  schema?: string;
+  /** What ran, when only some arms did (`npm run bench:arms`); absent for a full run. */
+  partial?: string;
 }
 
 /** Writes the run's measurements as JSON (its Maps as entry lists). */

@@ -8,6 +8,7 @@
 import os from "node:os";
 import path from "node:path";
 import { profileStartup } from "../builds/worker.ts";
+import { migrationNames } from "../scripts/bench-freshness.ts";
 import { type Arm, defineArms } from "./arms.ts";
 import { type CpuArm, measureCpu } from "./cpu.ts";
 import {
@@ -33,7 +34,7 @@ import {
   statementsPath,
   unknownKey,
 } from "./probe.ts";
-import { writeResults } from "./report.ts";
+import { suspectGoals, writeResults } from "./report.ts";
 import { logDelays, settledLogSize } from "./request-log.ts";
 import { loadResults, type RunResults, saveResults } from "./results.ts";
 import { type BenchServer, freePort } from "./serve.ts";
@@ -153,6 +154,7 @@ async function main(): Promise<void> {
     durationSeconds: 0,
     failures: {},
     finished: false,
+    schema: migrationNames().at(-1) ?? "none",
   };
   try {
     progress("profiling start-up (wrangler check startup)");
@@ -191,6 +193,7 @@ async function main(): Promise<void> {
       keys,
       positions,
       ...(lineItemPositions ? { lineItemPositions } : {}),
+      programme: dataset.programme,
     });
     progress("waiting for the request log to settle");
     const logBefore = await step(results, "request log", LIMIT_MINUTES.requestLog, () =>
@@ -281,6 +284,17 @@ async function main(): Promise<void> {
       : `wrote bench/RESULTS.md and bench/depth.svg; failed: ${failed.join(", ")}`,
   );
   if (failed.length > 0) process.exitCode = 1;
+  failOnSuspectFloors(results);
+}
+
+/**
+ * Fails the run when a "service ÷ floor" figure says the floor is slower than the service: the
+ * goal is then not met, and the floor needs mending before the figure means anything.
+ */
+function failOnSuspectFloors(results: RunResults): void {
+  const suspect = suspectGoals(results);
+  for (const goal of suspect) progress(`✖ floor suspect: ${goal.name}: ${goal.measured}`);
+  if (suspect.length > 0) process.exitCode = 1;
 }
 
 /** `npm run bench -- --report`: RESULTS.md again from the last run's measurements. */

@@ -11,6 +11,8 @@ import { ROOT } from "../builds/worker.ts";
 
 export const OPERATOR_TOKEN = "bench-operator-token";
 const SIGNING_SECRET = "bench-signing-secret-0123456789abcdefghijklmnopqrstuvwxyz";
+/** The cards' data key of the bench's service (AES-256, its id first), as a deployment's secret. */
+const CARD_DATA_KEYS = "bench-1:3q2+7wABAgMEBQYHCAkKCwwNDg8QERITFBUWFxgZGhs=";
 
 /**
  * A free port on the loopback interface, for workerd's inspector: a fixed one hangs the start
@@ -168,6 +170,7 @@ export async function startServer(options: {
       CORS_ALLOWED_ORIGINS: "*",
       OPERATOR_TOKEN,
       SIGNING_SECRET,
+      CARD_DATA_KEYS,
     },
     // The database is the first shard; a second shard and the directory beside it.
     d1Databases: {

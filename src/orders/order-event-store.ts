@@ -97,17 +97,11 @@ function sumRule(type: OrderEventRow["type"]): {
 }
 
 /**
- * Records the event and adds it to its order's sum, in one batch with `alongside` (the stored
- * response, guarded by `orderEventStored`). The insert is conditional on the order (in scope,
- * with room under its ceiling, under the events bound) and skips a `partner_event_id` the scope
- * has already used; the order's update is conditional on the insert having happened.
+ * The two writes of an event: its insert, conditional on the order (in scope, with room under
+ * its ceiling, under the events bound) and skipping a `partner_event_id` the scope has already
+ * used; then the order's sum, conditional on the insert having happened.
  */
-export async function recordOrderEvent(
-  db: Database,
-  scope: ReadScope,
-  event: OrderEventRow,
-  alongside: Query[],
-): Promise<EventRecorded> {
+export function orderEventWrites(db: Database, scope: ReadScope, event: OrderEventRow): Query[] {
   const { field, sum, ceiling } = sumRule(event.type);
   const room = sql`EXISTS (SELECT 1 FROM ${orders} WHERE ${allOf(
     orderInScope(scope),
@@ -116,14 +110,26 @@ export async function recordOrderEvent(
   )}) AND (SELECT count(*) FROM ${orderEvents} WHERE ${eq(orderEvents.orderId, event.orderId)})
     < ${MAX_ORDER_EVENTS}`;
   const recorded = orderEventStored(event.orderEventId);
-  const [inserted] = await atomically(db, [
+  return [
     sql`${insertWhere(orderEvents, event, room)} ON CONFLICT DO NOTHING`,
     db
       .update(orders)
       .set({ [field]: sql`${sum} + ${event.amount}`, updatedAt: event.createdAt })
       .where(and(eq(orders.orderId, event.orderId), recorded)),
-    ...alongside,
-  ]);
+  ];
+}
+
+/**
+ * Records the event and adds it to its order's sum (orderEventWrites), in one batch with
+ * `alongside` (the stored response, guarded by `orderEventStored`).
+ */
+export async function recordOrderEvent(
+  db: Database,
+  scope: ReadScope,
+  event: OrderEventRow,
+  alongside: Query[],
+): Promise<EventRecorded> {
+  const [inserted] = await atomically(db, [...orderEventWrites(db, scope, event), ...alongside]);
   if (inserted?.meta.changes === 1) return { outcome: "recorded" };
   return whyNotRecorded(db, scope, event);
 }

@@ -41,7 +41,7 @@ export function orderPage(
   filters: OrderFilters,
   after: string | null,
   limit: number,
-): Promise<OrderRow[]> {
+) {
   return db
     .select()
     .from(orders)

@@ -51,16 +51,16 @@ export interface CardPage {
 }
 
 /**
- * One round trip: whether the customer is in scope, where the cursor's card sits, and the page
- * after it, a range scan of `payment_methods_customer_idx` (the status filter is read from the
- * rows the scan visits).
+ * The reads of a cards page: whether the customer is in scope, where the cursor's card sits, and
+ * the page after it, a range scan of `payment_methods_customer_idx` (the status filter is read
+ * from the rows the scan visits).
  */
-export async function readCardPage(
+export function cardPageQueries(
   db: Database,
   scope: ReadScope,
   customerId: string,
   { limit, after, status }: CardPageRequest,
-): Promise<CardPage> {
+) {
   const owner = db
     .select({ customerId: customers.customerId })
     .from(customers)
@@ -93,10 +93,21 @@ export async function readCardPage(
     )
     .orderBy(desc(paymentMethods.createdAt), desc(paymentMethods.paymentMethodId))
     .limit(limit + 1);
+  return { owner, cursor, page };
+}
+
+/** A cards page (cardPageQueries) in one round trip. */
+export async function readCardPage(
+  db: Database,
+  scope: ReadScope,
+  customerId: string,
+  request: CardPageRequest,
+): Promise<CardPage> {
+  const { owner, cursor, page } = cardPageQueries(db, scope, customerId, request);
   const [[found], cursorRows, rows] = await db.batch([owner, cursor, page]);
   return {
     customerFound: found !== undefined,
-    cursorFound: after === null || cursorRows.length > 0,
+    cursorFound: request.after === null || cursorRows.length > 0,
     rows: found === undefined ? [] : rows,
   };
 }

@@ -41,7 +41,9 @@ export const SECTIONS: Readonly<Record<string, Section>> = {
     description:
       "A customer's cards, masked for any key; their PAN and CVV only for keys holding " +
       "PCI_DETAILS_READ, on retrieve. Provisioning a card to a wallet (Apple Pay, Google Pay, " +
-      "Samsung Pay) takes CARD_WRITE.",
+      "Samsung Pay) takes CARD_WRITE. " +
+      "Rows per call: a list is one round trip after the key lookup, reading the customer and " +
+      "at most `limit + 1` rows of an index on the customer; a retrieve reads 1 row.",
     source: "specification",
     why:
       "Reads are outside the specification's scope table, so any valid key reads a masked " +

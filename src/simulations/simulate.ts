@@ -28,7 +28,7 @@ import {
   type SimulateStatementRequest,
 } from "./api-schemas";
 import { type ClosedCycle, type CycleRequest, closeCycle } from "./cycle";
-import { customerQuotaReached, quotaDay, SANDBOX_LIMITS, statementQuotaReached } from "./quotas";
+import { customerQuotaReached, SANDBOX_LIMITS, statementQuotaReached } from "./quotas";
 import { createCustomer, readCycleAccount, storeCycle } from "./store";
 
 /** What a simulation runs with: the partner's database, the queues, the request and its clock. */

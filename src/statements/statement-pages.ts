@@ -128,17 +128,31 @@ export async function readStatementPage(
   after: PagePosition | null,
   limit: number,
 ): Promise<StatementRecord[]> {
+  const query = statementPageAlone(accountId, after, limit);
+  const page = await db.$client
+    .prepare(query.sql)
+    .bind(...query.params)
+    .first<string>("page");
+  return statementPageResults({ page }).rows;
+}
+
+/**
+ * The SQL and values of a statements page on its own (`SELECT … AS page`): the very page the API
+ * reads inside its key lookup, without the lookup. The dashboard reads it so; the bench's floor
+ * Worker runs it as the least a page can cost.
+ */
+export function statementPageAlone(
+  accountId: string,
+  after: PagePosition | null,
+  limit: number,
+): { sql: string; params: unknown[] } {
   const query = PAGES_ALONE[after ? "next" : "first"];
   const values: Record<string, unknown> = { accountId, limit: limit + 1 };
   if (after) {
     values.afterEnd = after.periodEndDate;
     values.afterId = after.statementId;
   }
-  const page = await db.$client
-    .prepare(query.sql)
-    .bind(...fillPlaceholders(query.params, values))
-    .first<string>("page");
-  return statementPageResults({ page }).rows;
+  return { sql: query.sql, params: fillPlaceholders(query.params, values) };
 }
 
 const newestFirst = (a: PageRow, b: PageRow) =>

@@ -235,6 +235,30 @@ export async function readStatementWithLineItems(
   return { statement: statementOf(found?.statement), rows };
 }
 
+const PAGES_ALONE = {
+  first: dialect.sqlToQuery(sql`SELECT ${pageAsJson([branch(null, false)])} AS page`),
+  next: dialect.sqlToQuery(sql`SELECT ${pageAsJson([branch(null, true)])} AS page`),
+};
+
+/**
+ * The SQL and values of a line items page of every type on its own (`SELECT … AS page`): the
+ * page the API reads inside its key lookup, without the lookup or the statement. The bench's
+ * floor Worker runs it as the least such a page can cost.
+ */
+export function lineItemPageAlone(
+  statementId: string,
+  after: LineItemPosition | null,
+  limit: number,
+): { sql: string; params: unknown[] } {
+  const query = PAGES_ALONE[after ? "next" : "first"];
+  const values: Record<string, unknown> = { statementId, limit: limit + 1 };
+  if (after) {
+    values.afterPosted = after.postedAt;
+    values.afterId = after.lineItemId;
+  }
+  return { sql: query.sql, params: fillPlaceholders(query.params, values) };
+}
+
 /** The line items of a page as pageAsJson reads them, in document order. */
 function lineItemsOf(page: string): LineItemRecord[] {
   // The page is pageAsJson's json_group_array of LINE_ITEM_COLUMNS rows, each one a LineItemRow.

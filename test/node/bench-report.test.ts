@@ -8,7 +8,7 @@ import { describe, expect, it } from "vitest";
 import type { Arm } from "../../bench/arms.ts";
 import { emptyImports } from "../../bench/import.ts";
 import type { Measurement } from "../../bench/load.ts";
-import { lineItemGoals, writeResults } from "../../bench/report.ts";
+import { lineItemGoals, suspectGoals, writeResults } from "../../bench/report.ts";
 import type { RunResults } from "../../bench/results.ts";
 
 const arm = (id: string): Arm => ({ id, label: id, url: `http://127.0.0.1/${id}` });
@@ -107,5 +107,32 @@ describe("the bench's report of a run with a failed step", () => {
       lineItemCosts: [cost(0, 15), cost(5000, 16)],
     });
     expect(unequal.find((g) => g.name.startsWith("Line items depth"))?.met).toBe(false);
+  });
+});
+
+describe("the bench's report of a floor slower than its service", () => {
+  it("calls no goal met whose service ÷ floor is above 1.2, and names the floor suspect", async () => {
+    const run = partialRun();
+    const round = () =>
+      new Map([
+        ["statements-10", measured(300)],
+        ["floor-10", measured(100)],
+        ["orders-10", measured(90)],
+        ["orders-floor-10", measured(100)],
+      ]);
+    run.rounds = [round(), round(), round()];
+    const dir = mkdtempSync(path.join(os.tmpdir(), "bench-report-"));
+    try {
+      const file = path.join(dir, "RESULTS.md");
+      await writeResults(file, path.join(dir, "depth.svg"), run);
+      const text = readFileSync(file, "utf8");
+      const row = (name: string) => text.split("\n").find((line) => line.startsWith(`| ${name}`));
+      expect(row("Statements ÷ floor, req/s, limit=10")).toContain("**floor suspect**");
+      expect(row("Statements ÷ floor, req/s, limit=10")).toMatch(/\| \*\*no\*\* \|/);
+      expect(row("Orders ÷ floor, req/s, limit=10")).toMatch(/\*\*0\.90\*\*.*\| yes \|/);
+      expect(suspectGoals(run).map((g) => g.name)).toEqual(["Statements ÷ floor, req/s, limit=10"]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -1,0 +1,146 @@
+// The floors' SQL, taken from the service's own query builders: each floor runs the very statement
+// (or batch of statements) the service sends for the same read or write, without anything around
+// it. Nothing here is written by hand, so a change to a service query (a new condition, another
+// index) reaches its floor as it is made; test/bench/floor-plans.test.ts checks on a migrated
+// database that each floor and its service query use the same index and scan no table.
+// Type-checked with the Workers' types (tsconfig.json), as the floor Worker that runs it.
+import { is, SQL } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/d1";
+import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
+import type { Database } from "../src/db/client";
+import type { ReadScope } from "../src/db/customers";
+import type { Environment } from "../src/domain/environment";
+import type { LineItemPosition } from "../src/domain/line-item";
+import type { PagePosition } from "../src/domain/page-token";
+import { orderEventWrites } from "../src/orders/order-event-store";
+import type { OrderEventRow } from "../src/orders/order-rows";
+import { orderPage } from "../src/orders/order-store";
+import { cardPageQueries } from "../src/payment-methods/card-store";
+import { statementPageAlone } from "../src/statements/statement-pages";
+import { lineItemPageAlone } from "../src/statements/statement-reads";
+import { intentPage } from "../src/transaction-intents/intent-store";
+
+/** One statement as D1 takes it: its SQL and its values in order. */
+export interface Statement {
+  sql: string;
+  params: unknown[];
+}
+
+const dialect = new SQLiteAsyncDialect();
+
+/** A drizzle query or a `sql` template as the statement it sends. */
+export function statementOf(query: SQL | { toSQL(): Statement }): Statement {
+  return is(query, SQL) ? dialect.sqlToQuery(query) : query.toSQL();
+}
+
+/**
+ * drizzle over `db`, used only to build queries: nothing built here runs through drizzle (the
+ * floors prepare the SQL themselves).
+ */
+export function queryBuilder(db: D1Database): Database {
+  return drizzle(db);
+}
+
+/** Where a floor list starts: the first page, as every list arm reads. */
+export interface ListRead {
+  scope: ReadScope;
+  customerId: string;
+  limit: number;
+}
+
+/**
+ * The floors, each the service's statement for the same read or write. The page reads are the
+ * service's page query alone (no key lookup, no ownership read), as the statements floor has
+ * always been; the order event's are both writes of its batch.
+ */
+export const FLOOR_QUERIES = {
+  /** A statements page, the page of src/statements/statement-pages.ts (statementPageReads). */
+  statements: (accountId: string, after: PagePosition | null, limit: number): Statement =>
+    statementPageAlone(accountId, after, limit),
+  /** A line items page of every type, the page of src/statements/statement-reads.ts. */
+  lineItems: (statementId: string, after: LineItemPosition | null, limit: number): Statement =>
+    lineItemPageAlone(statementId, after, limit),
+  /** A customer's cards, the page of readCardPage (src/payment-methods/card-store.ts). */
+  paymentMethods: (db: Database, { scope, customerId, limit }: ListRead): Statement =>
+    statementOf(cardPageQueries(db, scope, customerId, { limit, after: null, status: null }).page),
+  /** The scope's orders, unfiltered, as orderPage (src/orders/order-store.ts). */
+  orders: (db: Database, { scope, limit }: ListRead): Statement =>
+    statementOf(orderPage(db, scope, {}, null, limit)),
+  /** A customer's intents, as intentPage (src/transaction-intents/intent-store.ts). */
+  intents: (db: Database, { scope, customerId, limit }: ListRead): Statement =>
+    statementOf(intentPage(db, scope, customerId, undefined, null, limit)),
+  /** An order event's two writes (orderEventWrites, src/orders/order-event-store.ts). */
+  orderEvent: (db: Database, scope: ReadScope, event: OrderEventRow): Statement[] =>
+    orderEventWrites(db, scope, event).map(statementOf),
+};
+
+/** A statement built once with a marker in place of each value named, bound per request. */
+export interface MarkedStatement<Name extends string> {
+  sql: string;
+  bind(values: Record<Name, unknown>): unknown[];
+}
+
+const MARK = "\u0000floor:";
+
+/**
+ * Builds statements once with a marker string for each of `names`, and answers them with the
+ * positions of the markers among their values, so that a floor binds each request's values
+ * without building the statement again. Every value a marker stands for must reach the statement
+ * unchanged (text and integer columns, values in `sql` templates).
+ */
+export function marked<Name extends string>(
+  names: readonly Name[],
+  build: (markers: Record<Name, string>) => Statement[],
+): MarkedStatement<Name>[] {
+  const markers = Object.fromEntries(names.map((name) => [name, `${MARK}${name}`]));
+  // Built from `names` just above: every name has its marker.
+  return build(markers as Record<Name, string>).map(({ sql, params }) => {
+    const slots = params.map((value) =>
+      typeof value === "string" && value.startsWith(MARK)
+        ? // A marker made above, so the rest of it is one of `names`.
+          (value.slice(MARK.length) as Name)
+        : undefined,
+    );
+    return {
+      sql,
+      bind: (values) => params.map((value, i) => (slots[i] ? values[slots[i]] : value)),
+    };
+  });
+}
+
+/** The values of an order event capture that vary by request. */
+export const ORDER_EVENT_VALUES = [
+  "orderEventId",
+  "orderId",
+  "partnerId",
+  "environment",
+  "merchantKey",
+  "amount",
+  "currency",
+  "networkTransactionId",
+  "createdAt",
+] as const;
+export type OrderEventValue = (typeof ORDER_EVENT_VALUES)[number];
+
+/** An order event capture's two writes, built once and bound with each request's values. */
+export function markedOrderEventWrites(db: Database): MarkedStatement<OrderEventValue>[] {
+  return marked(ORDER_EVENT_VALUES, (m) => {
+    // Markers stand for the values; every one is text until bound.
+    const environment = m.environment as Environment;
+    const scope = { partnerId: m.partnerId, environment, merchantKey: m.merchantKey };
+    // In the order the create route writes an event's fields (src/orders/order-event-routes.ts).
+    return FLOOR_QUERIES.orderEvent(db, scope, {
+      orderEventId: m.orderEventId,
+      orderId: m.orderId,
+      ...scope,
+      type: "CAPTURED",
+      // The amount's marker, replaced by the request's number when bound.
+      amount: m.amount as unknown as number,
+      currency: m.currency,
+      networkTransactionId: m.networkTransactionId,
+      partnerEventId: null,
+      rewardsAmount: null,
+      createdAt: m.createdAt,
+    });
+  });
+}

@@ -1,0 +1,116 @@
+// What a page of the card programme's lists costs in D1, read from the Worker's per-request log
+// line as test/statements/cost.test.ts reads a statements page's: the rows the reference and
+// docs/scale.md state (the key lookup's, the customer's where the list checks it, and the page's
+// `limit + 1`), at limit 10 and 100, and an order event create's two rows written in one batch.
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { api, expectJson } from "../support/api";
+import { cardItem, importCards } from "../support/cards";
+import { type Fixture, seedAccount } from "../support/fixtures";
+
+interface RequestLog {
+  status: number;
+  d1_queries: number;
+  d1_rows_read: number;
+  d1_rows_written: number;
+}
+
+/** More than the largest page, so that every page is full and has more after it. */
+const ROWS = 105;
+const SCOPES = ["ORDER_READ", "ORDER_WRITE", "TRANSACTION_INTENT_READ", "TRANSACTION_INTENT_WRITE"];
+
+const logged: string[] = [];
+beforeAll(() => {
+  vi.spyOn(console, "log").mockImplementation((line: unknown) => {
+    logged.push(typeof line === "string" ? line : "");
+  });
+});
+afterAll(() => {
+  vi.restoreAllMocks();
+});
+
+let sequence = 0;
+
+/** Sends a request and answers its status, body and the Worker's log line of its D1 figures. */
+async function withLog(
+  f: Fixture,
+  path: string,
+  init: { method?: string; body?: unknown } = {},
+): Promise<{ status: number; body: { data?: unknown[]; has_more?: boolean }; log: RequestLog }> {
+  sequence += 1;
+  const requestId = `list-cost-${sequence}-${Date.now()}`;
+  const res = await api(path, { key: f.key, headers: { "x-request-id": requestId }, ...init });
+  const body = (await res.json()) as { data?: unknown[]; has_more?: boolean };
+  const line = logged.find(
+    (text) => text.includes(`"request_id":"${requestId}"`) && text.includes('"d1_queries"'),
+  );
+  if (line === undefined) throw new Error(`no log line for request ${requestId}`);
+  return { status: res.status, body, log: JSON.parse(line) as RequestLog };
+}
+
+describe("the card programme's lists and writes in D1", () => {
+  let f: Fixture;
+  let orderId: string;
+
+  beforeAll(async () => {
+    f = await seedAccount({ scopes: SCOPES });
+    await importCards(...Array.from({ length: ROWS }, () => cardItem(f)));
+    for (let n = 0; n < ROWS; n++) {
+      const order = await api("/v2/orders", {
+        key: f.key,
+        method: "POST",
+        body: {
+          partner_order_id: `cost_${n}`,
+          customer_id: f.customerId,
+          currency: "USD",
+          total_amount: 1_000,
+        },
+      });
+      orderId = (await expectJson<{ order_id: string }>(order, 201)).order_id;
+      const intent = await api("/v2/transaction_intents", {
+        key: f.key,
+        method: "POST",
+        body: { customer_id: f.customerId, amount: 1_000, currency: "USD" },
+      });
+      expect(intent.status).toBe(201);
+    }
+  });
+
+  // Beyond the page's `limit + 1` rows: the key and its partner, and the customer where the list
+  // checks it (the cards and intents lists).
+  const lists = [
+    ["payment methods", 3, (f: Fixture) => `/v2/payment_methods?customer_id=${f.customerId}&`],
+    ["orders", 2, () => "/v2/orders?"],
+    [
+      "a customer's intents",
+      3,
+      (f: Fixture) => `/v2/customers/${f.customerId}/transaction_intents?`,
+    ],
+  ] as const;
+  for (const [name, beyond, path] of lists) {
+    for (const limit of [10, 100]) {
+      it(`${name}: a page of ${limit} reads at most limit + ${beyond + 1} rows in two round trips`, async () => {
+        const { status, body, log } = await withLog(f, `${path(f)}limit=${limit}`);
+        expect(status).toBe(200);
+        expect(body.data).toHaveLength(limit);
+        expect(body.has_more).toBe(true);
+        // The key lookup, then the page (with the customer's row where the list checks it).
+        expect(log.d1_queries).toBe(2);
+        expect(log.d1_rows_read).toBeLessThanOrEqual(limit + 1 + beyond);
+      });
+    }
+  }
+
+  it("an order event create writes its event and its order's sum in one batch", async () => {
+    const { status, log } = await withLog(f, "/v2/order_events", {
+      method: "POST",
+      body: { order_id: orderId, type: "CAPTURED", amount: 10, network_transaction_id: "ntx_cost" },
+    });
+    expect(status).toBe(201);
+    // The key lookup, the order, then the batch of both writes: 7 rows read in all (the key
+    // lookup's, the order, the writes' guards) and 7 written (the event's row and its index
+    // entries, the order's sum).
+    expect(log.d1_queries).toBe(3);
+    expect(log.d1_rows_read).toBeLessThanOrEqual(7);
+    expect(log.d1_rows_written).toBeLessThanOrEqual(7);
+  });
+});
