@@ -1310,7 +1310,9 @@ class TransactionIntentsResource(Resource):
 class PaymentMethodsResource(Resource):
     """`client.payment_methods`. Payment methods: A customer's cards, masked for any key; their PAN
     and CVV only for keys holding PCI_DETAILS_READ, on retrieve. Provisioning a card to a wallet
-    (Apple Pay, Google Pay, Samsung Pay) takes CARD_WRITE.
+    (Apple Pay, Google Pay, Samsung Pay) takes CARD_WRITE. Rows per call: a list is one round
+    trip after the key lookup, reading the customer and at most `limit + 1` rows of an index on
+    the customer; a retrieve reads 1 row.
     """
 
     def list(
@@ -2501,7 +2503,9 @@ class Client(BaseClient):
     def payment_methods(self) -> PaymentMethodsResource:
         """`client.payment_methods`. Payment methods: A customer's cards, masked for any key; their
         PAN and CVV only for keys holding PCI_DETAILS_READ, on retrieve. Provisioning a card to
-        a wallet (Apple Pay, Google Pay, Samsung Pay) takes CARD_WRITE.
+        a wallet (Apple Pay, Google Pay, Samsung Pay) takes CARD_WRITE. Rows per call: a list is
+        one round trip after the key lookup, reading the customer and at most `limit + 1` rows
+        of an index on the customer; a retrieve reads 1 row.
         """
         return PaymentMethodsResource(self)
 
