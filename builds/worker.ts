@@ -19,7 +19,7 @@ const QUIET = { ...process.env, WRANGLER_SEND_METRICS: "false", NO_COLOR: "1", C
  * (cards, orders, order events, transaction intents and wallet provisioning, bench/README.md says
  * by how much each); what is left over catches an accidental dependency.
  */
-export const BUNDLE_BUDGET_BYTES = 252 * 1024;
+export const BUNDLE_BUDGET_BYTES = 262 * 1024;
 
 export interface Bundle {
   /** The entry module of the bundle. */
