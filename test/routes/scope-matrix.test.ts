@@ -217,9 +217,14 @@ const BODIES: Record<string, () => unknown> = {
 async function call(route: Route, key: string, version?: string): Promise<Response> {
   const body =
     route.method === "POST" || route.method === "PUT" ? BODIES[route.path]?.() : undefined;
-  // A deleted endpoint, order or event is gone: each deletion gets one of its own.
+  // A deleted endpoint, order or event is gone: each deletion gets one of its own. An endpoint
+  // runs one recovery at a time, a few an hour: each recovery gets an endpoint of its own too.
   const deleting = route.method === "DELETE";
-  const endpoint = deleting && route.path.includes("webhook") ? await createEndpoint() : endpointId;
+  const recovering = route.path.endsWith("/recover");
+  const endpoint =
+    (deleting && route.path.includes("webhook")) || recovering
+      ? await createEndpoint()
+      : endpointId;
   const ids = {
     ...(deleting && route.path === "/v2/orders/:order_id" ? { order: await createOrder() } : {}),
     ...(deleting && route.path.startsWith("/v2/order_events/")
@@ -242,7 +247,8 @@ async function call(route: Route, key: string, version?: string): Promise<Respon
   const created = route.path === "/v2/webhook_endpoints" && res.status === 201;
   const left = created
     ? ((await res.clone().json()) as { webhook_endpoint_id: string }).webhook_endpoint_id
-    : route.method === "DELETE" && route.path.includes("webhook") && res.status !== 204
+    : (route.method === "DELETE" && route.path.includes("webhook") && res.status !== 204) ||
+        recovering
       ? endpoint
       : null;
   if (left) await api(`/v2/webhook_endpoints/${left}`, { key: keys.all, method: "DELETE" });
