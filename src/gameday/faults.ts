@@ -34,6 +34,7 @@ const finished: Fault[] = [];
 /** What a request asks to arm, checked; a message naming the problem when it is not a fault. */
 export function parseFault(body: unknown, now: number): Fault | string {
   if (typeof body !== "object" || body === null) return "the body must be a JSON object";
+  // An object, just checked; each field is checked below before it is used.
   const { name, queue, shard, batches, seconds } = body as Record<string, unknown>;
   if (typeof name !== "string") return "name must be a string";
   if (QUEUE_FAULTS.includes(name)) {
@@ -77,6 +78,7 @@ export function faultReport(now: number): { armed: Fault[]; finished: Fault[] } 
 
 function expire(now: number): void {
   for (let i = armed.length - 1; i >= 0; i--) {
+    // i counts down from the last index, so an element is there.
     const fault = armed[i] as Fault;
     const over = fault.until !== undefined ? fault.until <= now : (fault.batches ?? 0) <= 0;
     if (over) finished.push(...armed.splice(i, 1));

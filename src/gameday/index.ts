@@ -35,22 +35,29 @@ async function authorised(request: Request, env: Bindings): Promise<boolean> {
 const json = (body: unknown, status = 200) => Response.json(body, { status });
 
 /**
- * How many rows the request log holds of each request id, across the shards: what the game day
- * checks "every request recorded exactly once" against.
+ * How many rows the request log holds of each request id, per shard (a partner moved keeps its old
+ * copy until it is retired): what the game day checks "every request recorded exactly once" by.
  */
-async function requestLogCounts(env: Bindings, ids: string[]): Promise<Record<string, number>> {
-  const counts: Record<string, number> = Object.fromEntries(ids.map((id) => [id, 0]));
+async function requestLogCounts(
+  env: Bindings,
+  ids: string[],
+): Promise<Record<string, Record<string, number>>> {
+  const counts: Record<string, Record<string, number>> = {};
   for (const code of shardCodes(env)) {
     const db = shardBinding(env, code);
     if (!db) continue;
+    const shard: Record<string, number> = {};
+    counts[code] = shard;
     for (let i = 0; i < ids.length; i += 90) {
       const chunk = ids.slice(i, i + 90);
-      const sql = `SELECT request_id AS id, count(*) AS n FROM request_logs WHERE request_id IN (${chunk.map(() => "?").join(",")}) GROUP BY request_id`;
+      const marks = chunk.map(() => "?").join(",");
       const rows = await db
-        .prepare(sql)
+        .prepare(
+          `SELECT request_id AS id, count(*) AS n FROM request_logs WHERE request_id IN (${marks}) GROUP BY request_id`,
+        )
         .bind(...chunk)
         .all<{ id: string; n: number }>();
-      for (const row of rows.results) counts[row.id] = (counts[row.id] ?? 0) + row.n;
+      for (const row of rows.results) shard[row.id] = row.n;
     }
   }
   return counts;
@@ -70,6 +77,7 @@ async function control(request: Request, env: Bindings): Promise<Response> {
     return json(fault, 201);
   }
   if (path === "request-log-counts" && request.method === "POST") {
+    // Parsed JSON or null; the field is checked next.
     const ids = (body as { request_ids?: unknown } | null)?.request_ids;
     if (!Array.isArray(ids) || !ids.every((id) => typeof id === "string")) {
       return json({ error: "request_ids must be an array of strings" }, 400);
