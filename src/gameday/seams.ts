@@ -31,7 +31,7 @@ function faultyDatabase(binding: D1Database, shard: string): D1Database {
           hit(outage);
           throw new Error(D1_OUTAGE);
         }
-        return value.apply(target, args);
+        return Reflect.apply(value, target, args);
       };
     },
   });
@@ -50,7 +50,7 @@ function faultyRenderer(renderer: Bindings["STATEMENT_RENDERER"]): Bindings["STA
           await new Promise((resolve) => setTimeout(resolve, RENDERER_HANG_MS));
           throw new Error("Service binding call timed out (game day)");
         }
-        return value.apply(target, args);
+        return Reflect.apply(value, target, args);
       };
     },
   });
