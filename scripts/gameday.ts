@@ -237,7 +237,7 @@ export async function runGameDay(options: GameDayOptions = {}): Promise<GameDayR
             method: "POST",
             body: JSON.stringify({ statements: [statementOf(item.partner, item.n)] }),
           }).catch(() => null);
-          await res?.arrayBuffer();
+          const text = res ? await res.text().catch(() => "") : "";
           const id = statementOf(item.partner, item.n).statement_id;
           if (res?.ok) imported.get(item.partner)?.add(id);
           else {
@@ -251,7 +251,11 @@ export async function runGameDay(options: GameDayOptions = {}): Promise<GameDayR
                 at,
               });
             }
-            pending.unshift(item);
+            // A refusal that waiting cannot change (a 4xx but 429) is reported and dropped, so
+            // that the imports behind it go on.
+            if (res && res.status < 500 && res.status !== 429) {
+              log(`  import of ${id} refused: ${res.status} ${text}`);
+            } else pending.unshift(item);
           }
         }
         await sleep(1_000);
