@@ -14,6 +14,7 @@ import { bundle } from "./bundle";
 import { queueConsumers } from "./consumers";
 import { dashboardRoutes } from "./dashboard";
 import { fileRoutes } from "./documents";
+import { withGameDay } from "./gameday";
 import { runMaintenance } from "./jobs";
 import { OPERATOR_ROUTES } from "./operator-routes";
 import { PAGES } from "./pages";
@@ -62,9 +63,10 @@ export function createApp(bundle: VersionBundle, options: AppOptions = {}): Hono
 export const app = createApp(bundle);
 
 // HTTP requests; the queues (request logs, webhook deliveries, statement renders); the five-minute
-// maintenance cron.
-export default {
+// maintenance cron. The game day's fault seams wrap them in a local run that asks for them, and
+// only there (src/gameday/).
+export default withGameDay({
   fetch: app.fetch,
   queue: queueConsumers(bundle),
   scheduled: runMaintenance,
-} satisfies ExportedHandler<AppEnv["Bindings"], unknown>;
+}) satisfies ExportedHandler<AppEnv["Bindings"], unknown>;

@@ -1,0 +1,671 @@
+// `npm run gameday [-- --short]`: a game day against a throwaway local run. While two partners
+// (one on each of two shards) have statements imported, read them and their events, receive
+// webhooks on a loopback receiver and have their documents rendered, it injects faults through the
+// seams a local run opens under its `GAMEDAY_FAULTS` flag (src/gameday/), one after another: a
+// queue consumer that dies mid-batch, messages delivered twice, a batch acknowledged and lost,
+// D1 answering errors on one shard, a renderer that times out, and a partner moved between
+// shards. Then it checks that every `statement.created` reached every endpoint and is listed in
+// `/v2/events`, every statement was rendered (or dead-lettered with its cause), every request is
+// in the request log exactly once, no 5xx came but the injected 503s, and the Worker's heap ended
+// where it started. It prints a table (fault, what it hit, what recovered it, time to recover)
+// and exits 1 when an invariant broke. `--short` (about 90 s once the run answers) is what CI runs
+// (test/e2e/gameday.test.ts).
+
+import { setTimeout as sleep } from "node:timers/promises";
+import { pathToFileURL } from "node:url";
+import { openSession, type Session } from "../bench/inspector.ts";
+import {
+  freePort,
+  type LocalService,
+  startLocalService,
+} from "../test/support/node/local-service.ts";
+import { startReceiver } from "../test/support/node/webhook-receiver.ts";
+import { runScheduled } from "./local-cron.ts";
+
+/** The two partners and the shards they start on. */
+const PARTNERS = [
+  { id: "gd_alpha", shard: "00" },
+  { id: "gd_beta", shard: "01" },
+] as const;
+type PartnerId = (typeof PARTNERS)[number]["id"];
+const ENDPOINTS_PER_PARTNER = 2;
+/**
+ * The sweep re-sends work overdue by five minutes (src/app/maintenance.ts), at the time it runs:
+ * fired every 30 s (where the cron fires every five minutes), it finds lost work within this.
+ */
+const LOST_SETTLE_MS = 8 * 60_000;
+/** The Worker's heap may end this much above where it stood once the traffic began. */
+const HEAP_GROWTH_LIMIT = 16 * 1024 * 1024;
+
+export interface GameDayOptions {
+  short?: boolean;
+  log?: (line: string) => void;
+}
+
+export interface GameDayRow {
+  fault: string;
+  hit: string;
+  recovered_by: string;
+  time_to_recover: string;
+}
+
+export interface GameDayResult {
+  rows: GameDayRow[];
+  /** Each broken invariant, in words; empty when all held. */
+  broken: string[];
+  /** Each invariant and what was measured of it. */
+  checks: { invariant: string; ok: boolean; detail: string }[];
+  table: string;
+}
+
+interface Sent {
+  partner: PartnerId;
+  path: string;
+  status: number;
+  requestId: string | null;
+  at: number;
+}
+
+/** When a fault may answer 503 to a partner: its shard's outage, or its move. */
+interface Window {
+  partner: PartnerId | "any";
+  shard?: string;
+  from: number;
+  to: number;
+}
+
+function statementOf(partner: PartnerId, n: number) {
+  const end = new Date(Date.UTC(2020, n, 0, 23, 59, 59));
+  return {
+    statement_id: `${partner}_st_${String(n).padStart(4, "0")}`,
+    account_id: `${partner}_acc`,
+    period_end_date: end.toISOString(),
+    currency: "USD",
+    statement_balance: 1000 + n,
+    purchases: 1000 + n,
+  };
+}
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+/** Runs the game day; never throws for a broken invariant (it is in `broken`). */
+export async function runGameDay(options: GameDayOptions = {}): Promise<GameDayResult> {
+  const short = options.short ?? false;
+  const log = options.log ?? ((line: string) => console.log(line));
+  const phaseMs = short ? 6_000 : 30_000;
+  const outageSeconds = short ? 8 : 60;
+  const settleMs = short ? 45_000 : 120_000;
+
+  const receiver = await startReceiver();
+  const inspectorPort = await freePort();
+  log(`game day (${short ? "short" : "full"}): starting a local run…`);
+  const service = await startLocalService({
+    inspectorPort,
+    vars: {
+      GAMEDAY_FAULTS: "on",
+      WEBHOOK_ALLOW_LOOPBACK: "true",
+      WEBHOOK_RETRY_BASE_SECONDS: "1",
+      WEBHOOK_RETRY_WINDOW_SECONDS: "900",
+      RENDER_RETRY_BASE_SECONDS: "1",
+      RENDER_RETRY_WINDOW_SECONDS: "900",
+      MOVE_DEFER_SECONDS: "2",
+    },
+  });
+  // The inspector session `play` opens, closed here whatever happens.
+  const opened: { inspector: Session | null } = { inspector: null };
+  try {
+    return await play(service);
+  } finally {
+    opened.inspector?.close();
+    await service.stop();
+    receiver.server.close();
+  }
+
+  async function play(service: LocalService): Promise<GameDayResult> {
+    const { base } = service;
+    const auth = { authorization: `Bearer ${service.operatorToken}` };
+    const op = (path: string, init: RequestInit = {}) =>
+      fetch(`${base}/operator/v1${path}`, {
+        ...init,
+        headers: { ...auth, "content-type": "application/json", ...init.headers },
+      });
+    const control = (path: string, method = "GET", body?: unknown) =>
+      fetch(`${base}/__gameday/${path}`, {
+        method,
+        headers: { ...auth, "content-type": "application/json" },
+        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      });
+    const must = async (res: Response, what: string) => {
+      const text = await res.text();
+      if (!res.ok) throw new Error(`${what}: ${res.status} ${text}`);
+      return text ? (JSON.parse(text) as Record<string, unknown>) : {};
+    };
+    const probe = await control("faults");
+    if (probe.status !== 200) throw new Error(`the fault seams did not answer: ${probe.status}`);
+
+    // ---- seed: two partners on two shards, a key each, endpoints on the receiver ----
+    const keys = {} as Record<PartnerId, string>;
+    const endpoints = {} as Record<PartnerId, string[]>;
+    for (const { id, shard } of PARTNERS) {
+      await must(
+        await op("/import", {
+          method: "POST",
+          body: JSON.stringify({
+            partners: [
+              {
+                partner_id: id,
+                name: `Game Day ${id}`,
+                shard,
+                products: [{ merchant_key: `mk_${id}`, name: "Game Card", documents: "rendered" }],
+              },
+            ],
+            customers: [
+              {
+                customer_id: `${id}_cus`,
+                partner_id: id,
+                environment: "sandbox",
+                merchant_key: `mk_${id}`,
+              },
+            ],
+            accounts: [{ account_id: `${id}_acc`, customer_id: `${id}_cus`, currency: "USD" }],
+          }),
+        }),
+        `seed ${id}`,
+      );
+      const key = await must(
+        await op(`/partners/${id}/keys`, {
+          method: "POST",
+          body: JSON.stringify({ environment: "sandbox", scopes: ["ACCOUNT_READ"] }),
+        }),
+        `key of ${id}`,
+      );
+      keys[id] = key.api_key as string;
+      endpoints[id] = [];
+      for (let e = 0; e < ENDPOINTS_PER_PARTNER; e++) {
+        const path = `/ok/${id}/${e}`;
+        await must(
+          await fetch(`${base}/v2/webhook_endpoints`, {
+            method: "POST",
+            headers: {
+              authorization: `Bearer ${keys[id]}`,
+              "content-type": "application/json",
+              "x-service-version": "latest",
+            },
+            body: JSON.stringify({ url: `${receiver.url}${path}` }),
+          }),
+          `endpoint of ${id}`,
+        );
+        endpoints[id].push(path);
+      }
+    }
+
+    // ---- traffic: imports, reads; every partner request remembered ----
+    const sent: Sent[] = [];
+    const imported = new Map<PartnerId, Set<string>>(PARTNERS.map((p) => [p.id, new Set()]));
+    const windows: Window[] = [];
+    const shardOf = new Map<PartnerId, string>(PARTNERS.map((p) => [p.id, p.shard]));
+    let stopped = false;
+    let next = 1;
+    const partnerCall = async (partner: PartnerId, path: string) => {
+      const at = Date.now();
+      try {
+        const res = await fetch(`${base}${path}`, {
+          headers: { authorization: `Bearer ${keys[partner]}`, "x-service-version": "latest" },
+        });
+        await res.arrayBuffer();
+        sent.push({
+          partner,
+          path,
+          status: res.status,
+          requestId: res.headers.get("x-request-id"),
+          at,
+        });
+      } catch (error) {
+        sent.push({ partner, path: `${path} (${String(error)})`, status: 0, requestId: null, at });
+      }
+    };
+    const importer = (async () => {
+      const pending: { partner: PartnerId; n: number }[] = [];
+      while (!stopped) {
+        const partner = PARTNERS[next % PARTNERS.length]?.id as PartnerId;
+        if (pending.length < 5) pending.push({ partner, n: next++ });
+        // One import a second, the oldest refused one first: a refusal (a 503 in the outage or the
+        // move) waits for the next second rather than piling retries onto the operator's limit.
+        const item = pending.shift();
+        if (item) {
+          const res = await op("/import", {
+            method: "POST",
+            body: JSON.stringify({ statements: [statementOf(item.partner, item.n)] }),
+          }).catch(() => null);
+          const text = res ? await res.text().catch(() => "") : "";
+          const id = statementOf(item.partner, item.n).statement_id;
+          if (res?.ok) imported.get(item.partner)?.add(id);
+          else {
+            if (res && res.status >= 500 && res.status !== 503) {
+              const at = Date.now();
+              sent.push({
+                partner: item.partner,
+                path: "/operator/v1/import",
+                status: res.status,
+                requestId: null,
+                at,
+              });
+            }
+            // A refusal that waiting cannot change (a 4xx but 429) is reported and dropped, so
+            // that the imports behind it go on.
+            if (res && res.status < 500 && res.status !== 429) {
+              log(`  import of ${id} refused: ${res.status} ${text}`);
+            } else pending.unshift(item);
+          }
+        }
+        await sleep(1_000);
+      }
+    })();
+    const reader = (async () => {
+      while (!stopped) {
+        for (const { id } of PARTNERS) {
+          await partnerCall(id, `/v2/customers/${id}_cus/accounts/${id}_acc/statements?limit=5`);
+          await partnerCall(id, "/v2/events?limit=5");
+        }
+        await sleep(500);
+      }
+    })();
+
+    // ---- memory: the Worker's own heap, after a collection ----
+    const inspector = await openSession(`ws://127.0.0.1:${inspectorPort}/ws`, {
+      origin: "http://localhost",
+    }).catch(() => null);
+    opened.inspector = inspector;
+    const heap = async () => {
+      if (!inspector) return 0;
+      await inspector.send("HeapProfiler.collectGarbage").catch(() => undefined);
+      return (await inspector.send<{ usedSize: number }>("Runtime.getHeapUsage")).usedSize;
+    };
+    await sleep(phaseMs);
+    const heapStart = await heap();
+
+    // ---- settling: every statement imported so far delivered everywhere and rendered ----
+    const received = () => {
+      const got = new Map<string, Set<string>>();
+      for (const r of receiver.received) {
+        try {
+          const body = JSON.parse(r.body) as {
+            type?: string;
+            data?: { statement?: { statement_id?: string } };
+          };
+          if (body.type !== "statement.created") continue;
+          const set = got.get(r.path) ?? new Set<string>();
+          set.add(body.data?.statement?.statement_id ?? "");
+          got.set(r.path, set);
+        } catch {
+          // Not an event.
+        }
+      }
+      return got;
+    };
+    const renders = async (partner: PartnerId, status: string) => {
+      const ids = new Set<string>();
+      let after = "";
+      for (;;) {
+        const query = `status=${status}&limit=100${after ? `&starting_after=${after}` : ""}`;
+        const res = await op(`/partners/${partner}/statement-renders?${query}`);
+        if (!res.ok) {
+          log(`  the renders of ${partner} could not be listed: ${res.status}`);
+          return null;
+        }
+        const page = (await res.json()) as { data: { statement_id: string }[]; has_more: boolean };
+        for (const row of page.data) ids.add(row.statement_id);
+        if (!page.has_more) return ids;
+        after = page.data.at(-1)?.statement_id ?? "";
+      }
+    };
+    /** What is still in flight of the statements imported by `snapshot`; null when nothing is. */
+    const unsettled = async (snapshot: Map<PartnerId, string[]>): Promise<string | null> => {
+      const got = received();
+      for (const { id } of PARTNERS) {
+        const done = snapshot.get(id) ?? [];
+        for (const path of endpoints[id] ?? []) {
+          const missing = done.filter((s) => !got.get(path)?.has(s));
+          if (missing.length > 0) return `${missing.length} statement.created not yet at ${path}`;
+        }
+        const pending = await renders(id, "pending");
+        if (pending === null) return `the renders of ${id} could not be listed`;
+        const waiting = done.filter((s) => pending.has(s)).length;
+        if (waiting > 0) return `${waiting} renders of ${id} pending`;
+      }
+      return null;
+    };
+    /** Waits for everything imported so far to land; `sweepMs` fires the sweep as the cron would. */
+    const settle = async (from: number, sweepMs = 0): Promise<number | null> => {
+      const deadline = Date.now() + (sweepMs || settleMs);
+      const snapshot = new Map(PARTNERS.map((p) => [p.id, [...(imported.get(p.id) ?? [])]]));
+      let swept = Date.now();
+      for (;;) {
+        const left = await unsettled(snapshot);
+        if (left === null) return Date.now() - from;
+        if (Date.now() > deadline) {
+          log(`  still in flight after ${seconds(settleMs)}: ${left}`);
+          return null;
+        }
+        if (sweepMs && Date.now() - swept > 30_000) {
+          await runScheduled(base).catch((e) => log(String(e)));
+          swept = Date.now();
+        }
+        // The operator API allows 600 requests a minute from one address: poll gently.
+        await sleep(2_000);
+      }
+    };
+    const rows: GameDayRow[] = [];
+    /** Arms `faults`, keeps them `ms`, disarms them; answers their hits and when they ended. */
+    const inject = async (faults: Record<string, unknown>[], ms: number) => {
+      for (const fault of faults) await must(await control("faults", "POST", fault), "arm");
+      await sleep(ms);
+      const report = (await (await control("faults", "DELETE")).json()) as {
+        finished: { name: string; queue?: string; shard?: string; hits: number }[];
+      };
+      return { ended: Date.now(), hits: report.finished };
+    };
+    const describeHits = (
+      hits: { name: string; queue?: string; shard?: string; hits: number }[],
+      unit: string,
+    ) =>
+      hits
+        .map(
+          (h) =>
+            `${h.hits} ${unit} of ${h.queue ?? (h.shard ? `shard ${h.shard}` : "the renderer")}`,
+        )
+        .join(", ");
+    const row = (fault: string, hit: string, recoveredBy: string, took: number | null) => {
+      rows.push({
+        fault,
+        hit,
+        recovered_by: recoveredBy,
+        time_to_recover: took === null ? "NOT RECOVERED" : seconds(took),
+      });
+      log(
+        `  ${fault}: ${hit}; ${took === null ? "not recovered" : `recovered in ${seconds(took)}`}`,
+      );
+    };
+
+    log("settling the seed traffic…");
+    await settle(Date.now());
+
+    // 1. A consumer that dies mid-batch.
+    log("fault: a queue consumer throws mid-batch");
+    {
+      const { ended, hits } = await inject(
+        [
+          { name: "consumer-throws", queue: "webhook-deliveries", batches: 3 },
+          { name: "consumer-throws", queue: "statement-renders", batches: 2 },
+        ],
+        phaseMs,
+      );
+      row(
+        "consumer throws mid-batch",
+        `${describeHits(hits, "unacknowledged messages")}`,
+        "the queue's retry of the unacknowledged messages",
+        await settle(ended),
+      );
+    }
+
+    // 2. Messages delivered twice.
+    log("fault: messages delivered twice");
+    {
+      const before = receiver.received.length;
+      const { ended, hits } = await inject(
+        [
+          { name: "duplicate-delivery", queue: "webhook-deliveries", batches: 3 },
+          { name: "duplicate-delivery", queue: "statement-renders", batches: 2 },
+          { name: "duplicate-delivery", queue: "request-logs", batches: 3 },
+        ],
+        phaseMs,
+      );
+      const took = await settle(ended);
+      const window = receiver.received.slice(before);
+      const ids = window.map((r) => `${r.path} ${r.headers["webhook-id"]}`);
+      const repeats = ids.length - new Set(ids).size;
+      row(
+        "message delivered twice",
+        `${describeHits(hits, "duplicates")}; ${repeats} repeated POSTs reached receivers`,
+        "claims per delivery, renders by generation, log rows by id",
+        took,
+      );
+    }
+
+    // 4. D1 answering errors on one shard.
+    log(`fault: D1 errors for ${outageSeconds} s on shard 01`);
+    {
+      const from = Date.now();
+      const { ended, hits } = await inject(
+        [{ name: "d1-outage", shard: "01", seconds: outageSeconds }],
+        outageSeconds * 1000,
+      );
+      windows.push({ partner: "any", shard: "01", from, to: ended + 2_000 });
+      const refused = sent.filter(
+        (s) => s.status === 503 && s.at >= from && s.at <= ended + 2_000,
+      ).length;
+      row(
+        `D1 errors ${outageSeconds} s, shard 01`,
+        `${describeHits(hits, "calls failed")}; ${refused} reads answered 503`,
+        "503 + Retry-After; queue retries with backoff",
+        await settle(ended),
+      );
+    }
+
+    // 5. A renderer that times out.
+    log("fault: the renderer times out");
+    {
+      const { ended, hits } = await inject(
+        [{ name: "renderer-timeout", seconds: phaseMs / 1000 }],
+        phaseMs,
+      );
+      row(
+        "renderer times out",
+        describeHits(hits, "render calls timed out"),
+        "render retry with backoff",
+        await settle(ended),
+      );
+    }
+
+    // 6. A partner moved while all this goes on.
+    log("fault: gd_alpha moved from shard 00 to 01");
+    {
+      const from = Date.now();
+      let phase = "";
+      let calls = 0;
+      while (phase !== "switched" && phase !== "done" && calls++ < 100) {
+        const res = await op("/partners/gd_alpha/move", {
+          method: "POST",
+          body: JSON.stringify({ shard: "01", max_rows: 200 }),
+        });
+        phase = ((await res.json()) as { phase?: string }).phase ?? `answered ${res.status}`;
+        if (!res.ok) break;
+      }
+      const ended = Date.now();
+      windows.push({ partner: "gd_alpha", from, to: ended + 2_000 });
+      shardOf.set("gd_alpha", "01");
+      const refused = sent.filter(
+        (s) => s.partner === "gd_alpha" && s.status === 503 && s.at >= from,
+      ).length;
+      const took = phase === "switched" || phase === "done" ? await settle(ended) : null;
+      row(
+        "partner moved 00 → 01",
+        `${calls} move calls (${phase}); ${refused} requests answered 503`,
+        "deferred queue work re-sent after the switch",
+        took,
+      );
+    }
+
+    // 7. A batch acknowledged and lost, last: only the five-minute sweep finds its work again, once
+    // it is five minutes overdue, so its recovery takes minutes (not in the short form).
+    if (!short) {
+      log("fault: deliveries acknowledged but lost");
+      const { ended, hits } = await inject(
+        [
+          { name: "lost-ack", queue: "webhook-deliveries", batches: 2 },
+          { name: "lost-ack", queue: "statement-renders", batches: 1 },
+        ],
+        phaseMs,
+      );
+      row(
+        "delivery acknowledged but lost",
+        describeHits(hits, "messages lost"),
+        "the five-minute sweep",
+        await settle(ended, LOST_SETTLE_MS),
+      );
+    }
+
+    // ---- the end: stop the traffic, let everything land, check ----
+    stopped = true;
+    await Promise.all([importer, reader]);
+    const drained = Date.now();
+    await settle(drained);
+    const heapEnd = await heap();
+    const checks: GameDayResult["checks"] = [];
+    const check = (invariant: string, ok: boolean, detail: string) =>
+      checks.push({ invariant, ok, detail });
+
+    // Every statement.created at every endpoint, and in /v2/events.
+    const got = received();
+    let missingDeliveries = 0;
+    let missingEvents = 0;
+    let statements = 0;
+    for (const { id } of PARTNERS) {
+      const done = imported.get(id) ?? new Set();
+      statements += done.size;
+      for (const path of endpoints[id] ?? []) {
+        missingDeliveries += [...done].filter((s) => !got.get(path)?.has(s)).length;
+      }
+      const listed = new Set<string>();
+      let token = "";
+      for (let pages = 0; pages < 100; pages++) {
+        const res = await fetch(
+          `${base}/v2/events?type=statement.created&limit=100${token ? `&starting_after=${encodeURIComponent(token)}` : ""}`,
+          { headers: { authorization: `Bearer ${keys[id]}`, "x-service-version": "latest" } },
+        );
+        const page = (await res.json()) as {
+          data?: { data?: { statement?: { statement_id?: string } } }[];
+          has_more?: boolean;
+          next_page_token?: string;
+        };
+        for (const e of page.data ?? []) listed.add(e.data?.statement?.statement_id ?? "");
+        if (!page.has_more || !page.next_page_token) break;
+        token = page.next_page_token;
+      }
+      missingEvents += [...done].filter((s) => !listed.has(s)).length;
+    }
+    check(
+      "every statement.created delivered to every endpoint",
+      missingDeliveries === 0,
+      `${statements} statements × ${ENDPOINTS_PER_PARTNER} endpoints each, ${missingDeliveries} missing`,
+    );
+    check(
+      "no event missing from /v2/events",
+      missingEvents === 0,
+      `${missingEvents} of ${statements} missing`,
+    );
+
+    // Every statement rendered, or dead-lettered with its cause.
+    let unrendered = 0;
+    const deadLetters = await op("/dead-letters?queue=statement-renders&limit=100").then((r) =>
+      r.text(),
+    );
+    for (const { id } of PARTNERS) {
+      const rendered = (await renders(id, "rendered")) ?? new Set();
+      for (const s of imported.get(id) ?? []) {
+        if (!rendered.has(s) && !deadLetters.includes(s)) unrendered++;
+      }
+    }
+    check(
+      "every statement rendered or dead-lettered",
+      unrendered === 0,
+      `${statements} statements, ${unrendered} neither`,
+    );
+
+    // Every partner request in the request log exactly once (a request refused before its key
+    // could be read, in the outage, is never attributed, so a 503 may be absent).
+    const logged = sent.filter((s) => s.requestId);
+    // Each shard holds a request once; a partner moved keeps its old shard's copy until that copy
+    // is retired, so a request may be on two shards, once on each.
+    const shardCounts = (counts: Record<string, Record<string, number>>, s: Sent) =>
+      Object.values(counts).map((shard) => shard[s.requestId ?? ""] ?? 0);
+    const countOf = (counts: Record<string, Record<string, number>>, s: Sent) =>
+      Math.max(0, ...shardCounts(counts, s));
+    let counts: Record<string, Record<string, number>> = {};
+    for (let attempt = 0; attempt < 40; attempt++) {
+      const res = await control("request-log-counts", "POST", {
+        request_ids: logged.map((s) => s.requestId),
+      });
+      counts = (await res.json()) as Record<string, Record<string, number>>;
+      if (logged.every((s) => s.status === 503 || countOf(counts, s) >= 1)) break;
+      await sleep(1_000);
+    }
+    const absent = logged.filter((s) => s.status !== 503 && countOf(counts, s) === 0).length;
+    const twice = logged.filter((s) => countOf(counts, s) > 1).length;
+    check(
+      "every request in the request log exactly once",
+      absent === 0 && twice === 0,
+      `${logged.length} requests, ${absent} absent, ${twice} more than once`,
+    );
+
+    // No 5xx but the injected 503s.
+    const unexpected = sent.filter((s) => {
+      if (s.status < 500 && s.status !== 0) return false;
+      if (s.status !== 503) return true;
+      return !windows.some(
+        (w) =>
+          (w.partner === "any" || w.partner === s.partner) &&
+          (w.shard === undefined || PARTNERS.find((p) => p.id === s.partner)?.shard === w.shard) &&
+          s.at >= w.from &&
+          s.at <= w.to,
+      );
+    });
+    const fives = sent.filter((s) => s.status >= 500).length;
+    check(
+      "no 5xx but the injected 503s",
+      unexpected.length === 0,
+      `${sent.length} requests, ${fives} 5xx, ${unexpected.length} outside a fault${unexpected[0] ? ` (first: ${unexpected[0].status} ${unexpected[0].path})` : ""}`,
+    );
+
+    const growth = heapEnd - heapStart;
+    check(
+      "the Worker's heap flat",
+      !inspector || growth <= HEAP_GROWTH_LIMIT,
+      inspector
+        ? `${(heapStart / 2 ** 20).toFixed(1)} MB → ${(heapEnd / 2 ** 20).toFixed(1)} MB after GC`
+        : "no inspector",
+    );
+
+    if (checks.some((c) => !c.ok) || rows.some((r) => r.time_to_recover === "NOT RECOVERED")) {
+      log(`the local run's last lines:\n${service.output().slice(-6000)}`);
+    }
+    const table = render(rows, checks);
+    return {
+      rows,
+      checks,
+      broken: checks.filter((c) => !c.ok).map((c) => `${c.invariant}: ${c.detail}`),
+      table,
+    };
+  }
+}
+
+function render(rows: GameDayRow[], checks: GameDayResult["checks"]): string {
+  const head = ["fault", "what it hit", "what recovered it", "time to recover"];
+  const cells = rows.map((r) => [r.fault, r.hit, r.recovered_by, r.time_to_recover]);
+  const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => (c[i] ?? "").length)));
+  const line = (c: string[]) => `| ${c.map((x, i) => x.padEnd(widths[i] ?? 0)).join(" | ")} |`;
+  const out = [
+    line(head),
+    `|${widths.map((w) => "-".repeat(w + 2)).join("|")}|`,
+    ...cells.map(line),
+    "",
+  ];
+  for (const c of checks) out.push(`${c.ok ? "✔" : "✖"} ${c.invariant}: ${c.detail}`);
+  return out.join("\n");
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
+  const result = await runGameDay({ short: process.argv.includes("--short") });
+  console.log(`\n${result.table}`);
+  process.exitCode = result.broken.length > 0 ? 1 : 0;
+}
