@@ -4,7 +4,10 @@
 // would keep both going. Past this limit the move is aborted: the partner takes writes again on
 // its source shard, the copy is deleted, and the re-sends stop (at most one per 30 s for 6 hours,
 // 720, per message).
-import type { MoveRow } from "./partner-moves";
+import type { partnerMoves } from "../db/directory-schema";
+
+/** A move's row, as the directory stores it. */
+type MoveRow = typeof partnerMoves.$inferSelect;
 
 /** How long a move may keep its partner frozen before it is aborted. */
 export const MAX_FROZEN_MS = 6 * 60 * 60 * 1000;
