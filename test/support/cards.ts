@@ -1,21 +1,13 @@
 // Cards in tests: a Luhn-valid PAN of a test range, a card as the import's `payment_methods`
 // section takes it, and a fixture's card imported.
+import { luhnCheckDigit } from "../../src/payment-methods/test-cards";
 import type { Fixture } from "./fixtures";
 import { uniqueId } from "./fixtures";
 import { postImport } from "./imports";
 
 /** `digits` completed with the Luhn check digit. */
 export function withCheckDigit(digits: string): string {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let digit = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 0) {
-      digit *= 2;
-      if (digit > 9) digit -= 9;
-    }
-    sum += digit;
-  }
-  return `${digits}${(10 - (sum % 10)) % 10}`;
+  return `${digits}${luhnCheckDigit(digits)}`;
 }
 
 /** A fresh 16-digit Visa PAN that passes the Luhn check. */
