@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import { readdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { ROOT } from "../builds/worker.ts";
+import { luhnCheckDigit } from "../src/domain/luhn.ts";
 import { type BenchServer, OPERATOR_TOKEN } from "./serve.ts";
 
 /** Besides the migrations, the files whose change means stored data may no longer fit. */
@@ -433,20 +434,6 @@ async function insertFiller(
   }
 }
 
-/** `digits` completed with the Luhn check digit. */
-function withCheckDigit(digits: string): string {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let digit = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 0) {
-      digit *= 2;
-      if (digit > 9) digit -= 9;
-    }
-    sum += digit;
-  }
-  return `${digits}${(10 - (sum % 10)) % 10}`;
-}
-
 /** A partner request to the bench partner's service with `key`; its JSON answer. */
 async function partnerApi(
   server: BenchServer,
@@ -493,7 +480,8 @@ const INTENT_COLUMNS =
  */
 async function seedCardProgramme(server: BenchServer, db: D1): Promise<CardProgramme> {
   const cards = Array.from({ length: PROGRAMME_ROWS }, (_, n) => {
-    const pan = withCheckDigit(`424242${String(n).padStart(9, "0")}`);
+    const body = `424242${String(n).padStart(9, "0")}`;
+    const pan = `${body}${luhnCheckDigit(body)}`;
     return {
       payment_method_id: `pm_bench_${String(n).padStart(5, "0")}`,
       customer_id: CUSTOMER,

@@ -3,20 +3,7 @@
 // rendering of it.
 import * as z from "zod";
 import { id } from "./import-fields";
-
-/** Whether a digit string passes the Luhn check every card number carries. */
-export function luhnValid(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let digit = digits.charCodeAt(digits.length - 1 - i) - 48;
-    if (i % 2 === 1) {
-      digit *= 2;
-      if (digit > 9) digit -= 9;
-    }
-    sum += digit;
-  }
-  return sum % 10 === 0;
-}
+import { luhnValid } from "./luhn";
 
 export const PAYMENT_METHOD_STATUSES = ["ACTIVE", "INACTIVE", "CANCELED"] as const;
 export const CARD_NETWORKS = ["VISA", "MASTERCARD", "AMEX"] as const;

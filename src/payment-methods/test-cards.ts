@@ -1,6 +1,7 @@
 // The numbers of a sandbox test card: a PAN on a range each network reserves for testing, so it
 // can never be a real card's, completed with its Luhn check digit; a random CVV; an expiry at the
 // end of the month three years ahead. Every digit comes from crypto.getRandomValues.
+import { luhnCheckDigit } from "../domain/luhn";
 import type { CardSecrets } from "./card-secrets";
 
 export type CardNetwork = "VISA" | "MASTERCARD" | "AMEX";
@@ -25,22 +26,6 @@ function randomDigits(count: number): string {
     }
   }
   return digits;
-}
-
-/** The Luhn check digit that completes `digits`. */
-export function luhnCheckDigit(digits: string): string {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let digit = Number(digits[digits.length - 1 - i]);
-    // Counted from the right, every other digit (starting with the one beside the check digit)
-    // is doubled.
-    if (i % 2 === 0) {
-      digit *= 2;
-      if (digit > 9) digit -= 9;
-    }
-    sum += digit;
-  }
-  return String((10 - (sum % 10)) % 10);
 }
 
 export interface TestCard extends CardSecrets {

@@ -1,6 +1,6 @@
 // Cards in tests: a Luhn-valid PAN of a test range, a card as the import's `payment_methods`
 // section takes it, and a fixture's card imported.
-import { luhnCheckDigit } from "../../src/payment-methods/test-cards";
+import { luhnCheckDigit } from "../../src/domain/luhn";
 import type { Fixture } from "./fixtures";
 import { uniqueId } from "./fixtures";
 import { postImport } from "./imports";
