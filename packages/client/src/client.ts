@@ -44,7 +44,7 @@ export interface ClientOptions<V extends Version> {
   retry?: RetryOptions;
 }
 
-/** Per-call options of a POST. */
+/** Per-call options of a write (POST, PUT or DELETE). */
 export interface PostOptions {
   /** The Idempotency-Key; by default a new UUID per call, kept across its retries. */
   idempotencyKey?: string;
@@ -418,10 +418,11 @@ export function createClient<V extends Version>(options: ClientOptions<V>) {
           }),
         );
       },
-      async delete(id: string): Promise<void> {
+      async delete(id: string, o?: PostOptions): Promise<void> {
         await unwrap(
           http.DELETE("/v2/webhook_endpoints/{webhook_endpoint_id}", {
             params: { path: { webhook_endpoint_id: id } },
+            ...post(o),
           }),
         );
       },
@@ -466,14 +467,24 @@ export function createClient<V extends Version>(options: ClientOptions<V>) {
         );
       },
       /** The same body as create; partner_order_id, customer_id and currency cannot change. */
-      update(id: string, body: PutBody<"/v2/orders/{order_id}">): Promise<Order<V>> {
+      update(
+        id: string,
+        body: PutBody<"/v2/orders/{order_id}">,
+        o?: PostOptions,
+      ): Promise<Order<V>> {
         return unwrap(
-          http.PUT("/v2/orders/{order_id}", { params: { path: { order_id: id } }, body }),
+          http.PUT("/v2/orders/{order_id}", {
+            params: { path: { order_id: id } },
+            body,
+            ...post(o),
+          }),
         );
       },
       /** Refused (409) while the order has events. */
-      async delete(id: string): Promise<void> {
-        await unwrap(http.DELETE("/v2/orders/{order_id}", { params: { path: { order_id: id } } }));
+      async delete(id: string, o?: PostOptions): Promise<void> {
+        await unwrap(
+          http.DELETE("/v2/orders/{order_id}", { params: { path: { order_id: id } }, ...post(o) }),
+        );
       },
     },
 
@@ -493,10 +504,11 @@ export function createClient<V extends Version>(options: ClientOptions<V>) {
           byLastId((event) => event.order_event_id),
         );
       },
-      async delete(id: string): Promise<void> {
+      async delete(id: string, o?: PostOptions): Promise<void> {
         await unwrap(
           http.DELETE("/v2/order_events/{order_event_id}", {
             params: { path: { order_event_id: id } },
+            ...post(o),
           }),
         );
       },

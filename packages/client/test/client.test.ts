@@ -313,6 +313,29 @@ describe("retries", () => {
     expect([...keys][0]).toMatch(/^[0-9a-f-]{36}$/);
   });
 
+  it("sends a PUT or DELETE under the caller's own Idempotency-Key when one is given", async () => {
+    const { c, seen } = client((request) =>
+      request.method === "DELETE" ? new Response(null, { status: 204 }) : json({}, 200),
+    );
+    const order = {
+      partner_order_id: "po_1",
+      customer_id: "cus_1",
+      currency: "USD",
+      total_amount: 4500,
+      lines: [{ name: "Lamp", quantity: 1, unit_amount: 4500 }],
+    };
+    await c.orders.update("ord_1", order, { idempotencyKey: "put-key" });
+    await c.orders.delete("ord_1", { idempotencyKey: "delete-order-key" });
+    await c.orderEvents.delete("oev_1", { idempotencyKey: "delete-event-key" });
+    await c.webhookEndpoints.delete("we_1", { idempotencyKey: "delete-endpoint-key" });
+    expect(seen.map((r) => [r.method, r.headers.get("idempotency-key")])).toEqual([
+      ["PUT", "put-key"],
+      ["DELETE", "delete-order-key"],
+      ["DELETE", "delete-event-key"],
+      ["DELETE", "delete-endpoint-key"],
+    ]);
+  });
+
   it("reads Retry-After as seconds or an HTTP date", () => {
     expect(retryAfterMs("7")).toBe(7000);
     expect(
