@@ -354,14 +354,17 @@ export async function findRuntimeTarget(
     }
     if (!cmdline.includes("workerd") || !cmdline.includes("--inspector-addr")) continue;
     for (const port of listeningPorts(pid)) {
-      const targets = await fetch(`http://127.0.0.1:${port}/json/list`, {
+      // The runtime's other ports serve its Workers, which answer this path as they will.
+      const listed: unknown = await fetch(`http://127.0.0.1:${port}/json/list`, {
         signal: AbortSignal.timeout(10_000),
       })
-        // workerd's target list, as the DevTools protocol's /json/list writes it.
-        .then((res) => res.json() as Promise<{ id: string; webSocketDebuggerUrl: string }[]>)
-        .catch(() => []);
+        .then((res) => res.json())
+        .catch(() => null);
+      if (!Array.isArray(listed)) continue;
+      // workerd's target list, as the DevTools protocol's /json/list writes it.
+      const targets = listed as { id?: unknown; webSocketDebuggerUrl?: unknown }[];
       const target = targets.find((t) => t.id === isolate);
-      if (target) return target.webSocketDebuggerUrl;
+      if (typeof target?.webSocketDebuggerUrl === "string") return target.webSocketDebuggerUrl;
     }
   }
   return undefined;
