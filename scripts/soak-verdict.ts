@@ -140,6 +140,7 @@ export function soakVerdict(run: SoakRun): SoakVerdict {
 
   let heapGrowth = 0;
   let heapLine = "the Worker's heap not sampled";
+  let heapMeasured = false;
   if (run.heapSampled) {
     const readings = heapReadings(run.samples);
     const problem = heapSeriesProblem(run.samples);
@@ -156,6 +157,7 @@ export function soakVerdict(run: SoakRun): SoakVerdict {
           `(${mb(live.start)} → ${mb(live.end)} after a full collection)`,
       );
     if (!problem && readings.length > 0) {
+      heapMeasured = true;
       const bytes = readings.map((r) => r.bytes);
       heapLine =
         `the Worker's heap moving ${mb(Math.min(...bytes))}–${mb(Math.max(...bytes))} ` +
@@ -170,6 +172,6 @@ export function soakVerdict(run: SoakRun): SoakVerdict {
   const passed = failures.length === 0;
   const summary = passed
     ? `✔ held ${held}: no 5xx, runtime memory steady, ${heapLine}, ending flat`
-    : `✖ at ${held}: ${failures.join("; ")}`;
+    : `✖ at ${held}: ${[...failures, ...(heapMeasured ? [heapLine] : [])].join("; ")}`;
   return { passed, requestsPerSecond, runtimeGrowth, heapGrowth, failures, summary };
 }

@@ -109,6 +109,9 @@ describe("soakVerdict", () => {
       s.rss = (300 + 10 * i) * MB;
     });
     const verdict = soakVerdict(rising);
+    expect(verdict.summary).toMatch(
+      /; the Worker's heap moving 11\.0 MB–39\.0 MB over 24 readings, live 9\.0 MB → 10\.0 MB$/,
+    );
     expect(verdict.failures.slice(0, 2)).toEqual([
       "3 server errors (5xx)",
       expect.stringMatching(
