@@ -1,5 +1,6 @@
 // workerd's DevTools inspector, as the bench uses it: CPU profiles of isolates while a load runs
 // (CPU milliseconds per request) and the V8 heap of an isolate sampled while a request runs.
+import { readdirSync, readFileSync, readlinkSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { SourceMap, type SourceMapPayload, type SourceMapping } from "node:module";
 
@@ -285,4 +286,170 @@ export async function heapPeakDuring<T>(
     await sampler;
     session.close();
   }
+}
+
+// ---- the Worker's heap, sampled from the runtime's own inspector --------------------------------
+
+/** The process ids under `root` (itself included), read from /proc. */
+function processTree(root: number): number[] {
+  const children = new Map<number, number[]>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]);
+      children.set(ppid, [...(children.get(ppid) ?? []), Number(entry)]);
+    } catch {
+      // The process ended while being read.
+    }
+  }
+  const tree: number[] = [];
+  const queue = [root];
+  for (let pid = queue.shift(); pid !== undefined; pid = queue.shift()) {
+    tree.push(pid);
+    queue.push(...(children.get(pid) ?? []));
+  }
+  return tree;
+}
+
+/** The TCP ports process `pid` listens on (its sockets matched against /proc/net/tcp). */
+function listeningPorts(pid: number): number[] {
+  const inodes = new Set<string>();
+  try {
+    for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+      const inode = /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1];
+      if (inode) inodes.add(inode);
+    }
+  } catch {
+    return [];
+  }
+  const ports: number[] = [];
+  for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    for (const line of readFileSync(table, "utf8").split("\n").slice(1)) {
+      const [, local, , state, , , , , , inode] = line.trim().split(/\s+/);
+      // State 0A is LISTEN.
+      if (state === "0A" && inode && inodes.has(inode))
+        ports.push(parseInt(local?.split(":")[1] ?? "", 16));
+    }
+  }
+  return ports;
+}
+
+/**
+ * The DevTools URL of `isolate` on the inspector of the workerd runtime that `root` (wrangler's
+ * process) started, or undefined while there is none. wrangler's own inspector proxy (`/ws` on
+ * `--inspector-port`) is no use for this: with several `-c` configs it follows whichever Worker's
+ * bundle finished last, so it may hold the session of an idle Worker beside the one under load.
+ */
+export async function findRuntimeTarget(
+  root: number,
+  isolate: string,
+): Promise<string | undefined> {
+  for (const pid of processTree(root)) {
+    let cmdline = "";
+    try {
+      cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+    } catch {
+      continue;
+    }
+    if (!cmdline.includes("workerd") || !cmdline.includes("--inspector-addr")) continue;
+    for (const port of listeningPorts(pid)) {
+      // The runtime's other ports serve its Workers, which answer this path as they will.
+      const listed: unknown = await fetch(`http://127.0.0.1:${port}/json/list`, {
+        signal: AbortSignal.timeout(10_000),
+      })
+        .then((res) => res.json())
+        .catch(() => null);
+      if (!Array.isArray(listed)) continue;
+      // workerd's target list, as the DevTools protocol's /json/list writes it.
+      const targets = listed as { id?: unknown; webSocketDebuggerUrl?: unknown }[];
+      const target = targets.find((t) => t.id === isolate);
+      if (typeof target?.webSocketDebuggerUrl === "string") return target.webSocketDebuggerUrl;
+    }
+  }
+  return undefined;
+}
+
+export interface WorkerHeapSample {
+  /** The V8 heap in use (bytes), garbage not yet collected included; undefined without a reading. */
+  usedBytes: number | undefined;
+  /** The isolate the figure is from (V8's id, new for every isolate the runtime builds). */
+  isolateId: string | undefined;
+  /**
+   * Why this reading does not continue the series before it: the session was lost and attached
+   * again, the Worker runs in a new isolate (a reload), or no reading could be had.
+   */
+  stale?: string;
+}
+
+export interface WorkerHeapSampler {
+  /** One reading; `collectGarbage` runs a full collection first, so that only live objects count. */
+  sample(options?: { collectGarbage?: boolean }): Promise<WorkerHeapSample>;
+  close(): void;
+}
+
+/**
+ * Samples the V8 heap of `worker`'s own isolate (`core:user:<worker>`) in the workerd runtime under
+ * `root`, attached straight to the runtime's inspector (and read once before it is returned).
+ * Every reading checks that it still comes from the same isolate: a lost session, or a new isolate
+ * after a reload, is attached to again and the reading says so (`stale`) rather than passing for
+ * a continuation of the series.
+ */
+export async function workerHeapSampler(root: number, worker: string): Promise<WorkerHeapSampler> {
+  const isolate = workerIsolate(worker);
+  let session: Session | undefined;
+  let attached = false;
+  let lastIsolateId: string | undefined;
+  /** What ended the last session, kept for the reading that attaches again. */
+  let failure = "";
+  const sampler: WorkerHeapSampler = {
+    async sample({ collectGarbage = false } = {}) {
+      const reasons: string[] = [];
+      // A session lost since the last reading (a runtime restarted, a second client booted it)
+      // is attached to again once within the same reading.
+      for (let attempt = 0; attempt < 2; attempt++) {
+        try {
+          if (!session) {
+            const url = await findRuntimeTarget(root, isolate);
+            if (!url) throw new Error(`the runtime lists no inspector target ${isolate}`);
+            session = await openSession(url, {}, 30_000);
+            if (attached)
+              reasons.push(`the inspector session was lost (${failure}) and attached again`);
+            attached = true;
+          }
+          const { id } = await session.send<{ id: string }>("Runtime.getIsolateId");
+          // workerd leaves HeapProfiler.collectGarbage unanswered (V8 runs it as a task the
+          // runtime never schedules for the inspector); a heap snapshot collects all garbage first.
+          if (collectGarbage)
+            await session.send("HeapProfiler.takeHeapSnapshot", {
+              reportProgress: false,
+              captureNumericValue: false,
+            });
+          const usage = await session.send<HeapUsage>("Runtime.getHeapUsage");
+          if (lastIsolateId !== undefined && id !== lastIsolateId)
+            reasons.push(`the Worker runs in a new isolate (${lastIsolateId} → ${id})`);
+          lastIsolateId = id;
+          const stale = reasons.length > 0 ? { stale: reasons.join("; ") } : {};
+          return { usedBytes: usage.usedSize, isolateId: id, ...stale };
+        } catch (error) {
+          session?.close();
+          session = undefined;
+          failure = error instanceof Error ? error.message : String(error);
+        }
+      }
+      return { usedBytes: undefined, isolateId: undefined, stale: `no reading: ${failure}` };
+    },
+    close() {
+      session?.close();
+      session = undefined;
+    },
+  };
+  // A first reading before the series: when wrangler's own inspector proxy holds this isolate,
+  // the first session is lost at once (and attached again), which is no news about the series.
+  const first = await sampler.sample();
+  if (first.usedBytes === undefined) {
+    sampler.close();
+    throw new Error(`cannot sample the heap of ${isolate}: ${first.stale}`);
+  }
+  return sampler;
 }
