@@ -17,6 +17,8 @@ export const BOUND_VARIABLE = "LOCAL_RUNTIME_MAX_MB";
  * soak's load, climb past 2.4 GB; 1.5 GB leaves a laptop room and restarts rarely.
  */
 export const DEFAULT_BOUND_MB = 1536;
+/** The lowest bound (MB) accepted: above what a fresh local run holds. */
+export const MIN_BOUND_MB = 512;
 /** Requests in flight this long after a restart is due are not waited for any more. */
 export const DRAIN_PATIENCE_MS = 60_000;
 const MB = 1024 * 1024;
@@ -30,6 +32,12 @@ export function readMemoryBound(env: NodeJS.ProcessEnv = process.env): number | 
     );
   }
   const mb = Number(text);
+  if (mb !== 0 && mb < MIN_BOUND_MB) {
+    throw new Error(
+      `${BOUND_VARIABLE} must be at least ${MIN_BOUND_MB} (MB): a fresh local run holds about 400 MB, ` +
+        `and a lower bound would restart it without end; got ${mb}`,
+    );
+  }
   return mb === 0 ? null : mb * MB;
 }
 

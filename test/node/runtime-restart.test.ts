@@ -12,6 +12,7 @@ import { afterEach, describe, expect, it } from "vitest";
 import {
   DEFAULT_BOUND_MB,
   DRAIN_PATIENCE_MS,
+  MIN_BOUND_MB,
   nextStep,
   type RestartingProxy,
   type Runtime,
@@ -59,6 +60,10 @@ describe("the restart rule", () => {
     expect(readMemoryBound({ LOCAL_RUNTIME_MAX_MB: "" })).toBe(DEFAULT_BOUND_MB * MB);
     expect(readMemoryBound({ LOCAL_RUNTIME_MAX_MB: "800" })).toBe(800 * MB);
     expect(readMemoryBound({ LOCAL_RUNTIME_MAX_MB: "0" })).toBeNull();
+    expect(readMemoryBound({ LOCAL_RUNTIME_MAX_MB: String(MIN_BOUND_MB) })).toBe(MIN_BOUND_MB * MB);
+    expect(() => readMemoryBound({ LOCAL_RUNTIME_MAX_MB: "300" })).toThrow(
+      `LOCAL_RUNTIME_MAX_MB must be at least ${MIN_BOUND_MB} (MB)`,
+    );
     for (const bad of ["1.5GB", "-1", "lots"]) {
       expect(() => readMemoryBound({ LOCAL_RUNTIME_MAX_MB: bad })).toThrow(
         `LOCAL_RUNTIME_MAX_MB must be a whole number of MB (0: no restarts), got "${bad}"`,
