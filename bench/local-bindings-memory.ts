@@ -13,8 +13,9 @@
 //   others, so each row's difference from `service` is that binding's share. D1 cannot be taken
 //   out of the service: its share is what `service:static` does not explain (and `bare:d1`).
 //
-// The runtime's memory is read before the load and after 5 s of rest; wrangler's dev proxy is
-// reported apart. `seconds` is the load of each variant (default 60); the variants default to all.
+// The runtime's memory is read before the load, after its first quarter (the warm-up) and after
+// 5 s of rest: the growth per 1,000 requests is given over the whole load and after the warm-up;
+// wrangler's dev proxy is reported apart. `seconds` is the load of each variant (default 60); the variants default to all.
 // The findings and the minimal reproduction: docs/testing.md, "Soak".
 import { readFileSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -66,9 +67,16 @@ function bareRuntimeMemory(): number {
   return workerdRss(process.pid, -1).runtime;
 }
 
+/** The memory (bytes) and the count of requests when the warm-up ended. */
+interface Warm {
+  requests: number;
+  bytes: number;
+}
+
 interface Row {
   variant: string;
   requests: number;
+  warm: Warm;
   statuses: Map<number, number>;
   runtime: [number, number];
   devProxy?: [number, number];
@@ -77,11 +85,15 @@ interface Row {
 function print(row: Row): void {
   const per = ([before, after]: [number, number]) =>
     (((after - before) / MIB / row.requests) * 1000).toFixed(1);
+  const afterWarmUp = (
+    ((row.runtime[1] - row.warm.bytes) / MIB / (row.requests - row.warm.requests)) *
+    1000
+  ).toFixed(1);
   const fives = [...row.statuses].filter(([s]) => s >= 500 || s === 0);
   console.log(
     `${row.variant.padEnd(26)} ${String(row.requests).padStart(6)} requests: runtime ` +
       `${(row.runtime[0] / MIB).toFixed(0)} → ${(row.runtime[1] / MIB).toFixed(0)} MB, ` +
-      `${per(row.runtime)} MB per 1,000` +
+      `${per(row.runtime)} MB per 1,000, ${afterWarmUp} after its warm-up` +
       (row.devProxy
         ? `; dev proxy ${(row.devProxy[0] / MIB).toFixed(0)} → ` +
           `${(row.devProxy[1] / MIB).toFixed(0)} MB, ${per(row.devProxy)} per 1,000`
@@ -94,10 +106,20 @@ function print(row: Row): void {
 async function load(
   seconds: number,
   next: () => { url: string; init?: RequestInit },
-): Promise<{ requests: number; statuses: Map<number, number> }> {
+  memory: () => number,
+): Promise<{ requests: number; statuses: Map<number, number>; warm: Warm }> {
   const statuses = new Map<number, number>();
   let requests = 0;
   const until = Date.now() + seconds * 1000;
+  const warm = { requests: 0, bytes: 0 };
+  // The first quarter of the load is the runtime's warm-up (compiled code, caches, pools).
+  const warmedUp = setTimeout(
+    () => {
+      warm.requests = requests;
+      warm.bytes = memory();
+    },
+    (seconds * 1000) / 4,
+  );
   await Promise.all(
     Array.from({ length: CONCURRENCY }, async () => {
       while (Date.now() < until) {
@@ -115,7 +137,8 @@ async function load(
       }
     }),
   );
-  return { requests, statuses };
+  clearTimeout(warmedUp);
+  return { requests, statuses, warm };
 }
 
 // ---- bare: Miniflare's bindings, no service code ----------------------------------------------
@@ -156,9 +179,14 @@ async function bare(route: string): Promise<Row> {
     await sleep(2000);
     const before = bareRuntimeMemory();
     const target = new URL(`/${route}`, url).href;
-    const { requests, statuses } = await load(SECONDS, () => ({ url: target }));
+    const { requests, statuses, warm } = await load(
+      SECONDS,
+      () => ({ url: target }),
+      bareRuntimeMemory,
+    );
     await sleep(5000);
-    return { variant: `bare:${route}`, requests, statuses, runtime: [before, bareRuntimeMemory()] };
+    const after = bareRuntimeMemory();
+    return { variant: `bare:${route}`, requests, statuses, warm, runtime: [before, after] };
   } finally {
     await mf.dispose();
     await rm(state, { recursive: true, force: true });
@@ -226,22 +254,26 @@ async function service(
         );
       }, 10_000);
     }
-    const { requests, statuses } = await load(SECONDS, () => {
-      if (variant.traffic === "static") {
+    const { requests, statuses, warm } = await load(
+      SECONDS,
+      () => {
+        if (variant.traffic === "static") {
+          return {
+            url: `${base}${pick(["/changelog", `/openapi/${OLDEST_VERSION}.json`, "/nope"])}`,
+          };
+        }
+        const target = mix(keys, revoked, tokens, links);
         return {
-          url: `${base}${pick(["/changelog", `/openapi/${OLDEST_VERSION}.json`, "/nope"])}`,
+          url: `${base}${target.path}`,
+          init: {
+            method: target.method ?? "GET",
+            headers: { "cf-connecting-ip": pick(partnerIps), ...target.headers },
+            body: target.body,
+          },
         };
-      }
-      const target = mix(keys, revoked, tokens, links);
-      return {
-        url: `${base}${target.path}`,
-        init: {
-          method: target.method ?? "GET",
-          headers: { "cf-connecting-ip": pick(partnerIps), ...target.headers },
-          body: target.body,
-        },
-      };
-    });
+      },
+      () => workerdRss(pid, port).runtime,
+    );
     clearInterval(cronTimer);
     await sleep(5000);
     const after = workerdRss(pid, port);
@@ -249,6 +281,7 @@ async function service(
       variant: name,
       requests,
       statuses,
+      warm,
       runtime: [before.runtime, after.runtime],
       devProxy: [before.devProxy, after.devProxy],
     };
