@@ -414,6 +414,8 @@ function stopWithWrangler(): void {
  * local run, unless the proxy stopped it to restart it.
  */
 async function startRuntime(port: number): Promise<Runtime> {
+  // Ctrl-C during a restart: the old wrangler has stopped, and no new one is wanted.
+  if (stopping) process.exit(0);
   const server = startWrangler(port);
   wrangler = server;
   let restarting = false;
