@@ -5,17 +5,18 @@
 //   nothing, or calls a rate limiter, writes and reads a D1 row, puts and gets an R2 object, sends
 //   to a queue whose consumer acks, or to one whose consumer writes D1 (the request log's pattern),
 //   per request, under 8 connections.
-// - `service*`: the soak's traffic (scripts/soak.ts: mixed valid and hostile, 8 clients) against
+// - `service:*`: the soak's traffic (scripts/soak.ts: mixed valid and hostile, 8 clients) against
 //   this service under `wrangler dev` (a copy of the tree, fresh local state), once as it is and
 //   once with each suspect taken out: the request log's queue unbound, every queue and consumer
 //   unbound, the rate limiters unbound, no PDF downloads (R2 reads), only the static routes (no
 //   binding at all); and once with the local cron fired every 10 s. The local cron is off in the
-//   others, so each row's difference from `service` is that binding's share. D1 cannot be taken
-//   out of the service: its share is what `service:static` does not explain (and `bare:d1`).
+//   others, so each row's difference from `service:as-is` is that binding's share. D1 cannot be
+//   taken out of the service: its share is what `service:static` does not explain (and `bare:d1`).
 //
 // The runtime's memory is read before the load, after its first quarter (the warm-up) and after
 // 5 s of rest: the growth per 1,000 requests is given over the whole load and after the warm-up;
-// wrangler's dev proxy is reported apart. `seconds` is the load of each variant (default 60); the variants default to all.
+// wrangler's dev proxy is reported apart. `seconds` is the load of each variant (default 60); a
+// variant named alone runs alone, `bare` or `service` runs its group, none runs all.
 // The findings and the minimal reproduction: docs/testing.md, "Soak".
 import { readFileSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -209,7 +210,7 @@ interface ServiceVariant {
 }
 
 const SERVICE: Record<string, ServiceVariant> = {
-  service: {},
+  "service:as-is": {},
   "service:no-request-log": {
     toml: (t) => withoutTables(t, "queues.producers", (s) => /binding = "REQUEST_LOGS/.test(s)),
   },
