@@ -11,6 +11,7 @@
 //   leaves the Worker's inspector closed (its heap is then not sampled).
 import { readdirSync, readFileSync } from "node:fs";
 import { setTimeout as sleep } from "node:timers/promises";
+import { fileURLToPath } from "node:url";
 import { OLDEST_VERSION } from "../bench/arms.ts";
 import { mb } from "../bench/format.ts";
 import { type WorkerHeapSample, workerHeapSampler } from "../bench/inspector.ts";
@@ -43,7 +44,7 @@ interface Target {
  * Resident memory (bytes) of the workerd processes under `root`: the runtime that serves the
  * Worker, and wrangler's dev proxy (the one listening on the service's own port), told apart.
  */
-function workerdRss(root: number, port: number): { runtime: number; devProxy: number } {
+export function workerdRss(root: number, port: number): { runtime: number; devProxy: number } {
   const children = new Map<number, number[]>();
   const names = new Map<number, string>();
   for (const entry of readdirSync("/proc")) {
@@ -91,7 +92,7 @@ function minimalPdf(label: string): Uint8Array {
 }
 
 /** A partner with one account of monthly statements, some with PDFs, and several keys. */
-async function seed(base: string, operatorToken: string) {
+export async function seed(base: string, operatorToken: string) {
   const op = (path: string, init: RequestInit & { type?: string } = {}) =>
     fetch(`${base}/operator/v1${path}`, {
       ...init,
@@ -160,17 +161,18 @@ async function seed(base: string, operatorToken: string) {
 
 // ---- traffic ----------------------------------------------------------------------------------
 
-const pick = <T>(items: readonly T[]): T => items[Math.floor(Math.random() * items.length)] as T;
+export const pick = <T>(items: readonly T[]): T =>
+  items[Math.floor(Math.random() * items.length)] as T;
 /** Partners call from a few addresses; attackers from many, and a few of them persistently. */
-const partnerIps = Array.from({ length: 4 }, (_, i) => `192.0.2.${i + 1}`);
+export const partnerIps = Array.from({ length: 4 }, (_, i) => `192.0.2.${i + 1}`);
 const randomIp = () =>
   Math.random() < 0.5
     ? `203.0.113.${Math.floor(Math.random() * 8)}`
     : `198.51.${Math.floor(Math.random() * 256)}.${Math.floor(Math.random() * 256)}`;
 
-const STATEMENTS_PATH = "/v2/customers/cus_soak/accounts/acc_soak/statements";
+export const STATEMENTS_PATH = "/v2/customers/cus_soak/accounts/acc_soak/statements";
 
-function mix(keys: string[], revoked: string, tokens: string[], links: string[]): Target {
+export function mix(keys: string[], revoked: string, tokens: string[], links: string[]): Target {
   const key = pick(keys);
   const bearer = (k: string) => ({ authorization: `Bearer ${k}` });
   const r = Math.random();
@@ -455,4 +457,5 @@ async function main(): Promise<void> {
   process.exitCode = failed ? 1 : 0;
 }
 
-await main();
+// Run as a script; imported (bench/local-bindings-memory.ts reuses its traffic), it only exports.
+if (process.argv[1] === fileURLToPath(import.meta.url)) await main();

@@ -1,7 +1,9 @@
 // `npm start`: the local run. Creates .dev.vars when missing, migrates the local D1 database,
 // serves the Worker with `wrangler dev`, loads the demo data through the operator API, and prints
 // a curl that works, and fires the five-minute cron, which `wrangler dev` leaves unfired
-// (scripts/local-cron.ts). Ctrl-C stops wrangler too.
+// (scripts/local-cron.ts). Requests reach wrangler through a small proxy on PORT, which restarts
+// wrangler between requests when the local runtime's memory passes LOCAL_RUNTIME_MAX_MB
+// (scripts/runtime-restart.ts). Ctrl-C stops wrangler too.
 import { type ChildProcess, spawn } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
@@ -20,6 +22,12 @@ import {
 import { startLocalCron } from "./local-cron.ts";
 import { migrateAll } from "./migrate.ts";
 import { runtimeLogFilter } from "./runtime-log.ts";
+import {
+  type Runtime,
+  readMemoryBound,
+  serveWithRestarts,
+  workerdMemory,
+} from "./runtime-restart.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 const WRANGLER = path.join(ROOT, "node_modules", "wrangler", "bin", "wrangler.js");
@@ -89,6 +97,18 @@ function ensureDevVars(): Record<string, string> {
 function readBrand(devVars: Record<string, string>): string {
   const toml = readFileSync(path.join(ROOT, "wrangler.toml"), "utf8");
   return devVars.BRAND ?? /^BRAND\s*=\s*"([^"]*)"/m.exec(toml)?.[1] ?? "service";
+}
+
+/** A free TCP port on the loopback interface: where wrangler listens, behind the proxy. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
+    });
+  });
 }
 
 function assertPortFree(port: number): Promise<void> {
@@ -372,17 +392,49 @@ function writeEnvFile(base: string, keys: Record<string, SavedKey>): void {
   writeFileSync(ENV_FILE, `${lines.join("\n")}\n`);
 }
 
-/** Forwards Ctrl-C (and termination) to wrangler once, then exits when it has stopped. */
-function stopWithWrangler(server: ChildProcess): void {
-  let stopping = false;
+/** Set once Ctrl-C (or termination) has asked the local run to stop. */
+let stopping = false;
+
+/** Forwards Ctrl-C (and termination) to the wrangler running then, and exits once it has stopped. */
+function stopWithWrangler(): void {
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    if (server.exitCode === null && server.signalCode === null) server.kill(signal);
+    const server = wrangler;
+    if (!server || server.exitCode !== null || server.signalCode !== null) process.exit(0);
+    server.once("exit", () => process.exit(0));
+    server.kill(signal);
     setTimeout(() => server.kill("SIGKILL"), 10_000).unref();
   };
   for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) process.on(signal, stop);
-  server.on("exit", (code) => process.exit(stopping ? 0 : (code ?? 1)));
+}
+
+/**
+ * Starts wrangler on `port` (behind the proxy) and resolves once it serves. Its exit ends the
+ * local run, unless the proxy stopped it to restart it.
+ */
+async function startRuntime(port: number): Promise<Runtime> {
+  // Ctrl-C during a restart: the old wrangler has stopped, and no new one is wanted.
+  if (stopping) process.exit(0);
+  const server = startWrangler(port);
+  wrangler = server;
+  let restarting = false;
+  const exited = new Promise<void>((resolve) => server.once("exit", () => resolve()));
+  server.once("exit", (code) => {
+    if (!restarting && !stopping) process.exit(code ?? 1);
+  });
+  await waitUntilServing(`http://127.0.0.1:${port}`, server);
+  return {
+    port,
+    memoryBytes: () => (server.pid ? workerdMemory(server.pid) : 0),
+    async stop() {
+      restarting = true;
+      server.kill("SIGINT");
+      const killer = setTimeout(() => server.kill("SIGKILL"), 10_000);
+      await exited;
+      clearTimeout(killer);
+    },
+  };
 }
 
 async function main(): Promise<void> {
@@ -392,14 +444,20 @@ async function main(): Promise<void> {
   const operatorToken = devVars.OPERATOR_TOKEN;
   if (!operatorToken) fail(".dev.vars has no OPERATOR_TOKEN (see .dev.vars.example)");
   const operator = { authorization: `Bearer ${operatorToken}` };
+  let boundBytes: number | null = null;
+  try {
+    boundBytes = readMemoryBound();
+  } catch (error) {
+    fail((error as Error).message);
+  }
   await assertPortFree(port);
   migrate();
 
-  wrangler = startWrangler(port);
-  stopWithWrangler(wrangler);
+  stopWithWrangler();
   const base = `http://localhost:${port}`;
   try {
-    await waitUntilServing(`http://127.0.0.1:${port}`, wrangler);
+    const runtimePort = await freePort();
+    await serveWithRestarts({ port, boundBytes, start: () => startRuntime(runtimePort) });
     startLocalCron(`http://127.0.0.1:${port}`);
     const statements = await importDemo(base, operator);
     const keys = await ensureKeys(base, brand, operator);
@@ -430,6 +488,10 @@ async function main(): Promise<void> {
         `  Partner dashboard (${DEMO_PARTNER}): open a link to sign in (each works once, for 15 min):`,
         ...signIns.map((s) => `    ${s.role.padEnd(9)} ${s.email.padEnd(28)} ${s.link}`),
         `  More links: ${base}/dashboard/sign-in. Mail goes to the local outbox, printed here.`,
+        boundBytes === null
+          ? "  The local runtime is never restarted for its memory (LOCAL_RUNTIME_MAX_MB=0)."
+          : `  Past ${Math.round(boundBytes / 2 ** 20)} MB of memory (LOCAL_RUNTIME_MAX_MB) the local ` +
+            "runtime restarts between requests, its state kept.",
         "  Press Ctrl-C to stop.",
         "",
       ].join("\n"),
