@@ -4,10 +4,10 @@
 // tried against both secrets.
 //
 // Signing (a signature, or a key id) computes HMAC-SHA-256 with fast-sha256 (typed-array
-// JavaScript, its key pads prepared once per isolate): a page signs up to 101 short messages, and
-// each crypto.subtle.sign call costs about twice the whole JavaScript HMAC in the runtime's call
-// overhead. Verifying stays with crypto.subtle.verify, which compares in constant time. Both
-// compute the same function, so every token and link verifies as before.
+// JavaScript, its key pads prepared once per isolate): a page signs a token and up to 100 links,
+// and each crypto.subtle.sign call costs about twice the whole JavaScript HMAC in the runtime's
+// call overhead. Verifying a signature stays with crypto.subtle.verify, and a derived key's tag
+// is compared with timingSafeEqual: both compare in constant time.
 import { HMAC } from "fast-sha256";
 import { fromBase64Url, toBase64Url } from "./encoding";
 
@@ -68,15 +68,25 @@ export interface Signer {
   keyId(): Promise<string>;
   sign(purpose: string, parts: readonly string[]): Promise<string>;
   /**
-   * One signature per entry of `messages`, all computed at once (a page's links). With `prefix`,
-   * each text encodes those bytes and then the MAC, as one base64 text (a link's shard code,
-   * which its message signs too).
+   * One tag per item under a key derived from `purpose` and `parts` (one HMAC for all the items,
+   * then one HMAC of each item alone under it, cut to TAG_BYTES): each text encodes `prefix` and
+   * then the tag, as one base64 text. A page's links sign so, the derived key binding what they
+   * share (their expiry and shard) and each tag one statement.
    */
-  signEach(
+  signUnderDerivedKey(
     purpose: string,
-    messages: readonly (readonly string[])[],
-    prefix?: Uint8Array,
+    parts: readonly string[],
+    items: readonly string[],
+    prefix: Uint8Array,
   ): Promise<string[]>;
+  /** Whether `tag` is `item`'s under the key derived from `purpose` and `parts` (as `verify`). */
+  verifyUnderDerivedKey(
+    purpose: string,
+    parts: readonly string[],
+    item: string,
+    tag: Uint8Array,
+    keyId: string | undefined,
+  ): Promise<boolean>;
   /**
    * `keyId` selects the secret (an unknown id fails); without one, as in tokens and links issued
    * before key ids, the current and the previous secret are both tried.
@@ -108,12 +118,10 @@ function message(purpose: string, parts: readonly string[]): Uint8Array {
 }
 
 /**
- * The UTF-8 bytes of each message, encoded together in one call when they are all ASCII (a page's
- * links: one buffer and views into it, rather than a buffer per link).
+ * The UTF-8 bytes of each text, encoded together in one call when they are all ASCII (a page's
+ * statement ids: one buffer and views into it, rather than a buffer per text).
  */
-function messages(purpose: string, each: readonly (readonly string[])[]): Uint8Array[] {
-  const head = headOf(purpose);
-  const texts = each.map((parts) => messageText(head, parts));
+function encodeEach(texts: readonly string[]): Uint8Array[] {
   const joined = texts.join("");
   const bytes = encoder.encode(joined);
   if (bytes.length !== joined.length) return texts.map((text) => encoder.encode(text));
@@ -123,6 +131,17 @@ function messages(purpose: string, each: readonly (readonly string[])[]): Uint8A
     offset += text.length;
     return bytes.subarray(start, offset);
   });
+}
+
+/**
+ * Bytes of a derived key's tag: HMAC-SHA-256 cut to 128 bits, as RFC 4868 cuts it for IPsec. A
+ * link carries one per statement, so half the MAC is half the text to encode and send.
+ */
+export const TAG_BYTES = 16;
+
+/** The HMAC state of the key derived under `secret` from `purpose` and `parts`. */
+function derivedHmac(secret: string, purpose: string, parts: readonly string[]): HMAC {
+  return new HMAC(hmacOf(secret).reset().update(message(purpose, parts)).digest());
 }
 
 /** Secrets shorter than this are refused: a weak HMAC key would make every token forgeable. */
@@ -146,7 +165,13 @@ export function configuredSecrets(secret: string, previous?: string): string[] {
 export function createSigner(secret: string, previous?: string): Signer {
   if (secret.length < MIN_SECRET_LENGTH) {
     const refuse = () => Promise.reject(new Error("SIGNING_SECRET is missing or too short"));
-    return { keyId: refuse, sign: refuse, signEach: refuse, verify: refuse };
+    return {
+      keyId: refuse,
+      sign: refuse,
+      signUnderDerivedKey: refuse,
+      verify: refuse,
+      verifyUnderDerivedKey: refuse,
+    };
   }
   const secrets = configuredSecrets(secret, previous);
   async function verifyWith(
@@ -163,15 +188,15 @@ export function createSigner(secret: string, previous?: string): Signer {
     async sign(purpose, parts) {
       return macOf(hmacOf(secret), message(purpose, parts));
     },
-    async signEach(purpose, each, prefix) {
-      const hmac = hmacOf(secret);
-      if (!prefix) return messages(purpose, each).map((bytes) => macOf(hmac, bytes));
-      // The MAC is written straight after the prefix: no text to decode and encode again.
-      const out = new Uint8Array(prefix.byteLength + MAC_BYTES);
+    async signUnderDerivedKey(purpose, parts, items, prefix) {
+      const hmac = derivedHmac(secret, purpose, parts);
+      const mac = new Uint8Array(MAC_BYTES);
+      // The tag is written straight after the prefix: no text to decode and encode again.
+      const out = new Uint8Array(prefix.byteLength + TAG_BYTES);
       out.set(prefix);
-      const mac = out.subarray(prefix.byteLength);
-      return messages(purpose, each).map((bytes) => {
+      return encodeEach(items).map((bytes) => {
         hmac.reset().update(bytes).finish(mac);
+        out.set(mac.subarray(0, TAG_BYTES), prefix.byteLength);
         return toBase64Url(out);
       });
     },
@@ -191,6 +216,18 @@ export function createSigner(secret: string, previous?: string): Signer {
         if ((await keyIdOf(candidate)) === keyId) {
           return verifyWith(candidate, purpose, parts, mac);
         }
+      }
+      return false;
+    },
+    async verifyUnderDerivedKey(purpose, parts, item, tag, keyId) {
+      if (tag.byteLength !== TAG_BYTES) return false;
+      const bytes = encoder.encode(item);
+      for (const candidate of secrets) {
+        // Without a key id (a link issued before them), every secret is tried.
+        if (keyId !== undefined && (await keyIdOf(candidate)) !== keyId) continue;
+        const mac = derivedHmac(candidate, purpose, parts).update(bytes).digest();
+        if (crypto.subtle.timingSafeEqual(mac.subarray(0, TAG_BYTES), tag)) return true;
+        if (keyId !== undefined) return false;
       }
       return false;
     },

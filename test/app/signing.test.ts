@@ -4,7 +4,7 @@
 // crypto.subtle's for inputs that take every path: short and multi-block messages, non-ASCII
 // text, secrets longer than a SHA-256 block, and a prepared HMAC state used again and again.
 import { describe, expect, it } from "vitest";
-import { sha256Hex, toBase64Url } from "../../src/domain/encoding";
+import { fromBase64Url, sha256Hex, toBase64Url } from "../../src/domain/encoding";
 import { createSigner, keyIdOf, signerFor } from "../../src/domain/signing";
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
@@ -68,35 +68,54 @@ describe("HMAC signing in JavaScript", () => {
     }
   });
 
-  it("signs a page's messages together as one by one, ASCII or not", async () => {
-    const secret = SECRETS[0] as string;
-    const signer = createSigner(secret);
-    const ascii = MESSAGES.filter((parts) =>
-      [...parts.join("")].every((ch) => ch.charCodeAt(0) < 128),
-    );
-    for (const batch of [ascii, MESSAGES]) {
-      const expected = await Promise.all(
-        batch.map((parts) => webCryptoMac(secret, "statement-page:v1", parts)),
+  it("tags each item under a key derived once, as WebCrypto computes it, ASCII or not", async () => {
+    const prefix = utf8("01");
+    const items = ["acc_1_st_001", "acc_1_st_002", "x".repeat(300), "Zürich café"];
+    for (const secret of SECRETS) {
+      const parts = ["1767225600000", "01"];
+      const key = await webCryptoHmacBytes(secret, JSON.stringify(["statement-pdf:v2", ...parts]));
+      const hmacKey = await crypto.subtle.importKey(
+        "raw",
+        key,
+        { name: "HMAC", hash: "SHA-256" },
+        false,
+        ["sign"],
       );
-      expect(await signer.signEach("statement-page:v1", batch)).toEqual(expected);
+      for (const batch of [items.slice(0, 2), items]) {
+        const expected = await Promise.all(
+          batch.map(async (item) => {
+            const mac = new Uint8Array(await crypto.subtle.sign("HMAC", hmacKey, utf8(item)));
+            return toBase64Url(new Uint8Array([...prefix, ...mac.subarray(0, 16)]));
+          }),
+        );
+        const signer = createSigner(secret);
+        expect(await signer.signUnderDerivedKey("statement-pdf:v2", parts, batch, prefix)).toEqual(
+          expected,
+        );
+      }
     }
   });
 
-  it("writes a prefix's bytes before each MAC of a page (a link's shard code)", async () => {
+  it("verifies a derived key's tag, and none for another item, key or secret", async () => {
     const secret = SECRETS[0] as string;
-    const prefix = utf8("01");
-    for (const batch of [MESSAGES.slice(0, 2), MESSAGES]) {
-      const expected = await Promise.all(
-        batch.map(async (parts) => {
-          const text = JSON.stringify(["statement-pdf:v1", ...parts]);
-          const mac = await webCryptoHmacBytes(secret, text);
-          return toBase64Url(new Uint8Array([...prefix, ...mac]));
-        }),
-      );
-      expect(await createSigner(secret).signEach("statement-pdf:v1", batch, prefix)).toEqual(
-        expected,
-      );
-    }
+    const signer = createSigner(secret);
+    const keyId = await signer.keyId();
+    const parts = ["1767225600000", "01"];
+    const [signed] = await signer.signUnderDerivedKey("p:v2", parts, ["item"], new Uint8Array());
+    const tag = fromBase64Url(signed as string) as Uint8Array;
+    expect(await signer.verifyUnderDerivedKey("p:v2", parts, "item", tag, keyId)).toBe(true);
+    expect(await signer.verifyUnderDerivedKey("p:v2", parts, "item", tag, undefined)).toBe(true);
+    expect(await signer.verifyUnderDerivedKey("p:v2", parts, "other", tag, keyId)).toBe(false);
+    expect(await signer.verifyUnderDerivedKey("p:v2", ["1", "01"], "item", tag, keyId)).toBe(false);
+    expect(await signer.verifyUnderDerivedKey("p:v3", parts, "item", tag, keyId)).toBe(false);
+    expect(await signer.verifyUnderDerivedKey("p:v2", parts, "item", tag, "AAAAAAAA")).toBe(false);
+    const altered = Uint8Array.from(tag, (b, i) => (i === 5 ? b ^ 1 : b));
+    expect(await signer.verifyUnderDerivedKey("p:v2", parts, "item", altered, keyId)).toBe(false);
+    expect(await signer.verifyUnderDerivedKey("p:v2", parts, "item", tag.subarray(1), keyId)).toBe(
+      false,
+    );
+    const other = createSigner(SECRETS[1] as string);
+    expect(await other.verifyUnderDerivedKey("p:v2", parts, "item", tag, undefined)).toBe(false);
   });
 
   it("verifies what it signs, and nothing altered by a bit", async () => {

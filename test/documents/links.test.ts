@@ -49,6 +49,19 @@ async function expectedMac(parts: string[]): Promise<string> {
     .replace(/=+$/, "");
 }
 
+/** HMAC-SHA-256 of `text` under the raw key `key`, URL-safe base64 without padding. */
+async function macUnder(key: Uint8Array, text: string): Promise<string> {
+  const imported = await crypto.subtle.importKey(
+    "raw",
+    key,
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign"],
+  );
+  const mac = await crypto.subtle.sign("HMAC", imported, new TextEncoder().encode(text));
+  return toBase64Url(new Uint8Array(mac));
+}
+
 afterEach(() => {
   vi.useRealTimers();
 });
@@ -141,7 +154,7 @@ describe("statement PDF links", () => {
     }
   });
 
-  it("signs links and page tokens exactly as before, so those already issued stay valid", async () => {
+  it("signs each link under a key derived from its expiry and shard, and tokens as before", async () => {
     const f = await seedAccount({ statements: 3 });
     for (const month of ["002", "003"]) {
       await operator("PUT", `/statements/${f.accountId}_st_${month}/pdf`, pdfBytes(month), {
@@ -153,19 +166,48 @@ describe("statement PDF links", () => {
       200,
     );
     expect(page.data).toHaveLength(2);
-    // A link's signature is the code of the statement's shard, then the MAC, which signs it too.
+    // A link's signature is the code of the statement's shard, then the first 16 bytes of the
+    // statement id's HMAC under the key its expiry and shard derive, which signs the code too.
     const shard = await shardOf(f.partnerId);
     for (const statement of page.data) {
       const url = new URL(statement.pdf_url as string);
       const expires = url.searchParams.get("expires") as string;
-      const mac = await expectedMac(["statement-pdf:v1", statement.statement_id, expires, shard]);
+      const key = fromBase64Url(await expectedMac(["statement-pdf:v2", expires, shard]));
+      const tag = fromBase64Url(await macUnder(key as Uint8Array, statement.statement_id));
       const signature = fromBase64Url(url.searchParams.get("signature") as string) as Uint8Array;
       expect(new TextDecoder().decode(signature.subarray(0, 2))).toBe(shard);
-      expect(toBase64Url(signature.subarray(2))).toBe(mac);
+      expect(toBase64Url(signature.subarray(2))).toBe(
+        toBase64Url(tag?.subarray(0, 16) as Uint8Array),
+      );
     }
     const [payload, mac] = page.next_page_token.split(".");
     const binding = [f.partnerId, "sandbox", f.merchantKey, f.customerId, f.accountId];
     expect(mac).toBe(await expectedMac(["statement-page:v1", ...binding, payload as string]));
+  });
+
+  it("still serves a link signed before, one full MAC of the id, expiry and shard", async () => {
+    const f = await seedWithPdf();
+    const shard = await shardOf(f.partnerId);
+    const expires = String(Date.now() + 60_000);
+    const mac = fromBase64Url(await expectedMac(["statement-pdf:v1", f.id, expires, shard]));
+    const signature = toBase64Url(
+      new Uint8Array([...new TextEncoder().encode(shard), ...(mac ?? [])]),
+    );
+    const path = `/files/statements/${encodeURIComponent(f.id)}/pdf`;
+    const served = await request(`${path}?expires=${expires}&signature=${signature}`);
+    expect(served.status).toBe(200);
+    expect(new TextDecoder().decode(await served.arrayBuffer())).toContain("two");
+    const altered = await expectedMac([
+      "statement-pdf:v1",
+      f.id,
+      String(Number(expires) + 1),
+      shard,
+    ]);
+    const forged = toBase64Url(
+      new Uint8Array([...new TextEncoder().encode(shard), ...(fromBase64Url(altered) ?? [])]),
+    );
+    const refused = await request(`${path}?expires=${expires}&signature=${forged}`);
+    expect(refused.status).toBe(403);
   });
 
   it("rejects a link signed for another statement", async () => {
