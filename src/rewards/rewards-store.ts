@@ -14,16 +14,17 @@ export type CategoriesLookup =
   | { found: "account"; categories: RewardsCategory[] };
 
 /**
- * The categories of the account `accountId` of the customer in `scope`. One round trip: the
- * customer in scope, joined to that account and to the product the customer holds.
+ * The read of readAccountCategories: the customer in `scope`, joined to its account `accountId`
+ * and to the product the customer holds (at most one row). Built apart so that the bench's floor
+ * runs this very statement.
  */
-export async function readAccountCategories(
+export function accountCategoriesQuery(
   db: Database,
   scope: ReadScope,
   customerId: string,
   accountId: string,
-): Promise<CategoriesLookup> {
-  const [row] = await db
+) {
+  return db
     .select({ accountId: accounts.accountId, categories: products.rewardsCategories })
     .from(customers)
     .leftJoin(
@@ -32,6 +33,16 @@ export async function readAccountCategories(
     )
     .leftJoin(products, eq(products.merchantKey, customers.merchantKey))
     .where(customerInScope(scope, customerId));
+}
+
+/** The categories of the account `accountId` of the customer in `scope`, in one round trip. */
+export async function readAccountCategories(
+  db: Database,
+  scope: ReadScope,
+  customerId: string,
+  accountId: string,
+): Promise<CategoriesLookup> {
+  const [row] = await accountCategoriesQuery(db, scope, customerId, accountId);
   if (!row) return { found: "no-customer" };
   if (row.accountId === null) return { found: "no-account" };
   return { found: "account", categories: row.categories ?? [] };
