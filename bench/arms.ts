@@ -318,10 +318,7 @@ export function programmeArms(
     {
       id: "rewards-categories-floor",
       label: "rewards categories floor",
-      url: url(
-        "floor",
-        `/rewards-categories?${FLOOR_SCOPE}&customer=${CUSTOMER}&account=${MAIN_ACCOUNT}`,
-      ),
+      url: url("floor", `/rewards-categories?account=${MAIN_ACCOUNT}`),
     },
     {
       id: "rewards-categories",

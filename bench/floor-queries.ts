@@ -19,7 +19,7 @@ import {
 } from "../src/orders/order-event-store";
 import { orderPage } from "../src/orders/order-store";
 import { cardPageQueries } from "../src/payment-methods/card-store";
-import { accountCategoriesQuery } from "../src/rewards/rewards-store";
+import { accountCategoriesAlone } from "../src/rewards/rewards-store";
 import { statementPageAlone } from "../src/statements/statement-pages";
 import { lineItemPageAlone } from "../src/statements/statement-reads";
 import { intentPage } from "../src/transaction-intents/intent-store";
@@ -74,12 +74,8 @@ export const FLOOR_QUERIES = {
   /** A customer's intents, as intentPage (src/transaction-intents/intent-store.ts). */
   intents: (db: Database, { scope, customerId, limit }: ListRead): Statement =>
     statementOf(intentPage(db, scope, customerId, undefined, null, limit)),
-  /** An account's rewards categories, as readAccountCategories (src/rewards/rewards-store.ts). */
-  rewardsCategories: (
-    db: Database,
-    { scope, customerId }: ListRead,
-    accountId: string,
-  ): Statement => statementOf(accountCategoriesQuery(db, scope, customerId, accountId)),
+  /** An account's rewards categories, the read of src/rewards/rewards-store.ts on its own. */
+  rewardsCategories: (accountId: string): Statement => accountCategoriesAlone(accountId),
   /** An order event's writes (orderEventWrites, src/orders/order-event-store.ts). */
   orderEvent: (
     db: Database,

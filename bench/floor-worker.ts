@@ -14,7 +14,7 @@
 //   /payment-methods  a customer's cards page (readCardPage's page)
 //   /orders           the scope's orders page (orderPage)
 //   /intents          a customer's transaction intents page (intentPage)
-//   /rewards-categories  an account's rewards categories (readAccountCategories' read)
+//   /rewards-categories  an account's rewards categories (src/rewards/rewards-store.ts) on its own
 //   POST /order-events  an order event's writes (orderEventWrites, in sandbox) in one batch
 //
 // Every read path counts the request against the two rate limits the service counts a /v2
@@ -343,19 +343,9 @@ async function listFloor(
 
 /** An account's rewards categories: the product's whole list, never paged. */
 async function rewardsFloor(query: URLSearchParams, env: FloorEnv): Promise<Response> {
-  const read: ListRead = {
-    scope: scopeOf(query),
-    customerId: query.get("customer") ?? "",
-    limit: 0,
-  };
   const accountId = query.get("account") ?? "";
-  const key = `rewards?${query}`;
-  let statement = LISTS.get(key);
-  if (!statement) {
-    statement = FLOOR_QUERIES.rewardsCategories(queryBuilder(env.DB), read, accountId);
-    LISTS.set(key, statement);
-  }
-  const limited = withinLimits(env, read.customerId, `partner:${read.scope.partnerId}`);
+  const statement = FLOOR_QUERIES.rewardsCategories(accountId);
+  const limited = withinLimits(env, accountId, `partner:${accountId}`);
   const { results, meta } = await prepare(env, statement).all<{ categories: string | null }>();
   if (!(await limited)) return reject(429);
   if (!results[0]) return reject(404);

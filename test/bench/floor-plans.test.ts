@@ -22,7 +22,7 @@ import {
 } from "../../src/orders/order-event-store";
 import { orderPage } from "../../src/orders/order-store";
 import { cardPageQueries } from "../../src/payment-methods/card-store";
-import { accountCategoriesQuery } from "../../src/rewards/rewards-store";
+import { accountCategoriesReads } from "../../src/rewards/rewards-store";
 import { statementPageReads } from "../../src/statements/statement-pages";
 import { lineItemPageReads } from "../../src/statements/statement-reads";
 import { intentPage } from "../../src/transaction-intents/intent-store";
@@ -170,10 +170,10 @@ const CASES: FloorCase[] = [
   },
   {
     name: "an account's rewards categories",
-    table: "customers",
-    index: "customers_scope_idx",
-    floor: [FLOOR_QUERIES.rewardsCategories(db, list, "acc_plan")],
-    service: [statementOf(accountCategoriesQuery(db, scope, list.customerId, "acc_plan"))],
+    table: "products",
+    index: "sqlite_autoindex_products_1",
+    floor: [FLOOR_QUERIES.rewardsCategories("acc_plan")],
+    service: [lookupOf(accountCategoriesReads("acc_plan"))],
   },
   {
     name: "an order event's writes",
