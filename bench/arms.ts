@@ -173,7 +173,9 @@ export function defineArms(
   if (options.lineItemPositions) {
     arms.push(...lineItemArms(url, options.keys.large, options.lineItemPositions));
   }
-  if (options.programme) arms.push(...programmeArms(url, options.programme));
+  if (options.programme) {
+    arms.push(...programmeArms(url, options.programme, options.keys.large));
+  }
   // The depth pair (first page, deepest page) first, then the rest of the curve.
   const byDepth = [...options.positions].sort((a, b) => a.depth - b.depth);
   const deepest = byDepth.pop();
@@ -249,11 +251,13 @@ const FLOOR_SCOPE = `partner=${PARTNER}&environment=sandbox&merchant=${MERCHANT_
 /**
  * The card programme's arms, each next to its floor (bench/floor-worker.ts, the route's own
  * statement): the customer's cards, the orders and the customer's transaction intents at limit 10
- * and 100, and an order event's create (a capture of 1 on each order of a pool in turn).
+ * and 100, an order event's create (a capture of 1 on each order of a pool in turn), and an
+ * account's rewards categories (read with `accountKey`, an ACCOUNT_READ key of the partner).
  */
 export function programmeArms(
   url: (worker: WorkerName, route: string) => string,
   programme: CardProgramme,
+  accountKey: string,
 ): Arm[] {
   const headers = { authorization: `Bearer ${programme.key}` };
   const arms: Arm[] = [];
@@ -296,9 +300,9 @@ export function programmeArms(
   arms.push(
     {
       id: "order-events-floor",
-      label: "order event create floor (its two writes in one batch)",
+      label: "order event create floor (its writes in one batch)",
       url: url("floor", `/order-events?${FLOOR_SCOPE}`),
-      post: { body: { ...capture, currency: "USD" }, field: "order_id", values: pool("floor") },
+      post: { body: capture, field: "order_id", values: pool("floor") },
     },
     {
       id: "order-events",
@@ -308,7 +312,20 @@ export function programmeArms(
       post: { body: capture, field: "order_id", values: pool("service") },
     },
   );
-  // The rewards categories list (GET …/accounts/{account_id}/rewards_categories) takes its place
-  // here, beside a floor of its own, once it is served; it answers 501 so far.
+  // An account's rewards categories: the product's whole list (six categories), never paged.
+  // Read with an ACCOUNT_READ key of the same partner.
+  arms.push(
+    {
+      id: "rewards-categories-floor",
+      label: "rewards categories floor",
+      url: url("floor", `/rewards-categories?account=${MAIN_ACCOUNT}`),
+    },
+    {
+      id: "rewards-categories",
+      label: "rewards categories, full pipeline",
+      url: url("api", `/v2/customers/${CUSTOMER}/accounts/${MAIN_ACCOUNT}/rewards_categories`),
+      headers: { authorization: `Bearer ${accountKey}` },
+    },
+  );
   return arms;
 }

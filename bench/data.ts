@@ -128,6 +128,25 @@ export const BESIDE_ON_00: BenchPartner = {
   shard: "00",
 };
 
+/**
+ * The bench product's rewards categories, what a card of the kind typically lists: a few
+ * categories of some merchant category codes each, and the catch-all.
+ */
+const CATEGORIES = [
+  ["dining", "Dining", ["5812", "5813", "5814"], "3"],
+  ["groceries", "Groceries", ["5411", "5422", "5451", "5462"], "2"],
+  ["travel", "Travel", ["3000", "3001", "4511", "4722", "7011"], "2"],
+  ["fuel", "Fuel", ["5541", "5542"], "1.5"],
+  ["streaming", "Streaming", ["4899", "5815"], "1.5"],
+  ["everything_else", "Everything else", [], "1"],
+].map(([category_id, name, merchant_category_codes, earn_rate]) => ({
+  category_id,
+  name,
+  merchant_category_codes,
+  earn_rate,
+  earn_unit: "POINTS_PER_DOLLAR",
+}));
+
 /** The stamp of what the data depends on: the migrations, the import and this layout. */
 async function dataStamp(): Promise<string> {
   const hash = createHash("sha256");
@@ -244,7 +263,9 @@ async function seedPartner(
         partner_id: who.partner,
         name: "Bench Partner",
         shard: who.shard,
-        products: [{ merchant_key: who.merchantKey, name: "Bench Card" }],
+        products: [
+          { merchant_key: who.merchantKey, name: "Bench Card", rewards_categories: CATEGORIES },
+        ],
         saved_versions: { sandbox: "2025-05-05", production: "2025-05-05" },
       },
     ],

@@ -12,10 +12,14 @@ import type { ReadScope } from "../src/db/customers";
 import type { Environment } from "../src/domain/environment";
 import type { LineItemPosition } from "../src/domain/line-item";
 import type { PagePosition } from "../src/domain/page-token";
-import { orderEventWrites } from "../src/orders/order-event-store";
-import type { OrderEventRow } from "../src/orders/order-rows";
+import {
+  type BudgetCharge,
+  type NewOrderEvent,
+  orderEventWrites,
+} from "../src/orders/order-event-store";
 import { orderPage } from "../src/orders/order-store";
 import { cardPageQueries } from "../src/payment-methods/card-store";
+import { accountCategoriesAlone } from "../src/rewards/rewards-store";
 import { statementPageAlone } from "../src/statements/statement-pages";
 import { lineItemPageAlone } from "../src/statements/statement-reads";
 import { intentPage } from "../src/transaction-intents/intent-store";
@@ -51,7 +55,8 @@ export interface ListRead {
 /**
  * The floors, each the service's statement for the same read or write. The page reads are the
  * service's page query alone (no key lookup, no ownership read), as the statements floor has
- * always been; the order event's are both writes of its batch.
+ * always been; the order event's are the writes of its batch (the event, its order's sum and, in
+ * sandbox, its partner's budget usage), without the audit row and stored response beside them.
  */
 export const FLOOR_QUERIES = {
   /** A statements page, the page of src/statements/statement-pages.ts (statementPageReads). */
@@ -69,9 +74,15 @@ export const FLOOR_QUERIES = {
   /** A customer's intents, as intentPage (src/transaction-intents/intent-store.ts). */
   intents: (db: Database, { scope, customerId, limit }: ListRead): Statement =>
     statementOf(intentPage(db, scope, customerId, undefined, null, limit)),
-  /** An order event's two writes (orderEventWrites, src/orders/order-event-store.ts). */
-  orderEvent: (db: Database, scope: ReadScope, event: OrderEventRow): Statement[] =>
-    orderEventWrites(db, scope, event).map(statementOf),
+  /** An account's rewards categories, the read of src/rewards/rewards-store.ts on its own. */
+  rewardsCategories: (accountId: string): Statement => accountCategoriesAlone(accountId),
+  /** An order event's writes (orderEventWrites, src/orders/order-event-store.ts). */
+  orderEvent: (
+    db: Database,
+    scope: ReadScope,
+    event: NewOrderEvent,
+    budget?: BudgetCharge,
+  ): Statement[] => orderEventWrites(db, scope, event, budget).map(statementOf),
 };
 
 /** A statement built once with a marker in place of each value named, bound per request. */
@@ -116,31 +127,43 @@ export const ORDER_EVENT_VALUES = [
   "environment",
   "merchantKey",
   "amount",
-  "currency",
   "networkTransactionId",
   "createdAt",
+  "weight",
 ] as const;
 export type OrderEventValue = (typeof ORDER_EVENT_VALUES)[number];
 
-/** An order event capture's two writes, built once and bound with each request's values. */
-export function markedOrderEventWrites(db: Database): MarkedStatement<OrderEventValue>[] {
+/**
+ * An order event capture's writes in sandbox, built once per UTC day (the budgets' days are part
+ * of the statements) and bound with each request's values; `weight` is the rows the sandbox
+ * budget counts it as.
+ */
+export function markedOrderEventWrites(
+  db: Database,
+  now: Date,
+): MarkedStatement<OrderEventValue>[] {
   return marked(ORDER_EVENT_VALUES, (m) => {
     // Markers stand for the values; every one is text until bound.
     const environment = m.environment as Environment;
     const scope = { partnerId: m.partnerId, environment, merchantKey: m.merchantKey };
+    // A marker, replaced by the request's number when bound.
+    const number = (marker: string) => marker as unknown as number;
     // In the order the create route writes an event's fields (src/orders/order-event-routes.ts).
-    return FLOOR_QUERIES.orderEvent(db, scope, {
-      orderEventId: m.orderEventId,
-      orderId: m.orderId,
-      ...scope,
-      type: "CAPTURED",
-      // The amount's marker, replaced by the request's number when bound.
-      amount: m.amount as unknown as number,
-      currency: m.currency,
-      networkTransactionId: m.networkTransactionId,
-      partnerEventId: null,
-      rewardsAmount: null,
-      createdAt: m.createdAt,
-    });
+    return FLOOR_QUERIES.orderEvent(
+      db,
+      scope,
+      {
+        orderEventId: m.orderEventId,
+        orderId: m.orderId,
+        ...scope,
+        type: "CAPTURED",
+        amount: number(m.amount),
+        networkTransactionId: m.networkTransactionId,
+        partnerEventId: null,
+        rewardsAmount: null,
+        createdAt: m.createdAt,
+      },
+      { budgeted: { partnerId: m.partnerId, now }, charge: { rows: number(m.weight) } },
+    );
   });
 }

@@ -14,7 +14,8 @@
 //   /payment-methods  a customer's cards page (readCardPage's page)
 //   /orders           the scope's orders page (orderPage)
 //   /intents          a customer's transaction intents page (intentPage)
-//   POST /order-events  an order event's two writes (orderEventWrites) in one batch
+//   /rewards-categories  an account's rewards categories (src/rewards/rewards-store.ts) on its own
+//   POST /order-events  an order event's writes (orderEventWrites, in sandbox) in one batch
 //
 // Every read path counts the request against the two rate limits the service counts a /v2
 // request against (per key and per partner: two `limit()` calls, started before the D1 query and
@@ -26,6 +27,7 @@
 //                     D1's 100 bound parameters each, all in one batch; no validation, no reads
 import type { ReadScope } from "../src/db/customers";
 import type { Environment } from "../src/domain/environment";
+import { rowWeight } from "../src/sandbox-budgets";
 import {
   FLOOR_QUERIES,
   type ListRead,
@@ -339,9 +341,25 @@ async function listFloor(
   return pageOf(results, read.limit, { ...JSON_HEADERS, "x-d1-rows-read": String(meta.rows_read) });
 }
 
+/** An account's rewards categories: the product's whole list, never paged. */
+async function rewardsFloor(query: URLSearchParams, env: FloorEnv): Promise<Response> {
+  const accountId = query.get("account") ?? "";
+  const statement = FLOOR_QUERIES.rewardsCategories(accountId);
+  const limited = withinLimits(env, accountId, `partner:${accountId}`);
+  const { results, meta } = await prepare(env, statement).all<{ categories: string | null }>();
+  if (!(await limited)) return reject(429);
+  if (!results[0]) return reject(404);
+  // The products table's rewards_categories: a JSON array the operator import wrote.
+  const data = JSON.parse(results[0].categories ?? "[]") as unknown[];
+  return new Response(JSON.stringify({ data, has_more: false }), {
+    headers: { ...JSON_HEADERS, "x-d1-rows-read": String(meta.rows_read) },
+  });
+}
+
 // ---- The order event's writes -------------------------------------------------------------------
 
-let eventWrites: MarkedStatement<OrderEventValue>[] | undefined;
+/** The order event's writes, built for the UTC day `day`. */
+let eventWrites: { day: string; writes: MarkedStatement<OrderEventValue>[] } | undefined;
 
 /** An order event id shaped like the service's (`oev_` and a time-ordered suffix). */
 function orderEventId(): string {
@@ -351,9 +369,9 @@ function orderEventId(): string {
 }
 
 /**
- * A capture of `amount` on an order: the service's two writes (the event, conditional on its
- * order's room; the order's sum, conditional on the event) in one batch; 409 when the insert
- * changed nothing, as the service answers then.
+ * A capture of `amount` on an order: the service's writes (the event, conditional on its order's
+ * room and the sandbox budgets'; the order's sum and the partner's usage, conditional on the
+ * event) in one batch; 409 when the insert changed nothing, as the service answers then.
  */
 async function orderEventFloor(
   request: Request,
@@ -364,25 +382,29 @@ async function orderEventFloor(
   const body = (await request.json()) as {
     order_id: string;
     amount: number;
-    currency: string;
     network_transaction_id: string;
   };
-  eventWrites ??= markedOrderEventWrites(queryBuilder(env.DB));
+  const now = new Date();
+  const day = now.toISOString().slice(0, 10);
+  if (eventWrites?.day !== day) {
+    eventWrites = { day, writes: markedOrderEventWrites(queryBuilder(env.DB), now) };
+  }
   const scope = scopeOf(query);
   const values: Record<OrderEventValue, unknown> = {
     orderEventId: orderEventId(),
     orderId: body.order_id,
     ...scope,
     amount: body.amount,
-    currency: body.currency,
     networkTransactionId: body.network_transaction_id,
-    createdAt: new Date().toISOString(),
+    createdAt: now.toISOString(),
+    weight: rowWeight(body),
   };
-  const [inserted] = await env.DB.batch(
-    eventWrites.map((w) => env.DB.prepare(w.sql).bind(...w.bind(values))),
+  const [inserted] = await env.DB.batch<{ currency: string }>(
+    eventWrites.writes.map((w) => env.DB.prepare(w.sql).bind(...w.bind(values))),
   );
-  if (inserted?.meta.changes !== 1) return reject(409);
-  return new Response(JSON.stringify({ order_event_id: values.orderEventId, ...body }), {
+  const currency = inserted?.results[0]?.currency;
+  if (inserted?.meta.changes !== 1 || currency === undefined) return reject(409);
+  return new Response(JSON.stringify({ order_event_id: values.orderEventId, ...body, currency }), {
     status: 201,
     headers: JSON_HEADERS,
   });
@@ -483,6 +505,7 @@ export default {
     if (url.pathname === "/one-trip" || url.pathname === "/two-trips") {
       return withReads(url.pathname, request, query, env);
     }
+    if (url.pathname === "/rewards-categories") return rewardsFloor(query, env);
     const list = LIST_FLOORS[url.pathname];
     if (list) return listFloor(list, query, env);
     return reject(404);

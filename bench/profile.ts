@@ -4,7 +4,9 @@
 // floor-100, bare-floor-10, bare-floor-100, unlogged-10, unlogged-100 (the statements route with
 // the request log off), one-trip-10, one-trip-100 (the floor making the service's other reads, key,
 // partner and account, in its one round trip), card-masked and card-pci (one card read by a key
-// without and with PCI_DETAILS_READ; with `--rounds`, the difference is what a PCI read adds). `--functions` splits each module by function;
+// without and with PCI_DETAILS_READ; with `--rounds`, the difference is what a PCI read adds),
+// line-items-10, line-items-100, line-items-floor-10, line-items-floor-100 (a page of one
+// statement's line items, and its floor). `--functions` splits each module by function;
 // `--inclusive` counts a function's callees in its time (what a whole middleware costs); `--top N`
 // lists the N costliest names (30, or 60 with `--inclusive`); `--save DIR` keeps the raw profiles
 // (DevTools opens them); `--seconds N` loads each arm N seconds while profiled (5); `--rounds N`
@@ -20,7 +22,7 @@ import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { buildWorkerAt } from "../builds/worker.ts";
 import { type CpuArm, measureCpu, measureCpuPaired } from "./cpu.ts";
-import { CUSTOMER, MAIN_ACCOUNT } from "./data.ts";
+import { CUSTOMER, DEEP_ACCOUNT, LINE_ITEMS_STATEMENT, MAIN_ACCOUNT } from "./data.ts";
 import { fixed } from "./format.ts";
 import {
   bundleOrigins,
@@ -38,7 +40,13 @@ import { measure, median, type Target } from "./load.ts";
 /** The median of the rounds that measured something (a round whose profile failed has NaN). */
 const medianOf = (values: number[]) => median(values.filter(Number.isFinite));
 
-import { floorPath, floorReadsPath, statementsPath } from "./probe.ts";
+import {
+  floorLineItemsPath,
+  floorPath,
+  floorReadsPath,
+  lineItemsPath,
+  statementsPath,
+} from "./probe.ts";
 import { LARGE_DB, type WorkerSpec } from "./serve.ts";
 import { DATA_DIR, setUpBench } from "./setup.ts";
 
@@ -122,6 +130,19 @@ async function main(): Promise<void> {
         url: new URL(floorReadsPath("one-trip", MAIN_ACCOUNT, CUSTOMER, limit), server.url("floor"))
           .href,
         headers: auth,
+      };
+      // A page of one statement's line items, and its floor (the same keyset query alone).
+      arms[`line-items-${limit}`] = {
+        worker: "api",
+        url: new URL(
+          lineItemsPath(DEEP_ACCOUNT, LINE_ITEMS_STATEMENT, `limit=${limit}`),
+          server.url("api"),
+        ).href,
+        headers: auth,
+      };
+      arms[`line-items-floor-${limit}`] = {
+        worker: "floor",
+        url: new URL(floorLineItemsPath(LINE_ITEMS_STATEMENT, limit), server.url("floor")).href,
       };
     }
     // One card read by a key without PCI_DETAILS_READ (masked) and by one with it (`pci_details`:

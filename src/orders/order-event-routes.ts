@@ -1,27 +1,41 @@
 // GET/POST /v2/order_events, DELETE /v2/order_events/{order_event_id}: the captures and refunds of
 // an order, each matched to the card network's transaction.
-import { sql } from "drizzle-orm";
-import { keyAudit } from "../app/actor";
+import { eq, type SQL, sql } from "drizzle-orm";
+import { keyActor, keyAudit } from "../app/actor";
 import { ApiError } from "../app/errors";
 import { storeWithEffect } from "../app/idempotency";
 import { readScope } from "../app/pipeline";
 import { idPage, idPageQueryWith } from "../app/query";
 import { route } from "../app/route";
+import { auditInsert } from "../db/audit";
 import { encodeIdSuffix } from "../domain/ids";
-import { chargeSandboxBudget } from "../sandbox-budgets";
+import { budgetExceeded, rowWeight } from "../sandbox-budgets";
 import { MAX_ORDER_EVENTS, OrderEvent, OrderEventList, OrderEventRequest } from "./api-schemas";
 import {
+  type BudgetCharge,
   deleteOrderEvent as deleteStoredEvent,
+  type NewOrderEvent,
   orderEventPage,
   orderEventStored,
   recordOrderEvent,
 } from "./order-event-store";
 import { orderNotFound } from "./order-routes";
-import { type OrderEventRow, toOrderEvent } from "./order-rows";
+import { toOrderEvent } from "./order-rows";
 import { findOrder } from "./order-store";
+import { orders } from "./schema";
 
 function conflict(message: string, param: string): ApiError {
   return new ApiError("CONFLICT_ERROR", message, { param });
+}
+
+/**
+ * An event's audit details, its currency read from its order in the batch that writes it (the
+ * order's currency, as the event's insert takes it).
+ */
+function auditDetails(event: NewOrderEvent): SQL {
+  return sql`json_object('order_id', ${event.orderId}, 'merchant_key', ${event.merchantKey},
+    'type', ${event.type}, 'amount', ${event.amount}, 'currency',
+    (SELECT ${orders.currency} FROM ${orders} WHERE ${eq(orders.orderId, event.orderId)}))`;
 }
 
 export const listOrderEvents = route({
@@ -62,49 +76,52 @@ export const createOrderEvent = route({
   async handler(c, { body, reply }) {
     const db = c.get("db");
     const scope = readScope(c);
-    // The event takes its order's currency, which never changes.
-    const order = await findOrder(db, scope, body.order_id);
-    if (!order) throw orderNotFound(body.order_id);
-    await chargeSandboxBudget(c, body);
     const now = c.get("now")();
-    const event: OrderEventRow = {
+    const event: NewOrderEvent = {
       orderEventId: `oev_${encodeIdSuffix(now.getTime())}`,
-      orderId: order.orderId,
+      orderId: body.order_id,
       ...scope,
       environment: scope.environment,
       type: body.type,
       amount: body.amount,
-      currency: order.currency,
       networkTransactionId: body.network_transaction_id,
       partnerEventId: body.partner_event_id ?? null,
       rewardsAmount: body.rewards_amount ?? null,
       createdAt: now.toISOString(),
     };
+    // The event takes its order's currency, which never changes; its insert reads it. A response
+    // stored under an Idempotency-Key is sealed before the write, so that request reads the order
+    // first to know it.
+    const known = c.get("idempotencyKey") ? await findOrder(db, scope, body.order_id) : undefined;
+    if (known === null) throw orderNotFound(body.order_id);
+    const answer = known && reply(toOrderEvent({ ...event, currency: known.currency }));
+    // A sandbox key's event counts against its partner's budgets in the same batch, and only
+    // when it is written.
+    const budget: BudgetCharge | undefined =
+      scope.environment === "sandbox"
+        ? {
+            budgeted: { partnerId: scope.partnerId, now },
+            charge: { rows: rowWeight(body) },
+          }
+        : undefined;
     // The event, its order's sum, its audit row and the replayable response commit together.
-    const answer = reply(toOrderEvent(event));
     const recorded = orderEventStored(event.orderEventId);
-    const audit = keyAudit(
-      c,
-      {
-        action: "order_event.created",
-        target: event.orderEventId,
-        details: {
-          order_id: event.orderId,
-          merchant_key: event.merchantKey,
-          type: event.type,
-          amount: event.amount,
-          currency: event.currency,
-        },
-      },
-      recorded,
+    const audit = auditInsert(
+      scope.partnerId,
+      keyActor(c),
+      { action: "order_event.created", environment: scope.environment, target: event.orderEventId },
+      now,
+      { guard: recorded, details: auditDetails(event) },
     );
-    const stored = await storeWithEffect(c, answer, recorded);
-    const outcome = await recordOrderEvent(db, scope, event, [audit, ...stored]);
+    const stored = answer ? await storeWithEffect(c, answer, recorded) : [];
+    const outcome = await recordOrderEvent(db, scope, event, budget, [audit, ...stored]);
     switch (outcome.outcome) {
       case "recorded":
-        return answer;
+        return answer ?? reply(toOrderEvent(outcome.event));
       case "order_not_found":
         throw orderNotFound(body.order_id);
+      case "over_budget":
+        throw budgetExceeded(outcome.budget, now);
       case "partner_event_taken":
         throw conflict(
           `partner_event_id ${JSON.stringify(body.partner_event_id)} is already used by ` +

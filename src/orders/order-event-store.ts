@@ -4,10 +4,20 @@
 // so `captured_amount` and `refunded_amount` are always the sums of the order's events.
 import { and, desc, eq, lt, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import { allOf, atomically, insertWhere, type Query } from "../db/batch";
+import { allOf, atomically, insertWhere, type Query, returnedRow } from "../db/batch";
 import type { Database } from "../db/client";
 import type { ReadScope } from "../db/customers";
 import type { Environment } from "../domain/environment";
+import {
+  type Budgeted,
+  type BudgetName,
+  budgetRoom,
+  countUsage,
+  refusedBy,
+  type SandboxCharge,
+  stateOf,
+  usageState,
+} from "../sandbox-budgets";
 import { MAX_ORDER_EVENTS } from "./api-schemas";
 import type { OrderEventRow, OrderRow } from "./order-rows";
 import { orderInScope } from "./order-store";
@@ -78,12 +88,22 @@ export function orderEventStored(eventId: string): SQL {
 }
 
 export type EventRecorded =
-  | { outcome: "recorded" }
+  | { outcome: "recorded"; event: OrderEventRow }
   | { outcome: "order_not_found" }
+  | { outcome: "over_budget"; budget: BudgetName }
   | { outcome: "partner_event_taken"; existingEventId: string }
   | { outcome: "too_many_events" }
   | { outcome: "over_capture"; order: OrderRow }
   | { outcome: "over_refund"; order: OrderRow };
+
+/** An event as the create writes it: its currency is its order's, taken by the insert. */
+export type NewOrderEvent = Omit<OrderEventRow, "currency">;
+
+/** A sandbox write's charge against its partner's budgets (src/sandbox-budgets/). */
+export interface BudgetCharge {
+  budgeted: Budgeted;
+  charge: SandboxCharge;
+}
 
 /** The sum the event moves, and the most it may reach. */
 function sumRule(type: OrderEventRow["type"]): {
@@ -97,11 +117,18 @@ function sumRule(type: OrderEventRow["type"]): {
 }
 
 /**
- * The two writes of an event: its insert, conditional on the order (in scope, with room under
- * its ceiling, under the events bound) and skipping a `partner_event_id` the scope has already
- * used; then the order's sum, conditional on the insert having happened.
+ * The writes of an event: its insert, conditional on the order (in scope, with room under its
+ * ceiling, under the events bound) and on the sandbox budgets' room when `budget` is given,
+ * skipping a `partner_event_id` the scope has already used, taking its order's currency and
+ * answering it; then the order's sum and, with `budget`, the partner's usage, each conditional on
+ * the insert having happened. No read comes before them: the insert's own condition is the check.
  */
-export function orderEventWrites(db: Database, scope: ReadScope, event: OrderEventRow): Query[] {
+export function orderEventWrites(
+  db: Database,
+  scope: ReadScope,
+  event: NewOrderEvent,
+  budget?: BudgetCharge,
+): Query[] {
   const { field, sum, ceiling } = sumRule(event.type);
   const room = sql`EXISTS (SELECT 1 FROM ${orders} WHERE ${allOf(
     orderInScope(scope),
@@ -109,59 +136,101 @@ export function orderEventWrites(db: Database, scope: ReadScope, event: OrderEve
     sql`${sum} + ${event.amount} <= ${ceiling}`,
   )}) AND (SELECT count(*) FROM ${orderEvents} WHERE ${eq(orderEvents.orderId, event.orderId)})
     < ${MAX_ORDER_EVENTS}`;
+  const guard = budget ? sql`${room} AND ${budgetRoom(budget.budgeted, budget.charge)}` : room;
+  // The order's currency, which never changes; the guard has found the order in scope.
+  const currency = sql`(SELECT ${orders.currency} FROM ${orders} WHERE ${eq(orders.orderId, event.orderId)})`;
   const recorded = orderEventStored(event.orderEventId);
   return [
-    sql`${insertWhere(orderEvents, event, room)} ON CONFLICT DO NOTHING`,
+    sql`${insertWhere(orderEvents, { ...event, currency }, guard)} ON CONFLICT DO NOTHING
+      RETURNING ${sql.identifier(orderEvents.currency.name)}`,
     db
       .update(orders)
       .set({ [field]: sql`${sum} + ${event.amount}`, updatedAt: event.createdAt })
       .where(and(eq(orders.orderId, event.orderId), recorded)),
+    ...(budget ? [countUsage(budget.budgeted, budget.charge, recorded)] : []),
   ];
 }
 
 /**
  * Records the event and adds it to its order's sum (orderEventWrites), in one batch with
- * `alongside` (the stored response, guarded by `orderEventStored`).
+ * `alongside` (its audit row and stored response, guarded by `orderEventStored`): one round trip
+ * when it is recorded, two when it is not and the second reads why.
  */
 export async function recordOrderEvent(
   db: Database,
   scope: ReadScope,
-  event: OrderEventRow,
+  event: NewOrderEvent,
+  budget: BudgetCharge | undefined,
   alongside: Query[],
 ): Promise<EventRecorded> {
-  const [inserted] = await atomically(db, [...orderEventWrites(db, scope, event), ...alongside]);
-  if (inserted?.meta.changes === 1) return { outcome: "recorded" };
-  return whyNotRecorded(db, scope, event);
+  const [inserted] = await atomically(db, [
+    ...orderEventWrites(db, scope, event, budget),
+    ...alongside,
+  ]);
+  const currency = returnedCurrency(inserted);
+  if (inserted?.meta.changes === 1 && currency !== null) {
+    return { outcome: "recorded", event: { ...event, currency } };
+  }
+  return whyNotRecorded(db, scope, event, budget);
 }
 
-/** Why an event's insert changed nothing: one round trip reading its order and its id's owner. */
+/** The currency the event's insert answered (`RETURNING currency`), or null when it wrote none. */
+function returnedCurrency(result: D1Result | undefined): string | null {
+  const row: unknown = result?.results[0];
+  if (typeof row !== "object" || row === null) return null;
+  const value: unknown = Object.getOwnPropertyDescriptor(row, orderEvents.currency.name)?.value;
+  return typeof value === "string" ? value : null;
+}
+
+/**
+ * Why an event's insert changed nothing: one round trip reading its order with its event count,
+ * the partner's budget usage when charged, and its id's owner. The order's absence answers first,
+ * then a budget without room, then the conflicts, as the create documents them.
+ */
 async function whyNotRecorded(
   db: Database,
   scope: ReadScope,
-  event: OrderEventRow,
+  event: NewOrderEvent,
+  budget: BudgetCharge | undefined,
 ): Promise<EventRecorded> {
+  const orderQuery = sql`SELECT *, (SELECT count(*) FROM ${orderEvents}
+      WHERE ${eq(orderEvents.orderId, event.orderId)}) AS events
+    FROM ${orders} WHERE ${allOf(orderInScope(scope), eq(orders.orderId, event.orderId))}`;
   const owner =
     event.partnerEventId === null
-      ? undefined
+      ? null
       : db
           .select({ orderEventId: orderEvents.orderEventId })
           .from(orderEvents)
           .where(and(eventInScope(scope), eq(orderEvents.partnerEventId, event.partnerEventId)));
-  const orderQuery = db
-    .select({
-      order: orders,
-      events: sql<number>`(SELECT count(*) FROM ${orderEvents} WHERE ${eq(orderEvents.orderId, orders.orderId)})`,
-    })
-    .from(orders)
-    .where(allOf(orderInScope(scope), eq(orders.orderId, event.orderId)));
-  const [[found], taken] = owner ? await db.batch([orderQuery, owner]) : [await orderQuery, []];
-  if (!found) return { outcome: "order_not_found" };
-  const [existing] = taken;
+  const usage = budget ? usageState(budget.budgeted) : null;
+  const [orderResult, ...rest] = await atomically(db, [
+    orderQuery,
+    ...(owner ? [owner] : []),
+    ...(usage ? [usage] : []),
+  ]);
+  const ownerResult = owner ? rest.shift() : undefined;
+  const usageResult = usage ? rest.shift() : undefined;
+  const order = returnedRow(orders, orderResult);
+  if (!order) return { outcome: "order_not_found" };
+  if (budget) {
+    const refused = refusedBy(stateOf(usageResult), budget.charge);
+    if (refused) return { outcome: "over_budget", budget: refused };
+  }
+  const existing = returnedRow(orderEvents, ownerResult);
   if (existing) return { outcome: "partner_event_taken", existingEventId: existing.orderEventId };
-  if (found.events >= MAX_ORDER_EVENTS) return { outcome: "too_many_events" };
+  if (eventCount(orderResult) >= MAX_ORDER_EVENTS) return { outcome: "too_many_events" };
   return event.type === "CAPTURED"
-    ? { outcome: "over_capture", order: found.order }
-    : { outcome: "over_refund", order: found.order };
+    ? { outcome: "over_capture", order }
+    : { outcome: "over_refund", order };
+}
+
+/** The `events` column of the order's read in whyNotRecorded. */
+function eventCount(result: D1Result | undefined): number {
+  const row: unknown = result?.results[0];
+  if (typeof row !== "object" || row === null) return 0;
+  const value: unknown = Object.getOwnPropertyDescriptor(row, "events")?.value;
+  return typeof value === "number" ? value : 0;
 }
 
 /** The scope's event, or null. */

@@ -1,38 +1,60 @@
-// The rewards categories an account earns under: its product's, read with the account's owner in
-// one round trip, inside the caller's read scope.
-import { and, eq } from "drizzle-orm";
+// The rewards categories an account earns under: its product's, read inside the key lookup's own
+// statement (one D1 round trip) with the account's owner, which the route checks before using them.
+import { eq, fillPlaceholders, sql } from "drizzle-orm";
+import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import { accounts } from "../accounts/schema";
-import type { Database } from "../db/client";
-import { customerInScope, type ReadScope } from "../db/customers";
-import { customers, products } from "../db/schema";
+import { keyLookup, type ReadAhead } from "../db/key-lookup";
+import { products } from "../db/schema";
 import type { RewardsCategory } from "../domain/rewards";
-
-/** What the read found: the customer, its account, and the account's product's categories. */
-export type CategoriesLookup =
-  | { found: "no-customer" }
-  | { found: "no-account" }
-  | { found: "account"; categories: RewardsCategory[] };
+import { type AccountOwner, OWNER, ownerOf } from "../statements";
 
 /**
- * The categories of the account `accountId` of the customer in `scope`. One round trip: the
- * customer in scope, joined to that account and to the product the customer holds.
+ * The categories of the product the account `accountId` belongs to, by the account's and the
+ * product's primary keys: the JSON array the operator import stored, or null.
  */
-export async function readAccountCategories(
-  db: Database,
-  scope: ReadScope,
-  customerId: string,
-  accountId: string,
-): Promise<CategoriesLookup> {
-  const [row] = await db
-    .select({ accountId: accounts.accountId, categories: products.rewardsCategories })
-    .from(customers)
-    .leftJoin(
-      accounts,
-      and(eq(accounts.customerId, customers.customerId), eq(accounts.accountId, accountId)),
-    )
-    .leftJoin(products, eq(products.merchantKey, customers.merchantKey))
-    .where(customerInScope(scope, customerId));
-  if (!row) return { found: "no-customer" };
-  if (row.accountId === null) return { found: "no-account" };
-  return { found: "account", categories: row.categories ?? [] };
+const CATEGORIES = sql<string>`(SELECT ${products.rewardsCategories} FROM ${products} WHERE ${
+  products.merchantKey
+} = (SELECT ${accounts.merchantKey} FROM ${accounts} WHERE ${eq(
+  accounts.accountId,
+  sql.placeholder("accountId"),
+)}))`;
+
+/** The key lookup with both reads, built on first use (OWNER comes from another feature). */
+let lookup: ReturnType<typeof keyLookup> | undefined;
+
+/** What the read found: the account's owner (null: no such account) and its product's categories. */
+export interface CategoriesRead {
+  owner: AccountOwner | null | undefined;
+  categories: RewardsCategory[];
+}
+
+/**
+ * The reads of an account's categories, planned before authentication: rows read are the key, its
+ * partner, the account (twice, by its key) and its product. Nothing read is used before the route
+ * has checked the owner against the caller.
+ */
+export function accountCategoriesReads(accountId: string): ReadAhead<CategoriesRead> {
+  lookup ??= keyLookup({ owner: OWNER, categories: CATEGORIES });
+  return {
+    lookup,
+    values: { accountId },
+    read: (results) => ({ owner: ownerOf(results), categories: categoriesOf(results.categories) }),
+  };
+}
+
+/** The categories a CATEGORIES read found; none for a product without them. */
+function categoriesOf(raw: unknown): RewardsCategory[] {
+  if (typeof raw !== "string") return [];
+  // The column holds JSON the operator import wrote from a list its schema validated.
+  return JSON.parse(raw) as RewardsCategory[];
+}
+
+const ALONE = new SQLiteSyncDialect().sqlToQuery(sql`SELECT ${CATEGORIES} AS categories`);
+
+/**
+ * The SQL and values of the categories read on its own, without the key lookup or the owner: the
+ * bench's floor runs it as the least the list can cost.
+ */
+export function accountCategoriesAlone(accountId: string): { sql: string; params: unknown[] } {
+  return { sql: ALONE.sql, params: fillPlaceholders(ALONE.params, { accountId }) };
 }

@@ -1,10 +1,9 @@
 // GET /v2/customers/{customer_id}/accounts/{account_id}/rewards_categories: what the account's
 // card earns per merchant category, the product's whole list (never paged).
-import { accountNotFound, customerNotFound } from "../app/errors";
-import { readScope } from "../app/pipeline";
 import { route } from "../app/route";
+import { readBinding, requireAccountOwner } from "../statements";
 import { RewardsCategoryList } from "./api-schemas";
-import { readAccountCategories } from "./rewards-store";
+import { accountCategoriesReads } from "./rewards-store";
 
 export const listRewardsCategories = route({
   method: "GET",
@@ -15,13 +14,14 @@ export const listRewardsCategories = route({
   errors: [{ status: 404, types: ["CUSTOMER_NOT_FOUND_ERROR", "ACCOUNT_NOT_FOUND_ERROR"] }],
   scope: "ACCOUNT_READ",
   customerScoped: true,
+  // No query parameters; declared so that the read below is planned before authentication.
+  query: { parameters: [], parse: () => null },
+  // Planned from the path alone, so the categories ride in the key lookup's own statement: one
+  // D1 round trip, and nothing read for a key that is not live.
+  plan: (_query, params) => accountCategoriesReads(params.account_id),
   response: { status: 200, schema: RewardsCategoryList },
-  async handler(c, { reply }) {
-    const customerId = c.req.param("customer_id");
-    const accountId = c.req.param("account_id");
-    const read = await readAccountCategories(c.get("db"), readScope(c), customerId, accountId);
-    if (read.found === "no-customer") throw customerNotFound(customerId);
-    if (read.found === "no-account") throw accountNotFound(accountId);
-    return reply({ data: read.categories, has_more: false });
+  async handler(c, { reads, reply }) {
+    await requireAccountOwner(c, readBinding(c), reads.owner);
+    return reply({ data: reads.categories, has_more: false });
   },
 });

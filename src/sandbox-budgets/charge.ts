@@ -1,7 +1,8 @@
-// The budget check of a route that writes one row in sandbox (an order, an order event, an
-// intent, a test card): one round trip before its write, for a sandbox key only. A row counts by
-// its weight: once per kilobyte begun of the body it stores, so that an order of 100 lines with
-// long product links weighs what it holds, not one row.
+// The budget check of a route that writes one row in sandbox (an order, an intent, a test card):
+// one round trip before its write, for a sandbox key only (an order event's rides in its own
+// batch: src/orders/order-event-store.ts). A row counts by its weight: once per kilobyte begun of
+// the body it stores, so that an order of 100 lines with long product links weighs what it holds,
+// not one row.
 import type { Context } from "hono";
 import type { AppEnv } from "../app/context";
 import { budgetExceeded } from "./budgets";

@@ -15,10 +15,14 @@ import type { ReadScope } from "../../src/db/customers";
 import { customerInScope } from "../../src/db/customers";
 import type { ReadAhead } from "../../src/db/key-lookup";
 import { customers } from "../../src/db/schema";
-import { orderEventWrites } from "../../src/orders/order-event-store";
-import type { OrderEventRow } from "../../src/orders/order-rows";
+import {
+  type BudgetCharge,
+  type NewOrderEvent,
+  orderEventWrites,
+} from "../../src/orders/order-event-store";
 import { orderPage } from "../../src/orders/order-store";
 import { cardPageQueries } from "../../src/payment-methods/card-store";
+import { accountCategoriesReads } from "../../src/rewards/rewards-store";
 import { statementPageReads } from "../../src/statements/statement-pages";
 import { lineItemPageReads } from "../../src/statements/statement-reads";
 import { intentPage } from "../../src/transaction-intents/intent-store";
@@ -29,18 +33,20 @@ const fixture = shardDatabase(SHARDS[0] ?? "00");
 const db = queryBuilder(fixture);
 const scope: ReadScope = { partnerId: "p_plan", environment: "sandbox", merchantKey: "mk_plan" };
 const list = { scope, customerId: "cus_plan", limit: 10 };
-const event: OrderEventRow = {
+const event: NewOrderEvent = {
   orderEventId: "oev_plan",
   orderId: "ord_plan",
   ...scope,
   type: "CAPTURED",
   amount: 1,
-  currency: "USD",
   networkTransactionId: "ntx_plan",
   partnerEventId: null,
   rewardsAmount: null,
   createdAt: "2026-12-01T00:00:00.000Z",
 };
+const now = new Date(event.createdAt);
+/** A sandbox event's charge: one row against its partner's budgets. */
+const budget: BudgetCharge = { budgeted: { partnerId: scope.partnerId, now }, charge: { rows: 1 } };
 
 /** A read planned ahead, as the service sends it: inside the key lookup. */
 function lookupOf(reads: ReadAhead): Statement {
@@ -163,11 +169,18 @@ const CASES: FloorCase[] = [
     ],
   },
   {
+    name: "an account's rewards categories",
+    table: "products",
+    index: "sqlite_autoindex_products_1",
+    floor: [FLOOR_QUERIES.rewardsCategories("acc_plan")],
+    service: [lookupOf(accountCategoriesReads("acc_plan"))],
+  },
+  {
     name: "an order event's writes",
     table: "orders",
     index: "sqlite_autoindex_orders_1",
-    floor: FLOOR_QUERIES.orderEvent(db, scope, event),
-    service: orderEventWrites(db, scope, event).map(statementOf),
+    floor: FLOOR_QUERIES.orderEvent(db, scope, event, budget),
+    service: orderEventWrites(db, scope, event, budget).map(statementOf),
   },
 ];
 
@@ -188,11 +201,11 @@ describe("the bench's floors", () => {
   }
 
   it("binds each order event's own values where the service's writes hold them", () => {
-    const bound = markedOrderEventWrites(db).map((w) => ({
+    const bound = markedOrderEventWrites(db, now).map((w) => ({
       sql: w.sql,
-      params: w.bind({ ...event, amount: event.amount }),
+      params: w.bind({ ...event, weight: budget.charge.rows }),
     }));
-    const service = orderEventWrites(db, scope, event).map(statementOf);
+    const service = orderEventWrites(db, scope, event, budget).map(statementOf);
     expect(bound).toEqual(service.map(({ sql, params }) => ({ sql, params })));
   });
 });

@@ -157,6 +157,30 @@ describe("Idempotency-Key on every write", () => {
     expect((await write(f, "DELETE", path, null)).status).toBe(404);
   });
 
+  it("replays an order event's create under its key, in its order's currency, and captures once", async () => {
+    const f = await seedAccount({ scopes: SCOPES });
+    const order = await newOrder(f);
+    const key = uniqueId("idem");
+    const body = {
+      order_id: order.order_id,
+      type: "CAPTURED",
+      amount: 250,
+      network_transaction_id: uniqueId("ntx"),
+    };
+    const first = await expectJson<{ currency: string }>(
+      await write(f, "POST", "/v2/order_events", key, body),
+      201,
+    );
+    expect(first.currency).toBe("USD");
+    const again = await write(f, "POST", "/v2/order_events", key, body);
+    expect(again.headers.get("Idempotent-Replayed")).toBe("true");
+    expect(await expectJson(again, 201)).toEqual(first);
+    expect((await orderNow(f, order.order_id))?.captured_amount).toBe(250);
+    const missing = { ...body, order_id: uniqueId("ord") };
+    const notFound = await write(f, "POST", "/v2/order_events", uniqueId("idem"), missing);
+    expect((await expectJson<ErrorBody>(notFound, 404)).error.type).toBe("ORDER_NOT_FOUND_ERROR");
+  });
+
   it("replays a transaction intent's update under its key", async () => {
     const f = await seedAccount({
       scopes: ["TRANSACTION_INTENT_READ", "TRANSACTION_INTENT_WRITE"],

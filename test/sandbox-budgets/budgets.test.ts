@@ -214,6 +214,65 @@ describe("the rows-held budget", () => {
   });
 });
 
+describe("an order event's charge", () => {
+  it("rides in the event's batch: refused with nothing written while full, counted only when written", async () => {
+    const f = await seedAccount({ scopes: WRITER });
+    const { order_id: orderId } = await expectJson<{ order_id: string }>(
+      await post(f.key, "/v2/orders", orderOf(f.customerId)),
+      201,
+    );
+    const capture = (amount: number) =>
+      post(f.key, "/v2/order_events", {
+        order_id: orderId,
+        type: "CAPTURED",
+        amount,
+        network_transaction_id: uniqueId("ntx"),
+      });
+    const db = await partnerDatabase(f.partnerId);
+    const today = new Date().toISOString().slice(0, 10);
+    const rowsToday = () =>
+      db
+        .prepare("SELECT rows FROM sandbox_usage WHERE partner_id = ? AND day = ?")
+        .bind(f.partnerId, today)
+        .first<number>("rows");
+    const written = async () => ({
+      events: await db
+        .prepare("SELECT count(*) AS n FROM order_events WHERE order_id = ?")
+        .bind(orderId)
+        .first<number>("n"),
+      captured: await db
+        .prepare("SELECT captured_amount FROM orders WHERE order_id = ?")
+        .bind(orderId)
+        .first<number>("captured_amount"),
+    });
+    await setUsage(f, { rows: SANDBOX_BUDGETS.rowsHeld });
+    await expectRefused(await capture(100), "sandbox_rows_held");
+    expect(await written()).toEqual({ events: 0, captured: 0 });
+    expect(await rowsToday()).toBe(SANDBOX_BUDGETS.rowsHeld);
+    // An order of another partner is not found before any budget is read.
+    const other = await seedAccount({ scopes: WRITER });
+    const { order_id: theirs } = await expectJson<{ order_id: string }>(
+      await post(other.key, "/v2/orders", orderOf(other.customerId)),
+      201,
+    );
+    const foreign = await post(f.key, "/v2/order_events", {
+      order_id: theirs,
+      type: "CAPTURED",
+      amount: 1,
+      network_transaction_id: uniqueId("ntx"),
+    });
+    expect(foreign.status).toBe(404);
+    expect(await foreign.text()).toContain("ORDER_NOT_FOUND_ERROR");
+    await setUsage(f, { rows: 0 });
+    expect((await capture(100)).status).toBe(201);
+    expect(await rowsToday()).toBe(1);
+    // A capture past the order's total is refused by the order, and holds no row.
+    expect((await capture(1_000_000)).status).toBe(409);
+    expect(await rowsToday()).toBe(1);
+    expect(await written()).toEqual({ events: 1, captured: 100 });
+  });
+});
+
 describe("the dashboard's sandbox page", () => {
   it("shows what the budgets count, and an Admin's reset gives back the rows before it", async () => {
     const team = await seedTeam();
