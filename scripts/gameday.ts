@@ -82,8 +82,13 @@ interface Window {
   to: number;
 }
 
+/**
+ * The `n`-th statement of the game day, its cycle ending on the `n`-th day of 2020: a closed cycle
+ * for thousands of imports (a cycle a month ran into the future, which the import refuses, after
+ * 83 of them, and every fault after that found nothing to hit).
+ */
 function statementOf(partner: PartnerId, n: number) {
-  const end = new Date(Date.UTC(2020, n, 0, 23, 59, 59));
+  const end = new Date(Date.UTC(2020, 0, n, 23, 59, 59));
   return {
     statement_id: `${partner}_st_${String(n).padStart(4, "0")}`,
     account_id: `${partner}_acc`,
