@@ -4,12 +4,12 @@
 // seams a local run opens under its `GAMEDAY_FAULTS` flag (src/gameday/), one after another: a
 // queue consumer that dies mid-batch, messages delivered twice, a batch acknowledged and lost,
 // D1 answering errors on one shard, a renderer that times out, and a partner moved between
-// shards. Then it checks that every `statement.created` reached every endpoint and is listed in
-// `/v2/events`, every statement was rendered (or dead-lettered with its cause), every request is
-// in the request log exactly once, no 5xx came but the injected 503s, and the Worker's heap ended
-// where it started. It prints a table (fault, what it hit, what recovered it, time to recover)
-// and exits 1 when an invariant broke. `--short` (about 90 s once the run answers) is what CI runs
-// (test/e2e/gameday.test.ts).
+// shards, each armed with work in flight. Then it checks that every fault hit something, every
+// `statement.created` reached every endpoint and is listed in `/v2/events`, every statement was
+// rendered or dead-lettered with its cause, every request is in the request log exactly once, no
+// 5xx came but the injected 503s, and the Worker's heap ended where it started. It prints a table
+// (fault, what it hit, what recovered it, time to recover) and exits 1 when an invariant broke.
+// `--short` (about three minutes once the run answers) is what CI runs (test/e2e/gameday.test.ts).
 
 import { setTimeout as sleep } from "node:timers/promises";
 import { pathToFileURL } from "node:url";
@@ -31,9 +31,17 @@ type PartnerId = (typeof PARTNERS)[number]["id"];
 const ENDPOINTS_PER_PARTNER = 2;
 /**
  * The sweep re-sends work overdue by five minutes (src/app/maintenance.ts), at the time it runs:
- * fired every 30 s (where the cron fires every five minutes), it finds lost work within this.
+ * fired every 30 s (where the cron fires every five minutes), it finds lost work within this. The
+ * short form shortens the sweep's grace to 15 s (`SWEEP_GRACE_SECONDS`) and fires it every 10 s.
  */
 const LOST_SETTLE_MS = 8 * 60_000;
+const SHORT_SWEEP_GRACE_SECONDS = 15;
+const SHORT_LOST_SETTLE_MS = 90_000;
+/**
+ * A fault is kept armed past its phase until it has hit something, for at most this long: work is
+ * imported meanwhile, so a fault that finds nothing to hit is a broken game day, not a quiet one.
+ */
+const HIT_WAIT_MS = 60_000;
 /** The Worker's heap may end this much above where it stood once the traffic began. */
 const HEAP_GROWTH_LIMIT = 16 * 1024 * 1024;
 
@@ -74,8 +82,13 @@ interface Window {
   to: number;
 }
 
+/**
+ * The `n`-th statement of the game day, its cycle ending on the `n`-th day of 2020: a closed cycle
+ * for thousands of imports (a cycle a month ran into the future, which the import refuses, after
+ * 83 of them, and every fault after that found nothing to hit).
+ */
 function statementOf(partner: PartnerId, n: number) {
-  const end = new Date(Date.UTC(2020, n, 0, 23, 59, 59));
+  const end = new Date(Date.UTC(2020, 0, n, 23, 59, 59));
   return {
     statement_id: `${partner}_st_${String(n).padStart(4, "0")}`,
     account_id: `${partner}_acc`,
@@ -109,6 +122,7 @@ export async function runGameDay(options: GameDayOptions = {}): Promise<GameDayR
       RENDER_RETRY_BASE_SECONDS: "1",
       RENDER_RETRY_WINDOW_SECONDS: "900",
       MOVE_DEFER_SECONDS: "2",
+      ...(short ? { SWEEP_GRACE_SECONDS: String(SHORT_SWEEP_GRACE_SECONDS) } : {}),
     },
   });
   // The inspector session `play` opens, closed here whatever happens.
@@ -224,6 +238,19 @@ export async function runGameDay(options: GameDayOptions = {}): Promise<GameDayR
         sent.push({ partner, path: `${path} (${String(error)})`, status: 0, requestId: null, at });
       }
     };
+    /** Imports `count` new statements of each partner at once: work in flight for a fault. */
+    const burst = async (count: number) => {
+      for (const { id } of PARTNERS) {
+        const batch = Array.from({ length: count }, () => statementOf(id, next++));
+        const res = await op("/import", {
+          method: "POST",
+          body: JSON.stringify({ statements: batch }),
+        }).catch(() => null);
+        await res?.text().catch(() => "");
+        if (res?.ok) for (const s of batch) imported.get(id)?.add(s.statement_id);
+        else log(`  a burst of imports of ${id} was refused: ${res?.status ?? "no answer"}`);
+      }
+    };
     const importer = (async () => {
       const pending: { partner: PartnerId; n: number }[] = [];
       while (!stopped) {
@@ -303,8 +330,9 @@ export async function runGameDay(options: GameDayOptions = {}): Promise<GameDayR
       }
       return got;
     };
-    const renders = async (partner: PartnerId, status: string) => {
-      const ids = new Set<string>();
+    /** The partner's renders in `status`, by statement, with the error of their last attempt. */
+    const renderErrors = async (partner: PartnerId, status: string) => {
+      const rows = new Map<string, string | null>();
       let after = "";
       for (;;) {
         const query = `status=${status}&limit=100${after ? `&starting_after=${after}` : ""}`;
@@ -313,11 +341,36 @@ export async function runGameDay(options: GameDayOptions = {}): Promise<GameDayR
           log(`  the renders of ${partner} could not be listed: ${res.status}`);
           return null;
         }
-        const page = (await res.json()) as { data: { statement_id: string }[]; has_more: boolean };
-        for (const row of page.data) ids.add(row.statement_id);
-        if (!page.has_more) return ids;
+        const page = (await res.json()) as {
+          data: { statement_id: string; error: string | null }[];
+          has_more: boolean;
+        };
+        for (const row of page.data) rows.set(row.statement_id, row.error);
+        if (!page.has_more) return rows;
         after = page.data.at(-1)?.statement_id ?? "";
       }
+    };
+    const renders = async (partner: PartnerId, status: string) => {
+      const rows = await renderErrors(partner, status);
+      return rows && new Set(rows.keys());
+    };
+    /** The bodies of every dead letter of `queue`, every page. */
+    const deadLetterBodies = async (queue: string): Promise<unknown[]> => {
+      const bodies: unknown[] = [];
+      let after = "";
+      for (let pages = 0; pages < 100; pages++) {
+        const query = `queue=${queue}&limit=100${after ? `&starting_after=${after}` : ""}`;
+        const res = await op(`/dead-letters?${query}`);
+        if (!res.ok) throw new Error(`the dead letters could not be listed: ${res.status}`);
+        const page = (await res.json()) as {
+          data: { dead_letter_id: string; body: unknown }[];
+          has_more: boolean;
+        };
+        bodies.push(...page.data.map((d) => d.body));
+        if (!page.has_more) break;
+        after = page.data.at(-1)?.dead_letter_id ?? "";
+      }
+      return bodies;
     };
     /** What is still in flight of the statements imported by `snapshot`; null when nothing is. */
     const unsettled = async (snapshot: Map<PartnerId, string[]>): Promise<string | null> => {
@@ -335,19 +388,25 @@ export async function runGameDay(options: GameDayOptions = {}): Promise<GameDayR
       }
       return null;
     };
-    /** Waits for everything imported so far to land; `sweepMs` fires the sweep as the cron would. */
-    const settle = async (from: number, sweepMs = 0): Promise<number | null> => {
-      const deadline = Date.now() + (sweepMs || settleMs);
+    /**
+     * Waits for everything imported so far to land; with `sweep`, for up to its `withinMs`, firing
+     * the sweep every `everyMs` as the cron would.
+     */
+    const settle = async (
+      from: number,
+      sweep?: { withinMs: number; everyMs: number },
+    ): Promise<number | null> => {
+      const deadline = Date.now() + (sweep?.withinMs ?? settleMs);
       const snapshot = new Map(PARTNERS.map((p) => [p.id, [...(imported.get(p.id) ?? [])]]));
       let swept = Date.now();
       for (;;) {
         const left = await unsettled(snapshot);
         if (left === null) return Date.now() - from;
         if (Date.now() > deadline) {
-          log(`  still in flight after ${seconds(settleMs)}: ${left}`);
+          log(`  still in flight after ${seconds(sweep?.withinMs ?? settleMs)}: ${left}`);
           return null;
         }
-        if (sweepMs && Date.now() - swept > 30_000) {
+        if (sweep && Date.now() - swept > sweep.everyMs) {
           await runScheduled(base).catch((e) => log(String(e)));
           swept = Date.now();
         }
@@ -356,25 +415,48 @@ export async function runGameDay(options: GameDayOptions = {}): Promise<GameDayR
       }
     };
     const rows: GameDayRow[] = [];
-    /** Arms `faults`, keeps them `ms`, disarms them; answers their hits and when they ended. */
-    const inject = async (faults: Record<string, unknown>[], ms: number) => {
+    /** The faults that were armed and hit nothing, by what they were armed at. */
+    const idle: string[] = [];
+    type Hit = { name: string; queue?: string; shard?: string; hits: number; examples?: string[] };
+    /**
+     * Arms `faults` with work in flight (unless `quiet`: a burst of imports as they are armed,
+     * another every few seconds while one has hit nothing), keeps them `ms` and then until each
+     * has hit something (at most HIT_WAIT_MS more), disarms them; answers their hits and when
+     * they ended.
+     */
+    const inject = async (faults: Record<string, unknown>[], ms: number, quiet = false) => {
       for (const fault of faults) await must(await control("faults", "POST", fault), "arm");
-      await sleep(ms);
-      const report = (await (await control("faults", "DELETE")).json()) as {
-        finished: { name: string; queue?: string; shard?: string; hits: number }[];
-      };
+      const armedAt = Date.now();
+      if (!quiet) await burst(2);
+      let burstAt = Date.now();
+      for (;;) {
+        await sleep(1_000);
+        const elapsed = Date.now() - armedAt;
+        if (elapsed < ms) continue;
+        const state = (await (await control("faults")).json()) as { armed: Hit[]; finished: Hit[] };
+        const all = [...state.armed, ...state.finished];
+        if (all.every((f) => f.hits > 0) || elapsed > ms + HIT_WAIT_MS) break;
+        if (!quiet && Date.now() - burstAt > 5_000) {
+          await burst(1);
+          burstAt = Date.now();
+        }
+      }
+      const report = (await (await control("faults", "DELETE")).json()) as { finished: Hit[] };
+      for (const h of report.finished) {
+        if (h.hits === 0) idle.push(`${h.name} of ${h.queue ?? h.shard ?? "the renderer"}`);
+      }
       return { ended: Date.now(), hits: report.finished };
     };
-    const describeHits = (
-      hits: { name: string; queue?: string; shard?: string; hits: number }[],
-      unit: string,
-    ) =>
+    /** What the faults hit: how many of what, where, and the first of them by name. */
+    const describeHits = (hits: Hit[], unit: string) =>
       hits
-        .map(
-          (h) =>
-            `${h.hits} ${unit} of ${h.queue ?? (h.shard ? `shard ${h.shard}` : "the renderer")}`,
-        )
-        .join(", ");
+        .map((h) => {
+          const where = h.queue ?? (h.shard ? `shard ${h.shard}` : "the renderer");
+          const [first] = h.examples ?? [];
+          const named = first ? ` (${first}${h.hits > 1 ? ", …" : ""})` : "";
+          return `${h.hits} ${unit} of ${where}${named}`;
+        })
+        .join("; ");
     const row = (fault: string, hit: string, recoveredBy: string, took: number | null) => {
       rows.push({
         fault,
@@ -439,6 +521,8 @@ export async function runGameDay(options: GameDayOptions = {}): Promise<GameDayR
       const { ended, hits } = await inject(
         [{ name: "d1-outage", shard: "01", seconds: outageSeconds }],
         outageSeconds * 1000,
+        // Reads hit it at once; imports into the failing shard would only be refused.
+        true,
       );
       windows.push({ partner: "any", shard: "01", from, to: ended + 2_000 });
       const refused = sent.filter(
@@ -456,7 +540,7 @@ export async function runGameDay(options: GameDayOptions = {}): Promise<GameDayR
     log("fault: the renderer times out");
     {
       const { ended, hits } = await inject(
-        [{ name: "renderer-timeout", seconds: phaseMs / 1000 }],
+        [{ name: "renderer-timeout", seconds: (phaseMs + HIT_WAIT_MS) / 1000 + 10 }],
         phaseMs,
       );
       row(
@@ -496,9 +580,9 @@ export async function runGameDay(options: GameDayOptions = {}): Promise<GameDayR
       );
     }
 
-    // 7. A batch acknowledged and lost, last: only the five-minute sweep finds its work again, once
-    // it is five minutes overdue, so its recovery takes minutes (not in the short form).
-    if (!short) {
+    // 7. A batch acknowledged and lost, last: only the sweep finds its work again, once it is overdue
+    // by the sweep's grace (five minutes; 15 s in the short form), so its recovery takes that long.
+    {
       log("fault: deliveries acknowledged but lost");
       const { ended, hits } = await inject(
         [
@@ -510,8 +594,13 @@ export async function runGameDay(options: GameDayOptions = {}): Promise<GameDayR
       row(
         "delivery acknowledged but lost",
         describeHits(hits, "messages lost"),
-        "the five-minute sweep",
-        await settle(ended, LOST_SETTLE_MS),
+        short ? `the sweep (grace ${SHORT_SWEEP_GRACE_SECONDS} s)` : "the five-minute sweep",
+        await settle(
+          ended,
+          short
+            ? { withinMs: SHORT_LOST_SETTLE_MS, everyMs: 10_000 }
+            : { withinMs: LOST_SETTLE_MS, everyMs: 30_000 },
+        ),
       );
     }
 
@@ -524,6 +613,13 @@ export async function runGameDay(options: GameDayOptions = {}): Promise<GameDayR
     const checks: GameDayResult["checks"] = [];
     const check = (invariant: string, ok: boolean, detail: string) =>
       checks.push({ invariant, ok, detail });
+
+    // A fault that found nothing to hit showed nothing: the game day did not test it.
+    check(
+      "every fault hit work in flight",
+      idle.length === 0,
+      idle.length === 0 ? `${rows.length} faults, each hit` : `hit nothing: ${idle.join(", ")}`,
+    );
 
     // Every statement.created at every endpoint, and in /v2/events.
     const got = received();
@@ -565,21 +661,34 @@ export async function runGameDay(options: GameDayOptions = {}): Promise<GameDayR
       `${missingEvents} of ${statements} missing`,
     );
 
-    // Every statement rendered, or dead-lettered with its cause.
-    let unrendered = 0;
-    const deadLetters = await op("/dead-letters?queue=statement-renders&limit=100").then((r) =>
-      r.text(),
+    // Every statement rendered, or dead-lettered with its cause: its render's dead letter names
+    // the statement, and its render record says why its last attempt failed.
+    const deadRenders = new Set(
+      (await deadLetterBodies("statement-renders")).map((body) =>
+        typeof body === "object" && body !== null ? Reflect.get(body, "statement_id") : null,
+      ),
     );
+    let unrendered = 0;
+    let deadWithCause = 0;
+    let deadWithoutCause = 0;
     for (const { id } of PARTNERS) {
       const rendered = (await renders(id, "rendered")) ?? new Set();
+      const errors = new Map([
+        ...((await renderErrors(id, "pending")) ?? []),
+        ...((await renderErrors(id, "failed")) ?? []),
+      ]);
       for (const s of imported.get(id) ?? []) {
-        if (!rendered.has(s) && !deadLetters.includes(s)) unrendered++;
+        if (rendered.has(s)) continue;
+        if (!deadRenders.has(s)) unrendered++;
+        else if (errors.get(s)) deadWithCause++;
+        else deadWithoutCause++;
       }
     }
     check(
-      "every statement rendered or dead-lettered",
-      unrendered === 0,
-      `${statements} statements, ${unrendered} neither`,
+      "every statement rendered or dead-lettered with its cause",
+      unrendered === 0 && deadWithoutCause === 0,
+      `${statements} statements, ${deadWithCause} dead-lettered with a cause, ` +
+        `${deadWithoutCause} without, ${unrendered} neither`,
     );
 
     // Every partner request in the request log exactly once (a request refused before its key
@@ -600,12 +709,20 @@ export async function runGameDay(options: GameDayOptions = {}): Promise<GameDayR
       if (logged.every((s) => s.status === 503 || countOf(counts, s) >= 1)) break;
       await sleep(1_000);
     }
-    const absent = logged.filter((s) => s.status !== 503 && countOf(counts, s) === 0).length;
+    const missing = logged.filter((s) => s.status !== 503 && countOf(counts, s) === 0);
     const twice = logged.filter((s) => countOf(counts, s) > 1).length;
+    // An absent request's record may be waiting in the dead letters (its retries ran out).
+    const deadLogs = new Set(
+      (await deadLetterBodies("request-logs")).flatMap((body) =>
+        Array.isArray(body) ? body.map((r) => Reflect.get(Object(r), "request_id")) : [],
+      ),
+    );
+    const deadOnes = missing.filter((s) => deadLogs.has(s.requestId)).length;
     check(
       "every request in the request log exactly once",
-      absent === 0 && twice === 0,
-      `${logged.length} requests, ${absent} absent, ${twice} more than once`,
+      missing.length === 0 && twice === 0,
+      `${logged.length} requests, ${missing.length} absent (${deadOnes} of them in dead letters), ` +
+        `${twice} more than once`,
     );
 
     // No 5xx but the injected 503s.

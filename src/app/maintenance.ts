@@ -5,11 +5,17 @@
 
 import { type Database, newQueryStats } from "../db/client";
 import { forEachShard, openShards } from "../db/shards";
+import { positiveSetting } from "../domain/retry-schedule";
 import type { Bindings } from "./context";
 import { sendMessages } from "./queue-send";
 
-/** A delivery or render overdue by this much lost its message (queues add seconds, not minutes). */
-export const SWEEP_GRACE_MS = 5 * 60 * 1000;
+/**
+ * How overdue a delivery or render is once its message is taken as lost (queues add seconds, not
+ * minutes): `SWEEP_GRACE_SECONDS`, or five minutes.
+ */
+export function sweepGraceMs(env: Bindings): number {
+  return positiveSetting(env.SWEEP_GRACE_SECONDS, 5 * 60) * 1000;
+}
 /** Rows handled per batch, and batches per run at most (the cron runs every five minutes). */
 export const PER_BATCH = 500;
 export const MAX_BATCHES = 20;

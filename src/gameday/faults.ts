@@ -22,6 +22,20 @@ export interface Fault {
   until?: number;
   /** Messages or calls the fault has hit so far. */
   hits: number;
+  /** What the first of them were (a statement, a delivery, a request log's records). */
+  examples: string[];
+}
+
+/** Examples a fault keeps of what it hit: enough to name it in the game day's table. */
+const EXAMPLES_KEPT = 3;
+
+/** Counts `count` hits of the fault, keeping the first few of what they were. */
+export function recordHits(fault: Fault, count: number, examples: readonly string[] = []): void {
+  fault.hits += count;
+  for (const example of examples) {
+    if (fault.examples.length >= EXAMPLES_KEPT) break;
+    fault.examples.push(example);
+  }
 }
 
 const QUEUE_FAULTS: readonly string[] = ["consumer-throws", "duplicate-delivery", "lost-ack"];
@@ -41,7 +55,7 @@ export function parseFault(body: unknown, now: number): Fault | string {
     if (typeof queue !== "string" || queue === "") return `${name} needs a queue`;
     const count = typeof batches === "number" && batches > 0 ? Math.floor(batches) : 1;
     // The name was just found among the queue faults' names.
-    return { name: name as QueueFaultName, queue, batches: count, hits: 0 };
+    return { name: name as QueueFaultName, queue, batches: count, hits: 0, examples: [] };
   }
   if (TIMED_FAULTS.includes(name)) {
     if (typeof seconds !== "number" || !(seconds > 0)) return `${name} needs seconds > 0`;
@@ -55,6 +69,7 @@ export function parseFault(body: unknown, now: number): Fault | string {
       ...(typeof shard === "string" ? { shard } : {}),
       until,
       hits: 0,
+      examples: [],
     };
   }
   return `unknown fault ${JSON.stringify(name)}`;

@@ -3,7 +3,7 @@
 // dies mid-batch, a message delivered twice, a batch acknowledged and lost). Nothing here runs
 // unless the run's flag is on (index.ts).
 import type { Bindings } from "../app/context";
-import { type Fault, takeQueueFault, timedFault } from "./faults";
+import { recordHits, takeQueueFault, timedFault } from "./faults";
 
 /** How D1 answers when its storage is unreachable (what the service classifies as an outage). */
 const D1_OUTAGE = "D1_ERROR: Network connection lost.";
@@ -14,8 +14,37 @@ const RENDERER_HANG_MS = 3_000;
 /** A shard binding's methods that reach its storage. */
 const D1_CALLS = new Set<PropertyKey>(["withSession", "prepare", "batch", "exec", "dump"]);
 
-function hit(fault: Fault, count = 1): void {
-  fault.hits += count;
+/** What a queue message carries, in a few words: its statement, its delivery, its records. */
+export function describeMessage(body: unknown): string {
+  let value = body;
+  if (typeof body === "string") {
+    try {
+      value = JSON.parse(body);
+    } catch {
+      return "a message that is not JSON";
+    }
+  }
+  if (Array.isArray(value)) {
+    const partners = new Set(
+      value.map((r: unknown) => String(Reflect.get(Object(r), "partner_id"))),
+    );
+    const records = value.length === 1 ? "1 log record" : `${value.length} log records`;
+    return partners.size > 0 ? `${records} of ${[...partners].join(" and ")}` : records;
+  }
+  if (typeof value !== "object" || value === null) return "a message of no known shape";
+  const ref: Record<string, unknown> = { ...value };
+  if (typeof ref.statement_id === "string") return `render of ${ref.statement_id}`;
+  if (typeof ref.event_id === "string" && typeof ref.endpoint_id === "string") {
+    return `delivery of ${ref.event_id}`;
+  }
+  return "a message of no known shape";
+}
+
+/** The statement a renderer call draws, read from its input (`StatementDocumentInput`). */
+function statementDrawn(input: unknown): string {
+  const statement: unknown = Reflect.get(Object(input), "statement");
+  const id: unknown = Reflect.get(Object(statement), "statement_id");
+  return typeof id === "string" ? id : "a statement";
 }
 
 /** Shard `shard`'s database, answering an outage to every new call while `d1-outage` lasts. */
@@ -28,7 +57,7 @@ function faultyDatabase(binding: D1Database, shard: string): D1Database {
       return (...args: unknown[]) => {
         const outage = timedFault("d1-outage", Date.now(), shard);
         if (outage) {
-          hit(outage);
+          recordHits(outage, 1);
           throw new Error(D1_OUTAGE);
         }
         return Reflect.apply(value, target, args);
@@ -46,7 +75,7 @@ function faultyRenderer(renderer: Bindings["STATEMENT_RENDERER"]): Bindings["STA
       return async (...args: unknown[]) => {
         const timeout = timedFault("renderer-timeout", Date.now());
         if (timeout) {
-          hit(timeout);
+          recordHits(timeout, 1, [statementDrawn(args[0])]);
           await new Promise((resolve) => setTimeout(resolve, RENDERER_HANG_MS));
           throw new Error("Service binding call timed out (game day)");
         }
@@ -102,6 +131,10 @@ function firstOf(batch: MessageBatch<unknown>, count: number): MessageBatch<unkn
   };
 }
 
+function describeAll(messages: readonly Message<unknown>[]): string[] {
+  return messages.map((m) => describeMessage(m.body));
+}
+
 /** The queue handler with the queue faults in place. */
 export function faultyQueue(consume: QueueHandler): QueueHandler {
   return async (batch, env) => {
@@ -110,7 +143,7 @@ export function faultyQueue(consume: QueueHandler): QueueHandler {
     switch (fault.name) {
       case "lost-ack":
         // Acknowledged and never worked: only the sweep of lost work can find it again.
-        hit(fault, batch.messages.length);
+        recordHits(fault, batch.messages.length, describeAll(batch.messages));
         batch.ackAll();
         return;
       case "duplicate-delivery": {
@@ -120,15 +153,16 @@ export function faultyQueue(consume: QueueHandler): QueueHandler {
         const queue = producer ? (env[producer] as Queue | undefined) : undefined;
         if (queue) {
           await queue.sendBatch(batch.messages.map((m) => ({ body: m.body })));
-          hit(fault, batch.messages.length);
+          recordHits(fault, batch.messages.length, describeAll(batch.messages));
         }
         return consume(batch, env);
       }
       default: {
-        // The consumer dies half-way: the first half worked, the rest never acknowledged.
-        const half = Math.max(1, Math.floor(batch.messages.length / 2));
-        await consume(firstOf(batch, half), env);
-        hit(fault, batch.messages.length - half);
+        // The consumer dies half-way: the first half worked, the rest never acknowledged (a batch
+        // of one dies before its message is worked, so that the death always leaves one behind).
+        const half = Math.floor(batch.messages.length / 2);
+        if (half > 0) await consume(firstOf(batch, half), env);
+        recordHits(fault, batch.messages.length - half, describeAll(batch.messages.slice(half)));
         throw new Error(`game day: the ${batch.queue} consumer died mid-batch`);
       }
     }

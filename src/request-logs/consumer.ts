@@ -5,9 +5,10 @@
 // everyone else's are written at once: one read per named shard per delivery says which. A write
 // the fence refuses all the same (a move that started meanwhile) is tried again partner by
 // partner, so that only the moving partner's records wait. A shard that fails otherwise (down, or
-// not bound) has the messages holding its records retried by the queue (after `max_retries` they
-// go to the dead-letter queue, where the operator can re-drive them); records written twice are
-// stored and counted once (log-store.ts), so a retry after a partial success is harmless.
+// not bound) has the messages holding its records retried by the queue, with a growing delay
+// that spans an outage of minutes (after `max_retries` they go to the dead-letter queue, where the
+// operator can re-drive them); records written twice are stored and counted once (log-store.ts),
+// so a retry after a partial success is harmless.
 import type { Bindings } from "../app/context";
 import { moveDeferSeconds, sendAgainLater } from "../app/queue-deferral";
 import { type Database, newQueryStats } from "../db/client";
@@ -32,8 +33,16 @@ export function isRequestLogQueue(name: string): boolean {
   return name.startsWith("request-logs");
 }
 
-/** Seconds before a message whose write failed is tried again. */
-const RETRY_DELAY_SECONDS = 10;
+/**
+ * Seconds before a message whose write failed is tried again, after its `attempts`-th attempt:
+ * 10 s, doubling per failure, at most five minutes. With the consumer's `max_retries` of 10
+ * (wrangler.toml) the retries span about half an hour, so a shard down for minutes gets its
+ * records once it is back instead of losing them to the dead-letter queue; a fixed 10 s gave up
+ * after less than a minute.
+ */
+export function requestLogRetryDelay(attempts: number): number {
+  return Math.min(10 * 2 ** Math.max(0, attempts - 1), 300);
+}
 
 /** Whether a message's item is a record the recorder wrote (messages are not trusted blindly). */
 function isRecord(item: unknown): item is RequestLogRecord {
@@ -233,6 +242,8 @@ export async function consumeRequestLogs(
         error: String(first),
       }),
     );
-    for (const h of retried) h.message.retry({ delaySeconds: RETRY_DELAY_SECONDS });
+    for (const h of retried) {
+      h.message.retry({ delaySeconds: requestLogRetryDelay(h.message.attempts) });
+    }
   }
 }

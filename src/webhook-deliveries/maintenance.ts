@@ -5,7 +5,7 @@ import {
   type MaintenanceStep,
   PER_BATCH,
   resendOverdue,
-  SWEEP_GRACE_MS,
+  sweepGraceMs,
 } from "../app/maintenance";
 import { EVENT_RETENTION_MS } from "../domain/event";
 import { overdueDeliveries, purgeExpiredEvents } from "./delivery-work";
@@ -14,7 +14,7 @@ export const deliveriesResent: MaintenanceStep = {
   name: "resent",
   run: ({ env, db, shard, now }) =>
     resendOverdue(env.WEBHOOK_DELIVERIES, (limit) =>
-      overdueDeliveries(db, shard, now, SWEEP_GRACE_MS, limit),
+      overdueDeliveries(db, shard, now, sweepGraceMs(env), limit),
     ),
 };
 

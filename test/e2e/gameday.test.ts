@@ -17,11 +17,12 @@ describe("the game day, short", () => {
     expect(
       result.rows.map((r) => r.fault),
       report,
-    ).toHaveLength(5);
+    ).toHaveLength(6);
     expect(
       result.rows.filter((r) => r.time_to_recover === "NOT RECOVERED"),
       report,
     ).toEqual([]);
+
     expect(result.broken, report).toEqual([]);
   });
 });

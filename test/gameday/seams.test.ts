@@ -106,4 +106,31 @@ describe("the game day's seams", () => {
       ["consumer-throws", 1],
     ]);
   });
+
+  it("name what they hit, and leave the lone message of a killed batch unworked", async () => {
+    const render = { partner_id: "p", environment: "sandbox", statement_id: "st_1", generation: 1 };
+    const delivery = { event_id: "evt_1", endpoint_id: "we_1", generation: 1, partner_id: "p" };
+    await control("POST", { name: "lost-ack", queue: "statement-renders", batches: 1 });
+    const lost = createMessageBatch<unknown>("statement-renders", [
+      { id: "e", timestamp: new Date(), attempts: 1, body: render },
+      { id: "f", timestamp: new Date(), attempts: 1, body: delivery },
+    ]);
+    await worker.queue(lost, flagged);
+
+    await control("POST", { name: "consumer-throws", queue: "request-logs", batches: 1 });
+    const lone = createMessageBatch("request-logs", [
+      { id: "g", timestamp: new Date(), attempts: 1, body: "[]" },
+    ]);
+    await expect(worker.queue(lone, flagged)).rejects.toThrow(/died mid-batch/);
+    const killed = await getQueueResult(lone, createExecutionContext());
+    expect(killed.explicitAcks).toEqual([]);
+
+    const report = (await control("DELETE").then((r) => r.json())) as {
+      finished: { name: string; hits: number; examples: string[] }[];
+    };
+    expect(report.finished.map((f) => [f.name, f.hits, f.examples])).toEqual([
+      ["lost-ack", 2, ["render of st_1", "delivery of evt_1"]],
+      ["consumer-throws", 1, ["0 log records"]],
+    ]);
+  });
 });
