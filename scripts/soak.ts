@@ -4,8 +4,8 @@
 // end; fails on any 5xx, on memory (the runtime's or the Worker's heap) that keeps rising, and on
 // a Worker heap series that does not move under traffic (scripts/soak-verdict.ts). Twenty
 // minutes, because the local runtime keeps memory for every request and every call of its local
-// bindings, a bare Worker's too (bench/local-bindings-memory.ts), for about its first ten minutes
-// and then holds (bench/README.md, "The soak"): a shorter soak sees only that climb. wrangler's
+// bindings, a bare Worker's too (bench/local-bindings-memory.ts): fast for its first minutes, then
+// slowly (bench/README.md, "The soak"); a shorter soak sees only the fast climb. wrangler's
 // dev proxy is reported apart, with the growth per 1,000 requests of both.
 //   SOAK_SECONDS (1200), SOAK_CONCURRENCY (8), SOAK_SAMPLE_SECONDS (5) tune it; SOAK_INSPECTOR=0
 //   leaves the Worker's inspector closed (its heap is then not sampled).
