@@ -839,10 +839,11 @@ class OrdersResource(Resource):
     100 events per order (one more answers `409` naming `order_id`), 1 MiB per body. Every write
     takes an `Idempotency-Key` (a PUT or DELETE as a POST: a repeated DELETE answers its `204`
     again) and writes its audit row in its own batch. Rows per call: a create reads the customer
-    (and card) and writes 1 row; an update reads and writes the order; an event create reads the
-    order and writes 2 rows (the event, the order's sum) in one batch; deletes write 1 row (an
-    event's, 2); a list reads at most `limit + 1` rows of an index. Each write's audit row is
-    one row more.
+    (and card) and writes 1 row; an update reads and writes the order; an event create writes 2
+    rows (the event, taking its order's currency, and the order's sum) in one batch, its checks
+    made by the insert itself (with an `Idempotency-Key`, it reads the order first); deletes
+    write 1 row (an event's, 2); a list reads at most `limit + 1` rows of an index. Each write's
+    audit row is one row more.
     """
 
     def list(
@@ -1030,10 +1031,11 @@ class OrderEventsResource(Resource):
     100 events per order (one more answers `409` naming `order_id`), 1 MiB per body. Every write
     takes an `Idempotency-Key` (a PUT or DELETE as a POST: a repeated DELETE answers its `204`
     again) and writes its audit row in its own batch. Rows per call: a create reads the customer
-    (and card) and writes 1 row; an update reads and writes the order; an event create reads the
-    order and writes 2 rows (the event, the order's sum) in one batch; deletes write 1 row (an
-    event's, 2); a list reads at most `limit + 1` rows of an index. Each write's audit row is
-    one row more.
+    (and card) and writes 1 row; an update reads and writes the order; an event create writes 2
+    rows (the event, taking its order's currency, and the order's sum) in one batch, its checks
+    made by the insert itself (with an `Idempotency-Key`, it reads the order first); deletes
+    write 1 row (an event's, 2); a list reads at most `limit + 1` rows of an index. Each write's
+    audit row is one row more.
     """
 
     def list(
@@ -2473,9 +2475,10 @@ class Client(BaseClient):
         per body. Every write takes an `Idempotency-Key` (a PUT or DELETE as a POST: a repeated
         DELETE answers its `204` again) and writes its audit row in its own batch. Rows per
         call: a create reads the customer (and card) and writes 1 row; an update reads and
-        writes the order; an event create reads the order and writes 2 rows (the event, the
-        order's sum) in one batch; deletes write 1 row (an event's, 2); a list reads at most
-        `limit + 1` rows of an index. Each write's audit row is one row more.
+        writes the order; an event create writes 2 rows (the event, taking its order's currency,
+        and the order's sum) in one batch, its checks made by the insert itself (with an
+        `Idempotency-Key`, it reads the order first); deletes write 1 row (an event's, 2); a
+        list reads at most `limit + 1` rows of an index. Each write's audit row is one row more.
         """
         return OrdersResource(self)
 
@@ -2491,9 +2494,10 @@ class Client(BaseClient):
         MiB per body. Every write takes an `Idempotency-Key` (a PUT or DELETE as a POST: a
         repeated DELETE answers its `204` again) and writes its audit row in its own batch. Rows
         per call: a create reads the customer (and card) and writes 1 row; an update reads and
-        writes the order; an event create reads the order and writes 2 rows (the event, the
-        order's sum) in one batch; deletes write 1 row (an event's, 2); a list reads at most
-        `limit + 1` rows of an index. Each write's audit row is one row more.
+        writes the order; an event create writes 2 rows (the event, taking its order's currency,
+        and the order's sum) in one batch, its checks made by the insert itself (with an
+        `Idempotency-Key`, it reads the order first); deletes write 1 row (an event's, 2); a
+        list reads at most `limit + 1` rows of an index. Each write's audit row is one row more.
         """
         return OrderEventsResource(self)
 
