@@ -183,6 +183,17 @@ export function createSigner(secret: string, previous?: string): Signer {
     // subtle.verify compares in constant time.
     return crypto.subtle.verify("HMAC", await importKey(candidate), mac, message(purpose, parts));
   }
+  /**
+   * The secrets a signature is checked against: the one `keyId` names (none for an unknown id), or,
+   * without one (tokens and links issued before key ids), every configured secret.
+   */
+  async function candidatesFor(keyId: string | undefined): Promise<string[]> {
+    if (keyId === undefined) return secrets;
+    for (const candidate of secrets) {
+      if ((await keyIdOf(candidate)) === keyId) return [candidate];
+    }
+    return [];
+  }
   return {
     keyId: () => keyIdOf(secret),
     async sign(purpose, parts) {
@@ -206,28 +217,17 @@ export function createSigner(secret: string, previous?: string): Signer {
       // signature text pass as the same bytes.
       if (mac === null || mac.byteLength !== MAC_BYTES || toBase64Url(mac) !== signature)
         return false;
-      if (keyId === undefined) {
-        for (const candidate of secrets) {
-          if (await verifyWith(candidate, purpose, parts, mac)) return true;
-        }
-        return false;
-      }
-      for (const candidate of secrets) {
-        if ((await keyIdOf(candidate)) === keyId) {
-          return verifyWith(candidate, purpose, parts, mac);
-        }
+      for (const candidate of await candidatesFor(keyId)) {
+        if (await verifyWith(candidate, purpose, parts, mac)) return true;
       }
       return false;
     },
     async verifyUnderDerivedKey(purpose, parts, item, tag, keyId) {
       if (tag.byteLength !== TAG_BYTES) return false;
       const bytes = encoder.encode(item);
-      for (const candidate of secrets) {
-        // Without a key id (a link issued before them), every secret is tried.
-        if (keyId !== undefined && (await keyIdOf(candidate)) !== keyId) continue;
+      for (const candidate of await candidatesFor(keyId)) {
         const mac = derivedHmac(candidate, purpose, parts).update(bytes).digest();
         if (crypto.subtle.timingSafeEqual(mac.subarray(0, TAG_BYTES), tag)) return true;
-        if (keyId !== undefined) return false;
       }
       return false;
     },
