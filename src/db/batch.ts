@@ -94,3 +94,13 @@ export function returnedRow<T extends SQLiteTable>(
     }),
   ) as T["$inferSelect"];
 }
+
+/**
+ * The value of column `name` in the first row a statement of a batch answered (a computed column,
+ * or one column of `RETURNING`); undefined when it answered no row or no such column.
+ */
+export function returnedValue(result: D1Result | undefined, name: string): unknown {
+  const row: unknown = result?.results[0];
+  if (typeof row !== "object" || row === null) return undefined;
+  return Object.getOwnPropertyDescriptor(row, name)?.value;
+}

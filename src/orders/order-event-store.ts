@@ -4,7 +4,14 @@
 // so `captured_amount` and `refunded_amount` are always the sums of the order's events.
 import { and, desc, eq, lt, type SQL, sql } from "drizzle-orm";
 import type { SQLiteColumn } from "drizzle-orm/sqlite-core";
-import { allOf, atomically, insertWhere, type Query, returnedRow } from "../db/batch";
+import {
+  allOf,
+  atomically,
+  insertWhere,
+  type Query,
+  returnedRow,
+  returnedValue,
+} from "../db/batch";
 import type { Database } from "../db/client";
 import type { ReadScope } from "../db/customers";
 import type { Environment } from "../domain/environment";
@@ -176,9 +183,7 @@ export async function recordOrderEvent(
 
 /** The currency the event's insert answered (`RETURNING currency`), or null when it wrote none. */
 function returnedCurrency(result: D1Result | undefined): string | null {
-  const row: unknown = result?.results[0];
-  if (typeof row !== "object" || row === null) return null;
-  const value: unknown = Object.getOwnPropertyDescriptor(row, orderEvents.currency.name)?.value;
+  const value = returnedValue(result, orderEvents.currency.name);
   return typeof value === "string" ? value : null;
 }
 
@@ -227,9 +232,7 @@ async function whyNotRecorded(
 
 /** The `events` column of the order's read in whyNotRecorded. */
 function eventCount(result: D1Result | undefined): number {
-  const row: unknown = result?.results[0];
-  if (typeof row !== "object" || row === null) return 0;
-  const value: unknown = Object.getOwnPropertyDescriptor(row, "events")?.value;
+  const value = returnedValue(result, "events");
   return typeof value === "number" ? value : 0;
 }
 

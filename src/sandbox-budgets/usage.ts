@@ -5,7 +5,7 @@
 // shard's one measured size: no round trip of its own when it rides in a write's batch, one when a
 // route charges it before its write (chargeBudget).
 import { type SQL, sql } from "drizzle-orm";
-import { atomically } from "../db/batch";
+import { atomically, returnedValue } from "../db/batch";
 import type { Database } from "../db/client";
 import { type BudgetName, SANDBOX_BUDGETS, SHARD_THRESHOLD_BYTES } from "./budgets";
 
@@ -85,10 +85,8 @@ export interface UsageState {
 
 /** `usageState`'s row; zeros when there is none. */
 export function stateOf(result: D1Result | undefined): UsageState {
-  const row: unknown = result?.results[0];
   const read = (name: string): number => {
-    if (typeof row !== "object" || row === null || !(name in row)) return 0;
-    const value: unknown = Object.getOwnPropertyDescriptor(row, name)?.value;
+    const value = returnedValue(result, name);
     return typeof value === "number" ? value : 0;
   };
   return {
