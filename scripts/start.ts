@@ -10,6 +10,7 @@ import { createServer } from "node:net";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { setTimeout as sleep } from "node:timers/promises";
+import { freePort } from "../test/support/node/local-service.ts";
 import {
   DEMO_KEYS,
   DEMO_PARTNER,
@@ -97,18 +98,6 @@ function ensureDevVars(): Record<string, string> {
 function readBrand(devVars: Record<string, string>): string {
   const toml = readFileSync(path.join(ROOT, "wrangler.toml"), "utf8");
   return devVars.BRAND ?? /^BRAND\s*=\s*"([^"]*)"/m.exec(toml)?.[1] ?? "service";
-}
-
-/** A free TCP port on the loopback interface: where wrangler listens, behind the proxy. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const address = probe.address();
-      probe.close(() => resolve(typeof address === "object" && address ? address.port : 0));
-    });
-  });
 }
 
 function assertPortFree(port: number): Promise<void> {
