@@ -6,30 +6,19 @@
 import { describe, expect, it } from "vitest";
 import { fromBase64Url, sha256Hex, toBase64Url } from "../../src/domain/encoding";
 import { createSigner, keyIdOf, signerFor } from "../../src/domain/signing";
+import { webCryptoHmac } from "../support/hmac";
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 const hex = (bytes: ArrayBuffer) =>
   [...new Uint8Array(bytes)].map((b) => b.toString(16).padStart(2, "0")).join("");
 
-/** WebCrypto's HMAC-SHA-256 of `text`. */
-async function webCryptoHmacBytes(secret: string, text: string): Promise<Uint8Array> {
-  const key = await crypto.subtle.importKey(
-    "raw",
-    utf8(secret),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign"],
-  );
-  return new Uint8Array(await crypto.subtle.sign("HMAC", key, utf8(text)));
-}
-
 /** WebCrypto's HMAC-SHA-256 of `text`, URL-safe base64. */
-const webCryptoHmac = async (secret: string, text: string) =>
-  toBase64Url(await webCryptoHmacBytes(secret, text));
+const webCryptoHmac64 = async (secret: string, text: string) =>
+  toBase64Url(await webCryptoHmac(secret, text));
 
 /** WebCrypto's HMAC-SHA-256 of the JSON array [purpose, ...parts], URL-safe base64. */
 const webCryptoMac = (secret: string, purpose: string, parts: string[]) =>
-  webCryptoHmac(secret, JSON.stringify([purpose, ...parts]));
+  webCryptoHmac64(secret, JSON.stringify([purpose, ...parts]));
 
 const SECRETS = [
   "a-signing-secret-of-exactly-32ch",
@@ -62,7 +51,7 @@ describe("HMAC signing in JavaScript", () => {
 
   it("names each secret by the key id WebCrypto computes, as every stored id was", async () => {
     for (const secret of SECRETS) {
-      const expected = (await webCryptoHmac(secret, "signing-key-id")).slice(0, 8);
+      const expected = (await webCryptoHmac64(secret, "signing-key-id")).slice(0, 8);
       expect(await createSigner(secret).keyId()).toBe(expected);
       expect(await keyIdOf(secret)).toBe(expected);
     }
@@ -73,18 +62,11 @@ describe("HMAC signing in JavaScript", () => {
     const items = ["acc_1_st_001", "acc_1_st_002", "x".repeat(300), "Zürich café"];
     for (const secret of SECRETS) {
       const parts = ["1767225600000", "01"];
-      const key = await webCryptoHmacBytes(secret, JSON.stringify(["statement-pdf:v2", ...parts]));
-      const hmacKey = await crypto.subtle.importKey(
-        "raw",
-        key,
-        { name: "HMAC", hash: "SHA-256" },
-        false,
-        ["sign"],
-      );
+      const key = await webCryptoHmac(secret, JSON.stringify(["statement-pdf:v2", ...parts]));
       for (const batch of [items.slice(0, 2), items]) {
         const expected = await Promise.all(
           batch.map(async (item) => {
-            const mac = new Uint8Array(await crypto.subtle.sign("HMAC", hmacKey, utf8(item)));
+            const mac = await webCryptoHmac(key, item);
             return toBase64Url(new Uint8Array([...prefix, ...mac.subarray(0, 16)]));
           }),
         );

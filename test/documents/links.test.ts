@@ -5,6 +5,7 @@ import { fromBase64Url, toBase64Url } from "../../src/domain/encoding";
 import { api, expectJson, operator } from "../support/api";
 import { versionsWith } from "../support/bundle-versions";
 import { pdfBytes, seedAccount, statementsPath } from "../support/fixtures";
+import { webCryptoHmac } from "../support/hmac";
 import { shardOf } from "../support/shards";
 import { request } from "../support/worker";
 
@@ -31,35 +32,7 @@ const local = (url: string) => url.replace(/^http:\/\/api\.test/, "");
  * independently of the service's code.
  */
 async function expectedMac(parts: string[]): Promise<string> {
-  const key = await crypto.subtle.importKey(
-    "raw",
-    new TextEncoder().encode(env.SIGNING_SECRET as string),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign"],
-  );
-  const mac = await crypto.subtle.sign(
-    "HMAC",
-    key,
-    new TextEncoder().encode(JSON.stringify(parts)),
-  );
-  return btoa(String.fromCharCode(...new Uint8Array(mac)))
-    .replace(/\+/g, "-")
-    .replace(/\//g, "_")
-    .replace(/=+$/, "");
-}
-
-/** HMAC-SHA-256 of `text` under the raw key `key`, URL-safe base64 without padding. */
-async function macUnder(key: Uint8Array, text: string): Promise<string> {
-  const imported = await crypto.subtle.importKey(
-    "raw",
-    key,
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign"],
-  );
-  const mac = await crypto.subtle.sign("HMAC", imported, new TextEncoder().encode(text));
-  return toBase64Url(new Uint8Array(mac));
+  return toBase64Url(await webCryptoHmac(env.SIGNING_SECRET as string, JSON.stringify(parts)));
 }
 
 afterEach(() => {
@@ -173,12 +146,10 @@ describe("statement PDF links", () => {
       const url = new URL(statement.pdf_url as string);
       const expires = url.searchParams.get("expires") as string;
       const key = fromBase64Url(await expectedMac(["statement-pdf:v2", expires, shard]));
-      const tag = fromBase64Url(await macUnder(key as Uint8Array, statement.statement_id));
+      const tag = await webCryptoHmac(key as Uint8Array, statement.statement_id);
       const signature = fromBase64Url(url.searchParams.get("signature") as string) as Uint8Array;
       expect(new TextDecoder().decode(signature.subarray(0, 2))).toBe(shard);
-      expect(toBase64Url(signature.subarray(2))).toBe(
-        toBase64Url(tag?.subarray(0, 16) as Uint8Array),
-      );
+      expect(toBase64Url(signature.subarray(2))).toBe(toBase64Url(tag.subarray(0, 16)));
     }
     const [payload, mac] = page.next_page_token.split(".");
     const binding = [f.partnerId, "sandbox", f.merchantKey, f.customerId, f.accountId];
