@@ -46,6 +46,11 @@ function orderOf(customerId: string) {
   };
 }
 
+/** A capture of `amount` on the order `orderId`, under a fresh network transaction id. */
+function captureOf(orderId: string, amount: number) {
+  return { order_id: orderId, type: "CAPTURED", amount, network_transaction_id: uniqueId("ntx") };
+}
+
 /** Today's usage of the partner, as the budgets count it. */
 async function setUsage(
   f: { partnerId: string },
@@ -199,12 +204,7 @@ describe("the rows-held budget", () => {
     const order = await post(f.key, "/v2/orders", orderOf(f.customerId));
     expect(order.status).toBe(201);
     const { order_id: orderId } = await expectJson<{ order_id: string }>(order, 201);
-    const event = await post(f.key, "/v2/order_events", {
-      order_id: orderId,
-      type: "CAPTURED",
-      amount: 100,
-      network_transaction_id: uniqueId("ntx"),
-    });
+    const event = await post(f.key, "/v2/order_events", captureOf(orderId, 100));
     expect(event.status).toBe(201);
     const counted = await db
       .prepare("SELECT rows FROM sandbox_usage WHERE partner_id = ? AND day = ?")
@@ -221,13 +221,7 @@ describe("an order event's charge", () => {
       await post(f.key, "/v2/orders", orderOf(f.customerId)),
       201,
     );
-    const capture = (amount: number) =>
-      post(f.key, "/v2/order_events", {
-        order_id: orderId,
-        type: "CAPTURED",
-        amount,
-        network_transaction_id: uniqueId("ntx"),
-      });
+    const capture = (amount: number) => post(f.key, "/v2/order_events", captureOf(orderId, amount));
     const db = await partnerDatabase(f.partnerId);
     const today = new Date().toISOString().slice(0, 10);
     const rowsToday = () =>
@@ -255,12 +249,7 @@ describe("an order event's charge", () => {
       await post(other.key, "/v2/orders", orderOf(other.customerId)),
       201,
     );
-    const foreign = await post(f.key, "/v2/order_events", {
-      order_id: theirs,
-      type: "CAPTURED",
-      amount: 1,
-      network_transaction_id: uniqueId("ntx"),
-    });
+    const foreign = await post(f.key, "/v2/order_events", captureOf(theirs, 1));
     expect(foreign.status).toBe(404);
     expect(await foreign.text()).toContain("ORDER_NOT_FOUND_ERROR");
     await setUsage(f, { rows: 0 });
