@@ -335,6 +335,44 @@ function listeningPorts(pid: number): number[] {
   return ports;
 }
 
+/** An isolate on a workerd runtime's inspector, as the DevTools protocol's /json/list lists it. */
+interface InspectorTarget {
+  id: string;
+  webSocketDebuggerUrl: string;
+}
+
+/**
+ * Every isolate on the inspector of the workerd runtime that `root` (wrangler's process) started,
+ * or none while there is no such runtime. The runtime's other ports serve its Workers, which
+ * answer /json/list as they will, so only a list of DevTools targets counts.
+ */
+async function runtimeTargets(root: number): Promise<InspectorTarget[]> {
+  for (const pid of processTree(root)) {
+    let cmdline = "";
+    try {
+      cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+    } catch {
+      continue;
+    }
+    if (!cmdline.includes("workerd") || !cmdline.includes("--inspector-addr")) continue;
+    for (const port of listeningPorts(pid)) {
+      const listed: unknown = await fetch(`http://127.0.0.1:${port}/json/list`, {
+        signal: AbortSignal.timeout(10_000),
+      })
+        .then((res) => res.json())
+        .catch(() => null);
+      if (!Array.isArray(listed)) continue;
+      // workerd's target list, as the DevTools protocol's /json/list writes it.
+      const targets = (listed as { id?: unknown; webSocketDebuggerUrl?: unknown }[]).filter(
+        (t): t is InspectorTarget =>
+          typeof t.id === "string" && typeof t.webSocketDebuggerUrl === "string",
+      );
+      if (targets.length > 0) return targets;
+    }
+  }
+  return [];
+}
+
 /**
  * The DevTools URL of `isolate` on the inspector of the workerd runtime that `root` (wrangler's
  * process) started, or undefined while there is none. wrangler's own inspector proxy (`/ws` on
@@ -345,34 +383,44 @@ export async function findRuntimeTarget(
   root: number,
   isolate: string,
 ): Promise<string | undefined> {
-  for (const pid of processTree(root)) {
-    let cmdline = "";
+  const targets = await runtimeTargets(root);
+  return targets.find((t) => t.id === isolate)?.webSocketDebuggerUrl;
+}
+
+/**
+ * The V8 heap (bytes: its used and free pages, what the isolate holds of the runtime's memory) of
+ * every isolate of the workerd runtime under `root` but those in `skip`, by inspector id: the
+ * Workers, and the Workers Miniflare runs each local binding in (`d1:db`, `r2:bucket`,
+ * `queues:queue`, `ratelimit:ns`, …). An isolate whose session cannot be had (the runtime keeps
+ * one per isolate, and wrangler's proxy may hold it) is left out. Each session is closed after its
+ * one call.
+ */
+export async function isolateHeaps(
+  root: number,
+  skip: readonly string[] = [],
+): Promise<Record<string, number>> {
+  const heaps: Record<string, number> = {};
+  for (const target of await runtimeTargets(root)) {
+    if (skip.includes(target.id)) continue;
     try {
-      cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+      const session = await openSession(target.webSocketDebuggerUrl, {}, 10_000);
+      try {
+        heaps[target.id] = (await session.send<HeapUsage>("Runtime.getHeapUsage")).totalSize;
+      } finally {
+        session.close();
+      }
     } catch {
-      continue;
-    }
-    if (!cmdline.includes("workerd") || !cmdline.includes("--inspector-addr")) continue;
-    for (const port of listeningPorts(pid)) {
-      // The runtime's other ports serve its Workers, which answer this path as they will.
-      const listed: unknown = await fetch(`http://127.0.0.1:${port}/json/list`, {
-        signal: AbortSignal.timeout(10_000),
-      })
-        .then((res) => res.json())
-        .catch(() => null);
-      if (!Array.isArray(listed)) continue;
-      // workerd's target list, as the DevTools protocol's /json/list writes it.
-      const targets = listed as { id?: unknown; webSocketDebuggerUrl?: unknown }[];
-      const target = targets.find((t) => t.id === isolate);
-      if (typeof target?.webSocketDebuggerUrl === "string") return target.webSocketDebuggerUrl;
+      // Held by another client, or gone: not read this time.
     }
   }
-  return undefined;
+  return heaps;
 }
 
 export interface WorkerHeapSample {
   /** The V8 heap in use (bytes), garbage not yet collected included; undefined without a reading. */
   usedBytes: number | undefined;
+  /** The V8 heap's size (bytes: used and free pages); undefined without a reading. */
+  totalBytes?: number;
   /** The isolate the figure is from (V8's id, new for every isolate the runtime builds). */
   isolateId: string | undefined;
   /**
@@ -430,7 +478,12 @@ export async function workerHeapSampler(root: number, worker: string): Promise<W
             reasons.push(`the Worker runs in a new isolate (${lastIsolateId} → ${id})`);
           lastIsolateId = id;
           const stale = reasons.length > 0 ? { stale: reasons.join("; ") } : {};
-          return { usedBytes: usage.usedSize, isolateId: id, ...stale };
+          return {
+            usedBytes: usage.usedSize,
+            totalBytes: usage.totalSize,
+            isolateId: id,
+            ...stale,
+          };
         } catch (error) {
           session?.close();
           session = undefined;

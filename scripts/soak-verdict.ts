@@ -29,6 +29,81 @@ export interface SoakSample {
   requests: number;
 }
 
+/**
+ * The runtime's memory in parts at one moment: its resident memory, and the V8 heap of each of
+ * its isolates by inspector id (bench/inspector.ts, `isolateHeaps`), the API Worker's included.
+ */
+export interface RuntimeParts {
+  /** Milliseconds since the traffic started (0: the reading before it). */
+  at: number;
+  rss: number;
+  heaps: Record<string, number>;
+}
+
+/** The part of the runtime that is none of its isolates' V8 heaps. */
+export const NATIVE_PART = "native memory outside every isolate's heap";
+
+/**
+ * What part of the local run an isolate belongs to: the API Worker `worker`, another Worker of
+ * the run, or the Workers Miniflare runs each local binding in.
+ */
+export function partOf(isolate: string, worker: string): string {
+  if (isolate === `core:user:${worker}`) return "the API Worker's heap";
+  const bindings: [RegExp, string][] = [
+    [/^d1:/, "D1"],
+    [/^r2:bucket/, "R2"],
+    [/^queues:/, "the queues"],
+    [/^ratelimit:/, "the rate limiters"],
+    [/^kv:/, "KV"],
+    [/^assets:/, "the static assets"],
+    [/^cache:/, "the cache"],
+    [/^core:user:miniflare-observability-collector$/, "wrangler's local observability"],
+  ];
+  for (const [pattern, part] of bindings) if (pattern.test(isolate)) return part;
+  const other = /^core:user:(.+)$/.exec(isolate);
+  return other ? `the ${other[1]} Worker's heap` : "Miniflare's own Workers";
+}
+
+/** Each part's memory in one reading (bytes), the native part included, largest first. */
+export function partTotals(
+  reading: RuntimeParts,
+  worker: string,
+): { part: string; bytes: number }[] {
+  const totals = new Map<string, number>();
+  let heaps = 0;
+  for (const [isolate, bytes] of Object.entries(reading.heaps)) {
+    heaps += bytes;
+    const part = partOf(isolate, worker);
+    totals.set(part, (totals.get(part) ?? 0) + bytes);
+  }
+  totals.set(NATIVE_PART, reading.rss - heaps);
+  return [...totals].map(([part, bytes]) => ({ part, bytes })).sort((a, b) => b.bytes - a.bytes);
+}
+
+/**
+ * How much each part of the runtime grew from `from` to `to` (bytes, may be < 0), largest first.
+ * An isolate read in only one of the two counts in neither: its heap falls to the native part.
+ */
+export function partsGrowth(
+  from: RuntimeParts,
+  to: RuntimeParts,
+  worker: string,
+): { part: string; bytes: number }[] {
+  const grown = new Map<string, number>();
+  let heapsFrom = 0;
+  let heapsTo = 0;
+  for (const [isolate, bytes] of Object.entries(to.heaps)) {
+    const before = from.heaps[isolate];
+    if (before === undefined) continue;
+    heapsFrom += before;
+    heapsTo += bytes;
+    const part = partOf(isolate, worker);
+    grown.set(part, (grown.get(part) ?? 0) + bytes - before);
+  }
+  grown.set(NATIVE_PART, to.rss - heapsTo - (from.rss - heapsFrom));
+  return [...grown].map(([part, bytes]) => ({ part, bytes })).sort((a, b) => b.bytes - a.bytes);
+}
+
 export interface SoakRun {
   /** How long the traffic ran (seconds). */
   seconds: number;
@@ -40,6 +115,10 @@ export interface SoakRun {
   heapSampled: boolean;
   /** The Worker's live heap (after a full collection) before the traffic and after it settled. */
   liveHeap?: { start: number; end: number };
+  /** The runtime read in parts, in time order: before the traffic, during it, after it settled. */
+  parts?: RuntimeParts[];
+  /** The API Worker's name, which tells its isolate among `parts`. */
+  worker?: string;
 }
 
 export interface SoakVerdict {
@@ -51,6 +130,11 @@ export interface SoakVerdict {
   heapGrowth: number;
   /** Why the run failed, one sentence each. */
   failures: string[];
+  /**
+   * When the runtime's memory rose past the rule: each part's growth from mid-run to the end,
+   * largest first (see `partsGrowth`); empty when it held or was not read in parts.
+   */
+  grewIn: { part: string; bytes: number }[];
   /** The one line that says what the run held and what it found. */
   summary: string;
 }
@@ -118,10 +202,11 @@ export function heapSeriesProblem(samples: SoakSample[]): string | undefined {
 
 /**
  * The soak's verdict. It fails on any 5xx; on runtime memory that keeps rising (`growthOf` above
- * 24 MB); and, when the Worker's heap is sampled, on a heap series that is no measurement
- * (`heapSeriesProblem`) or a heap that does not end flat: its readings under traffic keep rising
- * (`growthOf` above 8 MB) or its live heap after a full collection ends more than 8 MB above
- * where it started.
+ * 24 MB), unless the runtime's parts read at mid-run and at the end name where it grew and that
+ * is not the API Worker's heap (`partsGrowth`); and, when the Worker's heap is sampled, on a heap
+ * series that is no measurement (`heapSeriesProblem`) or a heap that does not end flat: its
+ * readings under traffic keep rising (`growthOf` above 8 MB) or its live heap after a full
+ * collection ends more than 8 MB above where it started.
  */
 export function soakVerdict(run: SoakRun): SoakVerdict {
   const requestsPerSecond = run.seconds > 0 ? run.requests / run.seconds : 0;
@@ -135,9 +220,32 @@ export function soakVerdict(run: SoakRun): SoakVerdict {
     start?.rss ?? 0,
     durationMs,
   );
-  if (runtimeGrowth > GROWTH_LIMIT_BYTES)
-    failures.push(`runtime memory kept rising: ${mb(runtimeGrowth)} above the first half's peak`);
-
+  // Memory the runtime keeps that is not the API Worker's is the local tooling's (Miniflare runs
+  // each binding in Workers of its own, beside workerd's native memory): named, it does not fail
+  // the run; memory that rose in the API Worker's heap, or that cannot be told apart, does.
+  let grewIn: { part: string; bytes: number }[] = [];
+  let runtimeLine = "runtime memory steady";
+  if (runtimeGrowth > GROWTH_LIMIT_BYTES) {
+    const rose = `runtime memory kept rising: ${mb(runtimeGrowth)} above the first half's peak`;
+    const parts = run.parts ?? [];
+    const mid = parts.filter((p) => p.at <= durationMs / 2).at(-1);
+    const end = parts.at(-1);
+    if (!mid || !end || end === mid) {
+      failures.push(`${rose}, and the runtime was not read in parts to name what grew`);
+    } else {
+      grewIn = partsGrowth(mid, end, run.worker ?? "");
+      const named = grewIn
+        .filter((g) => g.bytes > 0)
+        .slice(0, 3)
+        .map((g) => `${g.part} +${mb(g.bytes)}`)
+        .join(", ");
+      const largest = grewIn[0];
+      if (largest?.part === "the API Worker's heap")
+        failures.push(`${rose}, most of it in the API Worker's heap (${named})`);
+      else
+        runtimeLine = `runtime memory rose ${mb(runtimeGrowth)} after its first half, not in the API Worker: from mid-run to the end, ${named}`;
+    }
+  }
   let heapGrowth = 0;
   let heapLine = "the Worker's heap not sampled";
   let heapMeasured = false;
@@ -171,7 +279,7 @@ export function soakVerdict(run: SoakRun): SoakVerdict {
     `(${run.requests} requests, ${run.concurrency} clients)`;
   const passed = failures.length === 0;
   const summary = passed
-    ? `✔ held ${held}: no 5xx, runtime memory steady, ${heapLine}, ending flat`
+    ? `✔ held ${held}: no 5xx, ${runtimeLine}, ${heapLine}, ending flat`
     : `✖ at ${held}: ${[...failures, ...(heapMeasured ? [heapLine] : [])].join("; ")}`;
-  return { passed, requestsPerSecond, runtimeGrowth, heapGrowth, failures, summary };
+  return { passed, requestsPerSecond, runtimeGrowth, heapGrowth, failures, grewIn, summary };
 }

@@ -1,12 +1,14 @@
 // `npm run soak`: mixed valid and hostile traffic against a throwaway local run for twenty
-// minutes, sampling the memory of the workerd runtime and the V8 heap of the Worker's own isolate.
-// Reports requests, the rate it held, status counts, p50/p99 latency and memory at start, peak and
-// end; fails on any 5xx, on memory (the runtime's or the Worker's heap) that keeps rising, and on
-// a Worker heap series that does not move under traffic (scripts/soak-verdict.ts). Twenty
-// minutes, because the local runtime keeps memory for every request and every call of its local
-// bindings, a bare Worker's too (bench/local-bindings-memory.ts): fast for its first minutes, then
-// slowly (bench/README.md, "The soak"); a shorter soak sees only the fast climb. wrangler's
-// dev proxy is reported apart, with the growth per 1,000 requests of both.
+// minutes, sampling the memory of the workerd runtime and the V8 heap of the Worker's own isolate,
+// and every minute the runtime in parts (each isolate's V8 heap, by what it runs, and the native
+// rest). Reports requests, the rate it held, status counts, p50/p99 latency and memory at start,
+// peak and end; fails on any 5xx, on runtime memory that keeps rising unless its parts name where
+// it grew outside the API Worker's heap, on a Worker heap that keeps rising, and on a Worker heap
+// series that does not move under traffic (scripts/soak-verdict.ts). Twenty minutes, because the
+// local runtime keeps memory for every request and every call of its local bindings, a bare
+// Worker's too (bench/local-bindings-memory.ts): fast for its first minutes, then slowly
+// (bench/README.md, "The soak"); a shorter soak sees only the fast climb. wrangler's dev proxy is
+// reported apart, with the growth per 1,000 requests of both.
 //   SOAK_SECONDS (1200), SOAK_CONCURRENCY (8), SOAK_SAMPLE_SECONDS (5) tune it; SOAK_INSPECTOR=0
 //   leaves the Worker's inspector closed (its heap is then not sampled).
 import { readdirSync, readFileSync } from "node:fs";
@@ -14,15 +16,22 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { fileURLToPath } from "node:url";
 import { OLDEST_VERSION } from "../bench/arms.ts";
 import { mb } from "../bench/format.ts";
-import { type WorkerHeapSample, workerHeapSampler } from "../bench/inspector.ts";
+import {
+  isolateHeaps,
+  type WorkerHeapSample,
+  workerHeapSampler,
+  workerIsolate,
+} from "../bench/inspector.ts";
 import { percentile } from "../bench/load.ts";
 import { freePort, startLocalService } from "../test/support/node/local-service.ts";
 import { scratchCopy } from "../test/support/node/npm-start.ts";
-import { type SoakSample, soakVerdict } from "./soak-verdict.ts";
+import { partTotals, type RuntimeParts, type SoakSample, soakVerdict } from "./soak-verdict.ts";
 
 const SECONDS = Number(process.env.SOAK_SECONDS ?? 1200);
 const CONCURRENCY = Number(process.env.SOAK_CONCURRENCY ?? 8);
 const SAMPLE_MS = Number(process.env.SOAK_SAMPLE_SECONDS ?? 5) * 1000;
+/** How often the runtime is read in parts (every isolate's heap): a minute, as progress is told. */
+const PARTS_MS = 60_000;
 /** 0 leaves the Worker's inspector closed (its heap is then not sampled). */
 const INSPECT = process.env.SOAK_INSPECTOR !== "0";
 /** The API Worker's name in wrangler.toml: its isolate is `core:user:<name>`. */
@@ -251,6 +260,25 @@ export function mix(keys: string[], revoked: string, tokens: string[], links: st
   return { ...target, headers: { "cf-connecting-ip": ip, ...target.headers }, hostile: true };
 }
 
+/** Each part's MB before the traffic, at mid-run and at the end, largest at the end first. */
+function runtimeParts(parts: RuntimeParts[], durationMs: number): Record<string, string> {
+  const first = parts[0];
+  const mid = parts.filter((p) => p.at <= durationMs / 2).at(-1);
+  const last = parts.at(-1);
+  if (!first || !mid || !last) return {};
+  const at = (reading: RuntimeParts) =>
+    new Map(partTotals(reading, WORKER).map((t) => [t.part, t.bytes]));
+  const [start, middle] = [at(first), at(mid)];
+  return Object.fromEntries(
+    partTotals(last, WORKER).map(({ part, bytes }) => [
+      part,
+      [start.get(part), middle.get(part), bytes]
+        .map((b) => (b === undefined ? "–" : (b / 2 ** 20).toFixed(1)))
+        .join(" → "),
+    ]),
+  );
+}
+
 // ---- run --------------------------------------------------------------------------------------
 
 async function main(): Promise<void> {
@@ -272,6 +300,21 @@ async function main(): Promise<void> {
       heapSampler
         ? heapSampler.sample(options)
         : { usedBytes: undefined, isolateId: undefined, stale: "not sampled" };
+    /**
+     * The runtime in parts: every isolate's heap, the API Worker's from its sampler's reading
+     * (a second session on its isolate would boot the sampler's), and the resident memory `rss`.
+     */
+    const partsOf = async (
+      at: number,
+      rss: number,
+      worker: WorkerHeapSample,
+    ): Promise<RuntimeParts> => {
+      const own = workerIsolate(WORKER);
+      const heaps = await isolateHeaps(pid, heapSampler ? [own] : []);
+      if (heapSampler && worker.totalBytes !== undefined && !worker.stale)
+        heaps[own] = worker.totalBytes;
+      return { at, rss, heaps };
+    };
     const { keys, revoked } = await seed(base, service.operatorToken);
 
     // Page tokens and links to reuse, fetched once (links live an hour: longer than the soak).
@@ -302,6 +345,7 @@ async function main(): Promise<void> {
         requests: 0,
       },
     ];
+    const parts: RuntimeParts[] = [await partsOf(0, startRss, startHeap)];
     const statuses = new Map<number, number>();
     const latencies: number[] = [];
     const serverErrors: string[] = [];
@@ -319,6 +363,7 @@ async function main(): Promise<void> {
         const heap = await heapOf();
         if (heap.stale && heapSampler) console.log(`  ${Math.round(at / 1000)} s: ${heap.stale}`);
         const stale = heap.stale ? { heapStale: heap.stale } : {};
+        if (at - (parts.at(-1)?.at ?? 0) >= PARTS_MS) parts.push(await partsOf(at, runtime, heap));
         samples.push({
           at,
           rss: runtime,
@@ -379,6 +424,7 @@ async function main(): Promise<void> {
     const endRss = end.runtime;
     const peakRss = Math.max(...samples.map((s) => s.rss), endRss);
     const endHeap = await heapOf();
+    parts.push(await partsOf(Date.now() - started, endRss, endHeap));
     const endLiveHeap = await heapOf({ collectGarbage: true });
     heapSampler?.close();
     const liveHeap =
@@ -393,6 +439,8 @@ async function main(): Promise<void> {
       samples,
       heapSampled: INSPECT,
       ...(liveHeap ? { liveHeap } : {}),
+      parts,
+      worker: WORKER,
     });
     const heaps = samples.flatMap((s) => (s.heap === undefined ? [] : [s.heap]));
 
@@ -431,6 +479,11 @@ async function main(): Promise<void> {
             ),
           }
         : "not sampled (SOAK_INSPECTOR=0)",
+      // The runtime in parts (MB): each isolate's V8 heap grouped by what it runs (the API
+      // Worker, the renderer, the Workers Miniflare runs each binding in) and the native rest,
+      // before the traffic, at mid-run and after it settled; and where it grew, if it kept rising.
+      runtime_parts: runtimeParts(parts, elapsed * 1000),
+      runtime_grew_in: verdict.grewIn.map((g) => `${g.part} ${mb(g.bytes)}`),
       // wrangler's own dev proxy, in front of the runtime: tooling, reported apart.
       dev_proxy_memory: {
         start: mb(start.devProxy),

@@ -5,6 +5,10 @@ import {
   CONSTANT_SPREAD_BYTES,
   growthOf,
   heapSeriesProblem,
+  NATIVE_PART,
+  partOf,
+  partsGrowth,
+  type RuntimeParts,
   type SoakRun,
   type SoakSample,
   soakVerdict,
@@ -115,15 +119,110 @@ describe("soakVerdict", () => {
     expect(verdict.failures.slice(0, 2)).toEqual([
       "3 server errors (5xx)",
       expect.stringMatching(
-        /^runtime memory kept rising: 1\d\d\.\d MB above the first half's peak$/,
+        /^runtime memory kept rising: 1\d\d\.\d MB above the first half's peak, and the runtime was not read in parts to name what grew$/,
       ),
     ]);
+  });
+
+  /** The runtime read in parts at `at`: each isolate's heap and the resident memory, in MB. */
+  const parts = (at: number, rss: number, heaps: Record<string, number>): RuntimeParts => ({
+    at,
+    rss: rss * MB,
+    heaps: Object.fromEntries(Object.entries(heaps).map(([id, mb]) => [id, mb * MB])),
+  });
+  /** A run whose runtime memory climbs 10 MB a sample, read in parts before, mid-run and after. */
+  const risingWith = (mid: Record<string, number>, end: Record<string, number>): SoakRun => {
+    const rising = run(sawTooth);
+    rising.samples.forEach((s, i) => {
+      s.rss = (300 + 10 * i) * MB;
+    });
+    return {
+      ...rising,
+      worker: "api",
+      parts: [
+        parts(0, 300, { "core:user:api": 10, "d1:db": 20 }),
+        parts(60_000, 420, mid),
+        parts(120_000, 540, end),
+      ],
+    };
+  };
+
+  it("names where the runtime grew and passes when that is not the API Worker's heap", () => {
+    const verdict = soakVerdict(
+      risingWith(
+        { "core:user:api": 30, "d1:db": 20, "queues:queue": 5, "core:entry": 4 },
+        { "core:user:api": 31, "d1:db": 50, "queues:queue": 6, "core:entry": 4 },
+      ),
+    );
+    expect(verdict.failures).toEqual([]);
+    expect(verdict.passed).toBe(true);
+    // 120 MB more resident memory: D1's isolate took 30, the queues' 1, the API Worker's 1.
+    expect(verdict.grewIn).toEqual([
+      { part: NATIVE_PART, bytes: 88 * MB },
+      { part: "D1", bytes: 30 * MB },
+      { part: "the API Worker's heap", bytes: 1 * MB },
+      { part: "the queues", bytes: 1 * MB },
+      { part: "Miniflare's own Workers", bytes: 0 },
+    ]);
+    expect(verdict.summary).toMatch(
+      new RegExp(
+        "^✔ held 20 requests/s .*: no 5xx, runtime memory rose 1\\d\\d\\.\\d MB after its first " +
+          `half, not in the API Worker: from mid-run to the end, ${NATIVE_PART} \\+88\\.0 MB, ` +
+          "D1 \\+30\\.0 MB, the API Worker's heap \\+1\\.0 MB, the Worker's heap moving",
+      ),
+    );
+  });
+
+  it("fails runtime memory that rose most in the API Worker's heap, naming it", () => {
+    const verdict = soakVerdict(
+      risingWith({ "core:user:api": 30, "d1:db": 20 }, { "core:user:api": 140, "d1:db": 20 }),
+    );
+    expect(verdict.passed).toBe(false);
+    expect(verdict.failures).toEqual([
+      expect.stringMatching(
+        /^runtime memory kept rising: .*, most of it in the API Worker's heap \(the API Worker's heap \+110\.0 MB, native memory outside every isolate's heap \+10\.0 MB\)$/,
+      ),
+    ]);
+  });
+
+  it("fails runtime memory that rose when it was read in parts only once", () => {
+    const rising = risingWith({}, {});
+    const verdict = soakVerdict({ ...rising, parts: rising.parts?.slice(0, 1) });
+    expect(verdict.failures.join()).toMatch(/not read in parts to name what grew$/);
   });
 
   it("judges no heap when the Worker's inspector was left closed", () => {
     const verdict = soakVerdict({ ...run(() => undefined), heapSampled: false });
     expect(verdict.passed).toBe(true);
     expect(verdict.summary).toContain("the Worker's heap not sampled");
+  });
+});
+
+describe("partOf and partsGrowth", () => {
+  it("tells each isolate's part: the API Worker, another Worker, a binding, Miniflare's own", () => {
+    expect(partOf("core:user:api", "api")).toBe("the API Worker's heap");
+    expect(partOf("core:user:renderer", "api")).toBe("the renderer Worker's heap");
+    expect(partOf("d1:db:entry", "api")).toBe("D1");
+    expect(partOf("r2:bucket", "api")).toBe("R2");
+    expect(partOf("queues:queue:request-logs", "api")).toBe("the queues");
+    expect(partOf("ratelimit:ns", "api")).toBe("the rate limiters");
+    expect(partOf("core:user:miniflare-observability-collector", "api")).toBe(
+      "wrangler's local observability",
+    );
+    expect(partOf("core:entry", "api")).toBe("Miniflare's own Workers");
+  });
+
+  it("leaves an isolate read only once to the native part", () => {
+    const grown = partsGrowth(
+      { at: 0, rss: 100 * MB, heaps: { "d1:db": 10 * MB, "r2:bucket": 5 * MB } },
+      { at: 1, rss: 130 * MB, heaps: { "d1:db": 12 * MB } },
+      "api",
+    );
+    // Native: (130 − 12) − (100 − 10) = 28 MB, R2's heap (read once) among it.
+    expect(grown).toEqual([
+      { part: NATIVE_PART, bytes: 28 * MB },
+      { part: "D1", bytes: 2 * MB },
+    ]);
   });
 });
 

@@ -8,8 +8,8 @@ import os from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { type WorkerHeapSampler, workerHeapSampler } from "../../bench/inspector.ts";
-import { heapSeriesProblem, MIN_HEAP_READINGS } from "../../scripts/soak-verdict.ts";
+import { isolateHeaps, type WorkerHeapSampler, workerHeapSampler } from "../../bench/inspector.ts";
+import { heapSeriesProblem, MIN_HEAP_READINGS, partsGrowth } from "../../scripts/soak-verdict.ts";
 import { freePort } from "../support/node/local-service.ts";
 import { shellEnv } from "../support/node/npm-start.ts";
 import { STARTUP_MS } from "../support/node/timeouts.ts";
@@ -120,4 +120,33 @@ it("says a reading is stale when its session was taken over, and reads again", a
   expect(reading.stale).toMatch(/session was lost .* and attached again/);
   expect(reading.usedBytes).toBeGreaterThan(0);
   expect((await heap.sample()).stale).toBeUndefined();
+});
+
+it("reads every isolate's heap, so that the soak names the part of the runtime that grew", async () => {
+  // The runtime keeps one inspector session per isolate: the samplers above hold the fixture's.
+  for (const open of samplers.splice(0)) open.close();
+  const before = await isolateHeaps(pid());
+  // Both Workers, and the Workers Miniflare runs beside them.
+  expect(Object.keys(before), output).toEqual(
+    expect.arrayContaining(["core:user:heap-fixture", "core:user:heap-fixture-idle"]),
+  );
+  expect(Object.keys(before).length).toBeGreaterThan(2);
+  for (const bytes of Object.values(before)) expect(bytes).toBeGreaterThan(0);
+
+  await post("/allocate?mb=32");
+  const after = await isolateHeaps(pid());
+  await post("/free");
+  const grew = partsGrowth(
+    { at: 0, rss: 0, heaps: before },
+    { at: 1, rss: 0, heaps: after },
+    "heap-fixture",
+  );
+  const share = (part: string) => grew.find((g) => g.part === part)?.bytes ?? Number.NaN;
+  expect(share("the API Worker's heap")).toBeGreaterThan(28 * MIB);
+  expect(Math.abs(share("the heap-fixture-idle Worker's heap"))).toBeLessThan(4 * MIB);
+
+  // An isolate left out is not read (the soak reads its Worker's through its own sampler).
+  expect(Object.keys(await isolateHeaps(pid(), ["core:user:heap-fixture"]))).not.toContain(
+    "core:user:heap-fixture",
+  );
 });
