@@ -17,12 +17,12 @@ import {
   type NewOrderEvent,
   orderEventWrites,
 } from "../src/orders/order-event-store";
-import { orderPage } from "../src/orders/order-store";
-import { cardPageQueries } from "../src/payment-methods/card-store";
+import { orderPageAlone } from "../src/orders/order-page";
+import { cardPageAlone } from "../src/payment-methods/card-page";
 import { accountCategoriesAlone } from "../src/rewards/rewards-store";
 import { statementPageAlone } from "../src/statements/statement-pages";
 import { lineItemPageAlone } from "../src/statements/statement-reads";
-import { intentPage } from "../src/transaction-intents/intent-store";
+import { intentPageAlone } from "../src/transaction-intents/intent-page";
 
 /** One statement as D1 takes it: its SQL and its values in order. */
 export interface Statement {
@@ -54,8 +54,8 @@ export interface ListRead {
 
 /**
  * The floors, each the service's statement for the same read or write. The page reads are the
- * service's page query alone (no key lookup, no ownership read), as the statements floor has
- * always been; the order event's are the writes of its batch (the event, its order's sum and, in
+ * service's page query alone (no key lookup, no ownership read), bound to the scope where the
+ * service reads it in the customer's or the key's, as the statements floor has always been; the order event's are the writes of its batch (the event, its order's sum and, in
  * sandbox, its partner's budget usage), without the audit row and stored response beside them.
  */
 export const FLOOR_QUERIES = {
@@ -65,15 +65,14 @@ export const FLOOR_QUERIES = {
   /** A line items page of every type, the page of src/statements/statement-reads.ts. */
   lineItems: (statementId: string, after: LineItemPosition | null, limit: number): Statement =>
     lineItemPageAlone(statementId, after, limit),
-  /** A customer's cards, the page of readCardPage (src/payment-methods/card-store.ts). */
-  paymentMethods: (db: Database, { scope, customerId, limit }: ListRead): Statement =>
-    statementOf(cardPageQueries(db, scope, customerId, { limit, after: null, status: null }).page),
-  /** The scope's orders, unfiltered, as orderPage (src/orders/order-store.ts). */
-  orders: (db: Database, { scope, limit }: ListRead): Statement =>
-    statementOf(orderPage(db, scope, {}, null, limit)),
-  /** A customer's intents, as intentPage (src/transaction-intents/intent-store.ts). */
-  intents: (db: Database, { scope, customerId, limit }: ListRead): Statement =>
-    statementOf(intentPage(db, scope, customerId, undefined, null, limit)),
+  /** A customer's cards, the page of src/payment-methods/card-page.ts (cardPageReads). */
+  paymentMethods: ({ scope, customerId, limit }: ListRead): Statement =>
+    cardPageAlone(scope, customerId, limit),
+  /** The scope's orders, unfiltered, the page of src/orders/order-page.ts (orderPageReads). */
+  orders: ({ scope, limit }: ListRead): Statement => orderPageAlone(scope, limit),
+  /** A customer's intents, the page of src/transaction-intents/intent-page.ts. */
+  intents: ({ scope, customerId, limit }: ListRead): Statement =>
+    intentPageAlone(scope, customerId, limit),
   /** An account's rewards categories, the read of src/rewards/rewards-store.ts on its own. */
   rewardsCategories: (accountId: string): Statement => accountCategoriesAlone(accountId),
   /** An order event's writes (orderEventWrites, src/orders/order-event-store.ts). */

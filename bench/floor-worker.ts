@@ -11,9 +11,9 @@
 //                     and partner, the account's owner), checked in code afterwards
 //   /two-trips        diagnostic: the same checks in the service's earlier two round trips
 //   /line-items       a statement's line items page (src/statements/statement-reads.ts) on its own
-//   /payment-methods  a customer's cards page (readCardPage's page)
-//   /orders           the scope's orders page (orderPage)
-//   /intents          a customer's transaction intents page (intentPage)
+//   /payment-methods  a customer's cards page (src/payment-methods/card-page.ts) on its own
+//   /orders           the scope's orders page (src/orders/order-page.ts) on its own
+//   /intents          a customer's transaction intents page (src/transaction-intents/intent-page.ts)
 //   /rewards-categories  an account's rewards categories (src/rewards/rewards-store.ts) on its own
 //   POST /order-events  an order event's writes (orderEventWrites, in sandbox) in one batch
 //
@@ -311,14 +311,7 @@ const LIST_FLOORS: Record<string, ListFloor> = {
   "/intents": "intents",
 };
 
-/**
- * The list pages' statements by request: built by the service's builder the first time a list
- * is asked for with these values, and only bound afterwards (building a drizzle query costs more
- * CPU than the rest of a floor request; the service builds its own per request).
- */
-const LISTS = new Map<string, Statement>();
-
-/** A page of one of the lists built with drizzle per request in the service. */
+/** A page of one of the card programme's lists. */
 async function listFloor(
   list: ListFloor,
   query: URLSearchParams,
@@ -329,16 +322,10 @@ async function listFloor(
     customerId: query.get("customer") ?? "",
     limit: Number(query.get("limit") ?? "10"),
   };
-  const key = `${list}?${query}`;
-  let statement = LISTS.get(key);
-  if (!statement) {
-    statement = FLOOR_QUERIES[list](queryBuilder(env.DB), read);
-    LISTS.set(key, statement);
-  }
   const limited = withinLimits(env, read.customerId, `partner:${read.scope.partnerId}`);
-  const { results, meta } = await prepare(env, statement).all();
+  const { rows, rowsRead } = await jsonPage(env, FLOOR_QUERIES[list](read));
   if (!(await limited)) return reject(429);
-  return pageOf(results, read.limit, { ...JSON_HEADERS, "x-d1-rows-read": String(meta.rows_read) });
+  return pageOf(rows, read.limit, { ...JSON_HEADERS, "x-d1-rows-read": String(rowsRead) });
 }
 
 /** An account's rewards categories: the product's whole list, never paged. */

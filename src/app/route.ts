@@ -11,6 +11,7 @@ import type { Scope } from "../domain/scopes";
 import type { JsonValue } from "../versioning";
 import type { AppEnv } from "./context";
 import { ApiError, type ErrorType, routeNotFound } from "./errors";
+import { merchantKeyHeader } from "./headers";
 import { idempotent } from "./idempotency";
 import {
   authenticate,
@@ -53,6 +54,12 @@ export interface Reply {
   readonly body: JsonValue | null;
 }
 
+/** What a plan reads of the request beyond its query and path. */
+export interface PlanRequest {
+  /** The product the merchant-key header names, as sent: checked only after authentication. */
+  merchantKey: string | undefined;
+}
+
 /** What the route hands its handler: everything read and checked before it runs. */
 export interface HandlerInput<Query, Reads, Body, Out> {
   /** The query parameters, read once (see `QueryDefinition`). */
@@ -93,7 +100,7 @@ export interface Route<M extends Method = Method, Path extends string = string> 
   body?: RequestBody;
   success?: Success;
   /** Plans the route's reads from the request alone, before authentication. */
-  plan?: (query: never, params: never) => ReadAhead<unknown>;
+  plan?: (query: never, params: never, request: never) => ReadAhead<unknown>;
   /** The handler, with everything the declaration asks for read first. */
   handle: (c: Context<AppEnv>) => Response | Promise<Response>;
 }
@@ -132,7 +139,7 @@ export function route<
 >(
   declaration: Declaration<M, Path> & {
     query?: QueryDefinition<Query>;
-    plan?: (query: Query, params: PathParams<Path>) => ReadAhead<Reads>;
+    plan?: (query: Query, params: PathParams<Path>, request: PlanRequest) => ReadAhead<Reads>;
     body?: RequestBody<Exclude<Body, undefined>>;
     /** What the handler's own checks answer (none: `[]`). */
     errors: readonly RouteError[];
@@ -252,8 +259,14 @@ function planReads(c: Context<AppEnv>, route: Route): void {
   if (!plan || !query) return;
   const read = readQuery(c, query);
   if (!(read instanceof ApiError)) {
+    const request: PlanRequest = { merchantKey: c.req.header(merchantKeyHeader(c.env)) };
     // The plan was declared with this route's query type, and `read` is that definition's value.
-    c.set("readAhead", (plan as (q: unknown, p: unknown) => ReadAhead)(read, c.req.param()));
+    const planned = (plan as (q: unknown, p: unknown, r: PlanRequest) => ReadAhead)(
+      read,
+      c.req.param(),
+      request,
+    );
+    c.set("readAhead", planned);
   }
 }
 

@@ -151,3 +151,17 @@ export async function findPartnerCustomer(
   const { merchantKey, ...customer } = row;
   return { customer, scope: { partnerId, environment, merchantKey } };
 }
+
+/**
+ * Whether the read scope a customer was stored in (as a read planned before authentication found
+ * it; null for no such customer) is `scope`: what such a read checks before anything it read of
+ * the customer is used.
+ */
+export function storedInScope(stored: ReadScope | null, scope: ReadScope): boolean {
+  return (
+    stored !== null &&
+    stored.partnerId === scope.partnerId &&
+    stored.environment === scope.environment &&
+    stored.merchantKey === scope.merchantKey
+  );
+}

@@ -1,10 +1,11 @@
 // A stored card as the API answers it: masked, with its PAN and CVV only when they were opened for
 // a caller allowed to read them.
 import type { PaymentMethodBody } from "./api-schemas";
+import type { ListedCard } from "./card-page";
 import type { CardSecrets } from "./card-secrets";
 import type { CardRow } from "./card-store";
 
-export function toPaymentMethod(row: CardRow, secrets: CardSecrets | null): PaymentMethodBody {
+export function toPaymentMethod(row: ListedCard, secrets: CardSecrets | null): PaymentMethodBody {
   return {
     payment_method_id: row.paymentMethodId,
     customer_id: row.customerId,

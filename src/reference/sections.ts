@@ -42,7 +42,7 @@ export const SECTIONS: Readonly<Record<string, Section>> = {
       "A customer's cards, masked for any key; their PAN and CVV only for keys holding " +
       "PCI_DETAILS_READ, on retrieve. Provisioning a card to a wallet (Apple Pay, Google Pay, " +
       "Samsung Pay) takes CARD_WRITE. " +
-      "Rows per call: a list is one round trip after the key lookup, reading the customer and " +
+      "Rows per call: a list is one round trip, the key lookup's own, reading the customer and " +
       "at most `limit + 1` rows of an index on the customer; a retrieve reads 1 row.",
     source: "specification",
     why:

@@ -4,8 +4,7 @@
 import { and, desc, eq, inArray, lt, type SQL, sql } from "drizzle-orm";
 import { allOf, atomically, type Query, returnedRow } from "../db/batch";
 import type { Database } from "../db/client";
-import { customerInScope, type ReadScope } from "../db/customers";
-import { customers } from "../db/schema";
+import type { ReadScope } from "../db/customers";
 import type { Environment } from "../domain/environment";
 import type { IntentStatus } from "./api-schemas";
 import { transactionIntents } from "./schema";
@@ -74,26 +73,6 @@ export function intentPage(
     )
     .orderBy(desc(transactionIntents.intentId))
     .limit(limit + 1);
-}
-
-/** One round trip: whether the customer is in scope, and its page of intents. */
-export async function readIntentPage(
-  db: Database,
-  scope: ReadScope,
-  customerId: string,
-  status: IntentStatus | undefined,
-  after: string | null,
-  limit: number,
-): Promise<{ customerFound: boolean; rows: IntentRow[] }> {
-  const owner = db
-    .select({ customerId: customers.customerId })
-    .from(customers)
-    .where(customerInScope(scope, customerId));
-  const [[found], rows] = await db.batch([
-    owner,
-    intentPage(db, scope, customerId, status, after, limit),
-  ]);
-  return { customerFound: found !== undefined, rows: found === undefined ? [] : rows };
 }
 
 export interface IntentChange {

@@ -7,6 +7,7 @@ import { storeWithEffect } from "../app/idempotency";
 import { readScope } from "../app/pipeline";
 import { idPage, idPageQueryWith } from "../app/query";
 import { route } from "../app/route";
+import { storedInScope } from "../db/customers";
 import { encodeIdSuffix } from "../domain/ids";
 import { checkBodyOwners, type MerchantBody, notTheCustomersCard, parseStored } from "../orders";
 import { chargeSandboxBudget } from "../sandbox-budgets";
@@ -19,13 +20,13 @@ import {
   TransactionIntentList,
   UpdateTransactionIntentRequest,
 } from "./api-schemas";
+import { intentPageReads } from "./intent-page";
 import {
   findIntent,
   type IntentRow,
   insertIntent,
   intentStored,
   MOVES_TO,
-  readIntentPage,
   updateIntent,
 } from "./intent-store";
 
@@ -89,13 +90,16 @@ export const listCustomerTransactionIntents = route({
   query: idPageQueryWith([
     { name: "status", description: "Only the intents in this status.", values: INTENT_STATUSES },
   ]),
-  response: { status: 200, schema: TransactionIntentList },
-  async handler(c, { query: { limit, after, filters }, reply }) {
-    const customerId = c.req.param("customer_id");
+  // Planned from the path and query alone, so the page rides in the key lookup's own statement:
+  // one D1 round trip, and nothing read for a key that is not live.
+  plan: ({ limit, after, filters }, params) =>
     // The filter's values are the statuses (the query definition refuses any other).
-    const status = filters.status as IntentStatus | undefined;
-    const page = await readIntentPage(c.get("db"), readScope(c), customerId, status, after, limit);
-    if (!page.customerFound) throw customerNotFound(customerId);
+    intentPageReads(params.customer_id, filters.status as IntentStatus | undefined, after, limit),
+  response: { status: 200, schema: TransactionIntentList },
+  async handler(c, { query: { limit }, reads: page, reply }) {
+    const customerId = c.req.param("customer_id");
+    // Nothing read is used before the customer is known to be in the caller's read scope.
+    if (!storedInScope(page.stored, readScope(c))) throw customerNotFound(customerId);
     return reply(idPage(page.rows, limit, toIntent));
   },
 });

@@ -217,6 +217,19 @@ describe("listing orders", () => {
     expect((await read("?customer_id=cus_nobody")).data).toHaveLength(0);
     const byPartnerId = await read(`?partner_order_id=${made[1]?.partner_order_id}`);
     expect(byPartnerId.data.map((o) => o.order_id)).toEqual([made[1]?.order_id]);
+    const both = await read(
+      `?customer_id=${f.customerId}&partner_order_id=${made[1]?.partner_order_id}`,
+    );
+    expect(both.data.map((o) => o.order_id)).toEqual([made[1]?.order_id]);
+    const onwards = await read(
+      `?customer_id=${f.customerId}&limit=1&starting_after=${made[1]?.order_id}`,
+    );
+    expect([onwards.data.map((o) => o.order_id), onwards.has_more]).toEqual([
+      [made[0]?.order_id],
+      false,
+    ]);
+    // The whole order, as created, whichever way it is read.
+    expect(byPartnerId.data[0]).toEqual(made[1]);
     const bad = await api("/v2/orders?customer_id=a&customer_id=b", {
       key: f.key,
       version: "latest",
@@ -405,6 +418,24 @@ describe("a partner with two products", () => {
       version: "latest",
       merchantKey: second.merchantKey,
     });
-    expect(again.status).toBe(201);
+    const other = await expectJson<Order>(again, 201);
+    // Each product's list holds its own order, and the list too needs the header.
+    const listed = async (merchantKey: string) => {
+      const res = await api("/v2/orders", { key: apiKey, version: "latest", merchantKey });
+      return (await expectJson<{ data: Order[] }>(res, 200)).data.map((o) => o.order_id);
+    };
+    expect(await listed(ids.merchantKey)).toEqual([order.order_id]);
+    expect(await listed(second.merchantKey)).toEqual([other.order_id]);
+    const unnamed = await api("/v2/orders", { key: apiKey, version: "latest" });
+    expect((await expectJson<ErrorBody>(unnamed, 400)).error.type).toBe("BAD_REQUEST_ERROR");
+    // A product of another partner is no product of this one's, whatever its orders.
+    const stranger = await seedAccount({ scopes: SCOPES });
+    await createOrder(stranger);
+    const foreignList = await api("/v2/orders", {
+      key: apiKey,
+      version: "latest",
+      merchantKey: stranger.merchantKey,
+    });
+    expect((await expectJson<ErrorBody>(foreignList, 400)).error.type).toBe("BAD_REQUEST_ERROR");
   });
 });

@@ -198,6 +198,12 @@ describe("GET /v2/payment_methods", () => {
     );
     expect(ids(next)).toEqual(newestFirst.slice(2));
     expect(next.has_more).toBe(false);
+    const active = await expectJson<{ data: Card[]; has_more: boolean }>(
+      await list(`&status=ACTIVE&limit=1&starting_after=${newestFirst[0]}`),
+      200,
+    );
+    expect(ids(active)).toEqual([cards[0]?.payment_method_id]);
+    expect(active.has_more).toBe(false);
 
     const canceled = await expectJson<{ data: Card[] }>(await list("&status=CANCELED"), 200);
     expect(ids(canceled)).toEqual([cards[1]?.payment_method_id]);
@@ -209,8 +215,9 @@ describe("GET /v2/payment_methods", () => {
 
   it("refuses a missing customer_id, an unknown status or cursor, and another's customer", async () => {
     const f = await seedAccount({ scopes: [] });
-    await seedCard(f);
+    const own = await seedCard(f);
     const stranger = await seedAccount({ scopes: [] });
+    const strangers = await seedCard(stranger);
     const call = (query: string, who = f) =>
       api(`/v2/payment_methods${query}`, {
         key: who.key,
@@ -228,11 +235,18 @@ describe("GET /v2/payment_methods", () => {
       `?customer_id=${f.customerId}&starting_after=${uniqueId("pm")}`,
       "starting_after",
     );
-    await invalid(`?customer_id=${f.customerId}&limit=0`, "limit");
-    const other = await expectJson<{ error: { type: string } }>(
-      await call(`?customer_id=${f.customerId}`, stranger),
-      404,
+    // Another customer's card is no position in this customer's list.
+    await invalid(
+      `?customer_id=${f.customerId}&starting_after=${strangers.payment_method_id}`,
+      "starting_after",
     );
-    expect(other.error.type).toBe("CUSTOMER_NOT_FOUND_ERROR");
+    await invalid(`?customer_id=${f.customerId}&limit=0`, "limit");
+    for (const query of ["", `&starting_after=${own.payment_method_id}`, "&status=ACTIVE"]) {
+      const other = await expectJson<{ error: { type: string } }>(
+        await call(`?customer_id=${f.customerId}${query}`, stranger),
+        404,
+      );
+      expect(other.error.type).toBe("CUSTOMER_NOT_FOUND_ERROR");
+    }
   });
 });

@@ -178,13 +178,30 @@ describe("transaction intents", () => {
     expect(await ids("?status=CANCELED")).toEqual([a.intent_id]);
     expect(await ids("?status=REQUIRES_CONFIRMATION")).toEqual([b.intent_id]);
     expect(await ids(`?starting_after=${b.intent_id}`)).toEqual([a.intent_id]);
+    expect(await ids(`?status=CANCELED&starting_after=${b.intent_id}`)).toEqual([a.intent_id]);
+    expect(await ids(`?status=REQUIRES_CONFIRMATION&starting_after=${b.intent_id}`)).toEqual([]);
+    const limited = await expectJson<{ data: Intent[]; has_more: boolean }>(
+      await read("?limit=1"),
+      200,
+    );
+    expect([limited.data.map((i) => i.intent_id), limited.has_more]).toEqual([[b.intent_id], true]);
     expect((await expectJson<ErrorBody>(await read("?status=DONE"), 400)).error.param).toBe(
       "status",
     );
     const other = await seedAccount({ scopes: SCOPES });
-    expect((await expectJson<ErrorBody>(await read("", other.customerId), 404)).error.type).toBe(
-      "CUSTOMER_NOT_FOUND_ERROR",
-    );
+    for (const customer of [other.customerId, uniqueId("cus")]) {
+      for (const query of ["", `?starting_after=${b.intent_id}`, "?status=CANCELED"]) {
+        const refused = await expectJson<ErrorBody>(await read(query, customer), 404);
+        expect(refused.error.type).toBe("CUSTOMER_NOT_FOUND_ERROR");
+      }
+    }
+    // The scope is checked before the customer: a key without it learns nothing of either.
+    const unscoped = await seedAccount({ scopes: [] });
+    const forbidden = await api(`/v2/customers/${f.customerId}/transaction_intents`, {
+      key: unscoped.key,
+      version: "latest",
+    });
+    expect(forbidden.status).toBe(403);
   });
 
   it.each(ALL_VERSIONS)("answers a missing intent in %s's shape", async (version) => {

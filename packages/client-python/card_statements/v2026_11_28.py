@@ -1314,7 +1314,7 @@ class PaymentMethodsResource(Resource):
     """`client.payment_methods`. Payment methods: A customer's cards, masked for any key; their PAN
     and CVV only for keys holding PCI_DETAILS_READ, on retrieve. Provisioning a card to a wallet
     (Apple Pay, Google Pay, Samsung Pay) takes CARD_WRITE. Rows per call: a list is one round
-    trip after the key lookup, reading the customer and at most `limit + 1` rows of an index on
+    trip, the key lookup's own, reading the customer and at most `limit + 1` rows of an index on
     the customer; a retrieve reads 1 row.
     """
 
@@ -2509,7 +2509,7 @@ class Client(BaseClient):
         """`client.payment_methods`. Payment methods: A customer's cards, masked for any key; their
         PAN and CVV only for keys holding PCI_DETAILS_READ, on retrieve. Provisioning a card to
         a wallet (Apple Pay, Google Pay, Samsung Pay) takes CARD_WRITE. Rows per call: a list is
-        one round trip after the key lookup, reading the customer and at most `limit + 1` rows
+        one round trip, the key lookup's own, reading the customer and at most `limit + 1` rows
         of an index on the customer; a retrieve reads 1 row.
         """
         return PaymentMethodsResource(self)
