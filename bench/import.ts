@@ -1,5 +1,5 @@
 // The import arms: the operator import of the production bundle against its floor (the same rows
-// inserted with raw prepared statements in one D1 batch per request), month by month until each
+// in multi-row INSERTs of up to D1's 100 bound parameters, one D1 batch per request), month by month until each
 // table holds `total` statements; then the largest body the import accepts, with the Worker's
 // heap sampled. Both run on their own workerd over empty databases, rebuilt every run. Each part
 // (the growth, the index sizes, each run of the largest body, the headroom check) fills its own

@@ -32,7 +32,8 @@ export function lineItemImportSection(imports: ImportResults): string[] {
     `Statements of ${li.lineItemsPerStatement} line items each through the operator import, ` +
       `${count(li.statementsPerRequest)} statements (${count(li.statementsPerRequest * li.lineItemsPerStatement)} ` +
       "line items) a request, against the floor inserting the same rows (each statement, its " +
-      "event and each line item) with one raw prepared INSERT per row in one D1 batch, until each " +
+      "event and each line item) in multi-row INSERTs of up to D1's 100 bound parameters, all in one " +
+      "D1 batch, until each " +
       `table holds ${count(li.total)} line items. Rates are line items per second.`,
     "",
     "| line items in each table | import, line items/s | floor, line items/s | import ÷ floor |",
@@ -77,8 +78,9 @@ export function importSection(imports: ImportResults): string[] {
     "## Import",
     "",
     `The operator import of the production bundle against its floor (the floor Worker inserting ` +
-      "the same rows, each statement and its `statement.created` event, with one raw prepared " +
-      "statement per row, in one D1 batch per request, with no validation and no read), each on " +
+      "the same rows, each statement and its `statement.created` event, in multi-row INSERTs of up " +
+      "to D1's 100 bound parameters, in one D1 batch per request, with no validation and no " +
+      "read), each on " +
       "its own empty database on a second workerd whose V8 " +
       `heap is capped at 128 MB, like a Worker isolate. ${count(imports.total / imports.statementsPerRequest)} ` +
       `requests a side of ${count(imports.statementsPerRequest)} statements (one month of every ` +
