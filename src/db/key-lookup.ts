@@ -76,6 +76,26 @@ export function keyLookup(aheads: Record<string, SQL> = {}) {
 
 export type BuiltQuery = ReturnType<typeof keyLookup>;
 
+/**
+ * Key lookups for a page whose query takes one of a few shapes (a cursor or not, a filter or
+ * not): `aheads` builds the shape's read-aheads, and each shape's lookup is built on first use and
+ * kept for the isolate, so a request builds no SQL. The shape is keyed by its JSON.
+ */
+export function keyLookupsByShape<Shape>(
+  aheads: (shape: Shape) => Record<string, SQL>,
+): (shape: Shape) => BuiltQuery {
+  const built = new Map<string, BuiltQuery>();
+  return (shape) => {
+    const key = JSON.stringify(shape);
+    let lookup = built.get(key);
+    if (!lookup) {
+      lookup = keyLookup(aheads(shape));
+      built.set(key, lookup);
+    }
+    return lookup;
+  };
+}
+
 const KEY_LOOKUP = keyLookup();
 
 interface KeyRow {

@@ -17,7 +17,7 @@ import {
 import { QueryBuilder, SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import type { ReadScope } from "../db/customers";
 import { jsonObjectOf, pageAsJson } from "../db/json-page";
-import { keyLookup, type ReadAhead } from "../db/key-lookup";
+import { keyLookupsByShape, type ReadAhead } from "../db/key-lookup";
 import { apiKeys, partners } from "../db/schema";
 import type { OrderRow } from "./order-rows";
 import type { OrderFilters } from "./order-store";
@@ -76,18 +76,8 @@ function productWithPage(shape: PageShape): SQL<string> {
   return sql<string>`json_array(${PRODUCT}, json(${page}))`;
 }
 
-/** The key lookups that carry an orders page, by its shape, built on first use. */
-const LOOKUPS = new Map<string, ReturnType<typeof keyLookup>>();
-
-function lookupOf(shape: PageShape) {
-  const key = `${shape.customer}:${shape.partnerOrder}:${shape.after}`;
-  let lookup = LOOKUPS.get(key);
-  if (!lookup) {
-    lookup = keyLookup({ orders: productWithPage(shape) });
-    LOOKUPS.set(key, lookup);
-  }
-  return lookup;
-}
+/** The key lookups that carry an orders page, by its shape. */
+const lookupOf = keyLookupsByShape((shape: PageShape) => ({ orders: productWithPage(shape) }));
 
 /** What an orders page read, for the route to check before it uses any of it. */
 export interface OrderPageReads {

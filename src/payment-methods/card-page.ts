@@ -6,7 +6,7 @@ import { and, desc, eq, fillPlaceholders, type SQL, type SQLWrapper, sql } from 
 import { alias, QueryBuilder, SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import type { ReadScope } from "../db/customers";
 import { jsonObjectOf, pageAsJson } from "../db/json-page";
-import { keyLookup, type ReadAhead } from "../db/key-lookup";
+import { keyLookupsByShape, type ReadAhead } from "../db/key-lookup";
 import { customers } from "../db/schema";
 import type { CardRow, CardStatus } from "./card-store";
 import { paymentMethods } from "./schema";
@@ -111,18 +111,10 @@ function customerWithPage(after: boolean, status: boolean): SQL<string> {
   return sql<string>`(${joined})`;
 }
 
-/** The key lookups that carry a cards page, by its shape, built on first use. */
-const LOOKUPS = new Map<string, ReturnType<typeof keyLookup>>();
-
-function lookupOf(after: boolean, status: boolean) {
-  const shape = `${after}:${status}`;
-  let lookup = LOOKUPS.get(shape);
-  if (!lookup) {
-    lookup = keyLookup({ cards: customerWithPage(after, status) });
-    LOOKUPS.set(shape, lookup);
-  }
-  return lookup;
-}
+/** The key lookups that carry a cards page, by its shape. */
+const lookupOf = keyLookupsByShape(([after, status]: [boolean, boolean]) => ({
+  cards: customerWithPage(after, status),
+}));
 
 /** What a cards page read, for the route to check before it uses any of it. */
 export interface CardPageReads {
@@ -160,7 +152,7 @@ export function cardPageReads(
   if (after !== null) values.after = after;
   if (status !== null) values.status = status;
   return {
-    lookup: lookupOf(after !== null, status !== null),
+    lookup: lookupOf([after !== null, status !== null]),
     values,
     read(results) {
       if (typeof results.cards !== "string") return { stored: null, cursorFound: false, rows: [] };

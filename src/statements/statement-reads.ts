@@ -4,7 +4,7 @@
 import { and, asc, eq, fillPlaceholders, type SQL, sql } from "drizzle-orm";
 import { QueryBuilder, SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import type { Database } from "../db/client";
-import { keyLookup, type ReadAhead } from "../db/key-lookup";
+import { keyLookup, keyLookupsByShape, type ReadAhead } from "../db/key-lookup";
 import {
   documentOrder,
   LINE_ITEM_TYPES,
@@ -132,13 +132,9 @@ function pageAsJson(branches: SQL[]): SQL<string> {
   )}))`;
 }
 
-/** Key lookups of line items pages, by the shape of their query, built once per isolate each. */
-const PAGE_LOOKUPS = new Map<string, ReturnType<typeof keyLookup>>();
-
-function pageLookup(branches: number, after: boolean) {
-  const key = `${branches}:${after}`;
-  let lookup = PAGE_LOOKUPS.get(key);
-  if (!lookup) {
+/** Key lookups of line items pages, by the shape of their query. */
+const pageLookup = keyLookupsByShape(
+  ([branches, after]: [number, boolean]): Record<string, SQL> => {
     const parts =
       branches === 0
         ? [branch(null, after)]
@@ -146,13 +142,11 @@ function pageLookup(branches: number, after: boolean) {
     const page = pageAsJson(parts);
     // A continuation skips the owner: its token, signed under the binding the first page's owner
     // check proved, says who may read on, and an account never changes owner.
-    lookup = after
-      ? keyLookup({ statement: STATEMENT_HEAD, page })
-      : keyLookup({ owner: OWNER, statement: STATEMENT_HEAD, page });
-    PAGE_LOOKUPS.set(key, lookup);
-  }
-  return lookup;
-}
+    return after
+      ? { statement: STATEMENT_HEAD, page }
+      : { owner: OWNER, statement: STATEMENT_HEAD, page };
+  },
+);
 
 /**
  * The reads of a line items page. Without a filter, or with every type (the same listing), one
@@ -183,7 +177,7 @@ export function lineItemPageReads(
     values.afterId = after.lineItemId;
   }
   return {
-    lookup: pageLookup(branches, after !== null),
+    lookup: pageLookup([branches, after !== null]),
     values,
     read(results) {
       const raw = results.statement;

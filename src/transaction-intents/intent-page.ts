@@ -17,7 +17,7 @@ import {
 import { QueryBuilder, SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import type { ReadScope } from "../db/customers";
 import { jsonObjectOf, pageAsJson } from "../db/json-page";
-import { keyLookup, type ReadAhead } from "../db/key-lookup";
+import { keyLookupsByShape, type ReadAhead } from "../db/key-lookup";
 import { customers } from "../db/schema";
 import type { IntentStatus } from "./api-schemas";
 import type { IntentRow } from "./intent-store";
@@ -82,18 +82,10 @@ function customerWithPage(after: boolean, status: boolean): SQL<string> {
     .where(eq(customers.customerId, placeholder("customerId")))})`;
 }
 
-/** The key lookups that carry an intents page, by its shape, built on first use. */
-const LOOKUPS = new Map<string, ReturnType<typeof keyLookup>>();
-
-function lookupOf(after: boolean, status: boolean) {
-  const shape = `${after}:${status}`;
-  let lookup = LOOKUPS.get(shape);
-  if (!lookup) {
-    lookup = keyLookup({ intents: customerWithPage(after, status) });
-    LOOKUPS.set(shape, lookup);
-  }
-  return lookup;
-}
+/** The key lookups that carry an intents page, by its shape. */
+const lookupOf = keyLookupsByShape(([after, status]: [boolean, boolean]) => ({
+  intents: customerWithPage(after, status),
+}));
 
 /** What an intents page read, for the route to check before it uses any of it. */
 export interface IntentPageReads {
@@ -121,7 +113,7 @@ export function intentPageReads(
   if (after !== null) values.after = after;
   if (status !== undefined) values.status = status;
   return {
-    lookup: lookupOf(after !== null, status !== undefined),
+    lookup: lookupOf([after !== null, status !== undefined]),
     values,
     read(results) {
       if (typeof results.intents !== "string") return { stored: null, rows: [] };
