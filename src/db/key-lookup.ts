@@ -12,7 +12,7 @@ import {
   type SQLWrapper,
   sql,
 } from "drizzle-orm";
-import { QueryBuilder } from "drizzle-orm/sqlite-core";
+import { QueryBuilder, SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
 import type { Caller } from "../domain/caller";
 import { storedScopes } from "../domain/scopes";
 import { allOf } from "./batch";
@@ -75,6 +75,25 @@ export function keyLookup(aheads: Record<string, SQL> = {}) {
 }
 
 export type BuiltQuery = ReturnType<typeof keyLookup>;
+
+/** A query's SQL and its values bound, to run on its own. */
+export interface BoundQuery {
+  sql: string;
+  params: unknown[];
+}
+
+/**
+ * A read that rides in the key lookup, as a statement of its own (`build`'s SQL with placeholders),
+ * built on its first use: the bench's floors run these as the least a route's read can cost, so
+ * the Workers that never call it build nothing at start-up.
+ */
+export function readAlone(build: () => SQL): (values: Record<string, unknown>) => BoundQuery {
+  let query: ReturnType<SQLiteSyncDialect["sqlToQuery"]> | undefined;
+  return (values) => {
+    query ??= new SQLiteSyncDialect().sqlToQuery(build());
+    return { sql: query.sql, params: fillPlaceholders(query.params, values) };
+  };
+}
 
 /**
  * Key lookups for a page whose query takes one of a few shapes (a cursor or not, a filter or

@@ -3,21 +3,11 @@
 // customer, planned before authentication. The page is read in the key's own partner and
 // environment (the columns of the key's row) and in the product the request names; the route
 // checks that product against the one the pipeline resolved before it uses the page.
-import {
-  and,
-  desc,
-  eq,
-  fillPlaceholders,
-  getTableColumns,
-  lt,
-  type SQL,
-  type SQLWrapper,
-  sql,
-} from "drizzle-orm";
-import { QueryBuilder, SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
+import { and, desc, eq, getTableColumns, lt, type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import { QueryBuilder } from "drizzle-orm/sqlite-core";
 import type { ReadScope } from "../db/customers";
 import { jsonObjectOf, pageAsJson } from "../db/json-page";
-import { keyLookupsByShape, type ReadAhead } from "../db/key-lookup";
+import { type BoundQuery, keyLookupsByShape, type ReadAhead, readAlone } from "../db/key-lookup";
 import { apiKeys, partners } from "../db/schema";
 import type { OrderRow } from "./order-rows";
 import type { OrderFilters } from "./order-store";
@@ -123,15 +113,16 @@ export function orderPageReads(
   };
 }
 
-const FIRST_PAGE_ALONE = new SQLiteSyncDialect().sqlToQuery(
-  sql`SELECT ${pageOf(
-    {
-      partnerId: placeholder("partnerId"),
-      environment: placeholder("environment"),
-      merchantKey: placeholder("merchantKey"),
-    },
-    { customer: false, partnerOrder: false, after: false },
-  )} AS page`,
+const firstPageAlone = readAlone(
+  () =>
+    sql`SELECT ${pageOf(
+      {
+        partnerId: placeholder("partnerId"),
+        environment: placeholder("environment"),
+        merchantKey: placeholder("merchantKey"),
+      },
+      { customer: false, partnerOrder: false, after: false },
+    )} AS page`,
 );
 
 /**
@@ -139,10 +130,6 @@ const FIRST_PAGE_ALONE = new SQLiteSyncDialect().sqlToQuery(
  * the scope: the page the API reads inside its key lookup, without the lookup. The bench's floor
  * runs it as the least a page can cost.
  */
-export function orderPageAlone(
-  scope: ReadScope,
-  limit: number,
-): { sql: string; params: unknown[] } {
-  const values = { ...scope, limit: limit + 1 };
-  return { sql: FIRST_PAGE_ALONE.sql, params: fillPlaceholders(FIRST_PAGE_ALONE.params, values) };
+export function orderPageAlone(scope: ReadScope, limit: number): BoundQuery {
+  return firstPageAlone({ ...scope, limit: limit + 1 });
 }

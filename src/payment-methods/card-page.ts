@@ -2,11 +2,11 @@
 // customer's stored read scope, the cursor's card and the page, newest first (by created_at, then
 // id) through `payment_methods_customer_idx`, all planned before authentication and keyed by the
 // customer's row. The route checks that scope against the caller's before anything read is used.
-import { and, desc, eq, fillPlaceholders, type SQL, type SQLWrapper, sql } from "drizzle-orm";
-import { alias, QueryBuilder, SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
+import { and, desc, eq, type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import { alias, QueryBuilder } from "drizzle-orm/sqlite-core";
 import type { ReadScope } from "../db/customers";
 import { jsonObjectOf, pageAsJson } from "../db/json-page";
-import { keyLookupsByShape, type ReadAhead } from "../db/key-lookup";
+import { type BoundQuery, keyLookupsByShape, type ReadAhead, readAlone } from "../db/key-lookup";
 import { customers } from "../db/schema";
 import type { CardRow, CardStatus } from "./card-store";
 import { paymentMethods } from "./schema";
@@ -176,17 +176,18 @@ export function cardPageReads(
   };
 }
 
-const FIRST_PAGE_ALONE = new SQLiteSyncDialect().sqlToQuery(
-  sql`SELECT ${cardPage(
-    {
-      partnerId: placeholder("partnerId"),
-      environment: placeholder("environment"),
-      merchantKey: placeholder("merchantKey"),
-      customerId: placeholder("customerId"),
-    },
-    false,
-    false,
-  )} AS page`,
+const firstPageAlone = readAlone(
+  () =>
+    sql`SELECT ${cardPage(
+      {
+        partnerId: placeholder("partnerId"),
+        environment: placeholder("environment"),
+        merchantKey: placeholder("merchantKey"),
+        customerId: placeholder("customerId"),
+      },
+      false,
+      false,
+    )} AS page`,
 );
 
 /**
@@ -194,11 +195,6 @@ const FIRST_PAGE_ALONE = new SQLiteSyncDialect().sqlToQuery(
  * instead of read in the customer's: the very page the API reads inside its key lookup, without
  * the lookup or the customer. The bench's floor runs it as the least a page can cost.
  */
-export function cardPageAlone(
-  scope: ReadScope,
-  customerId: string,
-  limit: number,
-): { sql: string; params: unknown[] } {
-  const values = { ...scope, customerId, limit: limit + 1 };
-  return { sql: FIRST_PAGE_ALONE.sql, params: fillPlaceholders(FIRST_PAGE_ALONE.params, values) };
+export function cardPageAlone(scope: ReadScope, customerId: string, limit: number): BoundQuery {
+  return firstPageAlone({ ...scope, customerId, limit: limit + 1 });
 }

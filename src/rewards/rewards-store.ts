@@ -1,9 +1,8 @@
 // The rewards categories an account earns under: its product's, read inside the key lookup's own
 // statement (one D1 round trip) with the account's owner, which the route checks before using them.
-import { eq, fillPlaceholders, sql } from "drizzle-orm";
-import { SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
+import { eq, sql } from "drizzle-orm";
 import { accounts } from "../accounts/schema";
-import { keyLookup, type ReadAhead } from "../db/key-lookup";
+import { type BoundQuery, keyLookup, type ReadAhead, readAlone } from "../db/key-lookup";
 import { products } from "../db/schema";
 import type { RewardsCategory } from "../domain/rewards";
 import { type AccountOwner, OWNER, ownerOf } from "../statements";
@@ -49,12 +48,12 @@ function categoriesOf(raw: unknown): RewardsCategory[] {
   return JSON.parse(raw) as RewardsCategory[];
 }
 
-const ALONE = new SQLiteSyncDialect().sqlToQuery(sql`SELECT ${CATEGORIES} AS categories`);
+const categoriesAlone = readAlone(() => sql`SELECT ${CATEGORIES} AS categories`);
 
 /**
  * The SQL and values of the categories read on its own, without the key lookup or the owner: the
  * bench's floor runs it as the least the list can cost.
  */
-export function accountCategoriesAlone(accountId: string): { sql: string; params: unknown[] } {
-  return { sql: ALONE.sql, params: fillPlaceholders(ALONE.params, { accountId }) };
+export function accountCategoriesAlone(accountId: string): BoundQuery {
+  return categoriesAlone({ accountId });
 }

@@ -3,21 +3,11 @@
 // through `transaction_intents_customer_idx` or, filtered by status, `transaction_intents_status_idx`,
 // planned before authentication and keyed by the customer's row. The route checks that scope
 // against the caller's before anything read is used.
-import {
-  and,
-  desc,
-  eq,
-  fillPlaceholders,
-  getTableColumns,
-  lt,
-  type SQL,
-  type SQLWrapper,
-  sql,
-} from "drizzle-orm";
-import { QueryBuilder, SQLiteSyncDialect } from "drizzle-orm/sqlite-core";
+import { and, desc, eq, getTableColumns, lt, type SQL, type SQLWrapper, sql } from "drizzle-orm";
+import { QueryBuilder } from "drizzle-orm/sqlite-core";
 import type { ReadScope } from "../db/customers";
 import { jsonObjectOf, pageAsJson } from "../db/json-page";
-import { keyLookupsByShape, type ReadAhead } from "../db/key-lookup";
+import { type BoundQuery, keyLookupsByShape, type ReadAhead, readAlone } from "../db/key-lookup";
 import { customers } from "../db/schema";
 import type { IntentStatus } from "./api-schemas";
 import type { IntentRow } from "./intent-store";
@@ -131,17 +121,18 @@ export function intentPageReads(
   };
 }
 
-const FIRST_PAGE_ALONE = new SQLiteSyncDialect().sqlToQuery(
-  sql`SELECT ${pageOf(
-    {
-      partnerId: placeholder("partnerId"),
-      environment: placeholder("environment"),
-      merchantKey: placeholder("merchantKey"),
-      customerId: placeholder("customerId"),
-    },
-    false,
-    false,
-  )} AS page`,
+const firstPageAlone = readAlone(
+  () =>
+    sql`SELECT ${pageOf(
+      {
+        partnerId: placeholder("partnerId"),
+        environment: placeholder("environment"),
+        merchantKey: placeholder("merchantKey"),
+        customerId: placeholder("customerId"),
+      },
+      false,
+      false,
+    )} AS page`,
 );
 
 /**
@@ -149,11 +140,6 @@ const FIRST_PAGE_ALONE = new SQLiteSyncDialect().sqlToQuery(
  * to the scope instead of read in the customer's: the page the API reads inside its key lookup,
  * without the lookup or the customer. The bench's floor runs it as the least a page can cost.
  */
-export function intentPageAlone(
-  scope: ReadScope,
-  customerId: string,
-  limit: number,
-): { sql: string; params: unknown[] } {
-  const values = { ...scope, customerId, limit: limit + 1 };
-  return { sql: FIRST_PAGE_ALONE.sql, params: fillPlaceholders(FIRST_PAGE_ALONE.params, values) };
+export function intentPageAlone(scope: ReadScope, customerId: string, limit: number): BoundQuery {
+  return firstPageAlone({ ...scope, customerId, limit: limit + 1 });
 }
