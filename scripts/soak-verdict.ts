@@ -40,6 +40,9 @@ export interface RuntimeParts {
   heaps: Record<string, number>;
 }
 
+/** The part of the runtime that is the API Worker's own isolate: the service's code. */
+export const WORKER_PART = "the API Worker's heap";
+
 /** The part of the runtime that is none of its isolates' V8 heaps. */
 export const NATIVE_PART = "native memory outside every isolate's heap";
 
@@ -48,7 +51,7 @@ export const NATIVE_PART = "native memory outside every isolate's heap";
  * the run, or the Workers Miniflare runs each local binding in.
  */
 export function partOf(isolate: string, worker: string): string {
-  if (isolate === `core:user:${worker}`) return "the API Worker's heap";
+  if (isolate === `core:user:${worker}`) return WORKER_PART;
   const bindings: [RegExp, string][] = [
     [/^d1:/, "D1"],
     [/^r2:bucket/, "R2"],
@@ -240,7 +243,7 @@ export function soakVerdict(run: SoakRun): SoakVerdict {
         .map((g) => `${g.part} +${mb(g.bytes)}`)
         .join(", ");
       const largest = grewIn[0];
-      if (largest?.part === "the API Worker's heap")
+      if (largest?.part === WORKER_PART)
         failures.push(`${rose}, most of it in the API Worker's heap (${named})`);
       else
         runtimeLine = `runtime memory rose ${mb(runtimeGrowth)} after its first half, not in the API Worker: from mid-run to the end, ${named}`;
